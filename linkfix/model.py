@@ -1,0 +1,164 @@
+"""Plain data that crosses pipeline stages: extract -> check -> recover -> report/patch.
+
+Everything here is a frozen dataclass (or an enum) so that stages can share objects
+without defensive copies and so that tests can compare values directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Mapping
+
+
+class LinkKind(str, Enum):
+    """How a link is written in its source."""
+
+    INLINE = "inline"  # markdown [text](url)
+    IMAGE = "image"  # markdown ![alt](url)
+    REFERENCE = "reference"  # markdown [text][label] + [label]: url (span is the definition's)
+    AUTOLINK = "autolink"  # markdown <https://...>
+    BARE = "bare"  # a bare URL in markdown prose (linkified)
+    HTML = "html"  # an attribute of an HTML element (built site, or raw HTML inside markdown)
+
+
+class Scope(str, Enum):
+    """Where a resolved link points; decides which checker handles it."""
+
+    INTERNAL = "internal"  # a file of the site / docs tree (maybe with a fragment)
+    EXTERNAL = "external"  # http(s) URL on the web
+    UNSUPPORTED = "unsupported"  # mailto:, tel:, javascript:, data:, ...
+
+
+class Status(str, Enum):
+    """The closed set of outcomes for one checked target."""
+
+    OK = "ok"
+    REDIRECTED = "redirected"  # works, but through a redirect chain (see CheckResult.redirects)
+    BROKEN = "broken"  # 404/410, DNS name not found, soft-404, missing fragment/file, escapes root
+    BLOCKED = "blocked"  # 403/429/999, bot challenge: unverifiable, not broken by default
+    TIMEOUT = "timeout"
+    ERROR = "error"  # 5xx after retries, TLS, connection refused/reset
+    EXCLUDED = "excluded"  # by config (exclude regex, private address, --offline)
+    UNSUPPORTED = "unsupported"  # scheme we do not check
+
+
+#: Statuses that make `linkfix check` exit 1.
+FAILING = frozenset({Status.BROKEN})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Span:
+    """The exact place of a link target in its source file.
+
+    `start`/`end` are offsets into the decoded text (str indices, not bytes):
+    `text[start:end]` is the URL exactly as written. `line`/`column` are 1-based and
+    point at `start`.
+    """
+
+    path: str
+    line: int
+    column: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Page:
+    """What recovery and fragment checks need from the page that holds a link."""
+
+    path: str  # source file, as given/walked (relative to the working directory when possible)
+    url: str = ""  # the page's own URL: file path in the site, or http(s) URL when crawled
+    title: str = ""
+    text: str = ""  # visible text, whitespace-collapsed
+    ids: frozenset[str] = frozenset()  # fragment targets defined on this page
+    base: str = ""  # <base href>, when the page sets one
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Link:
+    url: str  # the target exactly as written (HTML entities decoded for HTML sources)
+    kind: LinkKind
+    span: Span
+    page: Page
+    anchor_text: str = ""  # link text, or alt text for images
+    context: str = ""  # words around the link in the page text
+    tag: str = ""  # HTML element and attribute, e.g. "a[href]", "img[srcset]"
+    reference: str = ""  # label of a reference-style link
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Document:
+    """One extracted source file."""
+
+    page: Page
+    links: tuple[Link, ...]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Redirect:
+    url: str  # where the hop came from
+    status: int  # 301, 302, 303, 307, 308 (or 200 for meta refresh)
+    location: str  # where it pointed
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CheckResult:
+    """Outcome of checking one resolved target (shared by every occurrence of it)."""
+
+    url: str  # the resolved target that was checked
+    status: Status
+    reason: str = ""  # short code: "404", "missing-file", "missing-fragment", "dns", "soft-404", ...
+    detail: str = ""  # one human sentence
+    http_status: int | None = None
+    redirects: tuple[Redirect, ...] = ()
+    final_url: str = ""  # end of the redirect chain, when there was one
+    permanent: bool = False  # every hop of the chain was permanent (301/308)
+    checked_at: float = 0.0  # unix time
+    from_cache: bool = False
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Candidate:
+    """A proposed replacement for a broken link."""
+
+    url: str
+    confidence: float  # calibrated probability that this is the right replacement, in [0, 1]
+    method: str  # redirect, rewrite, same-site, search, title, signature, archive
+    score: float = 0.0  # raw ranking score before calibration
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Archived:
+    url: str  # capture URL
+    datetime: str  # ISO 8601, UTC
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LinkResult:
+    """One link occurrence with its resolution, check outcome and suggestions."""
+
+    link: Link
+    resolved: str  # absolute URL or site-relative file path (+ #fragment) that was checked
+    scope: Scope
+    result: CheckResult
+    suggestions: tuple[Candidate, ...] = ()
+    archived: Archived | None = None
+
+    @property
+    def failing(self) -> bool:
+        return self.result.status in FAILING
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Report:
+    """A whole run: what every reporter formats and what `linkfix report` reloads."""
+
+    results: tuple[LinkResult, ...]
+    root: str = ""
+    started: str = ""  # ISO 8601
+    duration: float = 0.0
+    files: int = 0
+    errors: tuple[str, ...] = ()  # inputs that could not be read (path: reason)

@@ -1,0 +1,28 @@
+"""Report formats: a registry of `name -> format(report, **options) -> str`.
+
+Each format lives in its own module and registers itself here; `FORMATS` is what the CLI and
+config validation offer.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..model import Report
+
+Formatter = Callable[[Report], str]
+
+FORMATS: dict[str, Formatter] = {}
+
+
+def register(name: str) -> Callable[[Formatter], Formatter]:
+    def add(function: Formatter) -> Formatter:
+        FORMATS[name] = function
+        return function
+
+    return add
+
+
+# Import the format modules for their registration side effect.
+from . import text as _text  # noqa: E402,F401
+from . import json_format as _json  # noqa: E402,F401
