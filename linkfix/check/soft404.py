@@ -1,0 +1,119 @@
+"""Soft-404 detection: a dead page that answers 200.
+
+The random-URL probe (Bar-Yossef et al., "Sic transit gloria telae"): ask the host for a path
+that cannot exist next to the page. If the host answers 200 to that, its 200s mean nothing,
+and a page that looks like the probe's answer (same template text, or a not-found title) is
+dead. Pure functions here; http.py makes the requests and caches the probe per (host, dir).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import secrets
+import zlib
+from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
+
+from selectolax.parser import HTMLParser
+
+SHINGLE = 4  # words per shingle: long enough to ignore shared vocabulary, short for short pages
+SIMILAR = 0.8  # Jaccard of shingle sets above which two pages are "the same template"
+_NOT_FOUND_TITLE = re.compile(
+    r"\b404\b|not found|page not found|does ?n[o']t exist|no longer (?:exists|available)|"
+    r"page (?:is )?missing|nothing (?:was )?found|cannot be found|can't be found|"
+    r"seite nicht gefunden|page introuvable|no encontrada",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"\w+")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PageSketch:
+    """What the comparison needs from a page, small enough to cache."""
+
+    final_url: str
+    title: str
+    shingles: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Probe:
+    """The host's answer to a random path next to the checked page."""
+
+    status: int  # 0: no answer
+    sketch: PageSketch | None = None  # only when status == 200
+
+    @property
+    def lenient(self) -> bool:
+        """The host answers 200 for pages that do not exist."""
+        return self.status == 200
+
+
+def probe_url(url: str) -> str:
+    """A random sibling of `url`: same scheme, host and directory, same extension."""
+    parts = urlsplit(url)
+    path = parts.path or "/"
+    directory, name = posixpath.split(path)
+    token = "linkfix-" + secrets.token_hex(8)
+    if not name:  # a directory URL: probe a sibling directory
+        parent = posixpath.dirname(directory.rstrip("/")) if directory != "/" else "/"
+        return urlunsplit((parts.scheme, parts.netloc, posixpath.join(parent, token) + "/", "", ""))
+    _, ext = posixpath.splitext(name)
+    return urlunsplit((parts.scheme, parts.netloc, posixpath.join(directory, token + ext), "", ""))
+
+
+def probe_key(url: str) -> str:
+    """(host, directory) that one probe stands for."""
+    parts = urlsplit(url)
+    path = parts.path or "/"
+    directory = posixpath.dirname(path.rstrip("/")) if path.endswith("/") else posixpath.dirname(path)
+    return f"{parts.scheme}://{parts.netloc.lower()}{directory or '/'}"
+
+
+def sketch(html: str, final_url: str) -> PageSketch:
+    title, text = title_and_text(html)
+    return PageSketch(final_url=final_url, title=title, shingles=shingles(text))
+
+
+def title_and_text(html: str) -> tuple[str, str]:
+    try:
+        tree = HTMLParser(html)
+    except Exception:  # selectolax raises on a few binary inputs; a page we cannot read has no text
+        return "", ""
+    title_node = tree.css_first("title")
+    title = " ".join(title_node.text().split()) if title_node else ""
+    for node in tree.css("script, style, noscript, template"):
+        node.decompose()
+    body = tree.body or tree.root
+    text = " ".join(body.text(separator=" ").split()) if body is not None else ""
+    return title, text
+
+
+def shingles(text: str, size: int = SHINGLE) -> frozenset[int]:
+    # crc32, not hash(): str hashes change between processes and sketches are cached on disk.
+    words = _WORD.findall(text.lower())
+    if len(words) < size:
+        return frozenset({zlib.crc32(" ".join(words).encode())}) if words else frozenset()
+    return frozenset(zlib.crc32(" ".join(words[i : i + size]).encode()) for i in range(len(words) - size + 1))
+
+
+def jaccard(a: frozenset[int], b: frozenset[int]) -> float:
+    if not a and not b:
+        return 1.0
+    return len(a & b) / len(a | b)
+
+
+def looks_not_found(title: str) -> bool:
+    return bool(_NOT_FOUND_TITLE.search(title))
+
+
+def is_soft404(page: PageSketch, probe: Probe) -> bool:
+    """Judge a 200 page against its host's answer to a random sibling path."""
+    if not probe.lenient or probe.sketch is None:
+        return False
+    if page.final_url == probe.sketch.final_url:  # both redirected to the same catch-all page
+        return True
+    if looks_not_found(page.title):
+        return True
+    return jaccard(page.shingles, probe.sketch.shingles) >= SIMILAR

@@ -1,0 +1,145 @@
+"""Command line: `linkfix check|fix|report|cache|demo`.
+
+Config-key flags are generated from `Config`'s declarations (same names as the file keys), so
+the two can never drift apart. Subcommands live in `linkfix/commands/`, one module each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import os
+import pkgutil
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from . import __version__, commands
+from .config import GROUPS, Config, load_config, parse_flag_value
+from .errors import LinkfixError
+
+log = logging.getLogger("linkfix")
+
+EXIT_OK, EXIT_BROKEN, EXIT_USAGE, EXIT_UNEXPECTED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+def flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def add_config_flags(parser: argparse.ArgumentParser) -> None:
+    """One flag per config key, in `--help` groups; unset flags stay absent (file wins)."""
+    groups = {g: parser.add_argument_group(f"{g} options") for g in GROUPS}
+    for f in Config.keys():
+        group = groups[f.metadata["group"]]
+        kwargs: dict[str, Any] = {"dest": f"cfg_{f.name}", "default": argparse.SUPPRESS, "help": f.metadata["help"]}
+        names = [flag(f.name)]
+        if f.name == "output":
+            names.insert(0, "-o")
+        if f.name == "format":
+            names.insert(0, "-f")
+        if f.type == "bool":
+            kwargs["action"] = argparse.BooleanOptionalAction
+        elif f.type == "int":
+            kwargs.update(type=int, metavar="N")
+        elif f.type == "float":
+            kwargs.update(type=float, metavar="X")
+        elif f.type == "list[str]":
+            kwargs.update(action="append", metavar="VALUE")
+        elif f.type in ("dict", "list[dict]"):
+            kwargs.update(metavar="JSON")
+        else:
+            kwargs.update(metavar="VALUE")
+        group.add_argument(*names, **kwargs)
+    parser.add_argument("--config", type=Path, metavar="FILE", help="config file (default: linkfix.yml or [tool.linkfix] in pyproject.toml)")
+
+
+def config_from_args(args: argparse.Namespace, *, search_dir: Path | None = None) -> Config:
+    overrides: dict[str, Any] = {}
+    for f in Config.keys():
+        dest = f"cfg_{f.name}"
+        if hasattr(args, dest):
+            value = getattr(args, dest)
+            if f.type == "list[str]":
+                # `--format json,html` and repeated flags both work.
+                value = [part for item in value for part in (item.split(",") if f.name == "format" else [item]) if part]
+            elif f.type in ("dict", "list[dict]"):
+                value = parse_flag_value(f.name, value)
+            overrides[f.name] = value
+    return load_config(explicit=getattr(args, "config", None), search_dir=search_dir, overrides=overrides)
+
+
+def _command_modules():
+    for info in pkgutil.iter_modules(commands.__path__):
+        if not info.name.startswith("_"):
+            yield importlib.import_module(f"{commands.__name__}.{info.name}")
+
+
+def _config_keys_epilog() -> str:
+    lines = ["configuration keys (linkfix.yml, [tool.linkfix], or the same-named flag of check/fix):"]
+    for group in GROUPS:
+        keys = [f.name for f in Config.keys() if f.metadata["group"] == group]
+        lines.append(f"  {group + ':':11} {', '.join(keys)}")
+    lines.append("\nexit codes: 0 clean, 1 broken links (or files changed by fix), 2 usage/config error, 3 unexpected, 130 interrupted")
+    return "\n".join(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="linkfix",
+        description="Find rotten links in documentation, find where the content went, and fix the sources.",
+        epilog=_config_keys_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"linkfix {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for module in sorted(_command_modules(), key=lambda m: getattr(m, "ORDER", 50)):
+        command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        module.configure(command)
+        if getattr(module, "USES_CONFIG", False):
+            add_config_flags(command)
+        command.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
+        command.add_argument("-q", "--quiet", action="store_true", help="only errors on stderr")
+        command.set_defaults(module=module)
+    return parser
+
+
+def _configure_logging(args: argparse.Namespace) -> None:
+    level = logging.ERROR if args.quiet else (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
+    logging.basicConfig(level=level, format="linkfix: %(levelname)s: %(message)s", stream=sys.stderr)
+    if args.verbose < 2:
+        logging.getLogger("asyncio").setLevel(logging.ERROR)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _configure_logging(args)
+    module = args.module
+    try:
+        config = config_from_args(args, search_dir=_search_dir(args)) if getattr(module, "USES_CONFIG", False) else None
+        return module.run(args, config)
+    except LinkfixError as exc:
+        print(f"linkfix: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("linkfix: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # Output piped into `head` and the like: not our failure.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except Exception:  # noqa: BLE001 - the last line of defence prints one clear message
+        log.exception("unexpected error (please report it with the command line you ran)")
+        return EXIT_UNEXPECTED
+
+
+def _search_dir(args: argparse.Namespace) -> Path | None:
+    """Where to look for linkfix.yml: the working directory, or a mkdocs.yml's directory."""
+    inputs = getattr(args, "inputs", None) or []
+    if len(inputs) == 1 and Path(inputs[0]).name in ("mkdocs.yml", "mkdocs.yaml"):
+        directory = Path(inputs[0]).parent
+        if any((directory / name).is_file() for name in ("linkfix.yml", "linkfix.yaml", ".linkfix.yml")):
+            return directory
+    return None

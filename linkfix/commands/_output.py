@@ -1,0 +1,54 @@
+"""Writing reports: each requested format to its file, or to stdout."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from ..config import Config
+from ..errors import ConfigError
+from ..model import Report
+from ..report import FORMATS
+
+
+def write_reports(report: Report, config: Config) -> None:
+    """Render every `--format` to the matching `-o FILE` (stdout when none or '-').
+
+    When every format goes to a file, the human text summary still goes to stdout, so a CI log
+    always says what happened.
+    """
+    outputs = list(config.output) + ["-"] * (len(config.format) - len(config.output))
+    to_stdout = False
+    for name, target in zip(config.format, outputs):
+        rendered = _render(name, report)
+        if target == "-":
+            to_stdout = True
+            sys.stdout.write(rendered)
+        else:
+            write_text_atomic(Path(target), rendered)
+    if not to_stdout:
+        sys.stdout.write(_render("text", report))
+    sys.stdout.flush()
+
+
+def _render(name: str, report: Report) -> str:
+    formatter = FORMATS[name]
+    if name == "text":
+        return formatter(report, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ)
+    return formatter(report)
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write a report file in one step, so a reader never sees half a report."""
+    path = path.expanduser()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise ConfigError(f"--output: cannot write {path}: {exc.strerror}") from exc

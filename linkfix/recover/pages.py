@@ -1,0 +1,41 @@
+"""HTML -> title, visible text and links, for archived copies and candidate pages."""
+
+from __future__ import annotations
+
+from urllib.parse import urljoin, urldefrag
+
+from selectolax.parser import HTMLParser
+
+from .providers.base import Page
+
+_INVISIBLE = ("script", "style", "noscript", "template", "svg", "head")
+#: Page furniture repeated on every page of a site: it would make all pages look alike.
+_FURNITURE = ("nav", "header", "footer", "aside")
+
+
+def parse_page(url: str, status: int | None, html: str, *, keep_furniture: bool = False) -> Page:
+    """Title, whitespace-collapsed visible text and absolute <a href> links of a page."""
+    if not html:
+        return Page(url=url, status=status)
+    tree = HTMLParser(html)
+    title_node = tree.css_first("title")
+    title = " ".join(title_node.text().split()) if title_node is not None else ""
+    if not title:
+        heading = tree.css_first("h1")
+        title = " ".join(heading.text().split()) if heading is not None else ""
+    base = url
+    base_node = tree.css_first("base[href]")
+    if base_node is not None and base_node.attributes.get("href"):
+        base = urljoin(url, base_node.attributes["href"] or "")
+    links = []
+    for node in tree.css("a[href]"):
+        href = (node.attributes.get("href") or "").strip()
+        if not href or href.startswith(("#", "mailto:", "javascript:", "tel:")):
+            continue
+        absolute = urldefrag(urljoin(base, href))[0]
+        links.append((absolute, " ".join(node.text().split())))
+    tags = _INVISIBLE if keep_furniture else _INVISIBLE + _FURNITURE
+    tree.strip_tags(list(tags))
+    body = tree.body or tree.root
+    text = " ".join(body.text(separator=" ").split()) if body is not None else ""
+    return Page(url=url, status=status, title=title, text=text, links=tuple(links))

@@ -1,0 +1,274 @@
+"""The small interfaces every recovery provider implements, and the registry of providers.
+
+Providers never talk to the network themselves: they go through `Remote`, which wraps the
+injected HTTP client (politeness, remap, safety live there), caches every answer, limits the
+request rate where a provider asks for it, and turns failures into "no answer" plus a logged
+warning, so that a failing provider only ever means fewer candidates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from abc import ABC, abstractmethod
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Callable, ClassVar, Mapping, Protocol
+
+from ...model import CheckResult
+
+log = logging.getLogger(__name__)
+
+#: How long remote answers stay cached (seconds).
+TTL_ARCHIVE = 7 * 86400  # captures do not change
+TTL_SEARCH = 86400
+TTL_SITE = 86400
+TTL_FAILURE = 3600  # a 404 sitemap or a failed query: retry in an hour
+
+MAX_TEXT_BYTES = 2_000_000
+
+
+class Fetched(Protocol):
+    """What `client.fetch` returns (linkfix.check.http.Fetched)."""
+
+    url: str
+    final_url: str
+    status: int | None
+    headers: Mapping[str, str]
+    text: str
+    error: str
+
+
+class Fetcher(Protocol):
+    """The injected HTTP client (linkfix.check.http.HttpChecker)."""
+
+    async def fetch(self, url: str, max_bytes: int = ..., headers: Mapping[str, str] | None = ...) -> Fetched: ...
+
+    async def check(self, url: str, fragment: str = "") -> CheckResult: ...
+
+
+class CacheStore(Protocol):
+    """linkfix.cache.Cache."""
+
+    def get(self, namespace: str, key: str) -> Any: ...
+
+    def set(self, namespace: str, key: str, value: Any, ttl: float) -> None: ...
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Page:
+    """A fetched web page, reduced to what ranking needs."""
+
+    url: str  # where it ended up (after redirects)
+    status: int | None
+    title: str = ""
+    text: str = ""
+    links: tuple[tuple[str, str], ...] = ()  # (absolute href, link text) of <a> elements
+
+    @property
+    def ok(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Capture:
+    """One archived copy of a URL."""
+
+    original: str  # the URL as the archive knows it
+    timestamp: str  # YYYYMMDDhhmmss, UTC
+    url: str  # the capture's address for people (with the archive's banner)
+    raw_url: str  # the capture's address for machines (the page as it was served)
+    provider: str = ""
+
+    @property
+    def iso_datetime(self) -> str:
+        ts = (self.timestamp + "00000000000000")[:14]
+        return f"{ts[0:4]}-{ts[4:6]}-{ts[6:8]}T{ts[8:10]}:{ts[10:12]}:{ts[12:14]}Z"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hit:
+    """One search result or one page known to a site."""
+
+    url: str
+    title: str = ""
+    snippet: str = ""
+    text: str = ""  # the whole text when the provider has it (a site search index)
+    provider: str = ""
+    query: str = ""
+    rank: int = 0  # position in the provider's answer, 0-based
+
+
+@dataclass(slots=True)
+class Budget:
+    """Per-link limits: requests are the scarce resource, so every provider draws from this."""
+
+    deadline: float  # time.monotonic() value
+    queries: int
+    fetches: int
+
+    def expired(self) -> bool:
+        return time.monotonic() >= self.deadline
+
+    def remaining(self) -> float:
+        return max(0.0, self.deadline - time.monotonic())
+
+
+class RateLimiter:
+    """At most `per_minute` requests in any 60 s window; a 429 pauses everything until told."""
+
+    def __init__(self, per_minute: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_minute = per_minute
+        self._clock = clock
+        self._sent: deque[float] = deque()
+        self._paused_until = 0.0
+        self._lock = asyncio.Lock()
+
+    def pause(self, seconds: float) -> None:
+        self._paused_until = max(self._paused_until, self._clock() + seconds)
+
+    def wait_needed(self) -> float:
+        now = self._clock()
+        wait = max(0.0, self._paused_until - now)
+        if self.per_minute > 0:
+            while self._sent and now - self._sent[0] >= 60.0:
+                self._sent.popleft()
+            if len(self._sent) >= self.per_minute:
+                wait = max(wait, 60.0 - (now - self._sent[0]))
+        return wait
+
+    async def acquire(self, budget: Budget | None) -> bool:
+        """Wait for a slot; False (and no request) when the wait would overrun the budget."""
+        async with self._lock:
+            wait = self.wait_needed()
+            if wait > 0:
+                if budget is not None and wait > budget.remaining():
+                    return False
+                await asyncio.sleep(wait)
+            self._sent.append(self._clock())
+            return True
+
+
+@dataclass
+class Remote:
+    """Cached, rate-limited, failure-tolerant text fetching shared by the providers."""
+
+    client: Fetcher
+    cache: CacheStore | None = None
+    warned: set[str] = field(default_factory=set)
+
+    def warn_once(self, key: str, message: str, *args: Any) -> None:
+        if key not in self.warned:
+            self.warned.add(key)
+            log.warning(message, *args)
+
+    async def get(
+        self,
+        url: str,
+        *,
+        namespace: str,
+        ttl: float,
+        budget: Budget | None = None,
+        limiter: RateLimiter | None = None,
+        provider: str = "",
+        headers: Mapping[str, str] | None = None,
+    ) -> tuple[int | None, str, str]:
+        """(status, final URL, text) of url, from the cache when possible; (None, url, "") on failure."""
+        if self.cache is not None:
+            cached = self.cache.get(namespace, url)
+            if cached is not None:
+                status, final_url, text = cached
+                return status, final_url, text
+        if budget is not None and budget.expired():
+            return None, url, ""
+        if limiter is not None and not await limiter.acquire(budget):
+            self.warn_once(f"rate:{provider}", "%s: rate limit reached; skipping some lookups", provider or "provider")
+            return None, url, ""
+        try:
+            if headers:
+                fetched = await self.client.fetch(url, max_bytes=MAX_TEXT_BYTES, headers=dict(headers))
+            else:
+                fetched = await self.client.fetch(url, max_bytes=MAX_TEXT_BYTES)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # a provider failure is data: fewer candidates, not a crash
+            self.warn_once(f"fail:{provider}", "%s: request failed (%s: %s)", provider or url, type(exc).__name__, exc)
+            return None, url, ""
+        status = fetched.status
+        if status == 429 and limiter is not None:
+            limiter.pause(_retry_after(fetched.headers))
+            self.warn_once(f"429:{provider}", "%s: rate-limited (429); backing off", provider or url)
+            return None, url, ""
+        if not status:
+            self.warn_once(f"fail:{provider}", "%s: no answer (%s)", provider or url, fetched.error or "error")
+            return None, url, ""
+        final_url = fetched.final_url or url
+        text = fetched.text or ""
+        if self.cache is not None and (status < 500):
+            self.cache.set(namespace, url, (status, final_url, text), ttl if status < 400 else TTL_FAILURE)
+        return status, final_url, text
+
+
+def _retry_after(headers: Mapping[str, str]) -> float:
+    value = ""
+    for key, v in (headers or {}).items():
+        if key.lower() == "retry-after":
+            value = v
+    try:
+        return min(max(float(value), 1.0), 600.0)
+    except ValueError:
+        return 60.0
+
+
+class ArchiveProvider(ABC):
+    """A web archive: the last good capture of a URL, its raw text, and the URLs seen on a host."""
+
+    name: ClassVar[str]
+
+    def __init__(self, settings: Mapping[str, Any], remote: Remote) -> None:
+        self.settings = dict(settings)
+        self.remote = remote
+
+    @abstractmethod
+    async def last_capture(self, url: str, before: datetime, budget: Budget) -> Capture | None:
+        """The last capture at or before `before` with status 200 and an HTML type."""
+
+    @abstractmethod
+    async def capture_text(self, capture: Capture, budget: Budget) -> str:
+        """The captured page's HTML, as it was served ('' when unavailable)."""
+
+    async def host_urls(self, url: str, budget: Budget) -> list[str]:
+        """URLs the archive saw under the host of `url` (for same-site candidates)."""
+        return []
+
+
+class SearchProvider(ABC):
+    """Something that answers a text query with ranked hits."""
+
+    name: ClassVar[str]
+    #: True when the provider only knows the dead link's own site (keyless, cheap per query).
+    same_site: ClassVar[bool] = False
+
+    def __init__(self, settings: Mapping[str, Any], remote: Remote) -> None:
+        self.settings = dict(settings)
+        self.remote = remote
+
+    @abstractmethod
+    async def search(self, query: str, *, near: str, limit: int, budget: Budget) -> list[Hit]:
+        """Hits for `query`; `near` is the dead URL (site providers search its site)."""
+
+
+ARCHIVES: dict[str, type[ArchiveProvider]] = {}
+SEARCHES: dict[str, type[SearchProvider]] = {}
+
+
+def register_archive(cls: type[ArchiveProvider]) -> type[ArchiveProvider]:
+    ARCHIVES[cls.name] = cls
+    return cls
+
+
+def register_search(cls: type[SearchProvider]) -> type[SearchProvider]:
+    SEARCHES[cls.name] = cls
+    return cls

@@ -1,0 +1,82 @@
+"""Any Memento (RFC 7089) TimeMap endpoint, e.g. a MemGator aggregator or an archive's own.
+
+Settings: `url` — the TimeMap base; the dead URL is appended to it, e.g.
+`http://127.0.0.1:1208/timemap/link/` (MemGator) or `https://web.archive.org/web/timemap/link/`.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
+
+from .base import TTL_ARCHIVE, ArchiveProvider, Budget, Capture, RateLimiter, Remote, register_archive
+from .wayback import timestamp
+
+_ENTRY = re.compile(r"<([^>]*)>\s*((?:;\s*[\w-]+\s*=\s*(?:\"[^\"]*\"|[^;,\s]+)\s*)*)")
+_PARAM = re.compile(r";\s*([\w-]+)\s*=\s*(\"[^\"]*\"|[^;,\s]+)")
+
+
+def parse_link_format(text: str) -> list[tuple[str, dict[str, str]]]:
+    """RFC 6690 link-format (what TimeMaps use): [(uri, {param: value})]."""
+    entries = []
+    for match in _ENTRY.finditer(text):
+        params = {k.lower(): v.strip('"') for k, v in _PARAM.findall(match.group(2))}
+        entries.append((match.group(1), params))
+    return entries
+
+
+def mementos(text: str) -> list[tuple[datetime, str]]:
+    """(datetime, memento URI) of every entry whose rel includes 'memento', oldest first."""
+    found = []
+    for uri, params in parse_link_format(text):
+        if "memento" not in params.get("rel", "").split():
+            continue
+        try:
+            when = parsedate_to_datetime(params.get("datetime", ""))
+        except (TypeError, ValueError, IndexError):
+            continue
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=timezone.utc)
+        found.append((when, uri))
+    return sorted(found)
+
+
+@register_archive
+class Memento(ArchiveProvider):
+    name = "memento"
+
+    def __init__(self, settings, remote: Remote) -> None:
+        super().__init__(settings, remote)
+        self.base = str(self.settings.get("url") or "https://web.archive.org/web/timemap/link/")
+        self.limiter = RateLimiter(float(self.settings.get("requests_per_minute", 0)))
+
+    async def last_capture(self, url: str, before: datetime, budget: Budget) -> Capture | None:
+        status, _, text = await self.remote.get(
+            self.base + url, namespace="memento", ttl=TTL_ARCHIVE, budget=budget,
+            limiter=self.limiter, provider=self.name,
+        )
+        if status != 200:
+            return None
+        limit = before if before.tzinfo else before.replace(tzinfo=timezone.utc)
+        earlier = [(when, uri) for when, uri in mementos(text) if when <= limit]
+        if not earlier:
+            return None
+        when, uri = earlier[-1]
+        return Capture(original=url, timestamp=timestamp(when), url=uri, raw_url=_raw(uri), provider=self.name)
+
+    async def capture_text(self, capture: Capture, budget: Budget) -> str:
+        status, _, text = await self.remote.get(
+            capture.raw_url, namespace="memento", ttl=TTL_ARCHIVE, budget=budget,
+            limiter=self.limiter, provider=self.name,
+        )
+        return text if status == 200 else ""
+
+
+_WAYBACK_STYLE = re.compile(r"^(.*/)(\d{14})(/.*)$")
+
+
+def _raw(uri: str) -> str:
+    """Wayback-style archives (most of them) serve the unmodified page under `<ts>id_/`."""
+    match = _WAYBACK_STYLE.match(uri)
+    return f"{match.group(1)}{match.group(2)}id_{match.group(3)}" if match else uri

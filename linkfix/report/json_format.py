@@ -1,0 +1,276 @@
+"""The `json` format: the whole run, versioned, and `load_report` to read it back.
+
+The layout is documented by `schema.json` next to this module. Page text and page ids are
+left out (they are large and belong to the sources); each link keeps its page's path, URL and
+title plus the words around it, so a reloaded report can still be rendered and fixed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from importlib import metadata
+from typing import Any, Callable, Mapping, TypeVar
+
+from ..errors import InputError
+from ..model import (
+    Archived,
+    Candidate,
+    CheckResult,
+    Link,
+    LinkKind,
+    LinkResult,
+    Page,
+    Redirect,
+    Report,
+    Scope,
+    Span,
+    Status,
+)
+from . import register
+
+SCHEMA_URL = "https://linkfix.dev/schema/report-1.json"
+SCHEMA_VERSION = 1
+
+
+def tool_version() -> str:
+    try:
+        return metadata.version("linkfix")
+    except metadata.PackageNotFoundError:  # running from a checkout that was never installed
+        return "0+unknown"
+
+
+@register("json")
+def format_json(report: Report) -> str:
+    return json.dumps(dump_report(report), indent=2, ensure_ascii=False) + "\n"
+
+
+def dump_report(report: Report) -> dict[str, Any]:
+    """The report as plain JSON-ready data (what `format_json` serialises)."""
+    pages: dict[str, dict[str, str]] = {}
+    for item in report.results:
+        page = item.link.page
+        pages.setdefault(page.path, {"url": page.url, "title": page.title, "base": page.base})
+    return {
+        "schema": SCHEMA_URL,
+        "version": SCHEMA_VERSION,
+        "tool": {"name": "linkfix", "version": tool_version()},
+        "started": report.started,
+        "duration": report.duration,
+        "root": report.root,
+        "files": report.files,
+        "errors": list(report.errors),
+        "totals": count_statuses(report),
+        "pages": pages,
+        "links": [_dump_link(item) for item in report.results],
+    }
+
+
+def count_statuses(report: Report) -> dict[str, int]:
+    """Occurrences per status (every status present, zeros included) plus `total`."""
+    counts = Counter(item.result.status for item in report.results)
+    totals = {status.value: counts.get(status, 0) for status in Status}
+    totals["total"] = len(report.results)
+    return totals
+
+
+def _dump_link(item: LinkResult) -> dict[str, Any]:
+    link, result = item.link, item.result
+    return {
+        "file": link.span.path,
+        "line": link.span.line,
+        "column": link.span.column,
+        "start": link.span.start,
+        "end": link.span.end,
+        "page": link.page.path,
+        "url": link.url,
+        "resolved": item.resolved,
+        "scope": item.scope.value,
+        "kind": link.kind.value,
+        "tag": link.tag,
+        "reference": link.reference,
+        "anchor_text": link.anchor_text,
+        "context": link.context,
+        "status": result.status.value,
+        "reason": result.reason,
+        "detail": result.detail,
+        "http_status": result.http_status,
+        "checked_url": result.url,
+        "redirects": [{"url": r.url, "status": r.status, "location": r.location} for r in result.redirects],
+        "final_url": result.final_url,
+        "permanent": result.permanent,
+        "checked_at": result.checked_at,
+        "from_cache": result.from_cache,
+        "suggestions": [
+            {
+                "url": c.url,
+                "confidence": c.confidence,
+                "method": c.method,
+                "score": c.score,
+                "evidence": _plain(c.evidence),
+            }
+            for c in item.suggestions
+        ],
+        "archived": None
+        if item.archived is None
+        else {"url": item.archived.url, "datetime": item.archived.datetime, "title": item.archived.title},
+    }
+
+
+def _plain(value: Any) -> Any:
+    """Evidence is free-form: make it JSON (tuples/sets become lists, unknowns become text)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((_plain(v) for v in value), key=str)
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)  # JSON has no NaN/Infinity
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+
+
+T = TypeVar("T")
+
+
+class _Reader:
+    """Typed field access that turns any shape problem into one InputError naming the field."""
+
+    def __init__(self, data: Any, where: str) -> None:
+        if not isinstance(data, dict):
+            raise InputError(f"report JSON: {where}: expected an object, got {type(data).__name__}")
+        self.data = data
+        self.where = where
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+        if key not in self.data:
+            if default is ...:
+                raise InputError(f"report JSON: {self.where}: missing '{key}'")
+            return default
+        value = self.data[key]
+        if value is None and default is None:
+            return None
+        # bool is an int subclass: never let true/false pass for a number.
+        if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+            value_ok = False
+        else:
+            value_ok = isinstance(value, kind)
+        if not value_ok:
+            raise InputError(f"report JSON: {self.where}.{key}: unexpected value {value!r:.80}")
+        return value
+
+    def enum(self, key: str, enum: Callable[[str], T]) -> T:
+        value = self.get(key, str)
+        try:
+            return enum(value)
+        except ValueError:
+            raise InputError(f"report JSON: {self.where}.{key}: unknown value {value!r:.80}") from None
+
+
+def load_report(data: dict) -> Report:
+    """Rebuild a Report from `format_json` output (already parsed). Raises InputError."""
+    top = _Reader(data, "report")
+    if top.get("schema", str, "") != SCHEMA_URL:
+        raise InputError(f"report JSON: not a linkfix report (schema must be {SCHEMA_URL})")
+    version = top.get("version", int)
+    if version != SCHEMA_VERSION:
+        raise InputError(f"report JSON: version {version} is not supported (this linkfix reads {SCHEMA_VERSION})")
+    pages_data = top.get("pages", dict, {})
+    pages = {path: _load_page(path, entry) for path, entry in pages_data.items()}
+    links = top.get("links", list)
+    results = tuple(_load_link(i, entry, pages) for i, entry in enumerate(links))
+    errors = top.get("errors", list, [])
+    if not all(isinstance(e, str) for e in errors):
+        raise InputError("report JSON: report.errors: expected a list of strings")
+    return Report(
+        results=results,
+        root=top.get("root", str, ""),
+        started=top.get("started", str, ""),
+        duration=float(top.get("duration", (int, float), 0.0)),
+        files=top.get("files", int, 0),
+        errors=tuple(errors),
+    )
+
+
+def _load_page(path: str, entry: Any) -> Page:
+    r = _Reader(entry, f"pages[{path!r}]")
+    return Page(path=path, url=r.get("url", str, ""), title=r.get("title", str, ""), base=r.get("base", str, ""))
+
+
+def _load_link(index: int, entry: Any, pages: dict[str, Page]) -> LinkResult:
+    r = _Reader(entry, f"links[{index}]")
+    path = r.get("file", str)
+    page_path = r.get("page", str, path)
+    page = pages.get(page_path) or Page(path=page_path)
+    span = Span(
+        path=path,
+        line=r.get("line", int),
+        column=r.get("column", int),
+        start=r.get("start", int),
+        end=r.get("end", int),
+    )
+    if not 0 <= span.start <= span.end:
+        raise InputError(f"report JSON: links[{index}]: bad span {span.start}..{span.end}")
+    link = Link(
+        url=r.get("url", str),
+        kind=r.enum("kind", LinkKind),
+        span=span,
+        page=page,
+        anchor_text=r.get("anchor_text", str, ""),
+        context=r.get("context", str, ""),
+        tag=r.get("tag", str, ""),
+        reference=r.get("reference", str, ""),
+    )
+    redirects = tuple(_load_redirect(index, i, hop) for i, hop in enumerate(r.get("redirects", list, [])))
+    result = CheckResult(
+        url=r.get("checked_url", str, r.get("resolved", str)),
+        status=r.enum("status", Status),
+        reason=r.get("reason", str, ""),
+        detail=r.get("detail", str, ""),
+        http_status=r.get("http_status", int, None),
+        redirects=redirects,
+        final_url=r.get("final_url", str, ""),
+        permanent=r.get("permanent", bool, False),
+        checked_at=float(r.get("checked_at", (int, float), 0.0)),
+        from_cache=r.get("from_cache", bool, False),
+    )
+    suggestions = tuple(_load_candidate(index, i, c) for i, c in enumerate(r.get("suggestions", list, [])))
+    archived_data = r.get("archived", dict, None)
+    archived = None
+    if archived_data is not None:
+        a = _Reader(archived_data, f"links[{index}].archived")
+        archived = Archived(url=a.get("url", str), datetime=a.get("datetime", str), title=a.get("title", str, ""))
+    return LinkResult(
+        link=link,
+        resolved=r.get("resolved", str),
+        scope=r.enum("scope", Scope),
+        result=result,
+        suggestions=suggestions,
+        archived=archived,
+    )
+
+
+def _load_redirect(index: int, hop: int, entry: Any) -> Redirect:
+    r = _Reader(entry, f"links[{index}].redirects[{hop}]")
+    return Redirect(url=r.get("url", str), status=r.get("status", int), location=r.get("location", str))
+
+
+def _load_candidate(index: int, i: int, entry: Any) -> Candidate:
+    r = _Reader(entry, f"links[{index}].suggestions[{i}]")
+    confidence = float(r.get("confidence", (int, float)))
+    if not 0.0 <= confidence <= 1.0:
+        raise InputError(f"report JSON: links[{index}].suggestions[{i}].confidence: not in [0, 1]: {confidence}")
+    return Candidate(
+        url=r.get("url", str),
+        confidence=confidence,
+        method=r.get("method", str),
+        score=float(r.get("score", (int, float), 0.0)),
+        evidence=r.get("evidence", dict, {}),
+    )

@@ -1,0 +1,188 @@
+"""The check pipeline: sources -> extract -> resolve -> check (local, then external) -> recover.
+
+`run_check` is the one entry point the CLI, the mkdocs plugin and the demo share.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from dataclasses import replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Sequence
+
+from .cache import Cache
+from .check.local import LocalChecker, Target
+from .config import Config, parse_duration
+from .extract import extract_html, extract_markdown
+from .model import CheckResult, Document, LinkResult, Page, Report, Scope, Status
+from .sources import MARKDOWN_SUFFIXES, Project, collect
+
+log = logging.getLogger(__name__)
+
+MAX_FILE_BYTES = 64 * 1024 * 1024  # larger "documentation" is almost surely not documentation
+_SNIFF_BYTES = 8192
+
+
+class Unreadable(Exception):
+    """A source that cannot be extracted; the message says why in a few words."""
+
+
+def read_source(path: Path) -> tuple[str, str]:
+    """Text of a source file and a warning ('' when clean). Raises Unreadable."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise Unreadable(f"file too large ({size // (1024 * 1024)} MB > {MAX_FILE_BYTES // (1024 * 1024)} MB)")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise Unreadable(exc.strerror or str(exc)) from exc
+    if b"\0" in data[:_SNIFF_BYTES]:
+        raise Unreadable("binary file (NUL bytes), not a text document")
+    try:
+        return data.decode("utf-8-sig"), ""
+    except UnicodeDecodeError as exc:
+        # Still check it (links are usually ASCII) but say so; the fixer refuses to edit it.
+        warning = f"not valid UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start}); read with replacement characters"
+        return data.decode("utf-8-sig", errors="replace"), warning
+
+
+def extract_document(path: Path, text: str, *, want_text: bool) -> Document:
+    display = _display_path(path)
+    if path.suffix.lower() in MARKDOWN_SUFFIXES:
+        return extract_markdown(text, display)
+    return extract_html(text, display, want_text=want_text)
+
+
+def _display_path(path: Path) -> str:
+    """Paths in reports are relative to the working directory when they are under it."""
+    try:
+        return os.path.relpath(path) if not Path(os.path.relpath(path)).parts[0] == ".." else str(path)
+    except ValueError:
+        return str(path)
+
+
+def extract_project(project: Project, *, want_text: bool) -> tuple[list[tuple[str, Document]], list[str]]:
+    """Every input file extracted, keyed by its root-relative path; and the read errors."""
+    documents: list[tuple[str, Document]] = []
+    errors: list[str] = list(project.errors)
+    for path in project.files:
+        try:
+            text, warning = read_source(path)
+        except Unreadable as exc:
+            errors.append(f"{_display_path(path)}: {exc}")
+            log.warning("skipping %s: %s", path, exc)
+            continue
+        if warning:
+            errors.append(f"{_display_path(path)}: {warning}")
+            log.warning("%s: %s", path, warning)
+        rel = project.relative(path) or path.resolve().as_posix()
+        documents.append((rel, extract_document(path, text, want_text=want_text)))
+    return documents, errors
+
+
+def _page_loader(project: Project):
+    """Extracts a target page on demand (a fragment check into a file not among the inputs)."""
+
+    def load(rel: str) -> Page | None:
+        path = project.root / rel
+        try:
+            text, _ = read_source(path)
+        except Unreadable:
+            return None
+        return extract_document(path, text, want_text=False).page
+
+    return load
+
+
+def open_cache(config: Config) -> Cache:
+    directory = config.path(config.cache_dir) if config.cache and not config.offline else None
+    return Cache(directory, max_age=parse_duration(config.max_cache_age, "max_cache_age"))
+
+
+async def run_check(
+    inputs: Sequence[str],
+    config: Config,
+    *,
+    resolver: Any = None,
+    progress: bool = False,
+    project: Project | None = None,
+) -> Report:
+    """Check every link of `inputs`; attach suggestions for broken external links on request."""
+    started = time.time()
+    project = project or collect(list(inputs), config)
+    documents, errors = extract_project(project, want_text=config.suggest)
+    pages = {rel: doc.page for rel, doc in documents}
+    local = LocalChecker(project, config, pages, _page_loader(project))
+
+    placed: list[tuple[Any, Target]] = []
+    for rel, doc in documents:
+        for link in doc.links:
+            placed.append((link, local.resolve(link.url, doc.page, rel)))
+
+    external = _external_results(placed, config, resolver=resolver, progress=progress)
+    results: list[LinkResult] = []
+    external_results = await external if external is not None else {}
+    offline = CheckResult(url="", status=Status.EXCLUDED, reason="offline", detail="external link not checked (--offline)")
+    for link, target in placed:
+        if target.scope is Scope.EXTERNAL:
+            result = external_results.get(target.resolved) or replace(offline, url=target.resolved)
+        else:
+            result = local.check(target)
+        results.append(LinkResult(link=link, resolved=target.resolved, scope=target.scope, result=result))
+
+    if config.suggest and not config.offline:
+        results = await _recover(results, config, resolver=resolver)
+
+    return Report(
+        results=tuple(results),
+        root=_display_path(project.root),
+        started=datetime.fromtimestamp(started, timezone.utc).isoformat(timespec="seconds"),
+        duration=round(time.time() - started, 3),
+        files=len(documents),
+        errors=tuple(errors),
+    )
+
+
+def _external_results(placed, config: Config, *, resolver, progress):
+    """A coroutine checking each unique external URL once, or None when offline."""
+    if config.offline:
+        return None
+    urls = sorted({t.resolved for _, t in placed if t.scope is Scope.EXTERNAL})
+    if not urls:
+        return None
+
+    async def check_all() -> dict[str, CheckResult]:
+        from .check.http import HttpChecker
+
+        cache = open_cache(config)
+        try:
+            async with HttpChecker(config, cache, resolver=resolver, progress=progress) as checker:
+                targets = [_split_fragment(url, config) for url in urls]
+                outcome = await checker.check_many(targets)
+            return {url: outcome[target] for url, target in zip(urls, targets)}
+        finally:
+            cache.close()
+
+    return check_all()
+
+
+def _split_fragment(url: str, config: Config) -> tuple[str, str]:
+    base, _, fragment = url.partition("#")
+    return (base, fragment if config.include_fragments else "")
+
+
+async def _recover(results: list[LinkResult], config: Config, *, resolver) -> list[LinkResult]:
+    from .check.http import HttpChecker
+    from .recover.pipeline import recover_all
+
+    if not any(r.failing and r.scope is Scope.EXTERNAL for r in results):
+        return results
+    cache = open_cache(config)
+    try:
+        async with HttpChecker(config, cache, resolver=resolver) as client:
+            return list(await recover_all(results, config=config, client=client, cache=cache))
+    finally:
+        cache.close()

@@ -1,0 +1,94 @@
+import dataclasses
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from linkfix.errors import InputError
+from linkfix.model import Candidate, Page, Report, Status
+from linkfix.report import FORMATS
+from linkfix.report.json_format import SCHEMA_URL, format_json, load_report
+
+SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "linkfix/report/schema.json").read_text())
+
+
+def test_json_is_registered():
+    assert FORMATS["json"] is format_json
+
+
+def test_json_validates_against_schema(report):
+    data = json.loads(format_json(report))
+    jsonschema.Draft202012Validator.check_schema(SCHEMA)
+    jsonschema.validate(data, SCHEMA, cls=jsonschema.Draft202012Validator)
+    assert data["schema"] == SCHEMA_URL and data["version"] == 1
+
+
+def test_json_round_trip(report):
+    assert load_report(json.loads(format_json(report))) == report
+
+
+def test_json_totals_and_fields(report):
+    data = json.loads(format_json(report))
+    assert data["totals"]["broken"] == 3
+    assert data["totals"]["total"] == len(report.results)
+    first = data["links"][0]
+    assert (first["file"], first["line"], first["column"], first["start"], first["end"]) == ("docs/guide.md", 3, 14, 40, 83)
+    assert first["suggestions"][0]["evidence"]["ids"] == ["linux", "mac"]
+    assert data["pages"]["docs/guide.md"]["title"] == "User guide"
+
+
+def test_page_text_is_not_dumped(report):
+    big = dataclasses.replace(report.results[0].link.page, text="secret body " * 100, ids=frozenset({"a", "b"}))
+    item = report.results[0]
+    changed = dataclasses.replace(item, link=dataclasses.replace(item.link, page=big))
+    text = format_json(Report(results=(changed,)))
+    assert "secret body" not in text
+    reloaded = load_report(json.loads(text))
+    assert reloaded.results[0].link.page == Page(path=big.path, url=big.url, title=big.title)
+
+
+def test_evidence_tuples_and_nan_become_json(report):
+    item = dataclasses.replace(
+        report.results[0],
+        suggestions=(Candidate(url="https://x.test/", confidence=1.0, method="m", evidence={"t": (1, 2), "s": {"b", "a"}, "n": float("nan")}),),
+    )
+    text = format_json(Report(results=(item,)))
+    evidence = json.loads(text)["links"][0]["suggestions"][0]["evidence"]
+    assert evidence == {"t": [1, 2], "s": ["a", "b"], "n": "nan"}
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda d: d.update(schema="https://other/"), "not a linkfix report"),
+        (lambda d: d.update(version=2), "version 2"),
+        (lambda d: d["links"][0].update(status="rotten"), "links[0].status"),
+        (lambda d: d["links"][0].pop("url"), "missing 'url'"),
+        (lambda d: d["links"][0].update(line="3"), "links[0].line"),
+        (lambda d: d["links"][0].update(line=True), "links[0].line"),
+        (lambda d: d["links"][0]["suggestions"][0].update(confidence=7), "confidence"),
+        (lambda d: d.update(links={}), "report.links"),
+        (lambda d: d["links"].__setitem__(1, []), "links[1]"),
+        (lambda d: d["links"][0].update(start=10, end=2), "bad span"),
+    ],
+)
+def test_load_report_rejects_bad_input_clearly(report, mutate, message):
+    data = json.loads(format_json(report))
+    mutate(data)
+    with pytest.raises(InputError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        load_report(data)
+
+
+def test_load_report_rejects_non_object():
+    with pytest.raises(InputError):
+        load_report([])  # type: ignore[arg-type]
+
+
+def test_json_golden(report, golden):
+    golden("sample.json", format_json(report))
+
+
+def test_every_status_in_totals():
+    data = json.loads(format_json(Report(results=())))
+    assert set(data["totals"]) == {s.value for s in Status} | {"total"}
