@@ -12,6 +12,7 @@ Writes are buffered and flushed in one transaction (on `flush()`, `close()`, or 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import math
 import re
@@ -49,6 +50,7 @@ class History:
     last_run: str = ""  # run id that last counted, so a run counts once
 
 
+@functools.lru_cache(maxsize=65536)  # pure, and called several times per URL per run
 def normalise_url(url: str) -> str:
     """Cache key: lower-case scheme and host, no default port, no fragment, canonical %XX."""
     try:
@@ -90,9 +92,14 @@ def result_ttl(status: Status, max_age: float) -> float:
     return 0.0  # blocked, timeout, error: transient; excluded/unsupported: free to recompute
 
 
+_RESULT_FIELDS = tuple(f.name for f in dataclasses.fields(CheckResult))
+
+
 def _encode_result(result: CheckResult) -> dict[str, Any]:
-    data = dataclasses.asdict(result)
+    # By hand: dataclasses.asdict deep-copies recursively and showed up in profiles.
+    data = {name: getattr(result, name) for name in _RESULT_FIELDS}
     data["status"] = result.status.value
+    data["redirects"] = [{"url": r.url, "status": r.status, "location": r.location} for r in result.redirects]
     return data
 
 

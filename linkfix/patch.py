@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .errors import PatchError
-from .model import Link, LinkKind, Span
+from .model import LinkKind, Span
 
 log = logging.getLogger(__name__)
 
@@ -233,19 +233,21 @@ def _percent(match: re.Match[str]) -> str:
     return "".join(f"%{b:02X}" for b in match.group().encode("utf-8"))
 
 
-def format_target(url: str, link: Link, text: str) -> str:
-    """`url` written so that it parses back as `url` at `link.span` of `text`.
+def format_target(url: str, *, kind: LinkKind, tag: str, span: Span, text: str) -> str:
+    """`url` written so that it parses back as `url` at `span` of `text`.
 
-    HTML attributes (links with a tag) get `&`, quotes and angle brackets escaped. Markdown
+    HTML attributes (links with a tag) get whitespace percent-encoded and `&`, quotes and angle
+    brackets escaped. Markdown
     destinations get whitespace percent-encoded; inside `<...>` the brackets are encoded too;
     in a bare destination unbalanced parentheses and a leading `<` are backslash-escaped, which
     CommonMark removes again when it reads the link.
     """
-    if link.tag or link.kind is LinkKind.HTML:
-        return html.escape(url, quote=True)
-    if link.kind in (LinkKind.AUTOLINK, LinkKind.BARE):
+    if tag or kind is LinkKind.HTML:
+        # Whitespace would be trimmed from href or split a srcset: encode it, then escape.
+        return html.escape(_MD_UNSAFE.sub(_percent, url), quote=True)
+    if kind in (LinkKind.AUTOLINK, LinkKind.BARE):
         return _AUTOLINK_UNSAFE.sub(_percent, url)
-    start, end = link.span.start, link.span.end
+    start, end = span.start, span.end
     bracketed = start > 0 and text[start - 1 : start] == "<" and text[end : end + 1] == ">"
     if bracketed:
         return _AUTOLINK_UNSAFE.sub(_percent, url).replace("\\", "%5C")

@@ -11,9 +11,10 @@ import time
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from .cache import Cache
+from .changed import Changes
 from .check.local import LocalChecker, Target
 from .config import Config, parse_duration
 from .extract import extract_html, extract_markdown
@@ -59,7 +60,7 @@ def extract_document(path: Path, text: str, *, want_text: bool) -> Document:
 def _display_path(path: Path) -> str:
     """Paths in reports are relative to the working directory when they are under it."""
     try:
-        return os.path.relpath(path) if not Path(os.path.relpath(path)).parts[0] == ".." else str(path)
+        return os.path.relpath(path) if Path(os.path.relpath(path)).parts[:1] != ("..",) else str(path)
     except ValueError:
         return str(path)
 
@@ -109,11 +110,41 @@ async def run_check(
     resolver: Any = None,
     progress: bool = False,
     project: Project | None = None,
+    changed: Changes | None = None,
 ) -> Report:
-    """Check every link of `inputs`; attach suggestions for broken external links on request."""
+    """Check every link of `inputs`; attach suggestions for broken external links on request.
+
+    With `changed` (--changed-since), only links on changed lines of changed files are checked.
+    """
     started = time.time()
     project = project or collect(list(inputs), config)
+    if changed is not None:
+        project = replace(project, files=changed.select_files(project.files))
     documents, errors = extract_project(project, want_text=config.suggest)
+    if changed is not None:
+        documents = changed.filter_documents(documents, project.root)
+    return await check_documents(documents, project, config, resolver=resolver, progress=progress,
+                                 errors=errors, started=started)
+
+
+async def check_documents(
+    documents: Sequence[tuple[str, Document]],
+    project: Project,
+    config: Config,
+    *,
+    resolver: Any = None,
+    progress: bool = False,
+    errors: Sequence[str] = (),
+    started: float | None = None,
+    known: Mapping[str, CheckResult] | None = None,
+) -> Report:
+    """Check already-extracted documents (keyed by root-relative path) against `project`.
+
+    `known` holds results already established for some external URLs (pages a crawl fetched),
+    so that they are not requested twice.
+    """
+    started = time.time() if started is None else started
+    errors = list(errors)
     pages = {rel: doc.page for rel, doc in documents}
     local = LocalChecker(project, config, pages, _page_loader(project))
 
@@ -122,9 +153,10 @@ async def run_check(
         for link in doc.links:
             placed.append((link, local.resolve(link.url, doc.page, rel)))
 
-    external = _external_results(placed, config, resolver=resolver, progress=progress)
+    known = dict(known or {})
+    external = _external_results(placed, config, resolver=resolver, progress=progress, skip=known)
     results: list[LinkResult] = []
-    external_results = await external if external is not None else {}
+    external_results = known | (await external if external is not None else {})
     offline = CheckResult(url="", status=Status.EXCLUDED, reason="offline", detail="external link not checked (--offline)")
     for link, target in placed:
         if target.scope is Scope.EXTERNAL:
@@ -146,11 +178,11 @@ async def run_check(
     )
 
 
-def _external_results(placed, config: Config, *, resolver, progress):
-    """A coroutine checking each unique external URL once, or None when offline."""
+def _external_results(placed, config: Config, *, resolver, progress, skip=frozenset()):
+    """A coroutine checking each unique external URL once (but those in `skip`), or None when offline."""
     if config.offline:
         return None
-    urls = sorted({t.resolved for _, t in placed if t.scope is Scope.EXTERNAL})
+    urls = sorted({t.resolved for _, t in placed if t.scope is Scope.EXTERNAL} - set(skip))
     if not urls:
         return None
 

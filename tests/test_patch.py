@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from linkfix.errors import PatchError
-from linkfix.model import Link, LinkKind, Page, Span
+from linkfix.model import LinkKind, Span
 from linkfix.patch import (
     Edit,
     apply_file_edits,
@@ -170,33 +170,33 @@ def test_read_source_missing_file(tmp_path):
         read_source(tmp_path / "nope.md")
 
 
-def link(kind: LinkKind, text: str, url: str, *, tag: str = "") -> Link:
+def link(kind: LinkKind, text: str, url: str, *, tag: str = "") -> dict:
     start = text.index(url)
     span = Span(path="d", line=1, column=start + 1, start=start, end=start + len(url))
-    return Link(url=url, kind=kind, span=span, page=Page(path="d"), tag=tag)
+    return {"kind": kind, "tag": tag, "span": span, "text": text}
 
 
 def test_format_target_html_attribute_is_escaped():
     text = '<a href="http://old">x</a>'
-    new = format_target('https://new/?a=1&b="2"<', link(LinkKind.HTML, text, "http://old", tag="a[href]"), text)
+    new = format_target('https://new/?a=1&b="2"<', **link(LinkKind.HTML, text, "http://old", tag="a[href]"))
     assert new == "https://new/?a=1&amp;b=&quot;2&quot;&lt;"
 
 
 def test_format_target_markdown_spaces_and_parens():
     text = "[x](http://old)"
     item = link(LinkKind.INLINE, text, "http://old")
-    assert format_target("https://new/a b", item, text) == "https://new/a%20b"
-    assert format_target("https://w/Foo_(bar)", item, text) == "https://w/Foo_(bar)"
-    assert format_target("https://w/a)b", item, text) == "https://w/a\\)b"
-    assert format_target("<x>", item, text) == "\\<x>"
+    assert format_target("https://new/a b", **item) == "https://new/a%20b"
+    assert format_target("https://w/Foo_(bar)", **item) == "https://w/Foo_(bar)"
+    assert format_target("https://w/a)b", **item) == "https://w/a\\)b"
+    assert format_target("<x>", **item) == "\\<x>"
 
 
 def test_format_target_markdown_angle_brackets():
     text = "[x](<http://old>)"
     item = link(LinkKind.INLINE, text, "http://old")
-    assert format_target("https://new/a b>c", item, text) == "https://new/a%20b%3Ec"
+    assert format_target("https://new/a b>c", **item) == "https://new/a%20b%3Ec"
 
 
 def test_format_target_autolink():
     text = "<http://old>"
-    assert format_target("https://n/a b", link(LinkKind.AUTOLINK, text, "http://old"), text) == "https://n/a%20b"
+    assert format_target("https://n/a b", **link(LinkKind.AUTOLINK, text, "http://old")) == "https://n/a%20b"

@@ -38,6 +38,7 @@ GET_ONLY_HOSTS = frozenset(
     }
 )
 MAX_RETRY_AFTER = 60.0
+CHALLENGE_STATUSES = frozenset({401, 403, 429, 503, 999})  # answers an anti-bot wall may give
 
 _BOT_HEADERS = ("cf-mitigated", "x-datadome", "x-amzn-waf-action", "x-px-block", "x-sucuri-block")
 _BOT_BODY = re.compile(
@@ -60,7 +61,7 @@ def is_bot_challenge(status: int, headers: Mapping[str, str], body: str = "") ->
     """An anti-bot wall: the page may well exist, we just cannot see it."""
     if status == 999:  # LinkedIn's "request denied"
         return True
-    if status not in (401, 403, 429, 503):
+    if status not in CHALLENGE_STATUSES:
         return False
     lowered = {k.lower(): v for k, v in headers.items()}
     if any(name in lowered for name in _BOT_HEADERS):

@@ -11,30 +11,34 @@ from __future__ import annotations
 import posixpath
 import re
 import secrets
-import zlib
 from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
-from selectolax.parser import HTMLParser
+from selectolax.lexbor import LexborHTMLParser as HTMLParser
 
 SHINGLE = 4  # words per shingle: long enough to ignore shared vocabulary, short for short pages
 SIMILAR = 0.8  # Jaccard of shingle sets above which two pages are "the same template"
+MAX_WORDS = 600  # enough to tell two pages apart; bounds the work on huge pages
 _NOT_FOUND_TITLE = re.compile(
     r"\b404\b|not found|page not found|does ?n[o']t exist|no longer (?:exists|available)|"
     r"page (?:is )?missing|nothing (?:was )?found|cannot be found|can't be found|"
     r"seite nicht gefunden|page introuvable|no encontrada",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"\w+")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PageSketch:
-    """What the comparison needs from a page, small enough to cache."""
+    """What the comparison needs from a page; `words` is what the cache keeps."""
 
     final_url: str
     title: str
-    shingles: frozenset[int]
+    words: tuple[str, ...]
+    shingles: frozenset[tuple[str, ...]]
+
+
+def make_sketch(*, final_url: str, title: str, words: tuple[str, ...]) -> PageSketch:
+    return PageSketch(final_url=final_url, title=title, words=words, shingles=shingles(words))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,7 +77,17 @@ def probe_key(url: str) -> str:
 
 def sketch(html: str, final_url: str) -> PageSketch:
     title, text = title_and_text(html)
-    return PageSketch(final_url=final_url, title=title, shingles=shingles(text))
+    return make_sketch(final_url=final_url, title=title, words=words_of(_without_own_address(text, final_url)))
+
+
+def _without_own_address(text: str, url: str) -> str:
+    """Drop the page's own URL/path from its text: not-found pages echo the path asked for,
+    which would make two answers of one template look different."""
+    parts = urlsplit(url)
+    for echo in (url, parts.netloc + parts.path, unquote(parts.path), parts.path):
+        if len(echo) > 1:
+            text = text.replace(echo, " ")
+    return text
 
 
 def title_and_text(html: str) -> tuple[str, str]:
@@ -83,22 +97,25 @@ def title_and_text(html: str) -> tuple[str, str]:
         return "", ""
     title_node = tree.css_first("title")
     title = " ".join(title_node.text().split()) if title_node else ""
-    for node in tree.css("script, style, noscript, template"):
-        node.decompose()
+    tree.strip_tags(["script", "style", "noscript", "template"])
     body = tree.body or tree.root
     text = " ".join(body.text(separator=" ").split()) if body is not None else ""
     return title, text
 
 
-def shingles(text: str, size: int = SHINGLE) -> frozenset[int]:
-    # crc32, not hash(): str hashes change between processes and sketches are cached on disk.
-    words = _WORD.findall(text.lower())
+def words_of(text: str) -> tuple[str, ...]:
+    # str.split, not a \w+ regex: several times faster, and punctuation stuck to a word is the
+    # same in two answers of one template.
+    return tuple(text.lower().split(maxsplit=MAX_WORDS)[:MAX_WORDS])
+
+
+def shingles(words: tuple[str, ...], size: int = SHINGLE) -> frozenset[tuple[str, ...]]:
     if len(words) < size:
-        return frozenset({zlib.crc32(" ".join(words).encode())}) if words else frozenset()
-    return frozenset(zlib.crc32(" ".join(words[i : i + size]).encode()) for i in range(len(words) - size + 1))
+        return frozenset({words}) if words else frozenset()
+    return frozenset(zip(*(words[i:] for i in range(size))))
 
 
-def jaccard(a: frozenset[int], b: frozenset[int]) -> float:
+def jaccard(a: frozenset, b: frozenset) -> float:
     if not a and not b:
         return 1.0
     return len(a & b) / len(a | b)
@@ -114,6 +131,6 @@ def is_soft404(page: PageSketch, probe: Probe) -> bool:
         return False
     if page.final_url == probe.sketch.final_url:  # both redirected to the same catch-all page
         return True
-    if looks_not_found(page.title):
-        return True
+    if looks_not_found(page.title) and (looks_not_found(probe.sketch.title) or page.title == probe.sketch.title):
+        return True  # both say "not found" (a page titled "Error 404 codes" alone proves nothing)
     return jaccard(page.shingles, probe.sketch.shingles) >= SIMILAR

@@ -8,6 +8,7 @@ import os
 import sys
 
 from ..config import Config
+from ..errors import InputError
 from ..runner import run_check
 from ._output import write_reports
 
@@ -18,11 +19,37 @@ USES_CONFIG = True
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("inputs", nargs="+", metavar="INPUT", help="directories, files, or a mkdocs.yml")
+    parser.add_argument("inputs", nargs="+", metavar="INPUT", help="directories, files, or a mkdocs.yml (a URL with --crawl)")
+    parser.add_argument("--changed-since", metavar="REF",
+                        help="only links in files changed since git REF, and on changed lines of modified files")
+    crawl = parser.add_argument_group("crawl options")
+    crawl.add_argument("--crawl", action="store_true", help="INPUT is a published site's URL: walk its pages (same host, robots.txt obeyed)")
+    crawl.add_argument("--crawl-depth", type=int, default=5, metavar="N", help="links followed from a seed page (default 5)")
+    crawl.add_argument("--crawl-pages", type=int, default=1000, metavar="N", help="pages fetched at most (default 1000)")
+    crawl.add_argument("--crawl-prefix", default="", metavar="PATH", help="path the crawl stays under (default: the start URL's directory)")
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
     progress = sys.stderr.isatty() and not os.environ.get("CI") and not args.quiet
-    report = asyncio.run(run_check(args.inputs, config, progress=progress))
+    if args.crawl:
+        report = asyncio.run(_crawl(args, config, progress))
+    else:
+        changed = None
+        if args.changed_since is not None:
+            from ..changed import changed_since
+
+            changed = changed_since(args.changed_since)
+        report = asyncio.run(run_check(args.inputs, config, progress=progress, changed=changed))
     write_reports(report, config)
     return 1 if any(r.failing for r in report.results) else 0
+
+
+async def _crawl(args: argparse.Namespace, config: Config, progress: bool):
+    from ..crawl import CrawlLimits, crawl_check
+
+    if len(args.inputs) != 1 or args.changed_since is not None:
+        raise InputError("--crawl takes exactly one URL and no --changed-since")
+    if args.crawl_depth < 0 or args.crawl_pages < 1:
+        raise InputError("--crawl-depth must be >= 0 and --crawl-pages >= 1")
+    limits = CrawlLimits(max_depth=args.crawl_depth, max_pages=args.crawl_pages, prefix=args.crawl_prefix)
+    return await crawl_check(args.inputs[0], config, limits, progress=progress)

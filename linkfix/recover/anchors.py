@@ -50,7 +50,12 @@ def is_bare_url(text: str) -> bool:
     return bool(_URLISH.match(text))
 
 
+_VERSION = re.compile(r"\b\d+(?:\.\d+)+\b")
+
+
 def has_named_entity(text: str) -> bool:
+    if _VERSION.search(text):
+        return True  # Python 3.11, PEP 8 style versions name one thing
     words = _WORD.findall(text)
     for i, word in enumerate(words):
         if len(word) >= 2 and word.isupper() and word.isalpha():

@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
-from urllib.parse import urljoin, urldefrag
+from dataclasses import dataclass
+from urllib.parse import urldefrag, urljoin
 
-from selectolax.parser import HTMLParser
+from selectolax.lexbor import LexborHTMLParser as HTMLParser
 
-from .providers.base import Page
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Page:
+    """A fetched web page, reduced to what ranking needs."""
+
+    url: str  # where it ended up (after redirects)
+    status: int | None
+    title: str = ""
+    text: str = ""
+    links: tuple[tuple[str, str], ...] = ()  # (absolute href, link text) of <a> elements
+
+    @property
+    def ok(self) -> bool:
+        return self.status is not None and 200 <= self.status < 300
+
 
 _INVISIBLE = ("script", "style", "noscript", "template", "svg", "head")
 #: Page furniture repeated on every page of a site: it would make all pages look alike.

@@ -9,10 +9,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping, Sequence
 from urllib.parse import unquote, urlsplit
 
-from .terms import collection_probability
+from .terms import collection_probability, content_terms, idf
 
 Vector = Mapping[str, float]
 
@@ -89,6 +89,28 @@ def kld(
     return divergence
 
 
+def coverage(reference: Mapping[str, float], candidate: Mapping[str, float]) -> float:
+    """Share of the reference's specific content found in the candidate: sum of tf * idf over
+    reference terms present in the candidate, over the same sum for all reference terms.
+    Asymmetric on purpose: a page merged into a bigger one is still fully covered."""
+    total = found = 0.0
+    for t, n in reference.items():
+        weight = n * idf(t)
+        total += weight
+        if candidate.get(t):
+            found += weight
+    return found / total if total else 0.0
+
+
+def slug(url: str) -> str:
+    """The last path segment without its extension: what usually survives a move."""
+    path = urlsplit(url).path.rstrip("/")
+    last = unquote(path.rsplit("/", 1)[-1]).lower()
+    for suffix in (".html", ".htm", ".php", ".aspx", ".asp", ".md"):
+        last = last.removesuffix(suffix)
+    return "" if last in ("", "index") else last
+
+
 _URI_SPLIT = re.compile(r"[^a-z]+")
 _URI_NOISE = frozenset({"http", "https", "www", "html", "htm", "php", "asp", "aspx", "index"})
 
@@ -108,3 +130,70 @@ def path_tokens(url: str) -> list[str]:
     parts = urlsplit(url)
     text = unquote(parts.path).lower()
     return [t for t in _URI_SPLIT.split(text) if len(t) > 2 and t not in _URI_NOISE]
+
+
+# ---- evidence for one candidate -------------------------------------------------------------
+
+_HOME_PATHS = frozenset({"", "/", "/index.html", "/index.htm", "/index.php", "/home", "/home/"})
+
+
+def is_home_page(url: str) -> bool:
+    parts = urlsplit(url)
+    return parts.path.lower() in _HOME_PATHS and not parts.query
+
+
+def same_host(a: str, b: str) -> bool:
+    ha = (urlsplit(a).hostname or "").removeprefix("www.")
+    hb = (urlsplit(b).hostname or "").removeprefix("www.")
+    return bool(ha) and ha == hb
+
+
+def similarity_features(
+    *,
+    dead_url: str,
+    candidate_url: str,
+    candidate_title: str,
+    candidate_terms: Counter[str],
+    anchor_terms: Counter[str],
+    context_terms: Counter[str],
+    copy_terms: Counter[str],
+    copy_title_terms: Counter[str],
+) -> dict[str, float]:
+    """The similarity evidence of one fetched candidate against what is known of the dead page."""
+    title_terms = as_vector(content_terms(candidate_title))
+    has_copy = bool(copy_terms)
+    reference_title = copy_title_terms if copy_title_terms else anchor_terms
+    features = {
+        "has_copy": 1.0 if has_copy else 0.0,
+        "content_cos": cosine(copy_terms, candidate_terms) if has_copy else 0.0,
+        "kld_sim": math.exp(-kld(copy_terms, candidate_terms)) if has_copy else 0.0,
+        "title_sim": dice(_binary(reference_title), _binary(title_terms)),
+        "anchor_title_dice": dice(_binary(anchor_terms), _binary(title_terms)),
+        "url_jaccard": jaccard(path_tokens(dead_url), path_tokens(candidate_url)),
+        "same_host": 1.0 if same_host(dead_url, candidate_url) else 0.0,
+        "context_cos": cosine(context_terms, candidate_terms),
+        "copy_coverage": coverage(copy_terms, candidate_terms) if has_copy else 0.0,
+        "same_slug": 1.0 if slug(dead_url) and slug(dead_url) == slug(candidate_url) else 0.0,
+    }
+    return features
+
+
+def _binary(vector: Mapping[str, float]) -> dict[str, float]:
+    return {t: 1.0 for t, w in vector.items() if w}
+
+
+def primary_evidence(features: Mapping[str, float]) -> float:
+    """One number per candidate used to measure how far it is ahead of the others (the margin):
+    similarity to the archived copy when there is one, else title, URL and context agreement."""
+    if features.get("has_copy"):
+        return features.get("content_cos", 0.0)
+    return (features.get("title_sim", 0.0) + features.get("url_jaccard", 0.0) + features.get("context_cos", 0.0)) / 3
+
+
+def margins(evidence: Sequence[float]) -> list[float]:
+    """For each item: how far it is ahead of the best other item (0 when it is not ahead)."""
+    out = []
+    for i, value in enumerate(evidence):
+        others = [v for j, v in enumerate(evidence) if j != i]
+        out.append(max(0.0, value - (max(others) if others else 0.0)))
+    return out

@@ -26,3 +26,8 @@ def register(name: str) -> Callable[[Formatter], Formatter]:
 # Import the format modules for their registration side effect.
 from . import text as _text  # noqa: E402,F401
 from . import json_format as _json  # noqa: E402,F401
+from . import markdown as _markdown  # noqa: E402,F401
+from . import github as _github  # noqa: E402,F401
+from . import junit as _junit  # noqa: E402,F401
+from . import sarif as _sarif  # noqa: E402,F401
+from . import html as _html  # noqa: E402,F401

@@ -10,9 +10,9 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from importlib import metadata
 from typing import Any, Callable, Mapping, TypeVar
 
+from .. import __version__
 from ..errors import InputError
 from ..model import (
     Archived,
@@ -35,10 +35,7 @@ SCHEMA_VERSION = 1
 
 
 def tool_version() -> str:
-    try:
-        return metadata.version("linkfix")
-    except metadata.PackageNotFoundError:  # running from a checkout that was never installed
-        return "0+unknown"
+    return __version__
 
 
 @register("json")

@@ -13,9 +13,7 @@ from itertools import groupby
 
 from ..model import LinkResult, Report, Status
 from . import register
-
-#: Statuses listed one line per link; the others only count in the summary.
-SHOWN = (Status.BROKEN, Status.ERROR, Status.TIMEOUT, Status.BLOCKED)
+from .common import problems, status_counts, top_suggestion
 
 _COLOURS = {
     Status.BROKEN: "\x1b[31m",  # red
@@ -39,10 +37,7 @@ def format_text(report: Report, *, color: bool = False) -> str:
     def paint(code: str, value: str) -> str:
         return f"{code}{value}{_RESET}" if color else value
 
-    shown = sorted(
-        (item for item in report.results if item.result.status in SHOWN),
-        key=lambda item: (item.link.span.path, item.link.span.line, item.link.span.column),
-    )
+    shown = problems(report)
     lines: list[str] = []
     for path, group in groupby(shown, key=lambda item: item.link.span.path):
         lines.append(paint(_BOLD, clean(path)))
@@ -65,8 +60,8 @@ def _describe(item: LinkResult, paint) -> list[str]:
     if detail:
         line += f"  ({clean(detail)})"
     lines = [line]
-    if item.suggestions:
-        top = max(item.suggestions, key=lambda c: c.confidence)
+    top = top_suggestion(item)
+    if top is not None:
         lines.append(f"    -> {clean(top.url)}  [{top.method}, confidence {top.confidence:.2f}]")
     elif item.archived is not None:
         lines.append(paint(_DIM, f"    archived: {clean(item.archived.url)}"))
@@ -75,10 +70,8 @@ def _describe(item: LinkResult, paint) -> list[str]:
 
 def summarize(report: Report) -> str:
     """'123 links in 4 files: 120 ok, 2 broken, 1 redirected (1.2 s)'."""
-    counts: dict[Status, int] = {}
-    for item in report.results:
-        counts[item.result.status] = counts.get(item.result.status, 0) + 1
-    parts = [f"{counts[s]} {s.value}" for s in Status if counts.get(s)]
+    counts = status_counts(report)
+    parts = [f"{counts[s]} {s.value}" for s in Status if counts[s]]
     total = len(report.results)
     noun = "link" if total == 1 else "links"
     files = "file" if report.files == 1 else "files"

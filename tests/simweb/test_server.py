@@ -195,3 +195,34 @@ async def test_stop_is_idempotent_and_restart_works():
             assert (await fetch(session, web_.url(HOST, "/")))[0] == 200
     finally:
         await web_.stop()
+
+
+HOSTILE = [
+    b"GET /redirect/301?to=/x%0d%0aSet-Cookie:%20a=b HTTP/1.1\r\nHost: docs.example.test\r\n\r\n",
+    b"GET /%00%ff/../.. HTTP/1.1\r\nHost: docs.example.test\r\n\r\n",
+    b"GET /to404/%ff%fe HTTP/1.1\r\nHost: docs.example.test\r\n\r\n",
+    b"GET /slow?s=nan HTTP/1.1\r\nHost: docs.example.test\r\n\r\n",
+    b"GET /big?mb=inf HTTP/1.1\r\nHost: docs.example.test\r\n\r\n",
+    b"GET /status/99999999999999999999999 HTTP/1.1\r\nHost: docs.example.test\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: \xff\xfe\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: [::1]:80\r\n\r\n",
+    b"GARBAGE\r\n\r\n",
+]
+
+
+@pytest.mark.parametrize("raw", HOSTILE)
+async def test_hostile_requests_get_a_clean_answer(simweb, simweb_session, raw):
+    simweb.add_site(HOST)
+    reader, writer = await asyncio.open_connection("127.0.0.1", simweb.port)
+    writer.write(raw)
+    await writer.drain()
+    status_line = await reader.readline()
+    writer.close()
+    status = int(status_line.split()[1])
+    assert 400 <= status < 500 or status == 302
+    assert (await fetch(simweb_session, simweb.url(HOST, "/")))[0] == 200  # still serving
+
+
+def test_redirect_targets_with_control_characters_are_refused():
+    with pytest.raises(ValueError):
+        SimWeb().add_site(HOST).redirect("/a", "/b\r\nSet-Cookie: x")

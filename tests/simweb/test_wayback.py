@@ -204,3 +204,52 @@ async def test_store_reads_live_additions(archive):
     store.add("https://late.test/x", "20210101000000", NEW)
     payload = json.loads((await get("/wayback/available", url="https://late.test/x"))[2])
     assert payload["archived_snapshots"]["closest"]["timestamp"] == "20210101000000"
+
+
+async def test_availability_also_on_archive_org(simweb):
+    mount_wayback(simweb, captures=make_store())
+    connector = aiohttp.TCPConnector(resolver=simweb.resolver)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        url = simweb.url("archive.org", "/wayback/available?" + urlencode({"url": PAGE}))
+        async with session.get(url) as response:
+            payload = await response.json()
+        async with session.get(simweb.url("archive.org", "/cdx/search/cdx?url=x")) as response:
+            assert response.status == 404  # only the availability API lives there
+    assert payload["archived_snapshots"]["closest"]["timestamp"] == "20180601120000"
+
+
+async def test_memento_timemap(archive):
+    get, _ = archive
+    status, headers, text = await get(f"/web/timemap/link/{PAGE}")
+    assert status == 200 and headers["Content-Type"].startswith("application/link-format")
+    entries = [line.rstrip(",") for line in text.splitlines()]
+    assert entries[0] == f'<{PAGE}>; rel="original"'
+    assert 'rel="self"' in entries[1] and 'from="Thu, 01 Jan 2015 00:00:00 GMT"' in entries[1]
+    mementos = [e for e in entries if "memento" in e]
+    assert len(mementos) == 3
+    assert mementos[0].startswith("<https://web.archive.org/web/20150101000000/http://docs.example.test/guide/install.html>")
+    assert 'rel="first memento"' in mementos[0] and 'rel="last memento"' in mementos[-1]
+    assert 'datetime="Fri, 01 Jun 2018 12:00:00 GMT"' in mementos[1]
+    assert (await get("/web/timemap/link/https://nowhere.test/"))[0] == 404
+
+
+async def test_memento_timegate(simweb):
+    mount_wayback(simweb, captures=make_store())
+    connector = aiohttp.TCPConnector(resolver=simweb.resolver)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        url = simweb.url("web.archive.org", f"/web/{PAGE}")
+        async with session.get(url, allow_redirects=False, headers={"Accept-Datetime": "Tue, 01 May 2018 00:00:00 GMT"}) as response:
+            assert response.status == 302
+            assert response.headers["Location"] == f"https://web.archive.org/web/20180601120000/{PAGE}"
+            assert response.headers["Vary"] == "accept-datetime"
+        async with session.get(url, allow_redirects=False) as response:  # no datetime: the latest
+            assert response.headers["Location"].startswith("https://web.archive.org/web/20200101000000/")
+        async with session.get(url, allow_redirects=False, headers={"Accept-Datetime": "yesterday"}) as response:
+            assert response.status == 400
+
+
+async def test_percent_encoded_original_is_found(archive):
+    get, store = archive
+    store.add("https://wiki.example.test/wiki/struct_(module)", "20190101000000", NEW)
+    status, _, text = await get("/web/20190101000000id_/https%3A%2F%2Fwiki.example.test%2Fwiki%2Fstruct_%28module%29")
+    assert status == 200 and text == NEW

@@ -58,21 +58,6 @@ class CacheStore(Protocol):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Page:
-    """A fetched web page, reduced to what ranking needs."""
-
-    url: str  # where it ended up (after redirects)
-    status: int | None
-    title: str = ""
-    text: str = ""
-    links: tuple[tuple[str, str], ...] = ()  # (absolute href, link text) of <a> elements
-
-    @property
-    def ok(self) -> bool:
-        return self.status is not None and 200 <= self.status < 300
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
 class Capture:
     """One archived copy of a URL."""
 
@@ -204,7 +189,9 @@ class Remote:
         if not status:
             self.warn_once(f"fail:{provider}", "%s: no answer (%s)", provider or url, fetched.error or "error")
             return None, url, ""
-        final_url = fetched.final_url or url
+        # Without redirects the page is where it was asked for; the client's final URL would
+        # carry the `remap` rewrite, which must not leak into suggestions.
+        final_url = (fetched.final_url or url) if getattr(fetched, "redirects", ()) else url
         text = fetched.text or ""
         if self.cache is not None and (status < 500):
             self.cache.set(namespace, url, (status, final_url, text), ttl if status < 400 else TTL_FAILURE)

@@ -91,10 +91,10 @@ class Wayback(ArchiveProvider):
         )
         status, text = await self._get(query, budget)
         if status == 200:
-            rows = parse_cdx_json(text)
+            rows = [r for r in parse_cdx_json(text) if r.get("timestamp", "").isdigit()]
             if not rows:
                 return None  # the archive answered: it has no good copy
-            last = max(rows, key=lambda r: r.get("timestamp", ""))
+            last = max(rows, key=lambda r: r["timestamp"])
             return self._capture(last.get("original") or url, last["timestamp"])
         # CDX unavailable: the availability API gives the closest capture (maybe a later one).
         status, text = await self._get(

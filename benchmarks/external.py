@@ -1,0 +1,272 @@
+"""Benchmark: external-link checking, linkfix beside lychee, on the simulated web.
+
+    python benchmarks/external.py                      # 10,000 URLs, 40 hosts, 50 ms, 8 per host
+    python benchmarks/external.py --urls 1000 --no-lychee
+
+A child process serves the generated web (hosts 127.0.0.10.., `linkfix_simweb`) plus a small
+control endpoint (per-host request counts and peak concurrent connections). Each checker then
+runs as its own process under /usr/bin/time -v, so wall time and peak RSS are the checker's
+alone. Printed: wall time, peak RSS, requests sent, peak connections per host, the physical
+limit max_h(ceil(urls_h / host_concurrency)) x latency, ratios, accuracy against the ground
+truth, and a warm-cache second linkfix run. Everything stops by itself (timeouts on every
+process; the server child exits when its parent does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+RUN_TIMEOUT = 900  # seconds any one checker run may take before it is killed
+SERVER_LIFETIME = 3600  # the server child stops by itself after this long, whatever happens
+
+# The status a checker gives -> the classes compared with the ground truth.
+LYCHEE_FAILING = {"failed", "error", "timeout"}
+
+
+# -- the server child ---------------------------------------------------------------------------
+async def serve(args: argparse.Namespace) -> None:
+    sys.path.insert(0, str(FIXTURES))
+    from aiohttp import web as aioweb
+    from linkfix_simweb.generate import build_external_web, generate_external_site
+
+    simweb = build_external_web(args.hosts, latency=args.latency)
+    async with simweb:
+        docs, truth = generate_external_site(args.urls, args.hosts, args.seed, port=simweb.port, directory=Path(args.out))
+
+        async def stats(_request: aioweb.Request) -> aioweb.Response:
+            data = {}
+            for host in simweb.sites:
+                s = simweb.stats(host)
+                data[host] = {"requests": s.requests, "peak": s.peak_concurrent, "methods": dict(s.methods)}
+            return aioweb.json_response(data)
+
+        async def reset(_request: aioweb.Request) -> aioweb.Response:
+            simweb.reset_stats()
+            return aioweb.json_response({"ok": True})
+
+        control = aioweb.Application()
+        control.router.add_get("/stats", stats)
+        control.router.add_post("/reset", reset)
+        runner = aioweb.AppRunner(control, access_log=None)
+        await runner.setup()
+        site = aioweb.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        control_port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        print(json.dumps({"port": simweb.port, "control": control_port, "docs": str(docs)}), flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+        loop.add_reader(sys.stdin.fileno(), stop.set)  # the parent closed our stdin: it is gone
+        try:
+            await asyncio.wait_for(stop.wait(), SERVER_LIFETIME)
+        except asyncio.TimeoutError:
+            pass
+        await runner.cleanup()
+
+
+# -- the parent ------------------------------------------------------------------------------------
+class Server:
+    def __init__(self, args: argparse.Namespace, workdir: Path) -> None:
+        command = [
+            sys.executable, __file__, "--serve", "--out", str(workdir / "site"), "--urls", str(args.urls),
+            "--hosts", str(args.hosts), "--latency", str(args.latency), "--seed", str(args.seed),
+        ]  # fmt: skip
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline() if self.process.stdout else ""
+        if not line:
+            self.process.kill()
+            raise SystemExit("benchmark: the simulated web did not start")
+        info = json.loads(line)
+        self.port, self.control, self.docs = info["port"], info["control"], Path(info["docs"])
+        self.truth: dict[str, str] = json.loads((self.docs.parent / "ground_truth.json").read_text())
+
+    def _call(self, path: str, method: str = "GET") -> dict:
+        request = urllib.request.Request(f"http://127.0.0.1:{self.control}{path}", method=method, data=b"" if method == "POST" else None)
+        with urllib.request.urlopen(request, timeout=30) as response:  # loopback control endpoint only
+            return json.loads(response.read())
+
+    def reset(self) -> None:
+        self._call("/reset", "POST")
+
+    def stats(self) -> dict[str, dict]:
+        return self._call("/stats")
+
+    def stop(self) -> None:
+        if self.process.stdin:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def timed(command: list[str], *, cwd: Path, log: Path) -> dict:
+    """Run `command` under /usr/bin/time -v; wall seconds, peak RSS (MB), exit code."""
+    started = time.monotonic()
+    with log.open("w") as err:
+        try:
+            process = subprocess.run(["/usr/bin/time", "-v", *command], cwd=cwd, stdout=subprocess.DEVNULL, stderr=err, timeout=RUN_TIMEOUT)
+            code = process.returncode
+        except subprocess.TimeoutExpired:
+            code = -1
+    wall = time.monotonic() - started
+    text = log.read_text(errors="replace")
+    rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text)
+    return {"wall": wall, "rss_mb": int(rss.group(1)) / 1024 if rss else float("nan"), "exit": code}
+
+
+def run_linkfix(server: Server, args: argparse.Namespace, workdir: Path, name: str) -> dict:
+    out = workdir / f"{name}.json"
+    command = [
+        sys.executable, "-m", "linkfix", "check", str(server.docs), "--format", "json", "--output", str(out),
+        "--allow-private", "--host-concurrency", str(args.host_concurrency),
+        "--max-concurrency", str(args.max_concurrency), "--request-interval", "0",
+        "--cache-dir", str(workdir / "linkfix-cache"), "--quiet",
+    ]  # fmt: skip
+    server.reset()
+    run = timed(command, cwd=workdir, log=workdir / f"{name}.time")
+    run.update(_traffic(server.stats()))
+    statuses: dict[str, str] = {}
+    if out.exists():
+        for link in json.loads(out.read_text())["links"]:
+            statuses[link["url"]] = link["status"]
+    run["statuses"] = statuses
+    return run
+
+
+def run_lychee(server: Server, args: argparse.Namespace, workdir: Path) -> dict:
+    out = workdir / "lychee.json"
+    command = [
+        "lychee", "--no-progress", "--format", "json", "--output", str(out),
+        "--max-concurrency", str(args.max_concurrency), "--host-concurrency", str(args.host_concurrency),
+        "--host-request-interval", "0", "--include-fragments", "--max-retries", "2", "--timeout", "20",
+        "--retry-wait-time", "1", str(server.docs),
+    ]  # fmt: skip
+    server.reset()
+    run = timed(command, cwd=workdir, log=workdir / "lychee.time")
+    run.update(_traffic(server.stats()))
+    failing: set[str] = set()
+    if out.exists():
+        report = json.loads(out.read_text() or "{}")
+        for entries in (report.get("error_map") or report.get("fail_map") or {}).values():
+            for entry in entries:
+                failing.add(entry.get("url", ""))
+    run["failing"] = failing
+    return run
+
+
+def _traffic(stats: dict[str, dict]) -> dict:
+    return {
+        "requests": sum(s["requests"] for s in stats.values()),
+        "peak_per_host": max((s["peak"] for s in stats.values()), default=0),
+    }
+
+
+def physical_limit(truth: dict[str, str], host_concurrency: int, latency: float) -> float:
+    per_host = Counter(urlsplit(url).hostname for url in {u.split("#", 1)[0] for u in truth})
+    return max(math.ceil(n / host_concurrency) for n in per_host.values()) * latency
+
+
+def linkfix_accuracy(truth: dict[str, str], statuses: dict[str, str]) -> tuple[int, Counter]:
+    right, wrong = 0, Counter()
+    for url, expected in truth.items():
+        got = statuses.get(url, "missing")
+        if got == expected:
+            right += 1
+        else:
+            wrong[f"{expected}->{got}"] += 1
+    return right, wrong
+
+
+def lychee_accuracy(truth: dict[str, str], failing: set[str]) -> tuple[int, Counter]:
+    """lychee only says pass/fail: compare with 'broken or error' in the ground truth."""
+    right, wrong = 0, Counter()
+    for url, expected in truth.items():
+        should_fail = expected in ("broken", "error")
+        base = url.split("#", 1)[0]
+        did_fail = url in failing or base in failing
+        if should_fail == did_fail:
+            right += 1
+        else:
+            wrong[f"{expected}->{'fail' if did_fail else 'pass'}"] += 1
+    return right, wrong
+
+
+def report(name: str, run: dict, limit: float, total: int, accuracy: tuple[int, Counter]) -> None:
+    right, wrong = accuracy
+    print(
+        f"{name:<14} wall {run['wall']:7.2f} s  ({run['wall'] / limit:5.2f}x limit)  peak RSS {run['rss_mb']:6.1f} MB  "
+        f"requests {run['requests']:6d}  peak conns/host {run['peak_per_host']:3d}  exit {run['exit']}"
+    )
+    print(f"{'':<14} accuracy {right}/{total} ({100 * right / max(total, 1):.1f}%)" + (f"  misses: {dict(wrong.most_common(6))}" if wrong else ""))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--urls", type=int, default=10000)
+    parser.add_argument("--hosts", type=int, default=40)
+    parser.add_argument("--latency", type=float, default=0.05)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--host-concurrency", type=int, default=8)
+    parser.add_argument("--max-concurrency", type=int, default=0, help="default: hosts x host concurrency")
+    parser.add_argument("--no-lychee", action="store_true")
+    parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve:
+        asyncio.run(serve(args))
+        return 0
+    args.max_concurrency = args.max_concurrency or args.hosts * args.host_concurrency
+
+    workdir = Path(tempfile.mkdtemp(prefix="linkfix-bench-"))
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
+    os.environ.pop("CI", None)  # the children run as in CI anyway: no TTY, so no progress bar
+    server = Server(args, workdir)
+    try:
+        truth = server.truth
+        limit = physical_limit(truth, args.host_concurrency, args.latency)
+        unique = len({u.split("#", 1)[0] for u in truth})
+        print(
+            f"{len(truth)} URLs ({unique} without fragments) on {args.hosts} hosts, latency {args.latency * 1000:.0f} ms, "
+            f"{args.host_concurrency} per host, max {args.max_concurrency} in flight; physical limit {limit:.2f} s"
+        )
+        cold = run_linkfix(server, args, workdir, "linkfix-cold")
+        report("linkfix", cold, limit, len(truth), linkfix_accuracy(truth, cold["statuses"]))
+        warm = run_linkfix(server, args, workdir, "linkfix-warm")
+        report("linkfix warm", warm, limit, len(truth), linkfix_accuracy(truth, warm["statuses"]))
+        print(f"{'':<14} warm/cold wall {warm['wall'] / cold['wall']:.2f} (target < 0.10)")
+        if not args.no_lychee and shutil.which("lychee"):
+            lychee = run_lychee(server, args, workdir)
+            report("lychee", lychee, limit, len(truth), lychee_accuracy(truth, lychee["failing"]))
+            print(f"{'':<14} linkfix/lychee wall {cold['wall'] / lychee['wall']:.2f} (target <= 1.0)")
+        print(f"targets: linkfix <= {1.2 * limit:.2f} s (1.2x limit), RSS < 300 MB, peak conns/host <= {args.host_concurrency}")
+    finally:
+        server.stop()
+        if not args.keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+        else:
+            print(f"work directory kept: {workdir}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,809 @@
+"""External URL checking: one aiohttp session, polite per host, redirects by hand, cached.
+
+The checker asks `policy` what an answer means and `soft404` whether a 200 is real; this
+module does the talking. Politeness is enforced here, not hoped for:
+
+* every request to a host holds one of that host's slots (`host_concurrency`, or the host's
+  own `concurrency`) for the whole exchange, so the number of connections busy with one host
+  never exceeds it; redirect hops take the slot of the host they go to;
+* a host's requests start at least `request_interval` apart;
+* a 429/503 with Retry-After pauses the whole host, not just the URL that got it.
+
+Each unique URL is checked once per run (a task per normalised URL that every occurrence
+awaits) and its result is stored in the cache; a fresh cached result costs no request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import logging
+import os
+import random
+import re
+import socket
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterable, Mapping
+from urllib.parse import unquote, urljoin, urlsplit
+
+import aiohttp
+from aiohttp.abc import AbstractResolver
+from aiohttp.resolver import DefaultResolver
+
+from ..cache import Cache, normalise_url
+from ..config import Config, parse_accept
+from ..errors import NetworkDownError
+from ..model import CheckResult, Redirect, Status
+from . import policy, soft404
+from .netsafety import GuardedResolver, Reach, allowed, classify_host, forbidden_in
+
+log = logging.getLogger(__name__)
+
+GITHUB_HOSTS = frozenset({"github.com", "api.github.com", "raw.githubusercontent.com"})
+SNIFF_BYTES = 64 * 1024  # a GET without a fragment to find: enough for a title, text, bot markers
+PAGE_BYTES = 8 * 1024 * 1024  # a GET that must find a fragment id
+NETWORK_DOWN_HOSTS = 5  # distinct hosts failing DNS, none answering, before "network down"
+IDS_NAMESPACE = "ids"
+PROBE_NAMESPACE = "soft404-probe"
+_ID_ATTR = re.compile(r"""<[a-zA-Z][^>]*?\s(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""")
+_DNS_NOT_FOUND = {socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME)}
+_RETRY_ERRORS = frozenset({"timeout", "reset", "connection", "dns-error"})
+# Slot priorities: requests that finish a URL already under way (redirect hops, GET after HEAD,
+# soft-404 probes) go before the first request of a new URL, so URLs complete instead of all
+# starting at once, and a probe's answer arrives while it can still save requests.
+CONTINUE, START = 0, 1
+Method = str | Callable[[], str]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fetched:
+    """A GET made for recovery (archive, sitemap, search API, candidate page)."""
+
+    url: str
+    final_url: str
+    status: int  # 0: no HTTP answer (see `error`)
+    headers: Mapping[str, str]
+    text: str
+    elapsed: float
+    error: str = ""
+    redirects: tuple[Redirect, ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Answer:
+    """One HTTP exchange, or the reason there was none."""
+
+    url: str
+    method: str = "GET"
+    status: int = 0
+    headers: Mapping[str, str] | None = None
+    body: bytes = b""
+    charset: str = ""
+    error: str = ""  # short code when status == 0: dns, dns-error, timeout, reset, tls, ...
+    detail: str = ""
+
+    @property
+    def header_map(self) -> Mapping[str, str]:
+        return self.headers or {}
+
+    def text(self) -> str:
+        return _decode(self.body, self.charset)
+
+    @property
+    def is_html(self) -> bool:
+        kind = self.header_map.get("Content-Type", "").split(";")[0].strip().lower()
+        return kind in ("", "text/html", "application/xhtml+xml")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Outcome:
+    """A URL's result plus the ids of its page when they were read (for #fragment checks)."""
+
+    result: CheckResult
+    ids: frozenset[str] | None = None
+
+
+class _Slots:
+    """A semaphore that serves its waiters by priority (lower first), then in arrival order."""
+
+    __slots__ = ("_free", "_waiters", "_order")
+
+    def __init__(self, value: int) -> None:
+        self._free = value
+        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    async def acquire(self, priority: int) -> None:
+        if self._free > 0 and not self._waiters:
+            self._free -= 1
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiters, (priority, next(self._order), waiter))
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self.release()  # handed a slot just as we were cancelled: pass it on
+            raise
+
+    def release(self) -> None:
+        while self._waiters:
+            _, _, waiter = heapq.heappop(self._waiters)
+            if not waiter.done():  # cancelled waiters stay in the heap until reached here
+                waiter.set_result(None)
+                return
+        self._free += 1
+
+
+class _Host:
+    """Per-host politeness state: slots, spacing, backoff, what we learned about HEAD."""
+
+    __slots__ = ("slots", "interval", "next_start", "paused_until", "head_ok")
+
+    def __init__(self, concurrency: int, interval: float) -> None:
+        self.slots = _Slots(max(1, concurrency))
+        self.interval = interval
+        self.next_start = 0.0
+        self.paused_until = 0.0
+        self.head_ok = True
+
+    async def turn(self) -> None:
+        """Wait until this host may receive the next request (interval and backoff)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            now = loop.time()
+            start = max(self.next_start, self.paused_until)
+            if start <= now:
+                self.next_start = now + self.interval
+                return
+            await asyncio.sleep(start - now)
+
+    def pause(self, seconds: float) -> None:
+        self.paused_until = max(self.paused_until, asyncio.get_running_loop().time() + seconds)
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_until > asyncio.get_running_loop().time()
+
+
+class HttpChecker:
+    """Checks external URLs; also the HTTP client recovery uses (`fetch`)."""
+
+    def __init__(
+        self,
+        config: Config,
+        cache: Cache,
+        *,
+        resolver: AbstractResolver | None = None,
+        progress: bool = False,
+        backoff: float = 0.5,
+        max_retry_after: float = policy.MAX_RETRY_AFTER,
+    ) -> None:
+        self.config = config
+        self.cache = cache
+        self.requests_sent = 0
+        self._resolver = resolver
+        self._backoff = backoff
+        self._max_retry_after = max_retry_after
+        self._accept = parse_accept(config.accept)
+        self._exclude = [re.compile(p) for p in config.exclude]
+        self._include = [re.compile(p) for p in config.include]
+        self._remap = [(re.compile(rule.split(maxsplit=1)[0]), rule.split(maxsplit=1)[1]) for rule in config.remap]
+        self._hosts_config = {str(k).lower(): v for k, v in config.hosts.items()}
+        self._github_token = os.environ.get("GITHUB_TOKEN", "")
+        # HTTP(S)_PROXY / NO_PROXY, read once: aiohttp's trust_env looks them (and ~/.netrc) up
+        # in a worker thread for every request, which costs more than the request on loopback.
+        self._proxies = urllib.request.getproxies_environment()  # {"http": ..., "https": ..., "no": ...}
+        self._proxy_for_host: dict[tuple[str, str], str | None] = {}
+        self._hosts: dict[str, _Host] = {}
+        self._outcomes: dict[str, asyncio.Future[_Outcome]] = {}
+        self._id_outcomes: dict[str, asyncio.Future[_Outcome]] = {}
+        self._probes: dict[str, asyncio.Future[soft404.Probe]] = {}
+        self._lenient_dirs: set[str] = set()
+        self._session: aiohttp.ClientSession | None = None
+        self._global: asyncio.Semaphore | None = None
+        self._network_checked: asyncio.Future[None] | None = None
+        self._in_flight = 0
+        self._dns_failed: set[str] = set()
+        self._answered: set[str] = set()
+        self._down: NetworkDownError | None = None
+        self._progress = _Progress(self._hosts) if progress and _is_interactive() else None
+
+    # -- lifecycle ----------------------------------------------------------------------------
+    async def __aenter__(self) -> "HttpChecker":
+        resolver = GuardedResolver(self._resolver or DefaultResolver(), allow_private=self.config.allow_private)
+        connector = aiohttp.TCPConnector(
+            limit=self.config.max_concurrency,
+            limit_per_host=0,  # per-host limits are ours (_Host.slots): they also cover redirects
+            resolver=resolver,
+            ttl_dns_cache=300,
+        )
+        self._session = aiohttp.ClientSession(
+            connector=connector,
+            trust_env=False,  # proxies from the environment are applied per request (_proxy)
+            timeout=aiohttp.ClientTimeout(total=self.config.timeout, sock_connect=min(self.config.timeout, 10.0)),
+            headers={
+                "User-Agent": self.config.user_agent,
+                "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+            },
+            cookie_jar=aiohttp.CookieJar(unsafe=self.config.allow_private),
+            auto_decompress=True,
+        )
+        self._global = asyncio.Semaphore(self.config.max_concurrency)
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._progress:
+            self._progress.finish()
+        for future in (*self._outcomes.values(), *self._id_outcomes.values(), *self._probes.values()):
+            if not future.done():
+                future.cancel()
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+        self.cache.flush()
+
+    # -- public API ---------------------------------------------------------------------------
+    async def check(self, url: str, *, fragment: str = "") -> CheckResult:
+        """The status of `url` (and of `#fragment` on it). Raises NetworkDownError only."""
+        base, _, written_fragment = url.partition("#")
+        fragment = fragment or written_fragment
+        want_ids = self._needs_ids(fragment)
+        outcome = await self._outcome(base, want_ids=want_ids)
+        if self._down:
+            raise self._down
+        result = outcome.result
+        if fragment:
+            result = _judge_fragment(replace(result, url=f"{base}#{fragment}"), fragment, outcome.ids if want_ids else None)
+        return result
+
+    async def check_many(self, targets: Iterable[tuple[str, str]]) -> dict[tuple[str, str], CheckResult]:
+        """Check (url, fragment) pairs concurrently; each URL is fetched once for all its fragments."""
+        targets = list(dict.fromkeys(targets))
+        wants: dict[str, bool] = {}
+        for url, fragment in targets:
+            base = url.partition("#")[0]
+            wants[base] = wants.get(base, False) or self._needs_ids(fragment or url.partition("#")[2])
+        for base, want_ids in wants.items():  # start each URL once, reading ids if any target needs them
+            self._outcome_future(base, want_ids=want_ids)
+        tasks = [asyncio.ensure_future(self.check(url, fragment=fragment)) for url, fragment in targets]
+        try:
+            results = await asyncio.gather(*tasks)
+        except NetworkDownError:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
+        if self._down:
+            raise self._down
+        return dict(zip(targets, results))
+
+    async def fetch(self, url: str, *, max_bytes: int = 2_000_000) -> Fetched:
+        """GET `url` with the checker's politeness, safety and redirect handling. Never raises
+        for network trouble: `status == 0` and `error` say what happened."""
+        started = time.monotonic()
+        refusal = self._refusal(url)
+        if refusal is not None:
+            return Fetched(url=url, final_url=url, status=0, headers={}, text="", elapsed=0.0, error=refusal.reason)
+        try:
+            await self._check_network()
+        except NetworkDownError as exc:
+            return Fetched(url=url, final_url=url, status=0, headers={}, text="", elapsed=0.0, error=f"network-down: {exc}")
+        answer, chain, stop = await self._follow(self._apply_remap(url), "GET", max_bytes)
+        elapsed = time.monotonic() - started
+        error = stop.reason if stop else answer.error
+        return Fetched(
+            url=url,
+            final_url=answer.url,
+            status=0 if stop else answer.status,
+            headers=dict(answer.header_map),
+            text=answer.text() if not stop else "",
+            elapsed=elapsed,
+            error=error,
+            redirects=chain,
+        )
+
+    # -- one URL ------------------------------------------------------------------------------
+    def _needs_ids(self, fragment: str) -> bool:
+        return bool(fragment) and self.config.include_fragments and not _fragment_always_ok(fragment)
+
+    def _outcome_future(self, base: str, *, want_ids: bool) -> asyncio.Future[_Outcome]:
+        key = normalise_url(base)
+        future = self._outcomes.get(key)
+        if future is None:
+            future = asyncio.ensure_future(self._guarded_check(base, want_ids=want_ids))
+            self._outcomes[key] = future
+            if self._progress:
+                self._progress.total += 1
+                future.add_done_callback(lambda _: self._progress and self._progress.advance())
+            return future
+        if not want_ids:
+            return future
+        # Checked (or being checked) without its ids; a fragment target needs them once.
+        ids_future = self._id_outcomes.get(key)
+        if ids_future is None:
+            ids_future = asyncio.ensure_future(self._ids_after(future, base))
+            self._id_outcomes[key] = ids_future
+        return ids_future
+
+    async def _outcome(self, base: str, *, want_ids: bool) -> _Outcome:
+        # shield: one caller's cancellation must not cancel the check every occurrence shares
+        return await asyncio.shield(self._outcome_future(base, want_ids=want_ids))
+
+    async def _ids_after(self, first: asyncio.Future[_Outcome], base: str) -> _Outcome:
+        outcome = await first
+        if outcome.ids is not None or outcome.result.status not in (Status.OK, Status.REDIRECTED):
+            return outcome
+        return await self._guarded_check(base, want_ids=True, known=outcome.result)
+
+    async def _guarded_check(self, base: str, *, want_ids: bool, known: CheckResult | None = None) -> _Outcome:
+        """`_check_url` that turns any unexpected failure into an ERROR result, not a crash."""
+        try:
+            return await self._check_url(base, want_ids=want_ids, known=known)
+        except (NetworkDownError, asyncio.CancelledError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - one odd URL must not stop the run
+            log.warning("checking %s failed unexpectedly: %r", base, exc, exc_info=log.isEnabledFor(logging.DEBUG))
+            return _Outcome(
+                result=CheckResult(url=base, status=Status.ERROR, reason="internal", detail=f"{type(exc).__name__}: {exc}", checked_at=time.time())
+            )
+
+    async def _check_url(self, url: str, *, want_ids: bool, known: CheckResult | None) -> _Outcome:
+        refusal = self._refusal(url)
+        if refusal is not None:
+            return _Outcome(result=refusal)
+        key = normalise_url(url)
+        cached = known or self.cache.get_result(url)
+        if cached is not None:
+            if not want_ids or cached.status not in (Status.OK, Status.REDIRECTED):
+                return _Outcome(result=cached)
+            ids = self.cache.get(IDS_NAMESPACE, key)
+            if isinstance(ids, list):
+                return _Outcome(result=cached, ids=frozenset(ids))
+        await self._check_network()
+        target = self._apply_remap(url)
+        host = self._host_for(target)
+        head_trusted = policy.head_is_trusted(_hostname(target))
+        probe_key = soft404.probe_key(target)
+
+        def choose() -> str:
+            # Decided when the request gets its slot, not when the URL was queued: by then a
+            # probe may have shown that this directory needs GET anyway.
+            lenient = probe_key in self._lenient_dirs
+            return "GET" if want_ids or lenient or not head_trusted or not host.head_ok else "HEAD"
+
+        read = PAGE_BYTES if want_ids else SNIFF_BYTES
+        answer, chain, stop = await self._follow(target, choose, read, priority=START)
+        if answer.method == "HEAD" and stop is None and answer.status and policy.should_retry_with_get(answer.status):
+            if answer.status in (405, 501):
+                host.head_ok = False  # the host does not do HEAD: save a request on its next URLs
+            answer, chain, stop = await self._follow(target, "GET", read)
+        result = self._judge(url, answer, chain, stop)
+        ids: frozenset[str] | None = None
+        if result.status in (Status.OK, Status.REDIRECTED) and answer.status == 200 and answer.is_html:
+            result, answer = await self._soft404(result, answer, got_body=answer.method == "GET")
+            if want_ids and result.status is not Status.BROKEN:
+                ids = page_ids(answer.text(), answer.url)
+        if not (result.reason == "dns" and not self._answered):
+            # A name that fails while no host has answered yet may be a dead network, not a dead
+            # link: only remember it once the network has shown it works.
+            self.cache.put_result(url, result)
+        if ids is not None:
+            self.cache.set(IDS_NAMESPACE, key, sorted(ids), _ids_ttl(result, self.cache.max_age))
+        return _Outcome(result=result, ids=ids)
+
+    def _refusal(self, url: str) -> CheckResult | None:
+        """A result that needs no request: unsupported scheme, excluded, forbidden address."""
+        now = time.time()
+        try:
+            parts = urlsplit(url)
+            hostname = parts.hostname or ""
+            parts.port  # noqa: B018 - raises ValueError on a malformed port
+        except ValueError as exc:
+            return CheckResult(url=url, status=Status.BROKEN, reason="invalid-url", detail=str(exc), checked_at=now)
+        if parts.scheme.lower() not in ("http", "https"):
+            return CheckResult(url=url, status=Status.UNSUPPORTED, reason=parts.scheme.lower() or "no-scheme", checked_at=now)
+        if not hostname:
+            return CheckResult(url=url, status=Status.BROKEN, reason="invalid-url", detail="no host name", checked_at=now)
+        if self.config.offline:
+            return CheckResult(url=url, status=Status.EXCLUDED, reason="offline", detail="external link not checked (--offline)", checked_at=now)
+        if any(p.search(url) for p in self._exclude) and not any(p.search(url) for p in self._include):
+            return CheckResult(url=url, status=Status.EXCLUDED, reason="excluded", detail="matches an exclude pattern", checked_at=now)
+        reach = classify_host(_hostname(self._apply_remap(url)))
+        if not allowed(reach, allow_private=self.config.allow_private):
+            return _forbidden_result(url, reach, hostname)
+        return None
+
+    def _judge(self, url: str, answer: _Answer, chain: tuple[Redirect, ...], stop: policy.Verdict | None) -> CheckResult:
+        now = time.time()
+        final_url = answer.url if chain else ""
+        base = CheckResult(url=url, status=Status.ERROR, redirects=chain, final_url=final_url, permanent=policy.is_permanent(chain), checked_at=now)
+        if stop is not None:
+            return replace(base, status=stop.status, reason=stop.reason, detail=stop.detail)
+        if answer.error in ("private-address", "metadata-address"):  # caught after DNS resolution
+            return replace(base, status=Status.EXCLUDED, reason=answer.error, detail=answer.detail)
+        if answer.status == 0:
+            verdict = policy.judge_network_error(answer.error, answer.detail)
+            return replace(base, status=verdict.status, reason=verdict.reason, detail=verdict.detail)
+        # Only an anti-bot answer needs its body read (markers); decoding every body costs.
+        body = answer.text()[:20000] if answer.body and answer.status in policy.CHALLENGE_STATUSES else ""
+        verdict = policy.judge_status(
+            answer.status, answer.header_map, accept=self._accept, blocked_is_broken=self.config.blocked_is_broken, body=body
+        )
+        result = replace(base, status=verdict.status, reason=verdict.reason, detail=verdict.detail, http_status=answer.status)
+        if chain and verdict.status is Status.OK:
+            hidden = policy.judge_redirect_target(chain[0].url, answer.url)
+            if hidden is not None:
+                return replace(result, status=hidden.status, reason=hidden.reason, detail=hidden.detail)
+            kind = "permanent" if result.permanent else "temporary"
+            return replace(result, status=Status.REDIRECTED, reason=kind, detail=f"{kind} redirect to {answer.url}")
+        return result
+
+    async def _soft404(self, result: CheckResult, answer: _Answer, *, got_body: bool) -> tuple[CheckResult, _Answer]:
+        """Compare a 200 page with its host's answer to a random sibling path."""
+        probe = await self._probe(answer.url)
+        if not probe.lenient:
+            return result, answer
+        if not got_body:
+            page, _, stop = await self._follow(answer.url, "GET", SNIFF_BYTES)
+            if stop is not None or page.status != 200:
+                return result, answer
+            answer = page
+        if soft404.is_soft404(soft404.sketch(answer.text(), answer.url), probe):
+            return (
+                replace(result, status=Status.BROKEN, reason="soft-404", detail="the page looks like the site's answer for a page that does not exist"),
+                answer,
+            )
+        return result, answer
+
+    async def _probe(self, page_url: str) -> soft404.Probe:
+        key = soft404.probe_key(page_url)
+        future = self._probes.get(key)
+        if future is None:
+            future = asyncio.ensure_future(self._run_probe(page_url, key))
+            self._probes[key] = future
+        return await asyncio.shield(future)
+
+    async def _run_probe(self, page_url: str, key: str) -> soft404.Probe:
+        cached = self.cache.get(PROBE_NAMESPACE, key)
+        probe = _decode_probe(cached) if cached is not None else None
+        if probe is None:
+            answer, _, stop = await self._follow(soft404.probe_url(page_url), "GET", SNIFF_BYTES)
+            if stop is not None or answer.status == 0:
+                return soft404.Probe(status=0)  # no verdict; not cached
+            sketch = soft404.sketch(answer.text(), answer.url) if answer.status == 200 else None
+            probe = soft404.Probe(status=answer.status, sketch=sketch)
+            self.cache.set(PROBE_NAMESPACE, key, _encode_probe(probe), self.cache.max_age)
+        if probe.lenient:
+            self._lenient_dirs.add(key)
+        return probe
+
+    # -- redirects, retries, one exchange ---------------------------------------------------------
+    async def _follow(
+        self, url: str, method: Method, read: int, *, priority: int = CONTINUE
+    ) -> tuple[_Answer, tuple[Redirect, ...], policy.Verdict | None]:
+        """Request `url`, following redirects by hand. Returns the last answer, the chain, and a
+        verdict when the chain itself decides (loop, too long, forbidden or odd target)."""
+        chain: list[Redirect] = []
+        seen = {normalise_url(url)}
+        current = url
+        while True:
+            answer = await self._attempt(method, current, read, priority)
+            method, priority = answer.method, CONTINUE  # later hops keep the method, finish first
+            location = answer.header_map.get("Location", "") if answer.status in policy.REDIRECTS else ""
+            if not location:
+                return answer, tuple(chain), None
+            try:
+                following = self._apply_remap(urljoin(current, location.strip()))
+                following_host = urlsplit(following).hostname or ""
+            except ValueError:
+                return answer, tuple(chain), policy.Verdict(status=Status.BROKEN, reason="bad-redirect", detail=f"unusable Location {location!r}")
+            chain.append(Redirect(url=current, status=answer.status, location=following))
+            scheme = urlsplit(following).scheme.lower()
+            if scheme not in ("http", "https") or not following_host:
+                return answer, tuple(chain), policy.Verdict(status=Status.ERROR, reason="bad-redirect", detail=f"redirect to unsupported URL {following}")
+            key = normalise_url(following)
+            if key in seen:
+                return answer, tuple(chain), policy.Verdict(status=Status.BROKEN, reason="redirect-loop", detail=f"redirect loop back to {following}")
+            if len(chain) > self.config.max_redirects:
+                return answer, tuple(chain), policy.Verdict(
+                    status=Status.BROKEN, reason="too-many-redirects", detail=f"more than {self.config.max_redirects} redirects"
+                )
+            reach = classify_host(following_host)
+            if not allowed(reach, allow_private=self.config.allow_private):
+                forbidden = _forbidden_result(following, reach, following_host)
+                return answer, tuple(chain), policy.Verdict(status=forbidden.status, reason=forbidden.reason, detail=f"redirect to {following}: {forbidden.detail}")
+            seen.add(key)
+            current = following
+            if answer.status == 303 and method != "HEAD":
+                method = "GET"
+
+    async def _attempt(self, method: Method, url: str, read: int, priority: int = CONTINUE) -> _Answer:
+        """One request with retries: backoff for timeouts, resets and 5xx; Retry-After for 429/503."""
+        host = self._host_for(url)
+        attempt = 0
+        while True:
+            answer = await self._exchange(host, method, url, read, priority)
+            method, priority = answer.method, CONTINUE
+            if attempt >= self.config.max_retries or (answer.method == "HEAD" and policy.should_retry_with_get(answer.status)):
+                return answer  # a HEAD the caller will confirm with GET: retry that instead
+            delay = self._retry_delay(host, answer, attempt)
+            if delay is None:
+                return answer
+            attempt += 1
+            log.debug("retrying %s %s in %.2fs (attempt %d): %s", method, url, delay, attempt, answer.error or answer.status)
+            await asyncio.sleep(delay)
+
+    def _retry_delay(self, host: _Host, answer: _Answer, attempt: int) -> float | None:
+        """Seconds before trying again, or None when the answer is final."""
+        jittered = policy.backoff_delay(attempt, base=self._backoff, jitter=random.random() * 0.5)
+        if answer.status == 0:
+            return jittered if answer.error in _RETRY_ERRORS else None
+        if not policy.is_retryable(answer.status):
+            return None
+        if policy.is_bot_challenge(answer.status, answer.header_map, answer.text()[:20000] if answer.body else ""):
+            return None  # a challenge does not go away by asking again
+        wait = policy.parse_retry_after(answer.header_map.get("Retry-After"), cap=self._max_retry_after)
+        if answer.status in (429, 503) and wait is not None:
+            host.pause(wait)  # the whole host waits: the turn() of every request sees it
+            return 0.0
+        if answer.status == 429:
+            host.pause(jittered)
+            return 0.0
+        return jittered
+
+    async def _exchange(self, host: _Host, method: Method, url: str, read: int, priority: int = CONTINUE) -> _Answer:
+        assert self._session is not None and self._global is not None, "use HttpChecker in 'async with'"
+        name = _hostname(url)
+        await host.slots.acquire(priority)
+        try:
+            await host.turn()
+            async with self._global:
+                chosen = method if isinstance(method, str) else method()
+                self.requests_sent += 1
+                self._in_flight += 1
+                try:
+                    answer = await self._request(chosen, url, read if chosen == "GET" else 0)
+                finally:
+                    self._in_flight -= 1
+        finally:
+            host.slots.release()
+        self._note_network(name, answer)
+        return answer
+
+    async def _request(self, method: str, url: str, read: int) -> _Answer:
+        assert self._session is not None
+        try:
+            async with self._session.request(
+                method, url, headers=self._headers_for(url), allow_redirects=False, proxy=self._proxy(url)
+            ) as response:
+                body = await _read_capped(response, read) if read else b""
+                return _Answer(url=url, method=method, status=response.status, headers=response.headers, body=body, charset=response.charset or "")
+        except Exception as exc:  # noqa: BLE001 - every failure becomes data (see _classify_error)
+            kind, detail = _classify_error(exc)
+            return _Answer(url=url, method=method, error=kind, detail=detail)
+
+    def _headers_for(self, url: str) -> dict[str, str]:
+        parts = urlsplit(url)
+        hostname = (parts.hostname or "").lower()
+        headers: dict[str, str] = {}
+        settings = self._hosts_config.get(hostname) or {}
+        headers.update({str(k): str(v) for k, v in (settings.get("headers") or {}).items()})
+        # Per hop, never per chain: a redirect away from GitHub does not carry the token.
+        if self._github_token and hostname in GITHUB_HOSTS and parts.scheme == "https":
+            headers.setdefault("Authorization", f"Bearer {self._github_token}")
+        return headers
+
+    def _proxy(self, url: str) -> str | None:
+        """The proxy for `url` from HTTP_PROXY/HTTPS_PROXY, unless NO_PROXY covers its host."""
+        if not (self._proxies.get("http") or self._proxies.get("https")):
+            return None
+        parts = urlsplit(url)
+        key = (parts.scheme, parts.netloc)
+        if key not in self._proxy_for_host:
+            bypass = urllib.request.proxy_bypass_environment(parts.netloc, self._proxies)
+            self._proxy_for_host[key] = None if bypass else self._proxies.get(parts.scheme)
+        return self._proxy_for_host[key]
+
+    def _host_for(self, url: str) -> _Host:
+        parts = urlsplit(url)
+        hostname = (parts.hostname or "").lower()
+        key = f"{hostname}:{parts.port or ''}"
+        host = self._hosts.get(key)
+        if host is None:
+            settings = self._hosts_config.get(hostname) or {}
+            host = _Host(
+                int(settings.get("concurrency", self.config.host_concurrency)),
+                float(settings.get("request_interval", self.config.request_interval)),
+            )
+            self._hosts[key] = host
+        return host
+
+    def _apply_remap(self, url: str) -> str:
+        for pattern, replacement in self._remap:
+            url = pattern.sub(replacement, url)
+        return url
+
+    # -- network down ------------------------------------------------------------------------------
+    async def _check_network(self) -> None:
+        """Once per run, before the first request: the configured probe URL must answer."""
+        if self._down:
+            raise self._down
+        if not self.config.network_probe:
+            return
+        if self._network_checked is None:
+            self._network_checked = asyncio.ensure_future(self._probe_network(self.config.network_probe))
+        await asyncio.shield(self._network_checked)
+
+    async def _probe_network(self, url: str) -> None:
+        answer = await self._exchange(self._host_for(url), "HEAD", url, 0, CONTINUE)
+        if answer.status == 0:
+            self._down = NetworkDownError(
+                f"the network probe {url} did not answer ({answer.error}: {answer.detail}); "
+                "not checking external links (fix the connection or proxy, or run with --offline)"
+            )
+            raise self._down
+
+    def _note_network(self, hostname: str, answer: _Answer) -> None:
+        if answer.status:
+            self._answered.add(hostname)
+        elif answer.error in ("dns", "dns-error"):
+            self._dns_failed.add(hostname)
+        if (
+            self._down is None
+            and not self._answered
+            and len(self._dns_failed) >= NETWORK_DOWN_HOSTS
+            and self._in_flight == 0  # nothing else still on its way: every attempt so far failed DNS
+        ):
+            sample = ", ".join(sorted(self._dns_failed)[:5])
+            self._down = NetworkDownError(
+                f"network down: no host name resolves ({len(self._dns_failed)} hosts failed, e.g. {sample}); "
+                "not reporting links as broken (check the connection, DNS or proxy, or run with --offline)"
+            )
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+def _hostname(url: str) -> str:
+    try:
+        return (urlsplit(url).hostname or "").lower()
+    except ValueError:
+        return ""
+
+
+def _forbidden_result(url: str, reach: Reach, hostname: str) -> CheckResult:
+    if reach is Reach.METADATA:
+        return CheckResult(url=url, status=Status.EXCLUDED, reason="metadata-address", detail=f"{hostname} is a cloud metadata address: never fetched", checked_at=time.time())
+    return CheckResult(
+        url=url, status=Status.EXCLUDED, reason="private-address", detail=f"{hostname} is a loopback/private address (allow_private: true to check it)", checked_at=time.time()
+    )
+
+
+def _classify_error(exc: BaseException) -> tuple[str, str]:
+    forbidden = forbidden_in(exc)
+    if forbidden is not None:
+        return ("metadata-address" if forbidden.reach is Reach.METADATA else "private-address"), str(forbidden)
+    if isinstance(exc, aiohttp.ClientConnectorDNSError):
+        cause = exc.os_error
+        if getattr(cause, "errno", None) in _DNS_NOT_FOUND:
+            return "dns", f"host name not found: {exc.host}"
+        return "dns-error", f"cannot resolve {exc.host}: {cause}"
+    if isinstance(exc, (aiohttp.ClientConnectorCertificateError, aiohttp.ClientSSLError)):
+        return "tls", str(exc)
+    if isinstance(exc, (asyncio.TimeoutError, aiohttp.ServerTimeoutError)):
+        return "timeout", "no answer in time"
+    if isinstance(exc, aiohttp.ClientConnectorError):
+        return "connection", str(exc)
+    if isinstance(exc, (aiohttp.ServerDisconnectedError, aiohttp.ClientPayloadError, aiohttp.ClientOSError, ConnectionError)):
+        return "reset", str(exc) or type(exc).__name__
+    if isinstance(exc, (aiohttp.InvalidURL, ValueError)):
+        return "invalid-url", str(exc)
+    if isinstance(exc, aiohttp.ClientResponseError):
+        return "protocol", exc.message
+    if isinstance(exc, aiohttp.ClientError):
+        return "connection", str(exc) or type(exc).__name__
+    return "error", f"{type(exc).__name__}: {exc}"
+
+
+async def _read_capped(response: aiohttp.ClientResponse, limit: int) -> bytes:
+    """Stream at most `limit` bytes of the body; the rest is never downloaded."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.content.iter_chunked(64 * 1024):
+        chunks.append(chunk)
+        size += len(chunk)
+        if size >= limit:
+            break
+    return b"".join(chunks)[:limit]
+
+
+def _decode(body: bytes, charset: str) -> str:
+    try:
+        return body.decode(charset or "utf-8", errors="replace")
+    except LookupError:  # a charset Python does not know
+        return body.decode("utf-8", errors="replace")
+
+
+def page_ids(html: str, url: str) -> frozenset[str]:
+    """Fragment targets of a page: element ids and <a name> anchors."""
+    try:
+        from ..extract.html import extract_html
+    except ImportError:  # extractor not available: a plain scan of id/name attributes
+        ids: set[str] = set()
+        for match in _ID_ATTR.finditer(html):
+            ids.add(next(g for g in match.groups() if g is not None))
+        return frozenset(ids)
+    return frozenset(extract_html(html, url, want_text=False).page.ids)
+
+
+def _fragment_always_ok(fragment: str) -> bool:
+    """Fragments every browser honours without an id: the top of page, text directives."""
+    return fragment.lower() in ("top", "") or fragment.startswith(":~:")
+
+
+def _judge_fragment(result: CheckResult, fragment: str, ids: frozenset[str] | None) -> CheckResult:
+    if ids is None or result.status not in (Status.OK, Status.REDIRECTED) or _fragment_always_ok(fragment):
+        return result
+    decoded = unquote(fragment)
+    # GitHub renders ids as "user-content-x" and scrolls to "#x" with a script.
+    if {fragment, decoded, f"user-content-{decoded}"} & ids:
+        return result
+    return replace(result, status=Status.BROKEN, reason="missing-fragment", detail=f"the page has no element with id {decoded!r}")
+
+
+def _ids_ttl(result: CheckResult, max_age: float) -> float:
+    return max_age if result.status is Status.OK else max_age / 4
+
+
+def _encode_probe(probe: soft404.Probe) -> dict[str, Any]:
+    data: dict[str, Any] = {"status": probe.status}
+    if probe.sketch is not None:
+        data.update(final_url=probe.sketch.final_url, title=probe.sketch.title, words=list(probe.sketch.words))
+    return data
+
+
+def _decode_probe(data: Any) -> soft404.Probe | None:
+    if not isinstance(data, dict) or not isinstance(data.get("status"), int):
+        return None
+    sketch = None
+    if isinstance(data.get("words"), list):
+        sketch = soft404.make_sketch(final_url=str(data.get("final_url", "")), title=str(data.get("title", "")), words=tuple(map(str, data["words"])))
+    return soft404.Probe(status=data["status"], sketch=sketch)
+
+
+def _is_interactive() -> bool:
+    return sys.stderr.isatty() and os.environ.get("CI", "").lower() not in ("1", "true", "yes")
+
+
+class _Progress:
+    """One stderr line: unique URLs done/total and hosts in backoff; redrawn at most 10x a second."""
+
+    def __init__(self, hosts: Mapping[str, _Host]) -> None:
+        self.total = 0
+        self.done = 0
+        self._hosts = hosts
+        self._drawn = 0.0
+
+    def advance(self) -> None:
+        self.done += 1
+        now = time.monotonic()
+        if now - self._drawn >= 0.1 or self.done == self.total:
+            self._drawn = now
+            self._draw()
+
+    def _draw(self) -> None:
+        width = 30
+        filled = width * self.done // max(self.total, 1)
+        paused = sum(1 for host in self._hosts.values() if host.paused)
+        extra = f"  {paused} host(s) in backoff" if paused else ""
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} URLs{extra}\033[K")
+        sys.stderr.flush()
+
+    def finish(self) -> None:
+        if self.total:
+            self._draw()
+            sys.stderr.write("\n")
+            sys.stderr.flush()

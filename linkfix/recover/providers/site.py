@@ -1,0 +1,299 @@
+"""Same-site candidates, keyless: everything the dead link's own site says about its pages.
+
+Sources, for the dead URL's host and each of its parent directories (a project's docs often live
+under /project/): robots.txt `Sitemap:` lines, `sitemap.xml` and sitemap indexes, the MkDocs
+search index (`search/search_index.json`), the Sphinx search index (`searchindex.js`), links on
+the parent directory pages, and the archive's list of URLs it saw on the host. Gathered once per
+host and directory and kept for the run; queries are then answered locally with BM25 over each
+page's title, text (when an index gives it) and URL words, so a query costs no request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import re
+from collections import Counter
+from dataclasses import replace
+from typing import Iterable, Sequence
+from urllib.parse import urldefrag, urljoin, urlsplit
+
+from lxml import etree
+
+from ..pages import parse_page
+from ..rank import path_tokens
+from ..terms import content_terms
+from .base import TTL_SITE, ArchiveProvider, Budget, Hit, Remote, SearchProvider, register_search
+
+log = logging.getLogger(__name__)
+
+MAX_SITEMAPS = 10  # sitemap files followed per host (indexes can fan out a lot)
+MAX_PAGES = 5000  # pages kept per host
+MAX_DIRS = 4  # parent directories probed, deepest first
+
+_XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, recover=True)
+_SPHINX = re.compile(r"^\s*Search\.setIndex\((.*)\)\s*;?\s*$", re.S)
+
+
+def same_site(a: str, b: str) -> bool:
+    ha = (urlsplit(a).hostname or "").removeprefix("www.")
+    hb = (urlsplit(b).hostname or "").removeprefix("www.")
+    return bool(ha) and ha == hb
+
+
+def parent_dirs(url: str) -> list[str]:
+    """The site root and each directory above the page, root first (at most MAX_DIRS)."""
+    parts = urlsplit(url)
+    root = f"{parts.scheme}://{parts.netloc}/"
+    segments = [s for s in parts.path.split("/") if s]
+    if segments and not parts.path.endswith("/"):
+        segments = segments[:-1]  # the page itself is not a directory
+    dirs = [root]
+    for i in range(1, len(segments) + 1):
+        dirs.append(root + "/".join(segments[:i]) + "/")
+    if len(dirs) > MAX_DIRS:
+        dirs = [root] + dirs[-(MAX_DIRS - 1):]
+    return dirs
+
+
+def parse_robots_sitemaps(text: str) -> list[str]:
+    found = []
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip().lower() == "sitemap" and value.strip():
+            found.append(value.strip())
+    return found
+
+
+def parse_sitemap(text: str) -> tuple[list[str], list[str]]:
+    """(page URLs, child sitemap URLs) of a sitemap or a sitemap index; ([], []) if not XML."""
+    if not text.strip():
+        return [], []
+    try:
+        root = etree.fromstring(text.encode("utf-8"), parser=_XML_PARSER)
+    except (etree.XMLSyntaxError, ValueError):
+        return [], []
+    if root is None:
+        return [], []
+    locs = [(el.text or "").strip() for el in root.iter() if isinstance(el.tag, str) and etree.QName(el).localname == "loc"]
+    locs = [loc for loc in locs if loc.startswith(("http://", "https://"))]
+    if etree.QName(root).localname == "sitemapindex":
+        return [], locs
+    return locs, []
+
+
+def parse_mkdocs_index(text: str, base: str) -> list[Hit]:
+    """MkDocs `search_index.json`: {"docs": [{"location", "title", "text"}]}, one entry per
+    page and per section (location with '#'); sections are merged into their page."""
+    try:
+        docs = json.loads(text).get("docs", [])
+    except (json.JSONDecodeError, AttributeError):
+        return []
+    pages: dict[str, dict[str, str]] = {}
+    for doc in docs if isinstance(docs, list) else []:
+        if not isinstance(doc, dict) or not isinstance(doc.get("location"), str):
+            continue
+        location, fragment = urldefrag(doc["location"])[0], "#" in doc["location"]
+        url = urljoin(base, location)
+        entry = pages.setdefault(url, {"title": "", "text": ""})
+        if not fragment and doc.get("title"):
+            entry["title"] = str(doc["title"])
+        elif not entry["title"] and doc.get("title"):
+            entry["title"] = str(doc["title"])
+        entry["text"] += " " + _strip_tags(str(doc.get("text") or ""))
+    return [Hit(url=u, title=v["title"], text=v["text"].strip(), provider="site") for u, v in pages.items()]
+
+
+def parse_sphinx_index(text: str, base: str) -> list[Hit]:
+    """Sphinx `searchindex.js`: Search.setIndex({docnames, titles, terms: {term: doc|[docs]}})."""
+    match = _SPHINX.match(text)
+    if not match:
+        return []
+    try:
+        data = json.loads(match.group(1))
+    except json.JSONDecodeError:
+        return []
+    if not isinstance(data, dict):
+        return []
+    docnames = data.get("docnames") or []
+    titles = data.get("titles") or []
+    words: list[list[str]] = [[] for _ in docnames]
+    for field in ("titleterms", "terms"):
+        for term, docs in (data.get(field) or {}).items():
+            for d in docs if isinstance(docs, list) else [docs]:
+                if isinstance(d, int) and 0 <= d < len(words):
+                    words[d].append(str(term))
+    hits = []
+    for i, name in enumerate(docnames):
+        if not isinstance(name, str):
+            continue
+        title = titles[i] if i < len(titles) and isinstance(titles[i], str) else ""
+        hits.append(Hit(url=urljoin(base, name + ".html"), title=_strip_tags(title), text=" ".join(words[i]), provider="site"))
+    return hits
+
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+def _strip_tags(text: str) -> str:
+    return " ".join(_TAG.sub(" ", text).split())
+
+
+def merge_hits(hits: Iterable[Hit]) -> dict[str, Hit]:
+    """One hit per URL, keeping the longest title and text any source gave."""
+    merged: dict[str, Hit] = {}
+    for hit in hits:
+        url = urldefrag(hit.url)[0]
+        old = merged.get(url)
+        if old is None:
+            merged[url] = replace(hit, url=url)
+        else:
+            merged[url] = replace(
+                old,
+                title=hit.title if len(hit.title) > len(old.title) else old.title,
+                text=hit.text if len(hit.text) > len(old.text) else old.text,
+            )
+    return merged
+
+
+class SiteIndex:
+    """BM25 over a site's known pages (title counted twice, text, URL path words)."""
+
+    K1 = 1.2
+    B = 0.75
+
+    def __init__(self, hits: Sequence[Hit]) -> None:
+        self.hits = list(hits)
+        self.docs = [
+            Counter(content_terms(h.title) * 2 + content_terms(h.text) + path_tokens(h.url)) for h in self.hits
+        ]
+        self.df: Counter[str] = Counter()
+        for doc in self.docs:
+            self.df.update(doc.keys())
+        lengths = [sum(d.values()) for d in self.docs]
+        self.avg = (sum(lengths) / len(lengths)) if lengths else 0.0
+        self.lengths = lengths
+
+    def search(self, query: str, limit: int) -> list[tuple[float, Hit]]:
+        terms = set(content_terms(query))
+        n = len(self.docs)
+        scored = []
+        for doc, length, hit in zip(self.docs, self.lengths, self.hits):
+            score = 0.0
+            for t in terms:
+                tf = doc.get(t, 0)
+                if not tf:
+                    continue
+                idf = math.log(1 + (n - self.df[t] + 0.5) / (self.df[t] + 0.5))
+                score += idf * tf * (self.K1 + 1) / (tf + self.K1 * (1 - self.B + self.B * length / (self.avg or 1)))
+            if score > 0:
+                scored.append((score, hit))
+        scored.sort(key=lambda pair: (-pair[0], pair[1].url))
+        return scored[:limit]
+
+
+@register_search
+class Site(SearchProvider):
+    name = "site"
+    same_site = True
+
+    def __init__(self, settings, remote: Remote) -> None:
+        super().__init__(settings, remote)
+        #: Archives whose URL lists of the host are used (set by the pipeline).
+        self.archives: list[ArchiveProvider] = []
+        # Each host and directory is gathered once per run; concurrent links share the task.
+        self._dirs_done: dict[str, asyncio.Future[list[Hit]]] = {}  # directory URL -> its pages
+        self._hosts_done: dict[str, asyncio.Future[list[Hit]]] = {}  # host root -> robots + archive listing
+        self._sitemaps_done: set[str] = set()
+        self._sitemap_count: Counter[str] = Counter()
+        self._index: dict[tuple[str, ...], SiteIndex] = {}
+
+    async def _text(self, url: str, budget: Budget) -> tuple[int | None, str, str]:
+        return await self.remote.get(url, namespace="site", ttl=TTL_SITE, budget=budget, provider=self.name)
+
+    async def _sitemap_pages(self, urls: list[str], budget: Budget) -> list[Hit]:
+        """Pages of these sitemaps, following sitemap indexes (at most MAX_SITEMAPS per host)."""
+        hits: list[Hit] = []
+        queue = list(urls)
+        while queue:
+            sitemap = queue.pop(0)
+            host = urlsplit(sitemap).netloc
+            if sitemap in self._sitemaps_done or self._sitemap_count[host] >= MAX_SITEMAPS:
+                continue
+            self._sitemaps_done.add(sitemap)
+            self._sitemap_count[host] += 1
+            status, _, text = await self._text(sitemap, budget)
+            if status != 200:
+                continue
+            pages, children = parse_sitemap(text)
+            hits.extend(Hit(url=p, provider="site") for p in pages[:MAX_PAGES])
+            queue.extend(children)
+        return hits
+
+    async def _robots(self, root: str, budget: Budget) -> list[Hit]:
+        status, _, text = await self._text(root + "robots.txt", budget)
+        return await self._sitemap_pages(parse_robots_sitemaps(text), budget) if status == 200 else []
+
+    async def _archived_urls(self, archive: ArchiveProvider, near: str, budget: Budget) -> list[Hit]:
+        return [Hit(url=u, provider="site") for u in await archive.host_urls(near, budget)]
+
+    async def _host(self, root: str, near: str, budget: Budget) -> list[Hit]:
+        if root not in self._hosts_done:
+            self._hosts_done[root] = asyncio.ensure_future(self._gather(
+                self._robots(root, budget), *(self._archived_urls(a, near, budget) for a in self.archives)
+            ))
+        return await self._hosts_done[root]
+
+    async def _mkdocs(self, directory: str, budget: Budget) -> list[Hit]:
+        status, _, text = await self._text(directory + "search/search_index.json", budget)
+        return parse_mkdocs_index(text, directory) if status == 200 else []
+
+    async def _sphinx(self, directory: str, budget: Budget) -> list[Hit]:
+        status, _, text = await self._text(directory + "searchindex.js", budget)
+        return parse_sphinx_index(text, directory) if status == 200 else []
+
+    async def _listing(self, directory: str, budget: Budget) -> list[Hit]:
+        status, final_url, text = await self._text(directory, budget)
+        if status != 200:
+            return []
+        page = parse_page(final_url, status, text, keep_furniture=True)
+        return [Hit(url=href, title=label, provider="site") for href, label in page.links]
+
+    async def _directory(self, directory: str, near: str, budget: Budget) -> list[Hit]:
+        if directory not in self._dirs_done:
+            sources = [
+                self._sitemap_pages([directory + "sitemap.xml"], budget),
+                self._mkdocs(directory, budget),
+                self._sphinx(directory, budget),
+            ]
+            if urldefrag(near)[0] != directory:
+                sources.append(self._listing(directory, budget))
+            self._dirs_done[directory] = asyncio.ensure_future(self._gather(*sources))
+        return await self._dirs_done[directory]
+
+    @staticmethod
+    async def _gather(*sources) -> list[Hit]:
+        hits: list[Hit] = []
+        for found in await asyncio.gather(*sources):
+            hits.extend(found)
+        return hits
+
+    async def pages(self, near: str, budget: Budget) -> list[Hit]:
+        """Every page the site tells about, on the dead URL's host (sources fetched at once)."""
+        dirs = parent_dirs(near)
+        found = await asyncio.gather(self._host(dirs[0], near, budget), *(self._directory(d, near, budget) for d in dirs))
+        dead = urldefrag(near)[0]
+        merged = merge_hits(h for hits in found for h in hits if same_site(h.url, near) and urldefrag(h.url)[0] != dead)
+        return list(merged.values())[:MAX_PAGES]
+
+    async def index(self, near: str, budget: Budget) -> SiteIndex:
+        key = tuple(parent_dirs(near))
+        if key not in self._index:
+            self._index[key] = SiteIndex(await self.pages(near, budget))
+        return self._index[key]
+
+    async def search(self, query: str, *, near: str, limit: int, budget: Budget) -> list[Hit]:
+        index = await self.index(near, budget)
+        return [replace(hit, query=query, rank=i) for i, (_, hit) in enumerate(index.search(query, limit))]

@@ -1,0 +1,68 @@
+"""What several formats share: which links are problems, and in what order."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from ..model import Candidate, LinkResult, Report, Status
+
+#: Schemes a rewrite may introduce, and a report may make clickable: a suggestion found on the
+#: web is data, not trusted code.
+SAFE_SCHEMES = frozenset({"http", "https"})
+
+#: What the HTML report's decisions file declares and `linkfix fix --apply` checks.
+DECISIONS_SCHEMA = "https://linkfix.dev/schema/decisions-1.json"
+
+#: Statuses reported one by one (the others are only counted): broken fails a run; blocked,
+#: timeout and error could not be verified and deserve a look.
+PROBLEMS = (Status.BROKEN, Status.ERROR, Status.TIMEOUT, Status.BLOCKED)
+
+
+def problems(report: Report) -> list[LinkResult]:
+    """Problem links sorted by file, line and column."""
+    return sorted(
+        (item for item in report.results if item.result.status in PROBLEMS),
+        key=lambda item: (item.link.span.path, item.link.span.line, item.link.span.column),
+    )
+
+
+def top_suggestion(item: LinkResult) -> Candidate | None:
+    return max(item.suggestions, key=lambda c: c.confidence, default=None)
+
+
+def status_counts(report: Report) -> dict[Status, int]:
+    counts = {status: 0 for status in Status}
+    for item in report.results:
+        counts[item.result.status] += 1
+    return counts
+
+
+def fragment_of(url: str) -> str:
+    return url.partition("#")[2]
+
+
+def replacement_url(item: LinkResult, candidate: Candidate) -> tuple[str, str]:
+    """The URL to write for `candidate`, and a caveat ('' if none).
+
+    The link's #fragment is kept when the candidate page is known to have that id
+    (`evidence["ids"]`, the ids recovery saw on it); otherwise it is dropped and said so.
+    """
+    fragment = fragment_of(item.link.url)
+    if not fragment or "#" in candidate.url:
+        return candidate.url, ""
+    ids = candidate.evidence.get("ids")
+    if isinstance(ids, (list, tuple, set, frozenset)) and fragment in ids:
+        return f"{candidate.url}#{fragment}", ""
+    if ids is None:
+        return candidate.url, f"#{fragment} dropped: not known whether {candidate.url} has that id"
+    return candidate.url, f"#{fragment} dropped: {candidate.url} has no such id"
+
+
+def is_safe_url(url: str) -> bool:
+    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in url):
+        return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # e.g. an unclosed IPv6 bracket
+        return False
+    return parts.scheme.lower() in SAFE_SCHEMES and bool(parts.netloc)

@@ -1,0 +1,126 @@
+"""The `html` format: one self-contained page a reviewer opens in a browser.
+
+Totals; filters by status, file and host; each problem link with its place, anchor text and
+surrounding words; its candidates with confidence, method and evidence, the archived copy;
+and accept/reject controls that produce the `decisions.json` `linkfix fix --apply` reads.
+
+Safety: jinja2 autoescapes every value; only http(s) URLs become links; and a Content
+Security Policy allows no network access and no script but the page's own (pinned by its
+sha256), so hostile text from a fetched page is shown, never run.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import jinja2
+
+from ..model import LinkResult, Report, Status
+from . import register
+from .common import DECISIONS_SCHEMA, is_safe_url, replacement_url, status_counts
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+#: Listed one by one: problems, and redirects (which `fix --update-redirects` can rewrite).
+LISTED = (Status.BROKEN, Status.ERROR, Status.TIMEOUT, Status.BLOCKED, Status.REDIRECTED)
+
+_environment = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(TEMPLATES),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Choice:
+    """One candidate as the page shows it."""
+
+    index: int
+    url: str  # as found
+    replacement: str  # what `fix` would write (fragment kept or dropped)
+    caveat: str
+    confidence: float
+    method: str
+    evidence: tuple[tuple[str, str], ...]
+    safe: bool  # http(s): clickable and acceptable
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Row:
+    id: str
+    item: LinkResult
+    host: str
+    choices: tuple[_Choice, ...]
+    archived_safe: bool
+
+
+def _host(item: LinkResult) -> str:
+    try:
+        return urlsplit(item.resolved).hostname or "(local)"
+    except ValueError:
+        return "(invalid)"
+
+
+def _evidence_value(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _rows(report: Report) -> list[_Row]:
+    listed = sorted(
+        (item for item in report.results if item.result.status in LISTED),
+        key=lambda item: (item.link.span.path, item.link.span.line, item.link.span.column),
+    )
+    rows = []
+    for number, item in enumerate(listed):
+        choices = []
+        for index, candidate in enumerate(sorted(item.suggestions, key=lambda c: -c.confidence)):
+            replacement, caveat = replacement_url(item, candidate)
+            choices.append(
+                _Choice(
+                    index=index,
+                    url=candidate.url,
+                    replacement=replacement,
+                    caveat=caveat,
+                    confidence=candidate.confidence,
+                    method=candidate.method,
+                    evidence=tuple((str(k), _evidence_value(v)) for k, v in candidate.evidence.items()),
+                    safe=is_safe_url(replacement),
+                )
+            )
+        archived_safe = item.archived is not None and is_safe_url(item.archived.url)
+        rows.append(_Row(id=f"l{number}", item=item, host=_host(item), choices=tuple(choices), archived_safe=archived_safe))
+    return rows
+
+
+def _script_hash(script: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+
+
+@register("html")
+def format_html(report: Report) -> str:
+    rows = _rows(report)
+    script = (TEMPLATES / "report.js").read_text(encoding="utf-8")
+    style = (TEMPLATES / "report.css").read_text(encoding="utf-8")
+    counts = status_counts(report)
+    return _environment.get_template("report.html.j2").render(
+        report=report,
+        rows=rows,
+        counts=[(status.value, n) for status, n in counts.items() if n],
+        statuses=sorted({row.item.result.status.value for row in rows}, key=lambda s: [x.value for x in Status].index(s)),
+        files=sorted({row.item.link.span.path for row in rows}),
+        hosts=sorted({row.host for row in rows}),
+        script=script,
+        script_hash=_script_hash(script),
+        style=style,
+        style_hash=_script_hash(style),
+        decisions_schema=DECISIONS_SCHEMA,
+    )

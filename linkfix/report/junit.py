@@ -1,0 +1,81 @@
+"""The `junit` format: JUnit XML, one test suite per source file and one test case per link.
+
+Broken links are failures. Links that could not be verified (blocked, timeout, error) and links
+not checked (excluded, unsupported) are skipped with the reason, so only what makes `check`
+exit 1 turns a CI dashboard red. Characters XML 1.0 cannot carry are dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import groupby
+from xml.etree import ElementTree as ET
+
+from ..model import LinkResult, Report, Status
+from . import register
+from .common import top_suggestion
+
+# Not allowed in XML 1.0 even as character references.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def _xml(value: str) -> str:
+    return _NOT_XML.sub("\ufffd", value)
+
+
+@register("junit")
+def format_junit(report: Report) -> str:
+    ordered = sorted(report.results, key=lambda r: (r.link.span.path, r.link.span.line, r.link.span.column))
+    root = ET.Element("testsuites", name="linkfix", time=f"{report.duration:.3f}")
+    totals = {"tests": 0, "failures": 0, "skipped": 0}
+    for path, group in groupby(ordered, key=lambda r: r.link.span.path):
+        items = list(group)
+        suite = ET.SubElement(root, "testsuite", name=_xml(path))
+        counts = {"tests": len(items), "failures": 0, "skipped": 0}
+        for item in items:
+            outcome = _case(suite, item)
+            if outcome:
+                counts[outcome] += 1
+        for key, value in counts.items():
+            suite.set(key, str(value))
+            totals[key] += value
+        suite.set("errors", "0")
+    if report.errors:
+        # Inputs that could not be read fail a suite of their own.
+        n = str(len(report.errors))
+        suite = ET.SubElement(root, "testsuite", name="inputs", tests=n, failures=n, skipped="0", errors="0")
+        for error in report.errors:
+            case = ET.SubElement(suite, "testcase", name=_xml(error), classname="inputs")
+            ET.SubElement(case, "failure", message=_xml(error), type="unreadable")
+        totals["tests"] += len(report.errors)
+        totals["failures"] += len(report.errors)
+    for key, value in totals.items():
+        root.set(key, str(value))
+    root.set("errors", "0")
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _case(suite: ET.Element, item: LinkResult) -> str:
+    span, result = item.link.span, item.result
+    case = ET.SubElement(
+        suite,
+        "testcase",
+        name=_xml(f"{span.line}:{span.column} {item.link.url}"),
+        classname=_xml(span.path),
+        file=_xml(span.path),
+        line=str(span.line),
+    )
+    message = _xml(result.detail or result.reason or result.status.value)
+    if result.status is Status.BROKEN:
+        failure = ET.SubElement(case, "failure", message=message, type=result.reason or "broken")
+        top = top_suggestion(item)
+        text = f"{span.path}:{span.line}:{span.column} {item.link.url} -> {result.status.value}"
+        if top is not None:
+            text += f"\nsuggested: {top.url} ({top.method}, confidence {top.confidence:.2f})"
+        failure.text = _xml(text)
+        return "failures"
+    if result.status in (Status.OK, Status.REDIRECTED):
+        return ""
+    ET.SubElement(case, "skipped", message=_xml(f"{result.status.value}: {message}"))
+    return "skipped"

@@ -1,0 +1,74 @@
+"""The `markdown` format: a compact summary for a pull-request comment or $GITHUB_STEP_SUMMARY.
+
+Everything that came from a source or a fetched page is escaped: markdown punctuation is
+backslash-escaped, `<>&` become entities, and `@` gets a word joiner so that a page title can
+neither format the comment, inject HTML, nor mention a user. Only http(s) suggestions are links.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..model import LinkResult, Report, Status
+from . import register
+from .common import is_safe_url, problems, status_counts, top_suggestion
+
+#: Rows shown; a PR comment is limited to 65536 characters.
+MAX_ROWS = 100
+
+# What can open markdown syntax mid-line in a table cell ($ is GitHub's maths).
+_PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+!|~$])")
+_ICON = {Status.BROKEN: "❌", Status.ERROR: "⚠️", Status.TIMEOUT: "⏱️", Status.BLOCKED: "🚫"}
+
+
+def escape(value: str) -> str:
+    """Inert markdown text on one line."""
+    value = " ".join(value.split())
+    value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    value = _PUNCTUATION.sub(r"\\\1", value)
+    return value.replace("@", "@\u2060")
+
+
+def _link(url: str) -> str:
+    if not is_safe_url(url):
+        return escape(url)
+    target = url.replace(" ", "%20").replace("<", "%3C").replace(">", "%3E").replace("|", "%7C")
+    return f"[{escape(url)}](<{target}>)"
+
+
+@register("markdown")
+def format_markdown(report: Report) -> str:
+    counts = status_counts(report)
+    listed = problems(report)
+    broken = counts[Status.BROKEN]
+    headline = "✅ no broken links" if not broken else f"❌ {broken} broken link{'s' if broken != 1 else ''}"
+    lines = [f"### linkfix: {headline}", ""]
+    totals = " · ".join(f"{n} {s.value}" for s, n in counts.items() if n)
+    lines.append(f"{len(report.results)} links in {report.files} files" + (f": {totals}" if totals else ""))
+    lines.append("")
+    if listed:
+        lines += ["| | Where | Link | Detail | Suggestion |", "|---|---|---|---|---|"]
+        lines += [_row(item) for item in listed[:MAX_ROWS]]
+        if len(listed) > MAX_ROWS:
+            lines += ["", f"… and {len(listed) - MAX_ROWS} more (see the full report)."]
+        lines.append("")
+    if report.errors:
+        lines += ["**Inputs that could not be read**", ""]
+        lines += [f"- {escape(error)}" for error in report.errors[:MAX_ROWS]]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _row(item: LinkResult) -> str:
+    span, result = item.link.span, item.result
+    where = escape(f"{span.path}:{span.line}:{span.column}")
+    detail = escape(result.detail or result.reason)
+    top = top_suggestion(item)
+    if top is not None:
+        suggestion = f"{_link(top.url)} ({top.confidence:.2f}, {escape(top.method)})"
+    elif item.archived is not None:
+        suggestion = f"archived: {_link(item.archived.url)}"
+    else:
+        suggestion = ""
+    icon = _ICON[result.status]
+    return f"| {icon} {result.status.value} | {where} | {escape(item.link.url)} | {detail} | {suggestion} |"

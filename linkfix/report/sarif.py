@@ -1,0 +1,105 @@
+"""The `sarif` format: SARIF 2.1.0 for code-scanning dashboards (GitHub code scanning & co).
+
+One rule per problem status; one result per problem link, located by line and column (in
+Unicode code points, declared with `columnKind`), with a stable fingerprint so a dashboard
+tracks a link across runs, and the top suggestion as a SARIF `fix`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from urllib.parse import quote
+
+from ..model import LinkResult, Report, Status
+from . import register
+from .common import PROBLEMS, problems, top_suggestion
+from . import json_format
+
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+_RULES = {
+    Status.BROKEN: ("LF001", "broken-link", "The link target does not exist (404/410, unknown host, missing file or fragment, soft-404).", "error"),
+    Status.ERROR: ("LF002", "link-error", "The link target answered with a server error or the connection failed.", "warning"),
+    Status.TIMEOUT: ("LF003", "link-timeout", "The link target did not answer in time.", "warning"),
+    Status.BLOCKED: ("LF004", "link-blocked", "The site refused an automated check (403/429/999); verify by hand.", "warning"),
+}
+
+
+def _uri(path: str) -> str:
+    return quote(path.replace("\\", "/"), safe="/")
+
+
+@register("sarif")
+def format_sarif(report: Report) -> str:
+    rules = [
+        {
+            "id": rule_id,
+            "name": name,
+            "shortDescription": {"text": name.replace("-", " ")},
+            "fullDescription": {"text": text},
+            "defaultConfiguration": {"level": level},
+            "helpUri": "https://pypi.org/project/linkfix/",
+        }
+        for rule_id, name, text, level in (_RULES[s] for s in PROBLEMS)
+    ]
+    invocation: dict = {"executionSuccessful": True}
+    if report.errors:
+        invocation["toolExecutionNotifications"] = [
+            {"level": "error", "message": {"text": error}} for error in report.errors
+        ]
+    run = {
+        "tool": {
+            "driver": {
+                "name": "linkfix",
+                "version": json_format.tool_version(),
+                "informationUri": "https://pypi.org/project/linkfix/",
+                "rules": rules,
+            }
+        },
+        "columnKind": "unicodeCodePoints",
+        "invocations": [invocation],
+        "results": [_result(item) for item in problems(report)],
+    }
+    log = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+def _result(item: LinkResult) -> dict:
+    span, result = item.link.span, item.result
+    rule_id, _, _, level = _RULES[result.status]
+    region = {"startLine": span.line, "startColumn": span.column}
+    if "\n" not in item.link.url:
+        region["endColumn"] = span.column + (span.end - span.start)
+    message = f"{result.status.value.capitalize()} link: {item.link.url}"
+    if result.detail or result.reason:
+        message += f" ({result.detail or result.reason})"
+    top = top_suggestion(item)
+    if top is not None:
+        message += f". Suggested replacement: {top.url} ({top.method}, confidence {top.confidence:.2f})"
+    elif item.archived is not None:
+        message += f". Archived copy: {item.archived.url}"
+    location = {"physicalLocation": {"artifactLocation": {"uri": _uri(span.path)}, "region": region}}
+    fingerprint = hashlib.sha256(f"{span.path}\0{item.link.url}".encode()).hexdigest()
+    out: dict = {
+        "ruleId": rule_id,
+        "ruleIndex": list(_RULES).index(result.status),
+        "level": level,
+        "message": {"text": message},
+        "locations": [location],
+        "partialFingerprints": {"linkfixLink/v1": fingerprint},
+        "properties": {"url": item.link.url, "resolved": item.resolved, "reason": result.reason},
+    }
+    if top is not None:
+        out["fixes"] = [
+            {
+                "description": {"text": f"Replace with {top.url} (confidence {top.confidence:.2f})"},
+                "artifactChanges": [
+                    {
+                        "artifactLocation": {"uri": _uri(span.path)},
+                        "replacements": [{"deletedRegion": dict(region), "insertedContent": {"text": top.url}}],
+                    }
+                ],
+            }
+        ]
+    return out

@@ -1,0 +1,1 @@
+"""MkDocs plugin for linkfix: `plugins: [linkfix]` in mkdocs.yml (see `plugin.LinkfixPlugin`)."""

@@ -1,0 +1,394 @@
+"""HttpChecker against the simulated web: one test per behaviour class, exact statuses."""
+
+from __future__ import annotations
+
+import pytest
+
+from linkfix.cache import Cache
+from linkfix.check.http import HttpChecker
+from linkfix.config import Config
+from linkfix.errors import NetworkDownError
+from linkfix.model import Status
+
+HOST = "docs.example.test"
+
+
+def config(**overrides) -> Config:
+    # The simulated web lives on loopback, so private addresses must be allowed.
+    return Config(**{"allow_private": True, "max_retries": 2, **overrides})
+
+
+def checker(web, cfg: Config | None = None, cache: Cache | None = None, **kw) -> HttpChecker:
+    return HttpChecker(cfg or config(), cache or Cache(None), resolver=web.resolver, backoff=0.01, max_retry_after=0.2, **kw)
+
+
+@pytest.fixture
+async def web(simweb):
+    simweb.add_site(HOST)
+    simweb.add_site("other.example.test")
+    simweb.add_site("soft.example.test", soft404=True)
+    return simweb
+
+
+async def check(web, path: str, *, host: str = HOST, fragment: str = "", **cfg):
+    async with checker(web, config(**cfg)) as c:
+        return await c.check(web.url(host, path), fragment=fragment)
+
+
+async def test_live_page_is_ok_with_one_head(web):
+    result = await check(web, "/ok/guide/intro.html")
+    assert (result.status, result.http_status) == (Status.OK, 200)
+    stats = web.stats(HOST)
+    assert stats.methods["HEAD"] == 1
+    # /ok/... answers 200 for any path, so the soft-404 probe is lenient and the page is
+    # compared with it: one GET of the page and one of the probe.
+    assert stats.paths["/ok/guide/intro.html"] == 2
+    assert stats.requests == 3
+
+
+@pytest.mark.parametrize(("path", "reason"), [("/status/404", "404"), ("/status/410", "410")])
+async def test_gone_pages_are_broken(web, path, reason):
+    result = await check(web, path)
+    assert (result.status, result.reason) == (Status.BROKEN, reason)
+
+
+async def test_head_405_falls_back_to_get_and_is_ok(web):
+    async with checker(web) as c:
+        result = await c.check(web.url(HOST, "/nohead/page"))
+        again = await c.check(web.url(HOST, "/ok/after.html"))
+    assert result.status is Status.OK and again.status is Status.OK
+    stats = web.stats(HOST)
+    # One HEAD only: after the 405 the host is known not to do HEAD.
+    assert stats.methods["HEAD"] == 1
+
+
+async def test_head_404_is_rechecked_with_get(web):
+    result = await check(web, "/head404/page")
+    assert result.status is Status.OK
+    assert web.stats(HOST).methods["GET"] >= 1
+
+
+async def test_429_then_200_is_ok_and_honours_retry_after(web):
+    result = await check(web, "/rate/2/page")
+    assert result.status is Status.OK
+    stats = web.stats(HOST)
+    assert stats.statuses[429] >= 2  # the page's two (the soft-404 probe path has its own)
+    assert stats.paths["/rate/2/page"] >= 3
+
+
+async def test_429_pauses_the_whole_host(web):
+    # One connection to the host, so the order is fixed: the 429 arrives first, then the host
+    # waits max_retry_after (0.2 s) before any other request, not only the rate-limited one.
+    async with checker(web, config(host_concurrency=1, max_concurrency=1)) as c:
+        await c.check_many([(web.url(HOST, "/rate/1/page"), "")] + [(web.url(HOST, f"/ok/{i}.html"), "") for i in range(3)])
+    times = web.stats(HOST).times
+    assert len(times) >= 4
+    assert all(t - times[0] >= 0.19 for t in times[1:])
+
+
+async def test_persistent_429_is_blocked_not_broken(web):
+    result = await check(web, "/status/429")
+    assert (result.status, result.reason) == (Status.BLOCKED, "429")
+
+
+async def test_flaky_5xx_is_retried(web):
+    assert (await check(web, "/flaky/2/page")).status is Status.OK
+
+
+async def test_persistent_5xx_is_an_error_after_retries(web):
+    result = await check(web, "/status/500", max_retries=2)
+    assert (result.status, result.reason) == (Status.ERROR, "500")
+    # HEAD once, then GET with two retries
+    assert web.stats(HOST).paths["/status/500"] == 4
+
+
+@pytest.mark.parametrize("path", ["/challenge/page", "/status/999"])
+async def test_bot_walls_are_blocked_not_broken(web, path):
+    result = await check(web, path)
+    assert (result.status, result.reason) == (Status.BLOCKED, "bot-challenge")
+
+
+async def test_blocked_is_broken_when_configured(web):
+    result = await check(web, "/challenge/page", blocked_is_broken=True)
+    assert result.status is Status.BROKEN
+
+
+async def test_permanent_redirect_chain_is_recorded(web):
+    result = await check(web, "/chain/3/page")
+    assert result.status is Status.REDIRECTED
+    assert result.permanent
+    assert [hop.status for hop in result.redirects] == [301, 301, 301]
+    assert result.final_url == web.url(HOST, "/chain/0/page")
+
+
+async def test_temporary_redirect_is_told_apart(web):
+    result = await check(web, "/redirect/302/ok/new.html")
+    assert result.status is Status.REDIRECTED
+    assert not result.permanent
+    assert result.reason == "temporary"
+
+
+async def test_redirect_loop_is_broken(web):
+    result = await check(web, "/loop/3")
+    assert (result.status, result.reason) == (Status.BROKEN, "redirect-loop")
+
+
+async def test_overlong_chain_is_broken(web):
+    result = await check(web, "/chain/6/page", max_redirects=3)
+    assert (result.status, result.reason) == (Status.BROKEN, "too-many-redirects")
+
+
+@pytest.mark.parametrize(("path", "reason"), [("/tohome/page", "redirect-to-home"), ("/to404/page", "redirect-to-404"), ("/tonotfound/page", "redirect-to-404")])
+async def test_redirects_that_hide_a_dead_page_are_broken(web, path, reason):
+    result = await check(web, path)
+    assert (result.status, result.reason) == (Status.BROKEN, reason)
+
+
+async def test_soft404_is_broken_and_probed_once_per_directory(web):
+    async with checker(web) as c:
+        dead = await c.check(web.url("soft.example.test", "/docs/removed-page.html"))
+        live = [await c.check(web.url("soft.example.test", f"/ok/page-{i}.html")) for i in range(3)]
+    assert (dead.status, dead.reason) == (Status.BROKEN, "soft-404")
+    assert all(r.status is Status.OK for r in live)
+    probes = [p for p in web.stats("soft.example.test").paths if "/linkfix-" in p]
+    assert sorted(p.rsplit("/", 1)[0] for p in probes) == ["/docs", "/ok"]
+
+
+async def test_honest_host_pages_are_not_soft404(web):
+    result = await check(web, "/ok/a.html")
+    assert result.status is Status.OK
+
+
+async def test_fragment_present_and_missing(web):
+    url = web.url(HOST, "/fragments/page")
+    async with checker(web) as c:
+        results = await c.check_many([(url, "install"), (url, "legacy"), (url, "no-such-id"), (url, "")])
+    assert results[(url, "install")].status is Status.OK
+    assert results[(url, "legacy")].status is Status.OK  # <a name="legacy">
+    assert (results[(url, "no-such-id")].status, results[(url, "no-such-id")].reason) == (Status.BROKEN, "missing-fragment")
+    assert results[(url, "")].status is Status.OK
+    assert results[(url, "no-such-id")].url == url + "#no-such-id"
+    assert web.stats(HOST).paths["/fragments/page"] == 1  # one GET for every fragment
+
+
+async def test_fragments_not_checked_when_disabled(web):
+    result = await check(web, "/fragments/page", fragment="no-such-id", include_fragments=False)
+    assert result.status is Status.OK
+
+
+async def test_each_unique_url_is_checked_once(web):
+    url = web.url(HOST, "/ok/once.html")
+    variants = [url, url.replace("http://docs", "HTTP://DOCS"), url + "#x"]
+    async with checker(web) as c:
+        await c.check_many([(v, "") for v in variants])
+        await c.check(url)
+    assert web.stats(HOST).paths["/ok/once.html"] <= 2  # HEAD, plus one GET for the #x ids
+
+
+async def test_host_concurrency_is_a_guarantee(web):
+    web.add_site("slow.example.test", latency=0.02)
+    urls = [(web.url("slow.example.test", f"/ok/p{i}.html"), "") for i in range(30)]
+    async with checker(web, config(host_concurrency=3, max_concurrency=64)) as c:
+        results = await c.check_many(urls)
+    assert all(r.status is Status.OK for r in results.values())
+    stats = web.stats("slow.example.test")
+    assert stats.peak_concurrent == 3  # used, and never exceeded
+
+
+async def test_per_host_override_of_concurrency(web):
+    web.add_site("tiny.example.test", latency=0.01)
+    urls = [(web.url("tiny.example.test", f"/ok/p{i}.html"), "") for i in range(10)]
+    cfg = config(host_concurrency=8, hosts={"tiny.example.test": {"concurrency": 1}})
+    async with checker(web, cfg) as c:
+        await c.check_many(urls)
+    assert web.stats("tiny.example.test").peak_concurrent == 1
+
+
+async def test_redirect_hops_hold_the_target_hosts_slot(web):
+    web.add_site("target.example.test", latency=0.01)
+    urls = [(web.url(HOST, f"/redirect/301/x?to={web.url('target.example.test', f'/ok/{i}.html')}"), "") for i in range(12)]
+    cfg = config(host_concurrency=8, hosts={"target.example.test": {"concurrency": 2}})
+    async with checker(web, cfg) as c:
+        results = await c.check_many(urls)
+    assert all(r.status is Status.REDIRECTED for r in results.values())
+    assert web.stats("target.example.test").peak_concurrent <= 2
+
+
+async def test_request_interval_spaces_requests(web):
+    async with checker(web, config(request_interval=0.05)) as c:
+        await c.check_many([(web.url(HOST, f"/ok/{i}.html"), "") for i in range(4)])
+    times = web.stats(HOST).times
+    # A lower bound on the whole span (not per gap: connection set-up shifts single arrivals
+    # by a millisecond or so); without the interval the requests would arrive together.
+    assert times[-1] - times[0] >= 0.9 * 0.05 * (len(times) - 1)
+
+
+async def test_custom_headers_go_to_their_host_only(web):
+    seen: dict[str, dict] = {}
+
+    def recorder(name):
+        async def handler(request):
+            seen.setdefault(name, {}).update(request.headers)
+            return None  # fall through to the catalogue
+
+        return handler
+
+    web.sites[HOST].mount(recorder(HOST))
+    web.sites["other.example.test"].mount(recorder("other"))
+    cfg = config(hosts={HOST: {"headers": {"X-Api-Key": "secret"}}})
+    target = web.url("other.example.test", "/ok/landing.html")
+    async with checker(web, cfg) as c:
+        result = await c.check(web.url(HOST, f"/redirect/302/x?to={target}"))
+    assert result.status is Status.REDIRECTED
+    assert seen[HOST].get("X-Api-Key") == "secret"
+    assert "X-Api-Key" not in seen["other"]
+
+
+def test_github_token_only_for_github_hosts_over_https(monkeypatch):
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp_test")
+    c = HttpChecker(config(), Cache(None))
+    assert c._headers_for("https://api.github.com/repos/a/b")["Authorization"] == "Bearer ghp_test"
+    assert "Authorization" in c._headers_for("https://raw.githubusercontent.com/a/b/main/x")
+    assert "Authorization" not in c._headers_for("https://github.com.evil.example/")
+    assert "Authorization" not in c._headers_for("http://github.com/a")  # never in clear text
+    assert "Authorization" not in c._headers_for("https://objects.githubusercontent.com/x")
+
+
+async def test_remap_changes_the_request_not_the_reported_url(web):
+    written = f"http://old.example.test:{web.port}/ok/moved.html"
+    rule = rf"^http://old\.example\.test:(\d+)/ http://{HOST}:\1/"
+    async with checker(web, config(remap=[rule])) as c:
+        result = await c.check(written)
+    assert result.status is Status.OK
+    assert result.url == written
+    assert web.stats(HOST).paths["/ok/moved.html"] >= 1
+
+
+async def test_exclude_include_and_unsupported(web):
+    ok, skipped = web.url(HOST, "/ok/keep.html"), web.url(HOST, "/status/404")
+    cfg = config(exclude=[r"docs\.example\.test"], include=[r"/ok/keep"])
+    async with checker(web, cfg) as c:
+        assert (await c.check(ok)).status is Status.OK
+        assert (await c.check(skipped)).status is Status.EXCLUDED
+        assert (await c.check("mailto:someone@example.org")).status is Status.UNSUPPORTED
+        assert (await c.check("ftp://example.org/file")).status is Status.UNSUPPORTED
+    assert web.stats(HOST).paths["/status/404"] == 0
+
+
+async def test_accept_ranges(web):
+    assert (await check(web, "/status/418")).status is Status.BROKEN
+    assert (await check(web, "/status/418", accept=["200..=299, 418"])).status is Status.OK
+
+
+async def test_timeout(web):
+    result = await check(web, "/slow?s=3", timeout=0.2, max_retries=0)
+    assert (result.status, result.reason) == (Status.TIMEOUT, "timeout")
+
+
+async def test_unknown_host_is_broken_dns(web):
+    async with checker(web) as c:
+        await c.check(web.url(HOST, "/ok/first.html"))  # the network works
+        result = await c.check("http://no-such-host.example.test/page")
+    assert (result.status, result.reason) == (Status.BROKEN, "dns")
+
+
+async def test_connection_refused_is_an_error(web):
+    result = await check(web, "/", host=HOST, max_retries=0)
+    assert result.status is Status.OK
+    async with checker(web, config(max_retries=0)) as c:
+        refused = await c.check("http://127.0.0.1:1/")
+    assert (refused.status, refused.reason) == (Status.ERROR, "connection")
+
+
+async def test_network_down_raises_once_names_fail_everywhere(web):
+    urls = [(f"http://dead{i}.example.invalid/page", "") for i in range(6)]
+    async with checker(web) as c:
+        with pytest.raises(NetworkDownError, match="network down"):
+            await c.check_many(urls)
+
+
+async def test_failing_network_probe_raises(web):
+    async with checker(web, config(network_probe="http://probe.example.invalid/")) as c:
+        with pytest.raises(NetworkDownError, match="network probe"):
+            await c.check(web.url(HOST, "/ok/a.html"))
+    assert web.stats(HOST).requests == 0
+
+
+async def test_a_few_dead_domains_on_a_working_network_are_just_broken(web):
+    async with checker(web) as c:
+        assert (await c.check(web.url(HOST, "/ok/a.html"))).status is Status.OK
+        results = await c.check_many([(f"http://dead{i}.example.invalid/", "") for i in range(6)])
+    assert {r.reason for r in results.values()} == {"dns"}
+
+
+async def test_private_addresses_are_excluded_by_default(web):
+    cfg = config(allow_private=False)
+    async with checker(web, cfg) as c:
+        by_name = await c.check(web.url(HOST, "/ok/a.html"))  # resolves to 127.0.0.1
+        literal = await c.check(f"http://127.0.0.1:{web.port}/ok/a.html")
+        redirected = await c.check("http://10.0.0.1/")
+    assert (by_name.status, by_name.reason) == (Status.EXCLUDED, "private-address")
+    assert (literal.status, literal.reason) == (Status.EXCLUDED, "private-address")
+    assert redirected.status is Status.EXCLUDED
+    assert web.stats(HOST).requests == 0
+
+
+async def test_metadata_addresses_are_never_fetched(web):
+    async with checker(web) as c:  # allow_private is on
+        direct = await c.check("http://169.254.169.254/latest/meta-data/")
+        named = await c.check("http://metadata.google.internal/computeMetadata/v1/")
+        via = await c.check(web.url(HOST, "/redirect/302/x?to=http://169.254.169.254/latest/meta-data/"))
+        fetched = await c.fetch("http://[fd00:ec2::254]/")
+    assert (direct.status, direct.reason) == (Status.EXCLUDED, "metadata-address")
+    assert (named.status, named.reason) == (Status.EXCLUDED, "metadata-address")
+    assert (via.status, via.reason) == (Status.EXCLUDED, "metadata-address")
+    assert fetched.status == 0 and fetched.error == "metadata-address"
+
+
+async def test_warm_cache_second_run_sends_no_request(web, tmp_path):
+    paths = ["/ok/a.html", "/status/404", "/chain/2/page", "/nohead/x"]
+    urls = [(web.url(HOST, p), "") for p in paths] + [(web.url(HOST, "/fragments/f"), "install"), (web.url("soft.example.test", "/gone.html"), "")]
+    first_cache = Cache(tmp_path / "cache")
+    async with checker(web, cache=first_cache) as c:
+        first = await c.check_many(urls)
+        sent = c.requests_sent
+    first_cache.close()
+    assert sent > 0
+    web.reset_stats()
+    second_cache = Cache(tmp_path / "cache")
+    async with checker(web, cache=second_cache) as c:
+        second = await c.check_many(urls)
+        assert c.requests_sent == 0
+    second_cache.close()
+    assert sum(web.stats(h).requests for h in (HOST, "soft.example.test")) == 0
+    assert {k: r.status for k, r in first.items()} == {k: r.status for k, r in second.items()}
+    assert all(r.from_cache for r in second.values())
+
+
+async def test_transient_results_are_rechecked_next_run(web, tmp_path):
+    url = web.url(HOST, "/challenge/page")
+    for _ in range(2):
+        cache = Cache(tmp_path / "cache")
+        async with checker(web, cache=cache) as c:
+            assert (await c.check(url)).status is Status.BLOCKED
+        cache.close()
+    assert web.stats(HOST).paths["/challenge/page"] >= 2
+
+
+async def test_fetch_returns_text_and_never_raises(web):
+    async with checker(web) as c:
+        page = await c.fetch(web.url(HOST, "/redirect/301/ok/target.html"))
+        missing = await c.fetch("http://nowhere.example.invalid/")
+        capped = await c.fetch(web.url(HOST, "/big?mb=2"), max_bytes=1000)
+        assert c.requests_sent >= 3
+    assert page.status == 200 and "<title>" in page.text
+    assert page.final_url == web.url(HOST, "/ok/target.html")
+    assert [hop.status for hop in page.redirects] == [301]
+    assert (missing.status, missing.error) == (0, "dns")
+    assert len(capped.text) <= 1000
+
+
+async def test_progress_is_quiet_off_a_terminal(web, capsys):
+    async with checker(web, progress=True) as c:
+        await c.check(web.url(HOST, "/ok/a.html"))
+    assert capsys.readouterr().err == ""

@@ -1,0 +1,83 @@
+"""soft404: the random-sibling probe and the page comparison."""
+
+from __future__ import annotations
+
+from linkfix.check import soft404
+
+
+def _page(title: str, words: str) -> str:
+    return f"<html><head><title>{title}</title></head><body><main><p>{words}</p></main></body></html>"
+
+
+TEMPLATE = "We looked everywhere but the page {path} is not here. Try the search box or go back to the start page of the handbook."
+
+
+def test_probe_url_is_a_sibling_with_the_same_extension():
+    probe = soft404.probe_url("https://docs.example.org/guide/install.html?x=1#frag")
+    assert probe.startswith("https://docs.example.org/guide/linkfix-")
+    assert probe.endswith(".html")
+    assert soft404.probe_url("https://docs.example.org/guide/") .startswith("https://docs.example.org/linkfix-")
+    assert soft404.probe_url("https://x.org/a") != soft404.probe_url("https://x.org/a")  # random each time
+
+
+def test_probe_key_groups_pages_of_one_directory():
+    assert soft404.probe_key("https://X.org/guide/a.html") == soft404.probe_key("https://x.org/guide/b.html")
+    assert soft404.probe_key("https://x.org/guide/a.html") != soft404.probe_key("https://x.org/blog/a.html")
+    assert soft404.probe_key("https://x.org/guide/") == soft404.probe_key("https://x.org/other/")
+
+
+def test_template_page_matches_the_probe():
+    probe = soft404.Probe(status=200, sketch=soft404.sketch(_page("Handbook", TEMPLATE.format(path="/x/linkfix-1")), "https://x.org/x/linkfix-1"))
+    dead = soft404.sketch(_page("Handbook", TEMPLATE.format(path="/x/old-page")), "https://x.org/x/old-page")
+    assert soft404.is_soft404(dead, probe)
+
+
+def test_real_page_differs_from_the_probe():
+    probe = soft404.Probe(status=200, sketch=soft404.sketch(_page("Handbook", TEMPLATE.format(path="/x/linkfix-1")), "https://x.org/x/linkfix-1"))
+    live = soft404.sketch(
+        _page("Install guide", "Run pip install handbook then configure the cache directory and the proxy settings before the first build."),
+        "https://x.org/x/install",
+    )
+    assert not soft404.is_soft404(live, probe)
+
+
+def test_not_found_title_on_a_lenient_host():
+    probe = soft404.Probe(status=200, sketch=soft404.sketch(_page("Oops, page not found", "welcome home"), "https://x.org/x/linkfix-1"))
+    dead = soft404.sketch(_page("Page Not Found | Handbook", "something else entirely " * 5), "https://x.org/x/y")
+    assert soft404.is_soft404(dead, probe)
+
+
+def test_a_title_mentioning_404_is_not_enough():
+    # A live page about error codes on a host that answers 200 with real-looking pages.
+    probe = soft404.Probe(status=200, sketch=soft404.sketch(_page("Linkfix 1 - Docs", "random words " * 9), "https://x.org/x/linkfix-1"))
+    page = soft404.sketch(_page("Error 404 Codes - Docs", "how to read http status codes " * 5), "https://x.org/x/error-404-codes")
+    assert not soft404.is_soft404(page, probe)
+
+
+def test_honest_host_is_never_soft404():
+    honest = soft404.Probe(status=404)
+    dead_looking = soft404.sketch(_page("Page not found", TEMPLATE), "https://x.org/x/y")
+    assert not honest.lenient
+    assert not soft404.is_soft404(dead_looking, honest)
+
+
+def test_same_catch_all_target():
+    probe = soft404.Probe(status=200, sketch=soft404.sketch(_page("Home", "a b c d e"), "https://x.org/"))
+    page = soft404.sketch(_page("Home", "totally different words here and there"), "https://x.org/")
+    assert soft404.is_soft404(page, probe)
+
+
+def test_shingles_are_stable_and_jaccard_bounds():
+    a = soft404.shingles(soft404.words_of("one two three four five six"))
+    assert a == soft404.shingles(soft404.words_of("One  two\nthree FOUR five six"))
+    assert len(a) == 3
+    assert soft404.jaccard(a, a) == 1.0
+    assert soft404.jaccard(a, soft404.shingles(soft404.words_of("seven eight nine ten eleven"))) == 0.0
+    assert soft404.jaccard(frozenset(), frozenset()) == 1.0
+
+
+def test_title_and_text_ignore_scripts_and_survive_garbage():
+    title, text = soft404.title_and_text("<title> A  title </title><body>visible<script>var hidden = 1</script></body>")
+    assert title == "A title"
+    assert "visible" in text and "hidden" not in text
+    assert soft404.title_and_text("\x00\x01 not html at all") is not None

@@ -1,0 +1,53 @@
+"""Helpers for tests that drive linkfix from the outside (mkdocs builds, pre-commit, the demo).
+
+Subprocesses get this checkout on PYTHONPATH, and, when linkfix is not pip-installed, a tiny
+`*.dist-info` that declares the `mkdocs.plugins: linkfix` entry point exactly as pyproject does,
+so `mkdocs build` finds the plugin the way it would after `pip install linkfix`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tomllib
+from importlib.metadata import entry_points
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _entry_point_line() -> str:
+    data = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    return f"linkfix = {data['project']['entry-points']['mkdocs.plugins']['linkfix']}"
+
+
+@pytest.fixture(scope="session")
+def checkout_paths(tmp_path_factory) -> list[str]:
+    """sys.path entries that make this checkout (and its mkdocs entry point) importable."""
+    paths = [str(REPO), str(REPO / "plugins"), str(REPO / "fixtures")]
+    if not any(ep.name == "linkfix" for ep in entry_points(group="mkdocs.plugins")):
+        shim = tmp_path_factory.mktemp("entry-point")
+        dist = shim / "linkfix_checkout-0.0.dist-info"
+        dist.mkdir()
+        (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: linkfix-checkout\nVersion: 0.0\n")
+        (dist / "entry_points.txt").write_text(f"[mkdocs.plugins]\n{_entry_point_line()}\n")
+        paths.append(str(shim))
+    return paths
+
+
+@pytest.fixture
+def checkout_env(checkout_paths) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(checkout_paths + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    env.pop("CI", None)
+    return env
+
+
+@pytest.fixture
+def in_process_plugin(checkout_paths, monkeypatch):
+    """The entry point visible to this process too (for builds through the mkdocs API)."""
+    for path in checkout_paths:
+        if path not in sys.path:
+            monkeypatch.syspath_prepend(path)

@@ -1,0 +1,91 @@
+"""`linkfix demo` end to end: simulated web up, check + recovery, reports written, server down."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from linkfix.cli import main
+
+
+def tree_digest(root: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.is_file():
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+@pytest.fixture(scope="module")
+def demo_run(tmp_path_factory):
+    from linkfix.demo import _simweb
+
+    _simweb()  # makes linkfix_simweb importable from a checkout, as the command does
+    from linkfix_simweb.demo import DOCS_DIR
+
+    before = tree_digest(DOCS_DIR)
+    out = tmp_path_factory.mktemp("demo") / "linkfix-demo"
+    capture = pytest.MonkeyPatch()
+    import io
+    import sys
+
+    stdout = io.StringIO()
+    capture.setattr(sys, "stdout", stdout)
+    try:
+        code = main(["demo", "--output-dir", str(out), "-q"])
+    finally:
+        capture.undo()
+    return {"code": code, "out": out, "stdout": stdout.getvalue(), "pristine": tree_digest(DOCS_DIR) == before}
+
+
+def by_url(result: dict) -> dict[str, dict]:
+    return {link["url"]: link for link in result["links"]}
+
+
+def test_demo_runs_and_writes_both_reports(demo_run):
+    assert demo_run["code"] == 0
+    out = demo_run["out"]
+    assert (out / "report.html").is_file() and (out / "result.json").is_file()
+    assert (out / "docs" / "index.md").is_file()  # the copy that was checked
+    assert demo_run["pristine"]  # the bundled example docs are never modified
+
+
+def test_demo_recovers_where_the_content_went(demo_run):
+    links = by_url(json.loads((demo_run["out"] / "result.json").read_text()))
+
+    def top(url: str) -> dict:
+        suggestions = links[url]["suggestions"]
+        assert suggestions, f"no suggestion for {url}"
+        return suggestions[0]
+
+    moved = top("https://docs.acme.test/guide/configuration.html")
+    assert moved["url"] == "https://docs.acme.test/guide/configure/settings.html"
+    for name in ("authentication", "tokens", "webhooks"):  # the restructured section
+        assert top(f"https://docs.acme.test/v1/api/{name}.html")["url"] == f"https://docs.acme.test/reference/api/{name}/"
+    other_host = top("https://blog.acme.test/2019/06/caching-explained.html")
+    assert other_host["url"] == "https://engineering.acme.test/posts/caching-explained/"
+    archived = top("https://tools.acme.test/legacy/migrate-v1.html")
+    assert archived["method"] == "archive" and "web.archive.org" in archived["url"]
+
+    assert links["https://docs.acme.test/quickstart.html"]["status"] == "redirected"
+    assert links["https://forum.acme.test/t/caching-questions/812"]["status"] == "blocked"
+    assert links["https://wiki.acme.test/Deployment_Notes"]["reason"] == "soft-404"
+    assert links["configuration.md#environment-variable"]["reason"] == "missing-fragment"
+    assert links["https://docs.acme.test/guide/install.html#requirements"]["status"] == "ok"
+    assert links["https://engineering.acme.test/posts/release-2-0/"]["status"] == "ok"
+
+
+def test_demo_prints_summary_and_patch_with_real_urls(demo_run):
+    text = demo_run["stdout"]
+    assert "broken" in text and "links in" in text  # the summary line
+    assert "+[Caching explained](https://engineering.acme.test/posts/caching-explained/)" in text
+    assert "+first, then follow the official [quickstart](https://docs.acme.test/start/quickstart/)." in text
+    html = (demo_run["out"] / "report.html").read_text()
+    assert "https://docs.acme.test/guide/configure/settings.html" in html
+    # Nothing of the loopback plumbing leaks into what the user sees.
+    for shown in (text, html, (demo_run["out"] / "result.json").read_text()):
+        assert not re.search(r"acme\.test:\d+|127\.0\.0\.1|searx\.example\.test:\d+|web\.archive\.org:\d+", shown)

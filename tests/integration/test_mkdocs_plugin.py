@@ -1,0 +1,175 @@
+"""The mkdocs plugin, through real `mkdocs build` runs of the fixture projects."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from linkfix.config import Config
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "mkdocs"
+PROJECTS = ["plain", "material-dirurls", "material-flat"]
+BROKEN = {"guide/missing.md", "guide/install.md#no-such-section", "img/nope.png"}
+GOOD = {"guide/install.md", "guide/install.md#requirements", "guide/usage.md#running-it",
+        "guide/usage.md#uberblick-co", "img/logo.svg", "#local-section", "../index.md", "usage.md#running-it",
+        "install.md", "../index.md#local-section"}
+
+
+def copy_fixtures(tmp_path: Path) -> Path:
+    shutil.copytree(FIXTURES, tmp_path / "mkdocs", ignore=shutil.ignore_patterns("site", ".linkfix-cache"))
+    return tmp_path / "mkdocs"
+
+
+def set_options(project: Path, **options: object) -> None:
+    """Replace the fixture's linkfix plugin options (the last lines of each mkdocs.yml)."""
+    config = project / "mkdocs.yml"
+    head = config.read_text().split("  - linkfix:", 1)[0]
+    lines = [f"      {key}: {json.dumps(value)}" for key, value in options.items()]
+    config.write_text(head + "  - linkfix:\n" + "\n".join(lines) + "\n")
+
+
+def mkdocs_build(project: Path, env: dict[str, str], *extra: str) -> subprocess.CompletedProcess:
+    """`mkdocs build` (not --quiet: that would hide the warnings under test)."""
+    return subprocess.run([sys.executable, "-m", "mkdocs", "build", *extra], cwd=project,
+                          env=env | {"NO_MKDOCS_2_WARNING": "1"}, capture_output=True, text=True, timeout=120)
+
+
+def statuses(report_file: Path) -> dict[str, str]:
+    data = json.loads(report_file.read_text())
+    return {link["url"]: link["status"] for link in data["links"]}
+
+
+@pytest.mark.parametrize("name", PROJECTS)
+def test_build_fails_listing_exactly_the_broken_links(name, tmp_path, checkout_env):
+    project = copy_fixtures(tmp_path) / name
+    set_options(project, offline=True, cache=False, report="linkfix.json")
+    done = mkdocs_build(project, checkout_env)
+    assert done.returncode == 1, done.stderr
+    assert "3 broken link(s)" in done.stderr
+    for url in BROKEN:
+        assert f": {url} (" in done.stderr
+    assert "docs/index.md:15:" in done.stderr  # source file, line and column of the markdown
+    found = statuses(project / "linkfix.json")
+    assert {url for url, status in found.items() if status == "broken"} == BROKEN
+    assert GOOD <= {url for url, status in found.items() if status == "ok"}
+
+
+def build_in_process(project: Path, *, strict: bool = False, command: str = "build"):
+    """A build through the mkdocs API (no interpreter start-up); returns the plugin instance."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    config = load_config(str(project / "mkdocs.yml"), strict=strict)
+    config.plugins.on_startup(command=command, dirty=False)
+    try:
+        build(config)
+    finally:
+        config.plugins.on_shutdown()
+    return config.plugins["linkfix"]
+
+
+def test_clean_site_builds_and_strict_passes(tmp_path, in_process_plugin, monkeypatch):
+    root = copy_fixtures(tmp_path)
+    index = root / "docs" / "index.md"
+    index.write_text(index.read_text().split("These three are broken")[0])
+    project = root / "plain"
+    set_options(project, offline=True, cache=False, report="site/linkfix.json")
+    monkeypatch.chdir(project)
+    plugin = build_in_process(project, strict=True)
+    assert not any(r.failing for r in plugin.report.results)
+    assert (project / "site" / "linkfix.json").is_file()  # a report can go into the site itself
+
+
+def test_fail_on_never_warns_and_strict_is_honoured(tmp_path, in_process_plugin, monkeypatch, caplog):
+    from mkdocs.exceptions import Abort
+
+    project = copy_fixtures(tmp_path) / "plain"
+    set_options(project, offline=True, cache=False, fail_on="never")
+    monkeypatch.chdir(project)
+    plugin = build_in_process(project)
+    assert sum(r.failing for r in plugin.report.results) == 3
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING" and r.name.startswith("mkdocs.plugins")]
+    assert any("guide/missing.md" in w for w in warnings)
+    with pytest.raises(Abort, match="strict mode"):
+        build_in_process(project, strict=True)
+
+
+def test_bad_option_is_a_config_error(tmp_path, in_process_plugin, caplog):
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import Abort
+
+    project = copy_fixtures(tmp_path) / "plain"
+    set_options(project, offline=True, timeout="soon")
+    with pytest.raises(Abort, match="configuration error"):
+        load_config(str(project / "mkdocs.yml"))
+    assert "option 'timeout': key 'timeout' expects a number >= 0, got 'soon'" in caplog.text
+    set_options(project, offline=True, fail_on="sometimes")
+    with pytest.raises(Abort):
+        load_config(str(project / "mkdocs.yml"))
+    assert "fail_on" in caplog.text
+
+
+def test_every_config_key_is_an_option(in_process_plugin):
+    from mkdocs_linkfix.plugin import LinkfixPlugin
+
+    options = {name for name, _ in LinkfixPlugin.config_scheme}
+    assert {f.name for f in Config.keys()} - {"format", "output"} <= options
+    assert {"fail_on", "report", "serve_external"} <= options
+
+
+async def test_external_links_through_the_cache(tmp_path, checkout_env):
+    from linkfix_simweb import SimWeb
+
+    simweb = SimWeb()
+    site = simweb.add_site("127.0.0.1")  # an IP site: the subprocess needs no name resolution
+    site.page("/fine.html", "<html><head><title>Fine</title></head><body><h2 id='part'>Part</h2></body></html>")
+    async with simweb:
+        await _check_external_links_through_the_cache(simweb, tmp_path, checkout_env)
+
+
+async def _check_external_links_through_the_cache(simweb, tmp_path, checkout_env):
+    root = copy_fixtures(tmp_path)
+    index = root / "docs" / "index.md"
+    base = f"http://127.0.0.1:{simweb.port}"
+    index.write_text(index.read_text().split("These three are broken")[0]
+                     + f"[fine]({base}/fine.html#part) and [gone]({base}/gone.html)\n")
+    project = root / "plain"
+    set_options(project, allow_private=True, max_retries=0, fail_on="never", report="out.json")
+
+    async def build():
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "mkdocs", "build", "--quiet", cwd=project, env=checkout_env,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        _, err = await asyncio.wait_for(process.communicate(), 120)
+        assert process.returncode == 0, err.decode()
+        return statuses(project / "out.json")
+
+    first = await build()
+    assert first[f"{base}/fine.html#part"] == "ok"
+    assert first[f"{base}/gone.html"] == "broken"
+    requests = simweb.stats("127.0.0.1").requests
+    assert requests >= 2
+    second = await build()
+    assert second[f"{base}/fine.html#part"] == "ok"
+    assert simweb.stats("127.0.0.1").paths["/fine.html"] == 1  # the rebuild asked the cache, not the site
+    assert (project / ".linkfix-cache").is_dir()  # cache_dir is relative to mkdocs.yml
+
+
+def test_serve_never_touches_the_network(tmp_path, in_process_plugin, monkeypatch):
+    root = copy_fixtures(tmp_path)
+    index = root / "docs" / "index.md"
+    # Port 9 (discard) on loopback: any request would fail as a connection error, not "offline".
+    index.write_text(index.read_text() + "\n[external](http://127.0.0.1:9/never)\n")
+    project = root / "plain"
+    set_options(project, allow_private=True, cache=False)
+    monkeypatch.chdir(project)
+    plugin = build_in_process(project, command="serve")  # broken links only warn while serving
+    results = {r.link.url: r.result for r in plugin.report.results}
+    assert results["http://127.0.0.1:9/never"].reason == "offline"
+    assert sum(r.failing for r in plugin.report.results) == 3

@@ -1,0 +1,223 @@
+"""The decision flow (Martinez-Romo & Araujo Fig. 4 plus the cheap steps), with a fake client."""
+
+from datetime import datetime, timezone
+
+import pytest
+
+from linkfix.config import Config
+from linkfix.errors import ConfigError
+from linkfix.model import CheckResult, Link, LinkKind, LinkResult, Page, Redirect, Scope, Span, Status
+from linkfix.recover import recover_all
+from linkfix.recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE
+
+from .conftest import FakeClient, data
+
+WB = "http://archive.test"
+SX = "http://searx.test"
+HOST = "https://docs.example.org"
+
+FROB = (
+    "<html><head><title>{title}</title></head><body><main><h1>{title}</h1>"
+    "<p>Frobnicator runs on Linux, macOS and Windows. Install the frobnicator package with pip, "
+    "then run frob init in your project directory to create the configuration file.</p>"
+    "<p>The installer checks your Python version and the presence of the libfrob shared library. "
+    "If libfrob is missing, install it with your system package manager before continuing.</p>"
+    "</main></body></html>"
+)
+OTHER = (
+    "<html><head><title>{title}</title></head><body><main><h1>{title}</h1>"
+    "<p>Gardening in small spaces: tomatoes, basil and chillies grow well in pots on a sunny balcony. "
+    "Water them in the morning and feed them every two weeks during summer.</p></main></body></html>"
+)
+
+
+def config(**overrides) -> Config:
+    settings = dict(
+        suggest=True,
+        archive=[{"provider": "wayback", "url": WB, "requests_per_minute": 0}],
+        search=[{"provider": "site"}, {"provider": "searxng", "url": SX}],
+    )
+    settings.update(overrides)
+    return Config(**settings)
+
+
+def broken(url: str, anchor: str, *, status=Status.BROKEN, reason="404", context="", redirects=(), final_url="", permanent=False) -> LinkResult:
+    page = Page(path="docs/index.md", title="Project notes", text=f"Our notes. {context} {anchor}")
+    link = Link(url=url, kind=LinkKind.INLINE, span=Span(path="docs/index.md", line=3, column=5, start=10, end=10 + len(url)),
+                page=page, anchor_text=anchor, context=context)
+    result = CheckResult(url=url, status=status, reason=reason, http_status=404 if status is Status.BROKEN else 301,
+                         redirects=redirects, final_url=final_url, permanent=permanent)
+    return LinkResult(link=link, resolved=url, scope=Scope.EXTERNAL, result=result)
+
+
+def cdx_for(url: str, ts: str = "20200101000000") -> str:
+    return f'[["urlkey","timestamp","original","mimetype","statuscode","digest","length"],["k","{ts}","{url}","text/html","200","D","1"]]'
+
+
+async def recover(client, results, **overrides):
+    return await recover_all(results, config=config(**overrides), client=client, cache=None,
+                             link_times={r.link.url: datetime(2023, 1, 1, tzinfo=timezone.utc) for r in results})
+
+
+async def test_permanent_redirect_is_offered_without_any_search():
+    client = FakeClient({f"{HOST}/new/install.html": (200, FROB.format(title="Install"))})
+    lr = broken(f"{HOST}/old/install.html", "install guide", status=Status.REDIRECTED, reason="",
+                redirects=(Redirect(url=f"{HOST}/old/install.html", status=301, location=f"{HOST}/new/install.html"),),
+                final_url=f"{HOST}/new/install.html", permanent=True)
+    [out] = await recover(client, [lr])
+    assert [(c.url, c.method) for c in out.suggestions] == [(f"{HOST}/new/install.html", "redirect")]
+    assert out.suggestions[0].confidence >= DEFAULT_AUTOFIX_CONFIDENCE
+    assert client.sent == [f"{HOST}/new/install.html"]  # one check, nothing else
+
+
+async def test_checked_rewrite_wins_before_the_archive_is_asked():
+    dead = "http://docs.example.org/guide/install.html"
+    client = FakeClient({"https://docs.example.org/guide/install.html": (200, FROB.format(title="Install"))})
+    [out] = await recover(client, [broken(dead, "install guide")])
+    best = out.suggestions[0]
+    assert (best.url, best.method, best.evidence["rule"]) == ("https://docs.example.org/guide/install.html", "rewrite", "https")
+    assert best.confidence >= DEFAULT_AUTOFIX_CONFIDENCE
+    assert not any(u.startswith(WB) for u in client.sent)
+    assert out.archived is None
+
+
+async def test_rewrite_landing_on_the_home_page_or_a_soft_404_is_rejected():
+    dead = "http://docs.example.org/guide/install.html"
+    client = FakeClient({
+        "https://docs.example.org/": (200, "<title>Home</title>"),
+        "https://docs.example.org/guide/install/": (200, "<title>Oops</title>"),
+        f"{WB}/cdx/": (200, "[]"),
+    })
+    client.redirects["https://docs.example.org/guide/install.html"] = "https://docs.example.org/"
+    client.soft404.add("https://docs.example.org/guide/install/")
+    [out] = await recover(client, [broken(dead, "install guide")])
+    assert out.suggestions == ()
+
+
+async def test_weak_anchor_without_archived_copy_sends_no_search_query():
+    dead = f"{HOST}/a/frob-setup.html"
+    client = FakeClient({f"{WB}/cdx/": (200, "[]"), SX: (200, data("searxng.json"))})
+    [out] = await recover(client, [broken(dead, "click here")])
+    assert not any(u.startswith(SX) for u in client.sent)  # Fig. 4: No_recovered by search
+    assert all(c.confidence < DEFAULT_AUTOFIX_CONFIDENCE for c in out.suggestions)
+
+
+async def test_weak_anchor_with_archived_copy_searches_with_title_and_signature_and_ranks_by_copy():
+    dead = f"{HOST}/a/frob-setup.html"
+    new = "https://frob.example.net/docs/installing"
+    decoy = "https://blog.example.net/gardening"
+    answer = (
+        '{"results": ['
+        f'{{"url": "{decoy}", "title": "Installing Frobnicator on a balcony", "content": "x"}},'
+        f'{{"url": "{new}", "title": "Setting up", "content": "Frobnicator runs on Linux"}}]}}'
+    )
+    client = FakeClient({
+        f"{WB}/cdx/": (200, cdx_for(dead)),
+        f"{WB}/web/20200101000000id_/": (200, FROB.format(title="Installing Frobnicator")),
+        SX: (200, answer),
+        new: (200, FROB.format(title="Setting up")),
+        decoy: (200, OTHER.format(title="Installing Frobnicator on a balcony")),
+    })
+    [out] = await recover(client, [broken(dead, "here")])
+    queries = [u for u in client.sent if u.startswith(SX)]
+    assert queries and "q=installing+frobnicator" in queries[0]  # archived title first
+    assert out.suggestions[0].url == new and out.suggestions[0].method in ("title", "signature")
+    assert out.suggestions[0].evidence["similarity"]["content_cos"] > 0.9
+    assert out.suggestions[-1].method == "archive"
+    assert out.archived is not None and out.archived.datetime == "2020-01-01T00:00:00Z"
+    # the decoy was fetched and scored, but is a weaker suggestion than the dead page's own copy
+    assert decoy in client.sent and decoy not in [c.url for c in out.suggestions]
+
+
+async def test_anchor_query_without_copy_ranks_by_dice_of_anchor_and_title():
+    dead = "https://old.example.com/frobnicator/manual"
+    right = "https://frob.example.net/manual"
+    wrong = "https://frob.example.net/news"
+    answer = (
+        '{"results": ['
+        f'{{"url": "{wrong}", "title": "Frobnicator news", "content": "release notes"}},'
+        f'{{"url": "{right}", "title": "Frobnicator Reference Manual", "content": "manual"}}]}}'
+    )
+    client = FakeClient({
+        f"{WB}/cdx/": (200, "[]"),
+        SX: (200, answer),
+        right: (200, FROB.format(title="Frobnicator Reference Manual")),
+        wrong: (200, OTHER.format(title="Frobnicator news")),
+    })
+    [out] = await recover(client, [broken(dead, "Frobnicator Reference Manual")])
+    first_query = next(u for u in client.sent if u.startswith(SX))
+    assert "q=frobnicator+reference+manual" in first_query  # the bare anchor comes first
+    assert out.suggestions[0].url == right and out.suggestions[0].method == "search"
+    assert out.suggestions[0].score > out.suggestions[1].score  # Dice(anchor, title)
+
+
+async def test_soft_404_candidates_are_gated_out():
+    dead = "https://old.example.com/frobnicator/manual"
+    right = "https://frob.example.net/manual"
+    client = FakeClient({
+        f"{WB}/cdx/": (200, "[]"),
+        SX: (200, f'{{"results": [{{"url": "{right}", "title": "Frobnicator Reference Manual"}}]}}'),
+        right: (200, FROB.format(title="Frobnicator Reference Manual")),
+    })
+    client.soft404.add(right)
+    [out] = await recover(client, [broken(dead, "Frobnicator Reference Manual")])
+    assert right not in [c.url for c in out.suggestions]
+
+
+async def test_same_site_sitemap_finds_a_moved_page_with_no_search_provider():
+    dead = f"{HOST}/guide/frobnicator-install.html"
+    moved = f"{HOST}/setup/frobnicator-install/"
+    client = FakeClient({
+        f"{HOST}/robots.txt": (200, f"Sitemap: {HOST}/sitemap.xml\n"),
+        f"{HOST}/sitemap.xml": (200, f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>{moved}</loc></url><url><loc>{HOST}/news/</loc></url></urlset>'),
+        f"{WB}/cdx/": (200, cdx_for(dead)),
+        f"{WB}/web/20200101000000id_/": (200, FROB.format(title="Installing Frobnicator")),
+        moved: (200, FROB.format(title="Installing Frobnicator")),
+        f"{HOST}/news/": (200, OTHER.format(title="News")),
+    })
+    [out] = await recover(client, [broken(dead, "installing Frobnicator")], search=[{"provider": "site"}])
+    assert out.suggestions[0].url == moved and out.suggestions[0].method == "same-site"
+    assert out.suggestions[0].confidence >= DEFAULT_AUTOFIX_CONFIDENCE
+
+
+async def test_a_learned_restructure_is_tried_first_on_the_next_link_of_the_host():
+    site = {
+        f"{HOST}/robots.txt": (200, f"Sitemap: {HOST}/sitemap.xml\n"),
+        f"{HOST}/sitemap.xml": (200, f'<urlset><url><loc>{HOST}/v2/manual/alpha-widgets/</loc></url></urlset>'),
+        f"{WB}/cdx/": (200, cdx_for(f"{HOST}/v1/alpha-widgets.html")),
+        f"{WB}/web/20200101000000id_/": (200, FROB.format(title="Alpha widgets")),
+        f"{HOST}/v2/manual/alpha-widgets/": (200, FROB.format(title="Alpha widgets")),
+        f"{HOST}/v2/manual/beta-gadgets/": (200, OTHER.format(title="Beta gadgets")),
+    }
+    client = FakeClient(site)
+    first = broken(f"{HOST}/v1/alpha-widgets.html", "Alpha widgets")
+    second = broken(f"{HOST}/v1/beta-gadgets.html", "Beta gadgets")
+    out = await recover(client, [first, second], search=[{"provider": "site"}])
+    assert out[0].suggestions[0].url == f"{HOST}/v2/manual/alpha-widgets/"
+    assert out[0].suggestions[0].confidence >= DEFAULT_AUTOFIX_CONFIDENCE
+    best = out[1].suggestions[0]
+    assert best.url == f"{HOST}/v2/manual/beta-gadgets/" and best.method == "rewrite"
+    assert best.evidence["rule"].startswith("learned")
+
+
+async def test_failing_providers_degrade_to_no_suggestions(caplog):
+    client = FakeClient()
+    client.fail = {"http"}
+    [out] = await recover(client, [broken("https://gone.example.com/page", "Frobnicator manual")])
+    assert out.suggestions == () and out.archived is None
+    assert any("fail" in r.message for r in caplog.records)
+
+
+async def test_links_that_are_not_broken_external_pages_are_left_alone():
+    client = FakeClient()
+    ok = broken("https://ok.example.com/", "ok", status=Status.OK, reason="")
+    fragment = broken("https://ok.example.com/p#x", "x", reason="missing-fragment")
+    internal = broken("docs/missing.md", "missing")
+    internal = LinkResult(link=internal.link, resolved="docs/missing.md", scope=Scope.INTERNAL, result=internal.result)
+    out = await recover(client, [ok, fragment, internal])
+    assert out == [ok, fragment, internal] and client.sent == []
+
+
+async def test_unknown_provider_is_a_config_error():
+    with pytest.raises(ConfigError, match="unknown provider 'nope'"):
+        await recover(FakeClient(), [], search=[{"provider": "nope"}])

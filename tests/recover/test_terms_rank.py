@@ -1,0 +1,99 @@
+"""The IR maths against values computed by hand."""
+
+import math
+from collections import Counter
+
+import pytest
+
+from linkfix.recover import rank, terms
+
+
+def test_tokenize_and_content_terms_drop_stop_words_and_short_tokens():
+    assert terms.tokenize("Don't PANIC: the Guide's 42 answers") == ["don't", "panic", "the", "guide's", "42", "answers"]
+    assert terms.content_terms("The quick fox and a 7 of 2024 x") == ["quick", "fox", "2024"]
+
+
+def test_normalised_tf_follows_klein_nelson_eq1():
+    tf = Counter({"a": 4, "b": 2, "c": 1})
+    got = terms.normalised_tf(tf)
+    assert got["a"] == pytest.approx(1.0)
+    assert got["b"] == pytest.approx(0.4 + 0.6 * 0.5)
+    assert got["c"] == pytest.approx(0.4 + 0.6 * 0.25)
+
+
+def test_tf_idf_is_normalised_tf_times_log_inverse_probability():
+    tf = Counter({"python": 2, "zyxwvutq": 1})
+    got = terms.tf_idf(tf)
+    p = terms.collection_probability("python")
+    assert got["python"] == pytest.approx(1.0 * math.log(1 / p))
+    # an unseen word gets the floor probability, hence the highest idf
+    assert got["zyxwvutq"] == pytest.approx(0.7 * math.log(1 / terms.UNSEEN_PROBABILITY))
+
+
+def test_kld_term_scores_prefer_rare_frequent_terms():
+    tf = Counter({"the": 5, "sphinxdoc": 5})
+    scores = terms.kld_term_scores(tf)
+    p_the = terms.collection_probability("the")
+    assert scores["the"] == pytest.approx(0.5 * math.log(0.5 / p_the))
+    assert scores["sphinxdoc"] > scores["the"]
+
+
+def test_lexical_signature_orders_by_tf_idf():
+    # same frequency: the word the reference corpus never saw is the most specific
+    text = "guide zyxwq guide zyxwq guide zyxwq page the the the the"
+    assert terms.lexical_signature(text, 2) == ["zyxwq", "guide"]
+    assert "the" not in terms.lexical_signature(text, 5)
+
+
+def test_frequency_terms_excludes_given_terms():
+    assert terms.frequency_terms("apple apple pear pear pear plum", 2, exclude=["pear"]) == ["apple", "plum"]
+
+
+def test_cosine_dice_tanimoto_by_hand():
+    a = {"x": 1.0, "y": 2.0}
+    b = {"x": 2.0, "z": 1.0}
+    # a.b = 2, |a|^2 = 5, |b|^2 = 5
+    assert rank.cosine(a, b) == pytest.approx(2 / 5)
+    assert rank.dice(a, b) == pytest.approx(4 / 10)
+    assert rank.tanimoto(a, b) == pytest.approx(2 / (5 + 5 - 2))
+    assert rank.cosine(a, {}) == 0.0 and rank.dice({}, {}) == 0.0 and rank.tanimoto({}, {}) == 0.0
+
+
+def test_dice_on_sets_is_the_set_formula():
+    a = rank.as_vector(["web", "link", "recovery"])
+    b = rank.as_vector(["link", "recovery", "broken", "pages"])
+    assert rank.dice(a, b) == pytest.approx(2 * 2 / (3 + 4))
+
+
+def test_jaccard_by_hand():
+    assert rank.jaccard(["a", "b", "c"], ["b", "c", "d"]) == pytest.approx(2 / 4)
+    assert rank.jaccard([], []) == 0.0
+
+
+def test_kld_with_smoothing_by_hand():
+    ref = {"a": 3, "b": 1}
+    cand = {"a": 1, "c": 1}
+    bg = {"a": 0.5, "b": 0.25, "c": 0.25}.get
+    s = 0.1
+    qa = 0.9 * 0.5 + 0.1 * 0.5
+    qb = 0.9 * 0.0 + 0.1 * 0.25
+    expected = 0.75 * math.log(0.75 / qa) + 0.25 * math.log(0.25 / qb)
+    assert rank.kld(ref, cand, smoothing=s, background=bg) == pytest.approx(expected)
+    # a document is closer to itself than to anything else
+    assert rank.kld(ref, ref, smoothing=s, background=bg) < rank.kld(ref, cand, smoothing=s, background=bg)
+
+
+def test_url_tokens_follow_alkwai_tokenisation():
+    assert rank.url_tokens("https://www.odu.edu/compsci/index.html") == ["odu", "edu", "compsci"]
+    assert rank.path_tokens("https://docs.example.org/en/v2/Getting-Started.html") == ["getting", "started"]
+
+
+def test_margins_measure_lead_over_the_best_other():
+    assert rank.margins([0.9, 0.5, 0.2]) == pytest.approx([0.4, 0.0, 0.0])
+    assert rank.margins([0.7]) == pytest.approx([0.7])
+
+
+def test_home_page_detection():
+    assert rank.is_home_page("https://example.org/")
+    assert rank.is_home_page("https://example.org")
+    assert not rank.is_home_page("https://example.org/docs/")

@@ -1,0 +1,200 @@
+"""The HTML report in headless Chromium, driven through chromedriver's W3C WebDriver HTTP API
+(no selenium needed): it renders, filters, turns accepted suggestions into the decisions file
+that `linkfix fix --apply` reads, and shows hostile text without running it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from linkfix.fixer import plan_decisions
+from linkfix.report.html import format_html
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"  # the W3C web element identifier
+
+
+class WebDriver:
+    """The few W3C WebDriver commands these tests need, over loopback HTTP."""
+
+    def __init__(self, port: int, profile: Path, downloads: Path) -> None:
+        self.base = f"http://127.0.0.1:{port}"
+        self._wait_ready()
+        options = {
+            "binary": CHROMIUM,
+            "args": [
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                f"--user-data-dir={profile}",
+            ],
+            "prefs": {"download.default_directory": str(downloads), "download.prompt_for_download": False},
+        }
+        caps = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options}}}
+        self.session = self._call("POST", "/session", caps)["sessionId"]
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if self._call("GET", "/status").get("ready"):
+                    return
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("chromedriver did not start")
+            time.sleep(0.1)
+
+    def _call(self, method: str, path: str, payload: dict | None = None):
+        data = json.dumps(payload).encode() if payload is not None else None
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                return json.loads(response.read())["value"]
+        except urllib.error.HTTPError as exc:
+            raise AssertionError(f"webdriver {method} {path}: {exc.read()[:500]!r}") from None
+
+    def command(self, method: str, path: str, payload: dict | None = None):
+        return self._call(method, f"/session/{self.session}{path}", payload)
+
+    def open(self, url: str) -> None:
+        self.command("POST", "/url", {"url": url})
+
+    def run(self, script: str, *args):
+        return self.command("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    def click(self, css: str) -> None:
+        found = self.command("POST", "/element", {"using": "css selector", "value": css})
+        assert ELEMENT in found, found
+        element = found[ELEMENT]
+        # Centre it first: at the top of the viewport the sticky filter bar would take the click.
+        self.run("arguments[0].scrollIntoView({block: 'center'})", {ELEMENT: element})
+        self.command("POST", f"/element/{element}/click", {})
+
+    def quit(self) -> None:
+        self.command("DELETE", "")
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    if not (Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists()):
+        pytest.skip("chromium and chromedriver are not installed (Debian: apt-get install chromium chromium-driver)")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    process = subprocess.Popen(
+        [CHROMEDRIVER, f"--port={port}", "--allowed-ips=127.0.0.1"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    downloads = tmp_path_factory.mktemp("downloads")
+    try:
+        driver = WebDriver(port, tmp_path_factory.mktemp("profile"), downloads)
+        driver.downloads = downloads
+        yield driver
+        driver.quit()
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture
+def page(browser, report, tmp_path):
+    path = tmp_path / "report.html"
+    path.write_text(format_html(report), encoding="utf-8")
+    browser.open(path.as_uri())
+    return browser
+
+
+def visible_ids(driver) -> list[str]:
+    return driver.run("return Array.from(document.querySelectorAll('article.link')).filter(a => !a.hidden).map(a => a.id)")
+
+
+def test_renders_totals_and_links(page):
+    assert page.run("return document.title") == "linkfix report"
+    assert len(visible_ids(page)) == 7
+    assert page.run("return document.getElementById('shown-count').textContent") == "7 of 7 shown"
+    totals = page.run("return Array.from(document.querySelectorAll('#totals li')).map(li => li.textContent.trim())")
+    assert "3 broken" in totals and "1 redirected" in totals
+
+
+def test_filters_by_status_file_and_host(page):
+    page.click("#filter-status input[value='broken']")
+    assert len(visible_ids(page)) == 4
+    page.click("#filter-file option[value='docs/guide.md']")
+    ids = visible_ids(page)
+    assert len(ids) == 1
+    assert page.run(f"return document.getElementById('{ids[0]}').dataset.status") == "redirected"
+    page.click("#filter-status input[value='broken']")
+    assert len(visible_ids(page)) == 3
+    page.click("#filter-file option[value='']")
+    page.click("#filter-host option[value='slow.example.net']")
+    assert [page.run(f"return document.getElementById('{i}').dataset.status") for i in visible_ids(page)] == ["timeout"]
+    assert page.run("return document.getElementById('shown-count').textContent") == "1 of 7 shown"
+
+
+def test_accepting_two_suggestions_yields_decisions_file(page, tmp_path):
+    guide = "article[data-url='https://old.example.org/manual/install.html']"
+    evil = "article[data-file='docs/evil page.md'][data-status='broken']"
+    page.click(f"{guide} tr.candidate[data-index='1'] button.accept")
+    page.click(f"{guide} tr.candidate[data-index='0'] button.accept")  # withdraws the first accept
+    page.click(f"{guide} tr.candidate[data-index='1'] button.reject")
+    page.click(f"{evil} tr.candidate[data-index='1'] button.accept")
+    assert page.run("return document.getElementById('decision-count').textContent") == "2 accepted, 1 rejected"
+    preview = json.loads(page.run("return document.getElementById('decisions-preview').textContent"))
+    expected = {
+        "schema": "https://linkfix.dev/schema/decisions-1.json",
+        "version": 1,
+        "report": {"started": "2026-11-22T06:00:00+00:00"},
+        "decisions": [
+            {"file": "docs/evil page.md", "line": 2, "column": 10, "start": 30, "end": 63,
+             "url": "javascript:alert(document.domain)", "kind": "html", "tag": "a[href]",
+             "replacement": 'https://safe.example.net/a?x=1&y="2"', "decision": "accept"},
+            {"file": "docs/guide.md", "line": 3, "column": 14, "start": 40, "end": 83,
+             "url": "https://old.example.org/manual/install.html", "kind": "inline", "tag": "",
+             "replacement": "https://new.example.org/docs/install/", "decision": "accept"},
+            {"file": "docs/guide.md", "line": 3, "column": 14, "start": 40, "end": 83,
+             "url": "https://old.example.org/manual/install.html", "kind": "inline", "tag": "",
+             "replacement": "https://new.example.org/docs/", "decision": "reject"},
+        ],
+    }
+    assert preview == expected
+    # the download button writes the same document
+    page.click("#download")
+    target = page.downloads / "decisions.json"
+    deadline = time.monotonic() + 15
+    while not target.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert json.loads(target.read_text()) == expected
+    # and `linkfix fix --apply` accepts it
+    assert [f.new_url for f in plan_decisions(expected).fixes] == ["https://safe.example.net/a?x=1&y=\"2\"", "https://new.example.org/docs/install/"]
+
+
+def test_hostile_text_is_shown_not_run(page):
+    from report_sample import HOSTILE_TITLE
+
+    assert page.run("return window.__pwned === undefined")
+    titles = page.run("return Array.from(document.querySelectorAll('.page-title')).map(e => e.textContent)")
+    assert HOSTILE_TITLE in titles
+    assert page.run("return document.querySelectorAll('main img, main script').length") == 0
+    # javascript: URLs are never clickable
+    assert page.run("return Array.from(document.querySelectorAll('a[href]')).filter(a => !/^https?:/.test(a.href)).length") == 0
+    assert page.run("return document.querySelectorAll('tr.candidate[data-replacement^=\"javascript\"] button').length") == 0
+    # our own script did run (the CSP pins it by hash)
+    assert page.run("return document.getElementById('decision-count').textContent") == "0 accepted, 0 rejected"

@@ -1,0 +1,203 @@
+"""cache: keys, TTL per status class, history across runs, persistence."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+
+from linkfix.cache import BROKEN_TTL, Cache, History, normalise_url, result_ttl
+from linkfix.errors import ConfigError
+from linkfix.model import CheckResult, Redirect, Status
+
+
+def _result(url: str, status: Status, **kw) -> CheckResult:
+    return CheckResult(url=url, status=status, checked_at=time.time(), **kw)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("HTTP://Example.COM/a", "http://example.com/a"),
+        ("http://example.com:80/a", "http://example.com/a"),
+        ("https://example.com:443/a", "https://example.com/a"),
+        ("http://example.com/a#frag", "http://example.com/a"),
+        ("http://example.com/%7euser", "http://example.com/~user"),
+        ("http://example.com/a%2fb", "http://example.com/a%2Fb"),
+        ("http://example.com", "http://example.com/"),
+        ("http://example.com/?q=%3a", "http://example.com/?q=%3A"),
+    ],
+)
+def test_equivalent_urls_share_a_key(a, b):
+    assert normalise_url(a) == normalise_url(b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("http://example.com/a", "https://example.com/a"),
+        ("http://example.com:8080/a", "http://example.com/a"),
+        ("http://example.com/A", "http://example.com/a"),  # paths are case-sensitive
+        ("http://example.com/a?x=1", "http://example.com/a?x=2"),
+    ],
+)
+def test_different_urls_keep_different_keys(a, b):
+    assert normalise_url(a) != normalise_url(b)
+
+
+def test_malformed_urls_do_not_crash_the_key():
+    assert normalise_url("http://[::1") == "http://[::1"
+    assert normalise_url("http://example.com:99999/") == "http://example.com:99999/"
+
+
+def test_ttl_per_status_class():
+    day = 86400.0
+    assert result_ttl(Status.OK, day) == day
+    assert 0 < result_ttl(Status.REDIRECTED, day) < day
+    assert result_ttl(Status.BROKEN, day) == BROKEN_TTL
+    assert result_ttl(Status.BROKEN, 60) == 60  # never longer than max_cache_age
+    for status in (Status.BLOCKED, Status.TIMEOUT, Status.ERROR, Status.EXCLUDED, Status.UNSUPPORTED):
+        assert result_ttl(status, day) == 0
+
+
+def test_results_round_trip_through_disk(tmp_path):
+    url = "https://Example.com/page#x"
+    hop = Redirect(url="https://example.com/old", status=301, location="https://example.com/page")
+    original = _result(url, Status.REDIRECTED, reason="permanent", redirects=(hop,), final_url="https://example.com/page", permanent=True, http_status=200)
+    with Cache(tmp_path / "c") as cache:
+        cache.put_result(url, original)
+    with Cache(tmp_path / "c") as cache:
+        got = cache.get_result("https://example.com/page")
+    assert got is not None and got.from_cache
+    assert got.redirects == (hop,)
+    assert (got.status, got.permanent, got.final_url, got.http_status) == (Status.REDIRECTED, True, original.final_url, 200)
+
+
+def test_transient_results_are_not_kept():
+    cache = Cache(None)
+    for status in (Status.BLOCKED, Status.TIMEOUT, Status.ERROR):
+        cache.put_result(f"https://x.org/{status.value}", _result("u", status))
+        assert cache.get_result(f"https://x.org/{status.value}") is None
+
+
+def test_expired_results_are_misses(tmp_path):
+    cache = Cache(tmp_path / "c", max_age=0.05)
+    cache.put_result("https://x.org/a", _result("https://x.org/a", Status.OK))
+    cache.flush()
+    assert cache.get_result("https://x.org/a") is not None
+    time.sleep(0.1)
+    assert cache.get_result("https://x.org/a") is None
+    cache.close()
+
+
+def test_history_counts_each_run_once_and_resets_on_ok(tmp_path):
+    url = "https://x.org/gone"
+    broken = _result(url, Status.BROKEN, reason="404")
+    first = Cache(tmp_path / "c", run_id="run-1")
+    first.put_result(url, broken)
+    first.put_result(url, broken)  # the same run again: still one
+    assert first.history(url).broken_runs == 1
+    started = first.history(url).first_broken
+    first.close()
+
+    second = Cache(tmp_path / "c", run_id="run-2")
+    second.put_result(url, _result(url, Status.BROKEN, reason="404"))
+    history = second.history(url)
+    assert history.broken_runs == 2
+    assert history.first_broken == started
+    assert history.last_broken >= started
+    second.close()
+
+    third = Cache(tmp_path / "c", run_id="run-3")
+    third.put_result(url, _result(url, Status.BLOCKED))  # says nothing either way
+    assert third.history(url).broken_runs == 2
+    third.put_result(url, _result(url, Status.OK))
+    assert third.history(url) == History()
+    third.close()
+
+
+def test_cached_verdict_does_not_count_as_a_new_broken_run():
+    cache = Cache(None, run_id="a")
+    url = "https://x.org/gone"
+    cache.put_result(url, _result(url, Status.BROKEN))
+    cache.run_id = "b"
+    cache.put_result(url, cache.get_result(url))
+    assert cache.history(url).broken_runs == 1
+
+
+def test_namespaced_values_and_ttl(tmp_path):
+    with Cache(tmp_path / "c") as cache:
+        cache.set("archive", "https://x.org/a", {"url": "https://web.archive.org/x"}, ttl=3600)
+        cache.set("forever", "k", [1, 2], ttl=math.inf)
+        cache.set("never", "k", "v", ttl=0)
+    with Cache(tmp_path / "c") as cache:
+        assert cache.get("archive", "https://x.org/a") == {"url": "https://web.archive.org/x"}
+        assert cache.get("forever", "k") == [1, 2]
+        assert cache.get("never", "k") is None
+        assert cache.get("archive", "https://x.org/other") is None
+
+
+def test_stats_and_clear(tmp_path):
+    cache = Cache(tmp_path / "c")
+    cache.put_result("https://x.org/a", _result("https://x.org/a", Status.OK))
+    cache.put_result("https://x.org/b", _result("https://x.org/b", Status.BROKEN))
+    cache.set("ns", "k", 1, ttl=60)
+    stats = cache.stats()
+    assert stats["results"] == 2
+    assert stats["results_ok"] == 1 and stats["results_broken"] == 1
+    assert stats["history"] == 1
+    assert stats["other"] == 1
+    cache.clear()
+    assert cache.stats()["entries"] == 0
+    assert cache.get_result("https://x.org/a") is None
+    cache.close()
+
+
+def test_entries_from_an_older_version_are_misses(tmp_path):
+    with Cache(tmp_path / "c") as cache:
+        cache.set("result", normalise_url("https://x.org/a"), {"status": "no-such-status", "url": "x"}, ttl=60)
+        cache.set("result", normalise_url("https://x.org/b"), "garbage", ttl=60)
+        cache.set("result", normalise_url("https://x.org/c"), {"url": "https://x.org/c", "status": "ok", "field_from_the_future": 1}, ttl=60)
+    with Cache(tmp_path / "c") as cache:
+        assert cache.get_result("https://x.org/a") is None
+        assert cache.get_result("https://x.org/b") is None
+        assert cache.get_result("https://x.org/c").status is Status.OK
+
+
+def test_unusable_cache_directory_is_a_config_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    with pytest.raises(ConfigError, match="cache_dir"):
+        Cache(blocker / "cache")
+
+
+def test_cache_command_stats_and_clear(tmp_path, monkeypatch, capsys):
+    from linkfix.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["cache", "stats"]) == 0
+    assert "no cache" in capsys.readouterr().out
+    assert not (tmp_path / ".linkfix-cache").exists()  # looking does not create one
+
+    with Cache(tmp_path / ".linkfix-cache") as cache:
+        cache.put_result("https://x.org/a", _result("https://x.org/a", Status.OK))
+        cache.put_result("https://x.org/b", _result("https://x.org/b", Status.BROKEN))
+    assert main(["cache", "stats"]) == 0
+    out = capsys.readouterr().out
+    assert "results_ok" in out and "results_broken" in out
+
+    assert main(["cache", "clear"]) == 0
+    assert "cleared" in capsys.readouterr().out
+    with Cache(tmp_path / ".linkfix-cache") as cache:
+        assert cache.get_result("https://x.org/a") is None
+
+
+def test_cache_command_honours_cache_dir(tmp_path, monkeypatch, capsys):
+    from linkfix.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    with Cache(tmp_path / "elsewhere") as cache:
+        cache.put_result("https://x.org/a", _result("https://x.org/a", Status.OK))
+    assert main(["cache", "stats", "--cache-dir", "elsewhere"]) == 0
+    assert "results_ok" in capsys.readouterr().out
