@@ -130,7 +130,8 @@ def timed(command: list[str], *, cwd: Path, log: Path) -> dict:
     wall = time.monotonic() - started
     text = log.read_text(errors="replace")
     rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text)
-    return {"wall": wall, "rss_mb": int(rss.group(1)) / 1024 if rss else float("nan"), "exit": code}
+    cpu = sum(float(m) for m in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", text))
+    return {"wall": wall, "cpu": cpu, "rss_mb": int(rss.group(1)) / 1024 if rss else float("nan"), "exit": code}
 
 
 def run_linkfix(server: Server, args: argparse.Namespace, workdir: Path, name: str) -> dict:
@@ -213,7 +214,7 @@ def lychee_accuracy(truth: dict[str, str], failing: set[str]) -> tuple[int, Coun
 def report(name: str, run: dict, limit: float, total: int, accuracy: tuple[int, Counter]) -> None:
     right, wrong = accuracy
     print(
-        f"{name:<14} wall {run['wall']:7.2f} s  ({run['wall'] / limit:5.2f}x limit)  peak RSS {run['rss_mb']:6.1f} MB  "
+        f"{name:<14} wall {run['wall']:7.2f} s  ({run['wall'] / limit:5.2f}x limit)  cpu {run['cpu']:6.2f} s  peak RSS {run['rss_mb']:6.1f} MB  "
         f"requests {run['requests']:6d}  peak conns/host {run['peak_per_host']:3d}  exit {run['exit']}"
     )
     print(f"{'':<14} accuracy {right}/{total} ({100 * right / max(total, 1):.1f}%)" + (f"  misses: {dict(wrong.most_common(6))}" if wrong else ""))
@@ -249,6 +250,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{len(truth)} URLs ({unique} without fragments) on {args.hosts} hosts, latency {args.latency * 1000:.0f} ms, "
             f"{args.host_concurrency} per host, max {args.max_concurrency} in flight; physical limit {limit:.2f} s"
         )
+        # Wall times on a shared machine depend on who else runs: say how loaded it was.
+        print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start")
         cold = run_linkfix(server, args, workdir, "linkfix-cold")
         report("linkfix", cold, limit, len(truth), linkfix_accuracy(truth, cold["statuses"]))
         warm = run_linkfix(server, args, workdir, "linkfix-warm")

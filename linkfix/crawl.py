@@ -73,6 +73,7 @@ class Crawl:
     errors: tuple[str, ...] = ()
     skipped_by_robots: int = 0
     truncated: bool = False  # the page limit stopped the crawl
+    start_problem: str = ""  # why the start page gave nothing to crawl ("" when it did)
 
 
 class CrawlScope:
@@ -122,15 +123,16 @@ def validate_start(url: str) -> str:
 async def read_robots(client: Any, start: str) -> Protego | None:
     """The site's robots rules; None when there is no robots.txt (everything allowed).
 
-    RFC 9309: a 4xx means no rules; an unreachable file (5xx, no answer) means "disallow all",
-    represented here by rules that disallow everything.
+    RFC 9309: a 4xx means no rules; a server error (5xx) means "disallow all", represented here
+    by rules that disallow everything.
     """
     parts = urlsplit(start)
     url = urlunsplit((parts.scheme, parts.netloc, "/robots.txt", "", ""))
     fetched = await client.fetch(url, max_bytes=500_000)
     if 200 <= fetched.status < 300:
         return Protego.parse(fetched.text)
-    if 400 <= fetched.status < 500:
+    if 400 <= fetched.status < 500 or fetched.status == 0:
+        # No answer at all: the start page's own fetch will say why (DNS, refused, private ...).
         return None
     log.warning("robots.txt of %s unreachable (%s): not crawling, per RFC 9309", parts.netloc,
                 fetched.status or fetched.error)
@@ -186,6 +188,15 @@ def _is_html(fetched: Any) -> bool:
     return kind in ("", "text/html", "application/xhtml+xml")
 
 
+def _not_crawlable(fetched: Any) -> str:
+    """Why a fetched page yields no links to follow ('' when it does)."""
+    if fetched.status == 0:
+        return fetched.error or "no answer"
+    if fetched.status != 200:
+        return f"HTTP {fetched.status}"
+    return "" if _is_html(fetched) else "not an HTML page"
+
+
 def _looks_like_page(url: str) -> bool:
     suffix = posixpath.splitext(unquote(urlsplit(url).path))[1].lower()
     return suffix not in _NOT_PAGES
@@ -212,27 +223,34 @@ async def crawl(client: Any, start: str, limits: CrawlLimits, *, robots: Protego
             level.append(key)
     pages: list[CrawledPage] = []
     errors: list[str] = []
-    skipped = 0
+    start_problem = ""
+    skipped = requested = 0
     truncated = False
     depth = 0
     while level and depth <= limits.max_depth:
         allowed = []
         for url in level:
-            if robots is not None and not robots.can_fetch(url, ROBOTS_AGENT):
-                skipped += 1
-                log.debug("robots.txt disallows %s", url)
-            else:
+            if robots is None or robots.can_fetch(url, ROBOTS_AGENT):
                 allowed.append(url)
-        room = limits.max_pages - len(pages)
+                continue
+            skipped += 1
+            log.debug("robots.txt disallows %s", url)
+            if depth == 0 and url == level[0]:
+                start_problem = "robots.txt disallows it"
+        room = limits.max_pages - requested
         if len(allowed) > room:
             allowed, truncated = allowed[:room], True
+        requested += len(allowed)
         fetched_all = await asyncio.gather(*(client.fetch(url, max_bytes=MAX_PAGE_BYTES) for url in allowed))
         next_level: list[str] = []
         for url, fetched in zip(allowed, fetched_all):
-            if fetched.status != 200 or not _is_html(fetched):
+            problem = _not_crawlable(fetched)
+            if problem:
+                if depth == 0 and url == level[0]:
+                    start_problem = problem
                 if fetched.status == 0:
-                    errors.append(f"{url}: {fetched.error or 'no answer'}")
-                continue  # its own status is reported where it is linked
+                    errors.append(f"{url}: {problem}")
+                continue  # a dead page's own status is reported where it is linked
             final = fetched.final_url or url
             if fetched.redirects and final not in scope:
                 continue  # redirected off the site: not ours to crawl
@@ -254,7 +272,8 @@ async def crawl(client: Any, start: str, limits: CrawlLimits, *, robots: Protego
     if truncated:
         log.warning("crawl stopped at %d pages (--crawl-pages)", limits.max_pages)
     log.info("crawled %d page(s); %d disallowed by robots.txt", len(pages), skipped)
-    return Crawl(pages=tuple(pages), errors=tuple(errors), skipped_by_robots=skipped, truncated=truncated)
+    return Crawl(pages=tuple(pages), errors=tuple(errors), skipped_by_robots=skipped, truncated=truncated,
+                 start_problem=start_problem)
 
 
 def known_results(crawled: Crawl, targets: Iterable[str], config: Config) -> dict[str, CheckResult]:
@@ -282,6 +301,10 @@ async def crawl_check(start: str, config: Config, limits: CrawlLimits, *, resolv
     start = validate_start(start)
     if config.offline:
         raise InputError("--crawl reads a live site: it cannot run with --offline")
+    if config.base_url:
+        # base_url maps URLs to local files; a crawl has no local files, only the live site.
+        log.info("--crawl: ignoring base_url %s", config.base_url)
+        config = replace(config, base_url="")
     # robots.txt first, with a throw-away client: its Crawl-delay shapes the real client.
     async with HttpChecker(config, Cache(None), resolver=resolver) as client:
         robots = await read_robots(client, start)
@@ -292,6 +315,9 @@ async def crawl_check(start: str, config: Config, limits: CrawlLimits, *, resolv
             crawled = await crawl(client, start, limits, robots=robots, want_text=config.suggest)
     finally:
         cache.close()
+    if not crawled.pages:
+        # Nothing read is not "no broken links": say why instead of reporting a clean site.
+        raise InputError(f"--crawl: nothing to crawl at {start}: {crawled.start_problem or 'no HTML page in scope'}")
     documents = [(page.url, page.document) for page in crawled.pages]
     # Pages are URLs, not files: an empty project makes every link resolve as an external URL.
     project = Project(files=[], root=Path.cwd(), markdown=False)
@@ -300,8 +326,9 @@ async def crawl_check(start: str, config: Config, limits: CrawlLimits, *, resolv
         t.resolved for rel, doc in documents for link in doc.links
         if (t := local.resolve(link.url, doc.page, rel)).scope is Scope.EXTERNAL
     }
+    errors = list(crawled.errors) + ([f"{start}: start page not crawled: {crawled.start_problem}"] if crawled.start_problem else [])
     report = await check_documents(documents, project, config, resolver=resolver, progress=progress,
-                                   errors=crawled.errors, known=known_results(crawled, targets, config))
+                                   errors=errors, known=known_results(crawled, targets, config))
     return replace(report, root=start)
 
 

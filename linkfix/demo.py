@@ -56,13 +56,19 @@ def _simweb() -> tuple[Any, Any]:
     return SimWeb, build_demo_web
 
 
+#: Marks a docs copy the demo made, so that only such a copy is ever replaced.
+MARKER = ".linkfix-demo-copy"
+
+
 def copy_docs(source: Path, target: Path) -> None:
-    """A fresh copy of the example docs (a previous demo's copy, maybe fixed, is replaced)."""
-    if target.is_symlink() or target.is_file():
-        raise InputError(f"{target} exists and is not a directory of the demo")
+    """A fresh copy of the example docs. A previous demo's copy (maybe fixed since) is replaced;
+    anything else at that place is left alone, so `--output-dir .` cannot delete a real docs/."""
+    if target.is_symlink() or target.is_file() or (target.exists() and not (target / MARKER).is_file()):
+        raise InputError(f"{target} exists and is not a copy made by `linkfix demo`: choose another --output-dir")
     if target.exists():
         shutil.rmtree(target)
     shutil.copytree(source, target)
+    (target / MARKER).write_text("made by `linkfix demo`; replaced by the next demo run\n", encoding="utf-8")
 
 
 async def run_demo(out_dir: Path) -> DemoResult:

@@ -10,7 +10,6 @@ and computes the new text; `write_changes` writes it with `linkfix.patch`'s safe
 from __future__ import annotations
 
 import html
-import logging
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -18,18 +17,14 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol
 
 from .errors import InputError, PatchError
-from .model import LinkKind, LinkResult, Report, Span, Status
-from .report.common import DECISIONS_SCHEMA, fragment_of, is_safe_url, replacement_url, top_suggestion
+from .model import Candidate, LinkKind, LinkResult, Report, Span, Status
 from .patch import Edit, Source, apply_file_edits, format_target, patched_text, read_source, unified_diff, writable_path
-
-log = logging.getLogger(__name__)
-
-try:  # recovery owns the calibrated threshold; until it exists, a conservative default
-    from .recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE
-except ImportError:
-    DEFAULT_AUTOFIX_CONFIDENCE = 0.9
+from .report.common import DECISIONS_SCHEMA, fragment_of, is_safe_url, replacement_url
 
 DAY = 86400.0
+#: `Candidate.method` of an archived copy: a last resort, written only with --archive-fallback.
+ARCHIVE_METHOD = "archive"
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Fix:
@@ -69,7 +64,12 @@ class FixOptions:
 
     @property
     def threshold(self) -> float:
-        return self.min_confidence or DEFAULT_AUTOFIX_CONFIDENCE
+        if self.min_confidence:
+            return self.min_confidence
+        # Late import: `linkfix.recover` loads the whole recovery stack (word lists included).
+        from .recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE
+
+        return DEFAULT_AUTOFIX_CONFIDENCE
 
 
 class HistoryLike(Protocol):
@@ -113,7 +113,7 @@ def plan_fixes(report: Report, options: FixOptions, history: History | None = No
 def _plan_one(item: LinkResult, options: FixOptions, history: History | None) -> tuple[Fix | None, list[str]]:
     result = item.result
     if result.status is Status.REDIRECTED:
-        if options.update_redirects and result.permanent and result.final_url:
+        if options.update_redirects and result.permanent and is_safe_url(result.final_url):
             return _fix(item, _with_fragment(result.final_url, item.link.url), "redirect", None), []
         return None, []
     if result.status is not Status.BROKEN:
@@ -121,7 +121,7 @@ def _plan_one(item: LinkResult, options: FixOptions, history: History | None) ->
     if not _confirmed(result.url, options, history):
         return None, [_unconfirmed_message(result.url, options, history)]
     messages: list[str] = []
-    candidate = top_suggestion(item)
+    candidate = max((c for c in item.suggestions if c.method != ARCHIVE_METHOD), key=_confidence, default=None)
     if candidate is not None and candidate.confidence >= options.threshold:
         new_url, caveat = replacement_url(item, candidate)
         if caveat:
@@ -135,11 +135,24 @@ def _plan_one(item: LinkResult, options: FixOptions, history: History | None) ->
             f"best suggestion {candidate.url} has confidence {candidate.confidence:.2f} "
             f"< {options.threshold:.2f}; review it in the HTML report"
         )
-    if options.archive_fallback and item.archived is not None and is_safe_url(item.archived.url):
-        return _fix(item, item.archived.url, "archive", None), messages
+    if options.archive_fallback:
+        archived = _archived_url(item)
+        if archived:
+            return _fix(item, archived, ARCHIVE_METHOD, None), messages
     if candidate is None:
         messages.append("no replacement found")
     return None, messages
+
+
+def _confidence(candidate: Candidate) -> float:
+    return candidate.confidence
+
+
+def _archived_url(item: LinkResult) -> str:
+    """The archived copy to link instead: the report's, else the best archive candidate."""
+    urls = [item.archived.url] if item.archived is not None else []
+    urls += [c.url for c in sorted(item.suggestions, key=_confidence, reverse=True) if c.method == ARCHIVE_METHOD]
+    return next((url for url in urls if is_safe_url(url)), "")
 
 
 def _fix(item: LinkResult, new_url: str, method: str, confidence: float | None) -> Fix:
@@ -258,11 +271,13 @@ def _holds(written: str, fix: Fix) -> bool:
     return _MD_ESCAPE.sub(r"\1", written) == fix.url
 
 
-def prepare_changes(plan: FixPlan, *, base: Path) -> tuple[list[FileChange], list[str]]:
+def prepare_changes(plan: FixPlan, *, base: Path, root: Path | None = None) -> tuple[list[FileChange], list[str]]:
     """Read every file the plan touches; returns the changes and, per refused file, why.
 
-    A file whose spans no longer hold the links the report saw was edited after the check:
-    it is refused as a whole (its other edits could be just as stale)."""
+    Paths are relative to `base`. With `root`, a path that leads out of it (`..`, an absolute
+    path, a symlink) is refused before it is read. A file whose spans no longer hold the links
+    the report saw was edited after the check: it is refused as a whole (its other edits could
+    be just as stale)."""
     by_file: dict[str, list[Fix]] = defaultdict(list)
     for fix in plan.fixes:
         by_file[fix.span.path].append(fix)
@@ -270,15 +285,14 @@ def prepare_changes(plan: FixPlan, *, base: Path) -> tuple[list[FileChange], lis
     problems: list[str] = []
     for path, fixes in sorted(by_file.items()):
         try:
-            changes.append(_prepare_file(path, fixes, base))
+            changes.append(_prepare_file(path, fixes, base, root))
         except PatchError as exc:
             problems.append(str(exc))
     return changes, problems
 
 
-def _prepare_file(path: str, fixes: Iterable[Fix], base: Path) -> FileChange:
-    # A report or decisions file names paths; none may lead out of the project.
-    source = read_source(writable_path(base / path, base))
+def _prepare_file(path: str, fixes: Iterable[Fix], base: Path, root: Path | None) -> FileChange:
+    source = read_source(writable_path(base / path, root) if root is not None else base / path)
     text = source.text
     edits: list[Edit] = []
     for fix in fixes:

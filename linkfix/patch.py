@@ -175,7 +175,10 @@ def writable_path(path: Path, root: Path) -> Path:
     real = Path(os.path.realpath(path))
     real_root = Path(os.path.realpath(root))
     if real != real_root and real_root not in real.parents:
-        raise PatchError(f"{path}: resolves to {real}, outside the project root {real_root}; not writing there")
+        raise PatchError(
+            f"{path}: resolves to {real}, outside the project root {real_root}; not touching it "
+            "(run linkfix from the project's directory)"
+        )
     try:
         mode = real.stat().st_mode
     except OSError as exc:
@@ -227,6 +230,7 @@ def _write_atomic(real: Path, data: bytes, *, display: Path) -> None:
 
 _MD_UNSAFE = re.compile(r"[\x00-\x20\x7f]")  # whitespace and controls end a destination
 _AUTOLINK_UNSAFE = re.compile(r"[\x00-\x20\x7f<>]")
+_BARE_TRAILING = re.compile(r"[.,:;!?*'\"_~\]]+$")
 
 
 def _percent(match: re.Match[str]) -> str:
@@ -245,8 +249,14 @@ def format_target(url: str, *, kind: LinkKind, tag: str, span: Span, text: str) 
     if tag or kind is LinkKind.HTML:
         # Whitespace would be trimmed from href or split a srcset: encode it, then escape.
         return html.escape(_MD_UNSAFE.sub(_percent, url), quote=True)
-    if kind in (LinkKind.AUTOLINK, LinkKind.BARE):
+    if kind is LinkKind.AUTOLINK:
         return _AUTOLINK_UNSAFE.sub(_percent, url)
+    if kind is LinkKind.BARE:
+        # Linkifiers leave trailing punctuation and unbalanced brackets out of a bare URL.
+        spelled = _AUTOLINK_UNSAFE.sub(_percent, url)
+        if not _parens_balanced(spelled):
+            spelled = spelled.replace("(", "%28").replace(")", "%29")
+        return _BARE_TRAILING.sub(_percent, spelled)
     start, end = span.start, span.end
     bracketed = start > 0 and text[start - 1 : start] == "<" and text[end : end + 1] == ">"
     if bracketed:

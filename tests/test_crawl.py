@@ -100,11 +100,17 @@ async def test_depth_and_page_limits(simweb):
     assert few.files == 2
 
 
-async def test_robots_disallow_all_crawls_nothing_but_the_start_links_are_not_read(simweb):
+async def test_robots_disallow_all_is_a_clear_error_and_nothing_is_read(simweb):
     build_site(simweb, robots="User-agent: linkfix\nDisallow: /\n")
-    report = await crawl_check(simweb.url(HOST, "/docs/"), config(), CrawlLimits(), resolver=simweb.resolver)
-    assert report.files == 0 and report.results == ()
+    with pytest.raises(InputError, match="robots.txt disallows it"):
+        await crawl_check(simweb.url(HOST, "/docs/"), config(), CrawlLimits(), resolver=simweb.resolver)
     assert simweb.stats(HOST).paths["/docs/"] == 0
+
+
+async def test_dead_start_page_is_a_clear_error(simweb):
+    build_site(simweb)
+    with pytest.raises(InputError, match="HTTP 404"):
+        await crawl_check(simweb.url(HOST, "/nowhere/"), config(), CrawlLimits(), resolver=simweb.resolver)
 
 
 async def test_whole_host_with_prefix_root(simweb):
@@ -154,3 +160,36 @@ def test_crawl_delay_raises_the_host_interval_only():
     already_slow = Config(hosts={"docs.example.com": {"request_interval": 5}})
     assert with_crawl_delay("https://docs.example.com/", already_slow, robots).hosts["docs.example.com"]["request_interval"] == 5
     assert with_crawl_delay("https://docs.example.com/", Config(), None).hosts == {}
+
+
+async def test_robots_server_error_means_disallow_all(simweb):
+    build_site(simweb)
+    simweb.sites[HOST].page("/robots.txt", "busy", status=500, content_type="text/plain")
+    with pytest.raises(InputError, match="robots.txt disallows it"):
+        await crawl_check(simweb.url(HOST, "/docs/"), config(), CrawlLimits(), resolver=simweb.resolver)
+    assert simweb.stats(HOST).paths["/docs/"] == 0
+
+
+async def test_cli_crawl_writes_the_usual_reports(tmp_path):
+    import asyncio
+    import json
+
+    from linkfix.cli import main
+    from linkfix_simweb import SimWeb
+
+    web = SimWeb()
+    site = web.add_site("127.0.0.1")  # a literal IP: the CLI uses the system resolver
+    site.page("/docs/", html("Home", '<a href="a.html">A</a> <a href="gone.html">Gone</a>'))
+    site.page("/docs/a.html", html("A", '<a href="./">Home</a>'))
+    out = tmp_path / "crawl.json"
+    async with web:
+        start = f"http://127.0.0.1:{web.port}/docs/"
+        argv = ["check", start, "--crawl", "--crawl-depth", "2", "--allow-private", "--no-cache",
+                "--max-retries", "0", "-f", "json", "-o", str(out), "-q"]
+        code = await asyncio.to_thread(main, argv)
+    assert code == 1
+    data = json.loads(out.read_text())
+    assert {(link["url"], link["status"]) for link in data["links"]} == {
+        ("a.html", "ok"), ("gone.html", "broken"), ("./", "ok")}
+    assert await asyncio.to_thread(main, ["check", "a", "b", "--crawl"]) == 2  # one URL only
+    assert await asyncio.to_thread(main, ["check", "docs/", "--crawl"]) == 2  # a URL

@@ -6,14 +6,14 @@ import pytest
 
 from linkfix.errors import InputError
 from linkfix.fixer import (
-    DECISIONS_SCHEMA,
-    DEFAULT_AUTOFIX_CONFIDENCE,
     FixOptions,
     plan_decisions,
     plan_fixes,
     prepare_changes,
     write_changes,
 )
+from linkfix.recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE
+from linkfix.report.common import DECISIONS_SCHEMA
 from linkfix.model import (
     Archived,
     Candidate,
@@ -154,6 +154,15 @@ def test_archive_fallback_is_opt_in():
     assert [f.new_url for f in plan_fixes(report, FixOptions(archive_fallback=True)).fixes] == [archived.url]
 
 
+def test_archive_candidates_only_with_archive_fallback():
+    text = "[a](http://gone/)\n"
+    capture = Candidate(url="https://web.archive.org/web/2020/http://gone/", confidence=0.95, method="archive")
+    report = Report(results=(broken(occurrence(text, "http://gone/"), capture, cand("https://weak/", 0.3)),))
+    plan = plan_fixes(report, FixOptions(min_confidence=0.5))
+    assert plan.fixes == () and "confidence 0.30 < 0.50" in plan.notes[0].message
+    assert [f.new_url for f in plan_fixes(report, FixOptions(archive_fallback=True)).fixes] == [capture.url]
+
+
 def test_unsafe_suggestion_is_refused():
     text = "[a](http://old/)\n"
     report = Report(results=(broken(occurrence(text, "http://old/"), cand("javascript:alert(1)", 0.99)),))
@@ -218,7 +227,7 @@ def test_decisions_apply_exactly_the_accepted(tmp_path):
         decision(text, "http://old/c", "https://new/c (2)"),
     )))
     plan = plan_decisions(data)
-    changes, problems = prepare_changes(plan, base=tmp_path)
+    changes, problems = prepare_changes(plan, base=tmp_path, root=tmp_path)
     changed, more = write_changes(changes, base=tmp_path, root=tmp_path)
     assert (changed, problems, more) == (["doc.md"], [], [])
     assert (tmp_path / "doc.md").read_text() == "[a](https://new/a) [b](http://old/b) [c](https://new/c%20(2))\n"
@@ -262,6 +271,6 @@ def test_paths_outside_the_project_are_refused(tmp_path):
     entry = decision("[a](http://old/a)\n", "http://old/a", "https://new/a")
     for name in ("../secret.md", str(secret)):
         plan = plan_decisions(decisions({**entry, "file": name}))
-        changes, problems = prepare_changes(plan, base=project)
+        changes, problems = prepare_changes(plan, base=project, root=project)
         assert changes == [] and "outside the project root" in problems[0]
     assert secret.read_text() == "[a](http://old/a)\n"

@@ -32,7 +32,7 @@ def documents(draw) -> tuple[str, dict[str, str]]:
     urls: list[str] = []
     definitions: dict[str, str] = {}
     for _ in range(draw(st.integers(1, 8))):
-        kind = draw(st.sampled_from(["text", "inline", "image", "autolink", "reference", "html", "title"]))
+        kind = draw(st.sampled_from(["text", "inline", "image", "autolink", "reference", "html", "title", "bare"]))
         if kind == "text":
             pieces.append(draw(WORD))
             continue
@@ -45,6 +45,8 @@ def documents(draw) -> tuple[str, dict[str, str]]:
             pieces.append(f"![{draw(WORD)}]({url})")
         elif kind == "autolink":
             pieces.append(f"<{url}>")
+        elif kind == "bare":
+            pieces.append(f"see {url} here")
         elif kind == "html":
             pieces.append(f'<a href="{url}">{draw(WORD)}</a>')
         else:
@@ -108,10 +110,10 @@ def test_fix_edits_only_spans_and_is_idempotent(case):
         assert changed == (["doc.md"] if mapping else [])
 
         after = extract_markdown(after_text, "doc.md")
-        # same links, same kinds, in the same order: only targets changed (an autolink's text is its URL)
+        # same links, same kinds, in the same order: only targets changed (an autolink or bare URL is its own text)
         assert [l.kind for l in after.links] == [l.kind for l in before.links]
-        assert [l.anchor_text for l in after.links if l.kind is not LinkKind.AUTOLINK] == [
-            l.anchor_text for l in before.links if l.kind is not LinkKind.AUTOLINK
+        assert [l.anchor_text for l in after.links if l.kind not in (LinkKind.AUTOLINK, LinkKind.BARE)] == [
+            l.anchor_text for l in before.links if l.kind not in (LinkKind.AUTOLINK, LinkKind.BARE)
         ]
         # every byte outside the link targets is as it was (line endings included)
         assert outside_spans(after_text, after) == outside_spans(text, before)

@@ -56,6 +56,7 @@ _RETRY_ERRORS = frozenset({"timeout", "reset", "connection", "dns-error"})
 # soft-404 probes) go before the first request of a new URL, so URLs complete instead of all
 # starting at once, and a probe's answer arrives while it can still save requests.
 CONTINUE, START = 0, 1
+HEAD_SAMPLE = 12  # HEADs to a host before judging whether HEAD pays off there
 Method = str | Callable[[], str]
 
 
@@ -104,7 +105,8 @@ class _Outcome:
     """A URL's result plus the ids of its page when they were read (for #fragment checks)."""
 
     result: CheckResult
-    ids: frozenset[str] | None = None
+    ids: frozenset[str] | None = None  # None: not an HTML page, or not read
+    read_ids: bool = False  # the page was fetched for its ids (so None means "not HTML")
 
 
 class _Slots:
@@ -142,7 +144,7 @@ class _Slots:
 class _Host:
     """Per-host politeness state: slots, spacing, backoff, what we learned about HEAD."""
 
-    __slots__ = ("slots", "interval", "next_start", "paused_until", "head_ok")
+    __slots__ = ("slots", "interval", "next_start", "paused_until", "head_ok", "heads", "heads_wasted")
 
     def __init__(self, concurrency: int, interval: float) -> None:
         self.slots = _Slots(max(1, concurrency))
@@ -150,6 +152,14 @@ class _Host:
         self.next_start = 0.0
         self.paused_until = 0.0
         self.head_ok = True
+        self.heads = 0  # URLs of this host checked with HEAD first ...
+        self.heads_wasted = 0  # ... and how many of them needed a GET all the same
+
+    @property
+    def prefers_get(self) -> bool:
+        """HEAD saves nothing on a host where most HEADs are followed by a GET anyway (404s
+        to confirm, soft-404 comparisons): one GET is then cheaper than HEAD + GET."""
+        return not self.head_ok or (self.heads >= HEAD_SAMPLE and self.heads_wasted * 2 > self.heads)
 
     async def turn(self) -> None:
         """Wait until this host may receive the next request (interval and backoff)."""
@@ -250,37 +260,39 @@ class HttpChecker:
     # -- public API ---------------------------------------------------------------------------
     async def check(self, url: str, *, fragment: str = "") -> CheckResult:
         """The status of `url` (and of `#fragment` on it). Raises NetworkDownError only."""
-        base, _, written_fragment = url.partition("#")
-        fragment = fragment or written_fragment
-        want_ids = self._needs_ids(fragment)
-        outcome = await self._outcome(base, want_ids=want_ids)
+        base, fragment = _split(url, fragment)
+        outcome = await self._outcome(base, want_ids=self._needs_ids(fragment))
         if self._down:
             raise self._down
-        result = outcome.result
-        if fragment:
-            result = _judge_fragment(replace(result, url=f"{base}#{fragment}"), fragment, outcome.ids if want_ids else None)
-        return result
+        return self._result_for(base, fragment, outcome)
 
     async def check_many(self, targets: Iterable[tuple[str, str]]) -> dict[tuple[str, str], CheckResult]:
         """Check (url, fragment) pairs concurrently; each URL is fetched once for all its fragments."""
-        targets = list(dict.fromkeys(targets))
+        split = {target: _split(*target) for target in dict.fromkeys(targets)}
         wants: dict[str, bool] = {}
-        for url, fragment in targets:
-            base = url.partition("#")[0]
-            wants[base] = wants.get(base, False) or self._needs_ids(fragment or url.partition("#")[2])
-        for base, want_ids in wants.items():  # start each URL once, reading ids if any target needs them
-            self._outcome_future(base, want_ids=want_ids)
-        tasks = [asyncio.ensure_future(self.check(url, fragment=fragment)) for url, fragment in targets]
+        for base, fragment in split.values():
+            wants[base] = wants.get(base, False) or self._needs_ids(fragment)
+        # One task per URL (not per target), reading the page's ids if any target needs them.
+        futures = {base: self._outcome_future(base, want_ids=want_ids) for base, want_ids in wants.items()}
         try:
-            results = await asyncio.gather(*tasks)
+            await asyncio.gather(*futures.values())
         except NetworkDownError:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            for future in futures.values():
+                future.cancel()
+            await asyncio.gather(*futures.values(), return_exceptions=True)
             raise
         if self._down:
             raise self._down
-        return dict(zip(targets, results))
+        return {target: self._result_for(base, fragment, futures[base].result()) for target, (base, fragment) in split.items()}
+
+    def _result_for(self, base: str, fragment: str, outcome: _Outcome) -> CheckResult:
+        result = outcome.result
+        if result.url != base:  # another spelling of the same URL was checked: report this one
+            result = replace(result, url=base)
+        if not fragment:
+            return result
+        ids = outcome.ids if self._needs_ids(fragment) else None
+        return _judge_fragment(replace(result, url=f"{base}#{fragment}"), fragment, ids)
 
     async def fetch(self, url: str, *, max_bytes: int = 2_000_000) -> Fetched:
         """GET `url` with the checker's politeness, safety and redirect handling. Never raises
@@ -336,7 +348,7 @@ class HttpChecker:
 
     async def _ids_after(self, first: asyncio.Future[_Outcome], base: str) -> _Outcome:
         outcome = await first
-        if outcome.ids is not None or outcome.result.status not in (Status.OK, Status.REDIRECTED):
+        if outcome.read_ids or outcome.result.status not in (Status.OK, Status.REDIRECTED):
             return outcome
         return await self._guarded_check(base, want_ids=True, known=outcome.result)
 
@@ -361,9 +373,10 @@ class HttpChecker:
         if cached is not None:
             if not want_ids or cached.status not in (Status.OK, Status.REDIRECTED):
                 return _Outcome(result=cached)
-            ids = self.cache.get(IDS_NAMESPACE, key)
-            if isinstance(ids, list):
-                return _Outcome(result=cached, ids=frozenset(ids))
+            known_ids = self.cache.get(IDS_NAMESPACE, key)
+            if isinstance(known_ids, dict) and "ids" in known_ids:
+                ids = known_ids["ids"]
+                return _Outcome(result=cached, ids=None if ids is None else frozenset(ids), read_ids=True)
         await self._check_network()
         target = self._apply_remap(url)
         host = self._host_for(target)
@@ -374,11 +387,12 @@ class HttpChecker:
             # Decided when the request gets its slot, not when the URL was queued: by then a
             # probe may have shown that this directory needs GET anyway.
             lenient = probe_key in self._lenient_dirs
-            return "GET" if want_ids or lenient or not head_trusted or not host.head_ok else "HEAD"
+            return "GET" if want_ids or lenient or not head_trusted or host.prefers_get else "HEAD"
 
         read = PAGE_BYTES if want_ids else SNIFF_BYTES
         answer, chain, stop = await self._follow(target, choose, read, priority=START)
-        if answer.method == "HEAD" and stop is None and answer.status and policy.should_retry_with_get(answer.status):
+        headed = answer.method == "HEAD"
+        if headed and stop is None and answer.status and policy.should_retry_with_get(answer.status):
             if answer.status in (405, 501):
                 host.head_ok = False  # the host does not do HEAD: save a request on its next URLs
             answer, chain, stop = await self._follow(target, "GET", read)
@@ -388,13 +402,18 @@ class HttpChecker:
             result, answer = await self._soft404(result, answer, got_body=answer.method == "GET")
             if want_ids and result.status is not Status.BROKEN:
                 ids = page_ids(answer.text(), answer.url)
+        if headed:
+            host.heads += 1
+            host.heads_wasted += answer.method == "GET"
         if not (result.reason == "dns" and not self._answered):
             # A name that fails while no host has answered yet may be a dead network, not a dead
             # link: only remember it once the network has shown it works.
             self.cache.put_result(url, result)
-        if ids is not None:
-            self.cache.set(IDS_NAMESPACE, key, sorted(ids), _ids_ttl(result, self.cache.max_age))
-        return _Outcome(result=result, ids=ids)
+        read_ids = want_ids and answer.method == "GET" and result.status in (Status.OK, Status.REDIRECTED)
+        if read_ids:
+            # {"ids": None} remembers "not an HTML page" so the next run does not fetch it again.
+            self.cache.set(IDS_NAMESPACE, key, {"ids": None if ids is None else sorted(ids)}, _ids_ttl(result, self.cache.max_age))
+        return _Outcome(result=result, ids=ids, read_ids=read_ids)
 
     def _refusal(self, url: str) -> CheckResult | None:
         """A result that needs no request: unsupported scheme, excluded, forbidden address."""
@@ -445,6 +464,8 @@ class HttpChecker:
 
     async def _soft404(self, result: CheckResult, answer: _Answer, *, got_body: bool) -> tuple[CheckResult, _Answer]:
         """Compare a 200 page with its host's answer to a random sibling path."""
+        if policy.is_home_page(answer.url):
+            return result, answer  # a catch-all host answers its home page for everything: that is no soft-404
         probe = await self._probe(answer.url)
         if not probe.lenient:
             return result, answer
@@ -475,9 +496,14 @@ class HttpChecker:
             answer, _, stop = await self._follow(soft404.probe_url(page_url), "GET", SNIFF_BYTES)
             if stop is not None or answer.status == 0:
                 return soft404.Probe(status=0)  # no verdict; not cached
-            sketch = soft404.sketch(answer.text(), answer.url) if answer.status == 200 else None
+            record: dict[str, Any] = {"status": answer.status}
+            sketch = None
+            if answer.status == 200:
+                title, words = soft404.read_page(answer.text(), answer.url)
+                sketch = soft404.make_sketch(final_url=answer.url, title=title, words=words)
+                record.update(final_url=answer.url, title=title, words=list(words))
             probe = soft404.Probe(status=answer.status, sketch=sketch)
-            self.cache.set(PROBE_NAMESPACE, key, _encode_probe(probe), self.cache.max_age)
+            self.cache.set(PROBE_NAMESPACE, key, record, self.cache.max_age)
         if probe.lenient:
             self._lenient_dirs.add(key)
         return probe
@@ -667,6 +693,12 @@ class HttpChecker:
 
 
 # -- helpers ---------------------------------------------------------------------------------------
+def _split(url: str, fragment: str = "") -> tuple[str, str]:
+    """(URL without fragment, fragment): an explicit fragment wins over one written in the URL."""
+    base, _, written = url.partition("#")
+    return base, fragment or written
+
+
 def _hostname(url: str) -> str:
     try:
         return (urlsplit(url).hostname or "").lower()
@@ -756,13 +788,6 @@ def _judge_fragment(result: CheckResult, fragment: str, ids: frozenset[str] | No
 
 def _ids_ttl(result: CheckResult, max_age: float) -> float:
     return max_age if result.status is Status.OK else max_age / 4
-
-
-def _encode_probe(probe: soft404.Probe) -> dict[str, Any]:
-    data: dict[str, Any] = {"status": probe.status}
-    if probe.sketch is not None:
-        data.update(final_url=probe.sketch.final_url, title=probe.sketch.title, words=list(probe.sketch.words))
-    return data
 
 
 def _decode_probe(data: Any) -> soft404.Probe | None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import posixpath
 import re
 import secrets
+from array import array
+from typing import Iterable
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit, urlunsplit
 
@@ -29,16 +31,19 @@ _NOT_FOUND_TITLE = re.compile(
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class PageSketch:
-    """What the comparison needs from a page; `words` is what the cache keeps."""
+    """What the comparison needs from a page.
+
+    `shingles` holds in-process hashes (compact: a probe's sketch lives for the whole run, and
+    a run may hold thousands); what the disk cache keeps is the page's words (`read_page`).
+    """
 
     final_url: str
     title: str
-    words: tuple[str, ...]
-    shingles: frozenset[tuple[str, ...]]
+    shingles: array
 
 
 def make_sketch(*, final_url: str, title: str, words: tuple[str, ...]) -> PageSketch:
-    return PageSketch(final_url=final_url, title=title, words=words, shingles=shingles(words))
+    return PageSketch(final_url=final_url, title=title, shingles=array("q", shingles(words)))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -75,9 +80,15 @@ def probe_key(url: str) -> str:
     return f"{parts.scheme}://{parts.netloc.lower()}{directory or '/'}"
 
 
-def sketch(html: str, final_url: str) -> PageSketch:
+def read_page(html: str, final_url: str) -> tuple[str, tuple[str, ...]]:
+    """The page's title and the words of its text (without its own address)."""
     title, text = title_and_text(html)
-    return make_sketch(final_url=final_url, title=title, words=words_of(_without_own_address(text, final_url)))
+    return title, words_of(_without_own_address(text, final_url))
+
+
+def sketch(html: str, final_url: str) -> PageSketch:
+    title, words = read_page(html, final_url)
+    return make_sketch(final_url=final_url, title=title, words=words)
 
 
 def _without_own_address(text: str, url: str) -> str:
@@ -109,16 +120,18 @@ def words_of(text: str) -> tuple[str, ...]:
     return tuple(text.lower().split(maxsplit=MAX_WORDS)[:MAX_WORDS])
 
 
-def shingles(words: tuple[str, ...], size: int = SHINGLE) -> frozenset[tuple[str, ...]]:
+def shingles(words: tuple[str, ...], size: int = SHINGLE) -> frozenset[int]:
+    """Hashes of the word n-grams (hash(): stable within a process, never written to disk)."""
     if len(words) < size:
-        return frozenset({words}) if words else frozenset()
-    return frozenset(zip(*(words[i:] for i in range(size))))
+        return frozenset({hash(words)}) if words else frozenset()
+    return frozenset(map(hash, zip(*(words[i:] for i in range(size)))))
 
 
-def jaccard(a: frozenset, b: frozenset) -> float:
-    if not a and not b:
+def jaccard(a: Iterable[int], b: Iterable[int]) -> float:
+    first, second = set(a), set(b)
+    if not first and not second:
         return 1.0
-    return len(a & b) / len(a | b)
+    return len(first & second) / len(first | second)
 
 
 def looks_not_found(title: str) -> bool:

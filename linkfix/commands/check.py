@@ -6,11 +6,16 @@ import argparse
 import asyncio
 import os
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..errors import InputError
 from ..runner import run_check
 from ._output import write_reports
+
+if TYPE_CHECKING:
+    from ..crawl import CrawlLimits
 
 NAME = "check"
 HELP = "check the links of markdown sources, a built site, a mkdocs.yml project, or files"
@@ -32,24 +37,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, config: Config) -> int:
     progress = sys.stderr.isatty() and not os.environ.get("CI") and not args.quiet
     if args.crawl:
-        report = asyncio.run(_crawl(args, config, progress))
+        from ..crawl import crawl_check
+
+        report = asyncio.run(crawl_check(args.inputs[0], config, _crawl_limits(args), progress=progress))
     else:
         changed = None
         if args.changed_since is not None:
             from ..changed import changed_since
 
-            changed = changed_since(args.changed_since)
+            first = Path(args.inputs[0])  # the repository holding the inputs, not the cwd's
+            changed = changed_since(args.changed_since, cwd=first if first.is_dir() else first.parent)
         report = asyncio.run(run_check(args.inputs, config, progress=progress, changed=changed))
     write_reports(report, config)
     return 1 if any(r.failing for r in report.results) else 0
 
 
-async def _crawl(args: argparse.Namespace, config: Config, progress: bool):
-    from ..crawl import CrawlLimits, crawl_check
+def _crawl_limits(args: argparse.Namespace) -> "CrawlLimits":
+    from ..crawl import CrawlLimits  # the crawler (protego, lxml) loads only for --crawl
 
     if len(args.inputs) != 1 or args.changed_since is not None:
         raise InputError("--crawl takes exactly one URL and no --changed-since")
     if args.crawl_depth < 0 or args.crawl_pages < 1:
         raise InputError("--crawl-depth must be >= 0 and --crawl-pages >= 1")
-    limits = CrawlLimits(max_depth=args.crawl_depth, max_pages=args.crawl_pages, prefix=args.crawl_prefix)
-    return await crawl_check(args.inputs[0], config, limits, progress=progress)
+    return CrawlLimits(max_depth=args.crawl_depth, max_pages=args.crawl_pages, prefix=args.crawl_prefix)

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     for note in plan.notes:
         span = note.span
         sys.stderr.write(f"{clean(span.path)}:{span.line}:{span.column}  {clean(note.url)}  {clean(note.message)}\n")
-    changes, problems = prepare_changes(plan, base=base)
+    changes, problems = prepare_changes(plan, base=base, root=base)
     changed: list[str] = []
     if args.dry_run:
         diff = "".join(change.diff for change in changes)

@@ -21,13 +21,12 @@ from __future__ import annotations
 import html
 import logging
 import re
-from dataclasses import dataclass, field
 from html.entities import html5 as _HTML5_ENTITIES
 
 from ..model import Document, Link, LinkKind, Page, Span
 from .context import words_around
 
-__all__ = ["extract_html"]
+__all__ = ["extract_html", "unescape_attribute"]
 
 logger = logging.getLogger(__name__)
 
@@ -69,10 +68,13 @@ _LINK_ATTRS: dict[str, tuple[str, ...]] = {
     "audio": ("src",),
     "object": ("data",),
 }
+_LINK_LABELS = {name: tuple((attr, f"{name}[{attr}]") for attr in attrs) for name, attrs in _LINK_ATTRS.items()}
 # Content that is never markup. noscript is parsed as markup: a client without scripts (and
 # so this checker) sees what is inside it.
 _RAW_TEXT = frozenset({"script", "style", "xmp", "iframe", "noembed", "noframes", "title", "textarea"})
 _SPECIAL = frozenset({*_LINK_ATTRS, *_RAW_TEXT, "base", "meta", "plaintext", "template"})
+
+
 def _names_pattern(names: frozenset[str]) -> str:
     """A case-insensitive alternation grouped by first letter, so that sre rejects most tags
     on their first character (measurably faster than `(?i:a|area|...)`)."""
@@ -148,6 +150,7 @@ _ATTR = re.compile(
 )
 
 _ID_HINT = re.compile(rf"[iI][dD][{_WS}]*=")
+_MAX_ANCHOR = 500  # characters of element text kept as a link's anchor text
 _RAW_TEXT_END = {name: re.compile(rf"</{name}(?=[{_WS}/>])", re.I) for name in _RAW_TEXT}
 
 # --- attribute values ---------------------------------------------------------------------
@@ -347,13 +350,18 @@ class _Scan:
         first, count, text_start, piece = self.anchor
         self.anchor = None
         words = " ".join("".join(self.pieces[piece:]).split())
+        if len(words) > _MAX_ANCHOR:  # an <a> never closed would hold the rest of the page
+            words = words[: words.rfind(" ", 0, _MAX_ANCHOR) + 1 or _MAX_ANCHOR].rstrip()
+        text_end = min(self.length, text_start + 1 + len(words))
         for index in range(first, first + count):
             start, end, url, tag, anchor, _, _ = self.found[index]
-            self.found[index] = (start, end, url, tag, words or anchor, text_start, self.length)
+            self.found[index] = (start, end, url, tag, words or anchor, text_start, text_end)
 
     def start_tag(self, name: str, body_start: int, body_end: int, tag_end: int) -> int:
         """Handle one start tag; return where scanning resumes."""
         if name == "template":
+            if not self.template_depth and _ID_HINT.search(self.text, body_start, body_end):
+                self.add_id(_attributes(self.text, body_start, body_end))  # the element is in the page
             self.template_depth += 1
             return tag_end
         if name in _RAW_TEXT:
@@ -374,10 +382,13 @@ class _Scan:
         if name in _LINK_ATTRS or name == "base" or name == "meta":
             self.element(name, _attributes(self.text, body_start, body_end))
         elif _ID_HINT.search(self.text, body_start, body_end):
-            value = _value(_attributes(self.text, body_start, body_end), "id")
-            if value:
-                self.ids.add(value)
+            self.add_id(_attributes(self.text, body_start, body_end))
         return tag_end
+
+    def add_id(self, attrs: dict[str, re.Match[str]]) -> None:
+        value = _value(attrs, "id")
+        if value:
+            self.ids.add(value)
 
     def end_tag(self, name: str) -> None:
         if name == "template":
@@ -406,9 +417,7 @@ class _Scan:
     def element(self, name: str, attrs: dict[str, re.Match[str]]) -> None:
         """Links, ids and <base> of one element that can carry them."""
         if "id" in attrs:
-            value = _value(attrs, "id")
-            if value:
-                self.ids.add(value)
+            self.add_id(attrs)
         if name == "a" and "name" in attrs:
             value = _value(attrs, "name")
             if value:
@@ -426,21 +435,22 @@ class _Scan:
         if "alt" in attrs or "title" in attrs:
             anchor = _collapse(_value(attrs, "alt") or _value(attrs, "title"))
         first = len(self.found)
-        for attr in _LINK_ATTRS[name]:
+        for attr, label in _LINK_LABELS[name]:
             if attr not in attrs:
                 continue
             raw, start = _raw_value(attrs[attr])
             if attr == "srcset":
                 value, offsets = _decode_mapped(raw) if "&" in raw else (raw, None)
                 for lo, hi in _srcset_urls(value):
-                    self.add_mapped_link(raw, value, offsets, lo, hi, f"{name}[srcset]", start, anchor)
+                    self.add_mapped_link(raw, value, offsets, lo, hi, label, start, anchor)
                 continue
             # Browsers strip leading/trailing whitespace from URL attributes; an empty
             # value points at the page itself and has nothing to check.
-            lo = len(raw) - len(raw.lstrip(_SPACES))
-            hi = len(raw.rstrip(_SPACES))
-            if hi > lo:
-                self.add_link(raw[lo:hi], f"{name}[{attr}]", start + lo, anchor)
+            url = raw.strip(_SPACES)
+            if url:
+                if len(url) != len(raw):
+                    start += len(raw) - len(raw.lstrip(_SPACES))
+                self.add_link(url, label, start, anchor)
         if name == "a" and self.want_text:
             self.anchor = (first, len(self.found) - first, self.length, len(self.pieces))
 
@@ -455,7 +465,8 @@ class _Scan:
 
     def add_link(self, raw: str, tag: str, start: int, anchor: str, url: str | None = None) -> None:
         here = self.length + 1 if self.space_pending and self.length else self.length
-        url = unescape_attribute(raw) if url is None else url
+        if url is None:
+            url = unescape_attribute(raw)
         self.found.append((start, start + len(raw), url, tag, anchor, here, here))
 
     def add_mapped_link(
@@ -503,14 +514,52 @@ def _scan_full(scan: _Scan) -> None:
     scan.close_anchor()
 
 
-def _spans(text: str, found: list[_Found], path: str) -> list[Span]:
-    spans: list[Span] = []
-    line, counted_to = 1, 0
-    for start, end, *_ in found:
-        line += text.count("\n", counted_to, start)
+# Everything of one page as plain values (cheap to pickle between processes):
+# title, text, ids, base, and per link (start, end, line, column, url, tag, anchor, context).
+_Row = tuple[int, int, int, int, str, str, str, str]
+_Scanned = tuple[str, str, frozenset[str], str, list[_Row]]
+
+
+def _scan_page(text: str, want_text: bool) -> _Scanned:
+    scan = _Scan(text, want_text)
+    if want_text:
+        _scan_full(scan)
+    else:
+        _scan_fast(scan)
+    page_text = "".join(scan.pieces)
+    rows: list[_Row] = []
+    # Lines are counted forward from the previous link only: on a 10 MB one-line page,
+    # looking back to the start of the line for every link would be quadratic.
+    line, line_start, counted_to = 1, 0, 0
+    for start, end, url, tag, anchor, text_start, text_end in sorted(scan.found):  # a srcset may precede its src
+        newlines = text.count("\n", counted_to, start)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", counted_to, start) + 1
         counted_to = start
-        spans.append(Span(path=path, line=line, column=start - text.rfind("\n", 0, start), start=start, end=end))
-    return spans
+        context = words_around(page_text, text_start, text_end) if want_text else ""
+        rows.append((start, end, line, start - line_start + 1, url, tag, anchor, context))
+    return scan.title or scan.h1 or "", page_text, frozenset(scan.ids), scan.base or "", rows
+
+
+def _document(path: str, scanned: _Scanned) -> Document:
+    title, page_text, ids, base, rows = scanned
+    page = Page(path=path, title=title, text=page_text, ids=ids, base=base)
+    html_kind = LinkKind.HTML
+    links = tuple(
+        Link(
+            url=url,
+            kind=html_kind,
+            span=Span(path=path, line=line, column=column, start=start, end=end),
+            page=page,
+            anchor_text=anchor,
+            context=context,
+            tag=tag,
+        )
+        for start, end, line, column, url, tag, anchor, context in rows
+    )
+    logger.debug("%s: %d links, %d ids", path, len(links), len(ids))
+    return Document(page=page, links=links)
 
 
 def extract_html(text: str, path: str, *, want_text: bool = True) -> Document:
@@ -520,32 +569,4 @@ def extract_html(text: str, path: str, *, want_text: bool = True) -> Document:
     `want_text=False` skips the page text, the element text of `<a>` and the contexts (alt
     and title attributes still give anchor text); that makes the scan several times faster.
     """
-    scan = _Scan(text, want_text)
-    if want_text:
-        _scan_full(scan)
-    else:
-        _scan_fast(scan)
-    page_text = "".join(scan.pieces)
-    page = Page(
-        path=path,
-        title=scan.title or scan.h1 or "",
-        text=page_text,
-        ids=frozenset(scan.ids),
-        base=scan.base or "",
-    )
-    found = sorted(scan.found)  # by start: a srcset may come before the src of its tag
-    html_kind = LinkKind.HTML
-    links = tuple(
-        Link(
-            url=url,
-            kind=html_kind,
-            span=span,
-            page=page,
-            anchor_text=anchor,
-            context=words_around(page_text, text_start, text_end) if want_text else "",
-            tag=tag,
-        )
-        for (_, _, url, tag, anchor, text_start, text_end), span in zip(found, _spans(text, found, path))
-    )
-    logger.debug("%s: %d links, %d ids", path, len(links), len(page.ids))
-    return Document(page=page, links=links)
+    return _document(path, _scan_page(text, want_text))

@@ -12,9 +12,9 @@ matter). It only tells where blocks are (line maps), so positions are recovered 
    aligned line by line with the source, and every target is verified against the source:
    `text[span.start:span.end] == link.url` always holds for an exactly located link.
 
-A target that cannot be verified (a bare URL written with entities or escapes, a `\\|` inside a
-table cell) is still reported, with a zero-width span at the best guess and a debug log, so
-that a patch never edits a wrong slice.
+Should a target ever fail that verification (no such case is known), it is still reported,
+with a zero-width span at the best guess and a debug log, so that a patch never edits a wrong
+slice.
 """
 
 from __future__ import annotations
@@ -66,12 +66,14 @@ LINK_ATTRIBUTES: dict[str, tuple[str, ...]] = {
 _MARK = "linkfix"  # key of our notes in token.meta and in the parser env
 _NEWLINE = re.compile(r"\r\n?|\n")
 _WHITESPACE = re.compile(r"\s+")
+_BLANK = re.compile(r"\s")
 _ATX_CLOSING = re.compile(r"[ \t]+#+[ \t]*$|^#+[ \t]*$")
 # Python-Markdown attr_list: `{: #id .class key=value}` (the colon is optional).
 _ATTR_LIST = re.compile(r"\{:?[ ]*([^}\n ][^}\n]*)\}")
 _HEADING_ATTR_LIST = re.compile(r"[ ]+\{:?[ ]*([^}\n ][^\n]*)\}[ ]*$")
 _ATTR_ID = re.compile(r"(?:^|\s)#([^\s#.}=]+)")
 _CLOSE_A = re.compile(r"</a\s*>", re.IGNORECASE)
+_ANCHOR_TOKENS = 200  # inline tokens searched for the `</a>` of a raw `<a>`
 _TAG = re.compile(r"<[^>]*>")
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
 
@@ -114,7 +116,8 @@ def _parser() -> MarkdownIt:
     md.core.ruler.disable("linkify")
     for name in ("link", "image", "autolink", "html_inline", "linkify"):
         rule = md.inline.ruler.__rules__[md.inline.ruler.__find__(name)]
-        md.inline.ruler.at(name, _tracking_inline(name, rule.fn), {"alt": list(rule.alt)})
+        fn = _linkify if name == "linkify" else rule.fn
+        md.inline.ruler.at(name, _tracking_inline(name, fn), {"alt": list(rule.alt)})
     rule = md.block.ruler.__rules__[md.block.ruler.__find__("reference")]
     md.block.ruler.at("reference", _tracking_definition(rule.fn), {"alt": list(rule.alt)})
     return md
@@ -122,6 +125,36 @@ def _parser() -> MarkdownIt:
 
 def _as_written(url: str) -> str:
     return url
+
+
+def _linkify(state: StateInline, silent: bool) -> bool:
+    """markdown-it's inline linkify rule, except that it hands linkify-it the text up to the
+    next blank instead of the whole rest of the block (quadratic on a long line of URLs).
+    A URL never contains a blank, so what is matched is the same."""
+    pos, limit, src = state.pos, state.posMax, state.src
+    if state.linkLevel > 0 or pos + 3 > limit or not src.startswith("://", pos):
+        return False
+    scheme = SCHEME_RE.search(state.pending)
+    if not scheme:
+        return False
+    proto = scheme.group(1)
+    blank = _BLANK.search(src, pos, limit)
+    link = state.md.linkify.match_at_start(src[pos - len(proto) : blank.start() if blank else limit])
+    if not link:
+        return False
+    url = link.url.rstrip("*")  # a trailing '*' belongs to emphasis
+    if not state.md.validateLink(url):
+        return False
+    if not silent:
+        state.pending = state.pending[: -len(proto)]
+        token = state.push("link_open", "a", 1)
+        token.attrs = {"href": url}
+        token.markup, token.info = "linkify", "auto"
+        state.push("text", "", 0).content = url
+        token = state.push("link_close", "a", -1)
+        token.markup, token.info = "linkify", "auto"
+    state.pos += len(url) - len(proto)
+    return True
 
 
 def _tracking_inline(name: str, rule: Callable[[StateInline, bool], bool]) -> Callable[[StateInline, bool], bool]:
@@ -433,7 +466,8 @@ class _Walk:
     attr_ids: set[str] = field(default_factory=set)  # attr_list ids on non-heading elements
     cursors: dict[int, int] = field(default_factory=dict)
     uses: set[str] = field(default_factory=set)  # reference labels used
-    definitions: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # label -> source spans
+    # normalized label -> its definitions in document order, with their source spans
+    definitions: dict[str, list[tuple[_Definition, int, int]]] = field(default_factory=dict)
 
     def add(self, found: _Found) -> None:
         self.found.append(found)
@@ -459,7 +493,7 @@ def extract_markdown(text: str, path: str) -> Document:
     _collect_definitions(walk)
     front_title = ""
     heading_level = ""
-    for index, token in enumerate(tokens):
+    for token in tokens:
         if token.type == "front_matter":
             front_title = _front_matter_title(token.content, path)
         elif token.type == "heading_open":
@@ -567,8 +601,14 @@ def _inline(walk: _Walk, token: Token, heading_level: str) -> None:
         elif kind == "html_inline":
             target = child.meta.get(_MARK)
             if target is not None:
-                after = _until_close_a(children, index + 1)
-                _raw_html(walk, child.content, target.start, block, lambda tag: _alt(tag) if tag.name in ("img", "source") else after)
+                following = index + 1
+                _raw_html(
+                    walk,
+                    child.content,
+                    target.start,
+                    block,
+                    lambda tag: _alt(tag) if tag.name in ("img", "source") else _until_close_a(children, following),
+                )
         elif kind in ("text", "code_inline"):
             text.add(child.content)
             if not heading_level:
@@ -607,8 +647,9 @@ def _plain(children: Iterable[Token]) -> str:
 
 
 def _until_close_a(children: Sequence[Token], start: int) -> str:
-    """Rendered text of the siblings up to the next `</a>`: the text of a raw `<a>`."""
-    for stop in range(start, len(children)):
+    """Rendered text of the siblings up to the next `</a>`: the text of a raw `<a>`.
+    Looks a bounded number of tokens ahead, so that thousands of unclosed `<a>` stay linear."""
+    for stop in range(start, min(len(children), start + _ANCHOR_TOKENS)):
         if children[stop].type == "html_inline" and _CLOSE_A.match(children[stop].content):
             return _plain(children[start:stop])
     return ""

@@ -57,7 +57,7 @@ def has_named_entity(text: str) -> bool:
     if _VERSION.search(text):
         return True  # Python 3.11, PEP 8 style versions name one thing
     words = _WORD.findall(text)
-    for i, word in enumerate(words):
+    for word in words:
         if len(word) >= 2 and word.isupper() and word.isalpha():
             return True  # acronym: API, HTTP, NASA
         if any(c.isdigit() for c in word) and (any(c.isalpha() for c in word) or len(word) >= 3):

@@ -12,32 +12,37 @@ from __future__ import annotations
 import math
 from typing import Mapping, Sequence
 
-#: Features, in the order of the weight vector. All are in [0, 1] except `bias` (always 1).
+#: Model inputs, in the order of the weight vector, computed by `vector` from a candidate's
+#: evidence (all in [0, 1]). Evidence from the archived copy and evidence used without one are
+#: separate inputs: with the copy at hand, a matching URL or title proves little if the text
+#: differs (a page of the same name on another site), and without it they are all there is.
 FEATURES = (
     "bias",
     "has_copy",  # an archived copy of the dead page was found
     "content_cos",  # cosine(archived copy, candidate) over content terms
-    "kld_sim",  # exp(-KLD(copy || candidate))
-    "title_sim",  # Dice(archived title or anchor, candidate title)
-    "anchor_title_dice",  # Dice(anchor terms, candidate title terms) (the paper's no-copy ranking)
-    "url_jaccard",  # Jaccard of URI path tokens, dead vs candidate
+    "kld_sim",  # exp(-KLD(copy || candidate)), the paper's ranking with a copy
+    "copy_coverage",  # share of the copy's specific words present in the candidate (merged pages)
+    "copy_title_sim",  # Dice(archived title, candidate title)
+    "anchor_title_dice",  # no copy: Dice(anchor, candidate title), the paper's ranking without one
+    "context_cos",  # no copy: cosine(anchor + words around the link + parent title, candidate)
+    "url_jaccard",  # no copy: Jaccard of URI path tokens, dead vs candidate
+    "same_slug",  # no copy: the last path segment (without extension) is unchanged
     "same_host",
-    "context_cos",  # cosine(anchor + words around the link + parent title, candidate text)
     "margin",  # how far this candidate's evidence is ahead of the runner-up's
     "weak_anchor",  # stop anchor, or one term that is no named entity
     "rewrite",  # found by a checked URL rewrite
     "redirect",  # the dead URL's own permanent redirect
     "learned",  # a rewrite learned in this run from other confident recoveries
-    "copy_coverage",  # share of the archived copy's specific words present in the candidate
-    "same_slug",  # the last path segment (without extension) is unchanged
 )
+_WITH_COPY = frozenset({"content_cos", "kld_sim", "copy_coverage"})
+_WITHOUT_COPY = frozenset({"anchor_title_dice", "context_cos", "url_jaccard", "same_slug"})
 
 # BEGIN FITTED CONSTANTS (benchmarks/recovery_eval.py --refit --write)
 WEIGHTS = (
-    -4.890, -0.314, 1.275, 4.212, 0.524, -0.377, 2.104, 1.214, 2.921, 4.678, 1.042, 3.727, 4.882, 2.656, 0.0, 0.0,
+    -5.195, -0.427, 1.287, 2.486, 3.253, 0.873, 0.127, 2.902, 1.555, 4.481, 1.161, 3.729, 0.643, 0.718, 2.014, 0.657,
 )
 DEFAULT_AUTOFIX_CONFIDENCE = 0.9
-FIT_NOTE = "logistic fit on 87 of 154 evaluation cases (hash split), 199 candidates"
+FIT_NOTE = "logistic fit on 87 of 154 evaluation cases (hash split), 187 candidates"
 # END FITTED CONSTANTS
 
 #: Confidence of the archived copy offered as a last resort: it is the dead page itself, but a
@@ -46,7 +51,21 @@ ARCHIVE_CONFIDENCE = 0.5
 
 
 def vector(features: Mapping[str, float]) -> list[float]:
-    return [1.0 if name == "bias" else float(features.get(name, 0.0)) for name in FEATURES]
+    """Model inputs from the evidence of `similarity_features` (+ margin and method flags)."""
+    copy = 1.0 if features.get("has_copy") else 0.0
+    out = []
+    for name in FEATURES:
+        if name == "bias":
+            out.append(1.0)
+        elif name == "copy_title_sim":
+            out.append(copy * float(features.get("title_sim", 0.0)))
+        elif name in _WITHOUT_COPY:
+            out.append((1.0 - copy) * float(features.get(name, 0.0)))
+        elif name in _WITH_COPY:
+            out.append(copy * float(features.get(name, 0.0)))
+        else:
+            out.append(float(features.get(name, 0.0)))
+    return out
 
 
 def sigmoid(z: float) -> float:

@@ -23,6 +23,7 @@ import logging
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from datetime import datetime, timezone
 from typing import Any, Mapping, Sequence
 from urllib.parse import urldefrag, urlsplit
@@ -35,7 +36,7 @@ from .anchors import Anchor, analyse_anchor
 from .calibration import ARCHIVE_CONFIDENCE, DEFAULT_AUTOFIX_CONFIDENCE
 from .pages import Page, parse_page
 from .providers import ARCHIVES, SEARCHES, ArchiveProvider, Budget, Hit, Remote, SearchProvider
-from .providers.base import Capture, Fetcher
+from .providers.base import TTL_SEARCH, Capture, Fetcher
 from .providers.site import Site
 from .queries import Query, build_queries
 from .rank import (
@@ -63,7 +64,6 @@ STALE_ROUNDS = 2  # search rounds without a better candidate before giving up
 ROUND_FETCHES = 6  # candidates fetched per evaluation round
 SITE_NEIGHBOURS = 6  # same-site pages taken on URL/title evidence alone
 HOST_PARALLEL = 8  # hosts recovered at once; links of one host go one after another
-PAGE_BYTES = 1_000_000
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -95,12 +95,6 @@ class Found:
     terms: Counter[str] | None = None  # the page's content terms, computed once
 
 
-def final_url(url: str, fetched: Any) -> str:
-    """Where a fetch ended, in the caller's URL space: the client's final URL carries the
-    `remap` rewrite even when no redirect happened, and a suggestion must not."""
-    return (fetched.final_url or url) if getattr(fetched, "redirects", ()) else url
-
-
 def acceptable(url: str, ref: Reference) -> bool:
     """The gate's URL rules: not the dead URL, not the home page or a directory page above the
     dead page (what sites redirect dead links to), unless the dead link was one itself."""
@@ -112,6 +106,20 @@ def acceptable(url: str, ref: Reference) -> bool:
     parts, dead = urlsplit(url), urlsplit(ref.dead)
     above = parts.path.endswith("/") and dead.path.startswith(parts.path) and len(dead.path) > len(parts.path)
     return not (above and same_host(url, ref.dead))
+
+
+@lru_cache(maxsize=20000)
+def _hit_terms(title: str, body: str) -> tuple[Counter[str], Counter[str]]:
+    """Term vectors of a hit's title and of title + body; a site's pages recur for every link."""
+    title_terms = as_vector(content_terms(title))
+    return title_terms, title_terms + as_vector(content_terms(body))
+
+
+def _same_page(candidate: Candidate, similarity: float) -> bool:
+    features = candidate.evidence.get("features", {})
+    if candidate.method in ("redirect", "rewrite"):
+        return True  # the site's own address for it, checked live
+    return max(features.get("content_cos", 0.0), features.get("copy_coverage", 0.0)) >= similarity
 
 
 async def _no_page(url: str) -> Page:
@@ -184,17 +192,10 @@ class Recoverer:
         return final
 
     async def page(self, url: str) -> Page:
+        """A candidate page, fetched once per run and cached between runs like every remote answer."""
         if url not in self._pages:
-            try:
-                fetched = await self.client.fetch(url, max_bytes=PAGE_BYTES)
-                status = fetched.status or None
-                text = fetched.text or "" if status == 200 else ""
-                self._pages[url] = parse_page(final_url(url, fetched), status, text)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.warning("fetch of candidate %s failed: %s", url, exc)
-                self._pages[url] = Page(url=url, status=None)
+            status, final, text = await self.remote.get(url, namespace="candidate", ttl=TTL_SEARCH, provider="candidate pages")
+            self._pages[url] = parse_page(final, status, text if status == 200 else "")
         return self._pages[url]
 
     async def archived_copy(self, dead: str, when: datetime, budget: Budget) -> tuple[Capture | None, Page | None]:
@@ -240,7 +241,7 @@ class Recoverer:
         if lr.result.permanent and lr.result.final_url and urldefrag(lr.result.final_url)[0] != dead:
             await self._try_exact(found, ref, [(lr.result.final_url, "redirect", {"redirect": 1.0}, "permanent redirect")])
         if lr.result.status is not Status.BROKEN:
-            return self._finish(found, ref, None, None), None
+            return self._finish(found, ref), None
         if not self._confident(found):
             learned = [(u, "rewrite", {"rewrite": 1.0, "learned": min(1.0, s / 2)}, rule) for u, rule, s in self.learned.rewrites(dead)]
             await self._try_exact(found, ref, learned[:2])
@@ -250,7 +251,7 @@ class Recoverer:
                 cheap = [t for t in cheap if urlsplit(t[0]).hostname != urlsplit(dead).hostname]
             await self._try_exact(found, ref, cheap)
         if self._confident(found):
-            return self._finish(found, ref, None, None), None
+            return self._finish(found, ref), None
 
         # 2. Context: the archived copy as it was when the link was written.
         when = self.link_times.get(link.url) or self.link_times.get(lr.resolved) or datetime.now(timezone.utc)
@@ -351,18 +352,16 @@ class Recoverer:
 
     def _prescore(self, ref: Reference, hit: Hit) -> float:
         """Cheap evidence from what the provider told, to choose which candidates to fetch."""
-        title = as_vector(content_terms(hit.title))
+        title, text = _hit_terms(hit.title, f"{hit.snippet} {hit.text}")
         reference_title = ref.copy_title_terms or ref.anchor_terms
-        text = as_vector(content_terms(f"{hit.title} {hit.snippet} {hit.text}"))
         text_sim = cosine(ref.copy_terms or ref.context_terms, text)
-        score = (
+        return (
             2.0 * jaccard(path_tokens(ref.dead), path_tokens(hit.url))
             + 2.0 * dice({t: 1.0 for t in reference_title}, {t: 1.0 for t in title})
             + 2.0 * text_sim
             + 0.5 / (1 + hit.rank)
             + (0.3 if same_host(ref.dead, hit.url) else 0.0)
         )
-        return score
 
     async def _same_site(self, found: dict[str, Found], ref: Reference, queries: Sequence[Query], budget: Budget) -> None:
         for provider in self.searches:
@@ -481,6 +480,10 @@ class Recoverer:
         if capture is not None:
             # With the dead page's own copy at hand, a weaker guess than the copy is noise.
             kept = [c for c in kept if c.confidence >= ARCHIVE_CONFIDENCE]
+        if ref.anchor.weak and ref.copy_terms:
+            # Fig. 4, weak anchor: recommend only what is as good as the same page as the copy
+            # (`similarity`, cosine); a page the copy was merged into counts by its coverage.
+            kept = [c for c in kept if _same_page(c, self.config.similarity)]
         kept = kept[:MAX_SUGGESTIONS]
         if capture is not None:
             kept.append(
@@ -493,7 +496,7 @@ class Recoverer:
             )
         return tuple(kept)
 
-    def _finish(self, found: dict[str, Found], ref: Reference, capture: Capture | None, copy: Page | None) -> tuple[Candidate, ...]:
+    def _finish(self, found: dict[str, Found], ref: Reference) -> tuple[Candidate, ...]:
         """Result of the exact step: already checked, nothing to gate."""
         self._set_margins(found)
         ranked = sorted((self._candidate(f, ref) for f in found.values() if f.features), key=lambda c: (-c.confidence, c.url))

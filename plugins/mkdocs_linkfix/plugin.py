@@ -99,6 +99,7 @@ class LinkfixPlugin(BasePlugin):
         self.command = command
 
     def on_config(self, config: Any) -> Any:
+        self.settings = None  # `mkdocs serve` reloads the config on every rebuild
         if not self.config["enabled"]:
             return config
         values = {f.name: self.config[f.name] for f in Config.keys() if f.name not in _NOT_OPTIONS}
@@ -165,7 +166,7 @@ class LinkfixPlugin(BasePlugin):
         markdown mkdocs hands over (front matter stripped, maybe edited by other plugins) is
         used only for generated pages that have no file."""
         path = page.file.abs_src_path
-        if path and not page.file.generated_by:
+        if path and not getattr(page.file, "generated_by", None):  # mkdocs >= 1.6 can generate pages
             try:
                 text, warning = read_source(Path(path))
                 if warning:

@@ -392,3 +392,135 @@ async def test_progress_is_quiet_off_a_terminal(web, capsys):
     async with checker(web, progress=True) as c:
         await c.check(web.url(HOST, "/ok/a.html"))
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize(
+    ("url", "status"),
+    [
+        ("http://", Status.BROKEN),
+        ("http://[::1", Status.BROKEN),
+        ("https://example.test:99999/", Status.BROKEN),
+        ("http://exa mple.test/", Status.BROKEN),
+        ("http://bad\x00host.test/", Status.BROKEN),
+        ("javascript:alert(1)", Status.UNSUPPORTED),
+        ("", Status.UNSUPPORTED),
+        ("http://no-such-host.test/" + "a" * 20000, Status.BROKEN),
+    ],
+)
+async def test_hostile_urls_become_results_not_crashes(web, url, status):
+    async with checker(web) as c:
+        await c.check(web.url(HOST, "/ok/a.html"))  # the network works: a dead name is just broken
+        result = await c.check(url)
+    assert result.status is status
+
+
+async def test_odd_answers_become_results(web):
+    from aiohttp import web as aioweb
+
+    async def odd(request):
+        if request.path == "/bad-location":
+            return aioweb.Response(status=301, headers={"Location": "http://[broken"})
+        if request.path == "/no-location":
+            return aioweb.Response(status=302)
+        if request.path == "/bad-charset":
+            return aioweb.Response(body=b"<title>x</title>\xff\xfe", headers={"Content-Type": "text/html; charset=no-such-charset"})
+        if request.path == "/to-ftp":
+            return aioweb.Response(status=302, headers={"Location": "ftp://files.example.test/x"})
+        return None
+
+    web.sites[HOST].mount(odd)
+    async with checker(web) as c:
+        bad_location = await c.check(web.url(HOST, "/bad-location"))
+        no_location = await c.check(web.url(HOST, "/no-location"))
+        bad_charset = await c.fetch(web.url(HOST, "/bad-charset"))
+        to_ftp = await c.check(web.url(HOST, "/to-ftp"))
+    assert (bad_location.status, bad_location.reason) == (Status.BROKEN, "bad-redirect")
+    assert no_location.status is Status.ERROR and no_location.http_status == 302
+    assert bad_charset.status == 200 and "<title>x</title>" in bad_charset.text
+    assert (to_ftp.status, to_ftp.reason) == (Status.ERROR, "bad-redirect")
+
+
+@pytest.fixture
+async def proxy():
+    """A forward proxy on loopback that answers every request itself and records the targets."""
+    from aiohttp import web as aioweb
+
+    seen: list[str] = []
+
+    async def handle(request):
+        seen.append(str(request.url))
+        if "linkfix-" in request.path:  # the soft-404 probe: an honest 404
+            return aioweb.Response(status=404)
+        return aioweb.Response(text="<title>via proxy</title>", content_type="text/html")
+
+    server = aioweb.Server(handle)
+    runner = aioweb.ServerRunner(server)
+    await runner.setup()
+    site = aioweb.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}", seen
+    await runner.cleanup()
+
+
+async def test_http_proxy_and_no_proxy_from_the_environment(web, proxy, monkeypatch):
+    address, seen = proxy
+    monkeypatch.setenv("HTTP_PROXY", address)
+    monkeypatch.setenv("NO_PROXY", "direct.example.test")
+    monkeypatch.delenv("http_proxy", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    async with checker(web) as c:
+        proxied = await c.check("http://only-via-proxy.example.test/page")
+        direct = await c.check("http://direct.example.test/page")
+    assert proxied.status is Status.OK
+    assert seen and seen[0].startswith("http://only-via-proxy.example.test/")
+    assert not any("direct.example.test" in url for url in seen)
+    assert (direct.status, direct.reason) == (Status.BROKEN, "dns")  # went direct: no such name
+
+
+async def test_host_where_head_never_pays_off_switches_to_get(web):
+    from linkfix.check.http import HEAD_SAMPLE
+
+    # Every page of a soft-404 host must be fetched for comparison, so each HEAD is wasted.
+    async with checker(web) as c:
+        for i in range(HEAD_SAMPLE + 8):
+            result = await c.check(web.url("soft.example.test", f"/d{i}/gone.html"))
+            assert (result.status, result.reason) == (Status.BROKEN, "soft-404")
+    assert web.stats("soft.example.test").methods["HEAD"] == HEAD_SAMPLE
+
+
+async def test_fragment_on_a_non_html_page_is_not_judged_and_fetched_once(web, tmp_path):
+    web.sites[HOST].page("/manual.pdf", b"%PDF-1.4 not html", content_type="application/pdf")
+    url = web.url(HOST, "/manual.pdf")
+    for _ in range(2):
+        cache = Cache(tmp_path / "cache")
+        async with checker(web, cache=cache) as c:
+            assert (await c.check(url, fragment="page=3")).status is Status.OK
+            assert (await c.check(url)).status is Status.OK
+        cache.close()
+    assert web.stats(HOST).paths["/manual.pdf"] == 1  # second run: all from the cache
+
+
+async def test_each_spelling_keeps_its_own_url(web):
+    url = web.url(HOST, "/ok/spelled.html")
+    shouted = url.replace("http://docs.example.test", "HTTP://DOCS.EXAMPLE.TEST")
+    async with checker(web) as c:
+        results = await c.check_many([(url, ""), (shouted, "")])
+    assert results[(url, "")].url == url
+    assert results[(shouted, "")].url == shouted
+
+
+async def test_catch_all_host_home_page_is_ok_but_other_paths_are_soft404(web):
+    from aiohttp import web as aioweb
+
+    site = web.add_site("spa.example.test", catalogue=False)
+
+    async def app_shell(request):  # a single-page app: the same shell for every path
+        return aioweb.Response(text="<title>App</title><div id=root>Loading the application shell, please wait a moment</div>", content_type="text/html")
+
+    site.mount(app_shell)
+    async with checker(web) as c:
+        home = await c.check(web.url("spa.example.test", "/"))
+        deep = await c.check(web.url("spa.example.test", "/docs/old-page"))
+    assert home.status is Status.OK
+    assert (deep.status, deep.reason) == (Status.BROKEN, "soft-404")

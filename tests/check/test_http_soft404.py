@@ -74,6 +74,7 @@ def test_shingles_are_stable_and_jaccard_bounds():
     assert soft404.jaccard(a, a) == 1.0
     assert soft404.jaccard(a, soft404.shingles(soft404.words_of("seven eight nine ten eleven"))) == 0.0
     assert soft404.jaccard(frozenset(), frozenset()) == 1.0
+    assert frozenset(soft404.sketch("<title>t</title><p>one two three four five six</p>", "https://x.org/p").shingles.tolist()) == a
 
 
 def test_title_and_text_ignore_scripts_and_survive_garbage():

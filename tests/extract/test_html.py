@@ -114,6 +114,14 @@ def test_anchor_text_and_context() -> None:
     assert doc.page.text == "menu one two three four the dead link five six seven"
 
 
+def test_anchor_text_of_an_unclosed_anchor_is_bounded() -> None:
+    text = "<p>before</p><a href='x.html'>" + "word " * 10_000
+    (link,) = extract_html(text, "p.html").links
+    assert 400 < len(link.anchor_text) <= 500
+    assert link.anchor_text.startswith("word word") and link.anchor_text.endswith("word")
+    assert "before" in link.context and len(link.context) < 1000
+
+
 def test_title_falls_back_to_first_h1() -> None:
     doc = extract_html("<body><h1>Main <code>heading</code></h1><h1>second</h1></body>", "p.html")
     assert doc.page.title == "Main heading"
@@ -337,3 +345,11 @@ def test_huge_single_line_files(text: str) -> None:
     for want_text in (False, True):
         document = extract_html(text, "big.html", want_text=want_text)
         assert [link.url for link in document.links] == (["last.html"] if text.endswith("last.html>") else [])
+
+
+def test_many_links_on_one_line() -> None:
+    text = "<p>" + "<a href=x.html>x</a> " * 50_000  # 1 MB minified page
+    document = extract_html(text, "min.html", want_text=False)
+    assert len(document.links) == 50_000
+    last = document.links[-1].span
+    assert (last.line, last.column) == (1, text.rindex("x.html") + 1)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import json
 import re
 from pathlib import Path
@@ -29,16 +31,9 @@ def demo_run(tmp_path_factory):
 
     before = tree_digest(DOCS_DIR)
     out = tmp_path_factory.mktemp("demo") / "linkfix-demo"
-    capture = pytest.MonkeyPatch()
-    import io
-    import sys
-
-    stdout = io.StringIO()
-    capture.setattr(sys, "stdout", stdout)
-    try:
+    stdout = io.StringIO()  # module scope: capsys is per test, so capture by hand
+    with contextlib.redirect_stdout(stdout):
         code = main(["demo", "--output-dir", str(out), "-q"])
-    finally:
-        capture.undo()
     return {"code": code, "out": out, "stdout": stdout.getvalue(), "pristine": tree_digest(DOCS_DIR) == before}
 
 
@@ -89,3 +84,24 @@ def test_demo_prints_summary_and_patch_with_real_urls(demo_run):
     # Nothing of the loopback plumbing leaks into what the user sees.
     for shown in (text, html, (demo_run["out"] / "result.json").read_text()):
         assert not re.search(r"acme\.test:\d+|127\.0\.0\.1|searx\.example\.test:\d+|web\.archive\.org:\d+", shown)
+
+
+def test_demo_never_replaces_a_directory_it_did_not_make(tmp_path, monkeypatch):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "mine.md").write_text("# my real docs\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["demo", "--output-dir", ".", "-q"]) == 2
+    assert (tmp_path / "docs" / "mine.md").read_text() == "# my real docs\n"
+
+
+def test_demo_copy_is_replaced_on_the_next_run(tmp_path):
+    from linkfix.demo import copy_docs
+
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "a.md").write_text("# A\n")
+    target = tmp_path / "out" / "docs"
+    copy_docs(source, target)
+    (target / "a.md").write_text("# edited by linkfix fix\n")
+    copy_docs(source, target)
+    assert (target / "a.md").read_text() == "# A\n"

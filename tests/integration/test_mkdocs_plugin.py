@@ -173,3 +173,11 @@ def test_serve_never_touches_the_network(tmp_path, in_process_plugin, monkeypatc
     results = {r.link.url: r.result for r in plugin.report.results}
     assert results["http://127.0.0.1:9/never"].reason == "offline"
     assert sum(r.failing for r in plugin.report.results) == 3
+
+
+def test_disabled_plugin_checks_nothing(tmp_path, in_process_plugin, monkeypatch):
+    project = copy_fixtures(tmp_path) / "plain"
+    set_options(project, enabled=False)
+    monkeypatch.chdir(project)
+    plugin = build_in_process(project)  # the three broken links do not fail the build
+    assert plugin.report is None

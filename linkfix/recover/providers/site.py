@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import math
 import re
 from collections import Counter
@@ -26,8 +25,6 @@ from ..pages import parse_page
 from ..rank import path_tokens
 from ..terms import content_terms
 from .base import TTL_SITE, ArchiveProvider, Budget, Hit, Remote, SearchProvider, register_search
-
-log = logging.getLogger(__name__)
 
 MAX_SITEMAPS = 10  # sitemap files followed per host (indexes can fan out a lot)
 MAX_PAGES = 5000  # pages kept per host
@@ -117,11 +114,12 @@ def parse_sphinx_index(text: str, base: str) -> list[Hit]:
         return []
     if not isinstance(data, dict):
         return []
-    docnames = data.get("docnames") or []
-    titles = data.get("titles") or []
+    docnames = data.get("docnames") if isinstance(data.get("docnames"), list) else []
+    titles = data.get("titles") if isinstance(data.get("titles"), list) else []
     words: list[list[str]] = [[] for _ in docnames]
     for field in ("titleterms", "terms"):
-        for term, docs in (data.get(field) or {}).items():
+        table = data.get(field)
+        for term, docs in (table.items() if isinstance(table, dict) else ()):
             for d in docs if isinstance(docs, list) else [docs]:
                 if isinstance(d, int) and 0 <= d < len(words):
                     words[d].append(str(term))

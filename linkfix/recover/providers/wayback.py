@@ -13,13 +13,10 @@ URLs of a host to list, default 1000).
 from __future__ import annotations
 
 import json
-import logging
 from datetime import datetime, timezone
 from urllib.parse import quote, urlsplit
 
 from .base import TTL_ARCHIVE, ArchiveProvider, Budget, Capture, RateLimiter, Remote, register_archive
-
-log = logging.getLogger(__name__)
 
 DEFAULT_BASE = "https://web.archive.org"
 
