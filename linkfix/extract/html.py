@@ -155,31 +155,48 @@ _RAW_TEXT_END = {name: re.compile(rf"</{name}(?=[{_WS}/>])", re.I) for name in _
 
 # --- attribute values ---------------------------------------------------------------------
 
-_CHARREF = re.compile(r"&(#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[a-zA-Z][a-zA-Z0-9]*;?)")
+# Names are capped at 32 characters like html.unescape's, so that `&` + a megabyte of
+# letters costs one bounded lookup.
+_CHARREF = re.compile(r"&(?:#([0-9]++);?|#[xX]([0-9a-fA-F]++);?|([a-zA-Z][a-zA-Z0-9]{0,31};?))")
 
 
-def _replace_attr_charref(match: re.Match[str]) -> str:
-    ref = match.group(1)
-    if ref[0] == "#":
-        return html.unescape(match.group(0))
+def _numeric(match: re.Match[str]) -> str:
+    decimal, hexadecimal = match.group(1), match.group(2)
+    digits = (decimal if decimal is not None else hexadecimal).lstrip("0") or "0"
+    # Past 8 digits it is out of Unicode's range anyway, and int() of a 5000-digit string
+    # raises ValueError (the int max-str-digits limit): html.unescape crashes on "&#1111...;".
+    code = int(digits, 10 if decimal is not None else 16) if len(digits) <= 8 else 0x110000
+    return html.unescape(f"&#{min(code, 0x110000)};")  # the spec's replacements (NUL, C1, ...)
+
+
+def _named(match: re.Match[str], attribute: bool) -> str:
+    ref = match.group(3)
     if ref in _HTML5_ENTITIES:
         if ref.endswith(";"):
             return _HTML5_ENTITIES[ref]
         # A legacy name without ';' right before '=' or an alphanumeric stays literal in an
         # attribute: "?a=1&copy=2" keeps "&copy" (html.unescape would make it "©").
         after = match.string[match.end() : match.end() + 1]
-        if after == "=" or after.isalnum():
+        if attribute and (after == "=" or after.isalnum()):
             return match.group(0)
         return _HTML5_ENTITIES[ref]
-    # Longest legacy prefix, e.g. "&notit" -> "¬it"; but "&notit=" style stays literal.
+    # The longest legacy name it starts with: "&notit" -> "¬it" (in text).
     for cut in range(len(ref) - 1, 1, -1):
         name = ref[:cut]
         if name in _HTML5_ENTITIES:
             following = ref[cut]
-            if following == "=" or following.isalnum():
+            if attribute and (following == "=" or following.isalnum()):
                 return match.group(0)
             return _HTML5_ENTITIES[name] + ref[cut:]
     return match.group(0)
+
+
+def _replace_attr_charref(match: re.Match[str]) -> str:
+    return _named(match, True) if match.group(3) is not None else _numeric(match)
+
+
+def _replace_text_charref(match: re.Match[str]) -> str:
+    return _named(match, False) if match.group(3) is not None else _numeric(match)
 
 
 def unescape_attribute(value: str) -> str:
@@ -187,6 +204,11 @@ def unescape_attribute(value: str) -> str:
     if "&" not in value:
         return value
     return _CHARREF.sub(_replace_attr_charref, value)
+
+
+def _unescape_text(value: str) -> str:
+    """Decode character references as in text content (html.unescape, without its crash)."""
+    return _CHARREF.sub(_replace_text_charref, value) if "&" in value else value
 
 
 def _decode_mapped(raw: str) -> tuple[str, list[int]]:
@@ -208,7 +230,7 @@ def _decode_mapped(raw: str) -> tuple[str, list[int]]:
 
 
 def _collapse(text: str) -> str:
-    return " ".join(html.unescape(text).split()) if "&" in text else " ".join(text.split())
+    return " ".join(_unescape_text(text).split())
 
 
 # --- srcset and meta refresh --------------------------------------------------------------
@@ -332,7 +354,7 @@ class _Scan:
             return
         if markup and "<" in raw:
             raw = _MARKUP.sub("", raw)
-        words = (html.unescape(raw) if "&" in raw else raw).split()
+        words = _unescape_text(raw).split()
         if raw[:1].isspace():
             self.space_pending = True
         if words:

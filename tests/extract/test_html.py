@@ -13,7 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from linkfix.extract.html import _refresh_url, _srcset_urls, extract_html, unescape_attribute
+import html
+
+from linkfix.extract.html import _refresh_url, _srcset_urls, _unescape_text, extract_html, unescape_attribute
 from linkfix.model import Document, LinkKind
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "html"
@@ -189,6 +191,23 @@ def test_refresh_url(content: str, url: str | None) -> None:
 )
 def test_unescape_attribute(raw: str, decoded: str) -> None:
     assert unescape_attribute(raw) == decoded
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("&#;xX0123456789abcdeflmnopt=<> \n")) | st.characters(), max_size=60))
+def test_text_references_decode_like_html_unescape(text: str) -> None:
+    assert _unescape_text(text) == html.unescape(text)
+
+
+def test_huge_character_references_do_not_crash() -> None:
+    # html.unescape raises ValueError here (int max-str-digits); a page must not stop the run.
+    digits = "&#" + "1" * 5000 + ";"
+    document = extract_html(f'<title>{digits}</title><a href="x{digits}">{digits}</a>', "p.html")
+    assert document.links[0].url == "x\ufffd"
+    assert document.page.title == "\ufffd"
+    assert extract_html("<p>&#x" + "f" * 5000 + "</p>", "p.html").page.text == "\ufffd"
+    long_name = "&" + "a" * 100_000 + ";"
+    assert extract_html(f"<a href='{long_name}'>x</a>", "p.html").links[0].url == long_name
 
 
 # --- agreement with a reference parser on random hostile markup ---------------------------

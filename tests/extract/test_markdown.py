@@ -185,7 +185,10 @@ def test_unlocatable_target_gets_a_zero_width_span(caplog: pytest.LogCaptureFixt
         "[a]: <\n[a]\n" * 1000,
         "---\n" + "title: &a [*a, *a]\n" * 10 + "---\n",
     ],
-    ids=["long-line", "brackets", "parens", "html", "unclosed-anchors", "emphasis", "backticks", "lt", "quotes", "lists", "controls", "defs", "yaml"],
+    ids=[
+        "long-line", "brackets", "parens", "html", "unclosed-anchors", "emphasis", "backticks",
+        "lt", "quotes", "lists", "controls", "defs", "yaml",
+    ],
 )
 def test_hostile_input_never_raises(text: str) -> None:
     document = extract_markdown(text, "hostile.md")
