@@ -245,9 +245,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         truth = server.truth
         limit = physical_limit(truth, args.host_concurrency, args.latency)
-        unique = len({u.split("#", 1)[0] for u in truth})
+        pages = len({u.split("#", 1)[0] for u in truth})
         print(
-            f"{len(truth)} URLs ({unique} without fragments) on {args.hosts} hosts, latency {args.latency * 1000:.0f} ms, "
+            f"{len(truth)} URLs ({pages} distinct pages) on {args.hosts} hosts, latency {args.latency * 1000:.0f} ms, "
             f"{args.host_concurrency} per host, max {args.max_concurrency} in flight; physical limit {limit:.2f} s"
         )
         # Wall times on a shared machine depend on who else runs: say how loaded it was.

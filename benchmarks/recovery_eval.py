@@ -83,7 +83,7 @@ def link_result(case: Case, check: CheckResult, docs_dir: Path) -> LinkResult:
     return LinkResult(link=link, resolved=case.dead_url, scope=Scope.EXTERNAL, result=check)
 
 
-async def run(latency: float, limit: int | None) -> list[Outcome]:
+async def run(latency: float, limit: int | None, only: str = "") -> list[Outcome]:
     outcomes: list[Outcome] = []
     with tempfile.TemporaryDirectory() as tmp:
         async with SimWeb(latency=latency) as web:
@@ -95,7 +95,8 @@ async def run(latency: float, limit: int | None) -> list[Outcome]:
             cache = Cache(None)
             async with HttpChecker(config, cache, resolver=web.resolver) as client:
                 recoverer = Recoverer(config=config, client=client, cache=cache, link_times=ev.link_times)
-                cases = list(ev.cases)[:limit] if limit else list(ev.cases)
+                cases = [c for c in ev.cases if only in c.id or only in c.type]
+                cases = cases[:limit] if limit else cases
                 for case in cases:
                     check = await client.check(case.dead_url)
                     lr = link_result(case, check, ev.docs_dir)
@@ -199,7 +200,9 @@ def choose_threshold(outcomes: list[Outcome], weights: list[float], precision: f
 
 
 def rescore(outcomes: list[Outcome], weights: list[float]) -> list[Outcome]:
-    """The same outcomes with confidences recomputed under other weights (archive stays last)."""
+    """The same outcomes with confidences recomputed under other weights (archive stays last).
+
+    Approximate: which candidates were fetched depended on the weights of the run (early stop)."""
     out = []
     for o in outcomes:
         found = [
@@ -208,6 +211,8 @@ def rescore(outcomes: list[Outcome], weights: list[float]) -> list[Outcome]:
         ]
         found.sort(key=lambda s: (-s.confidence, -s.score))
         archive = [s for s in o.suggestions if s.method == "archive"]
+        if archive:  # as the pipeline does: with the copy at hand, weaker guesses are dropped
+            found = [s for s in found if s.confidence >= calibration.ARCHIVE_CONFIDENCE]
         out.append(replace(o, suggestions=tuple(found + archive)))
     return out
 
@@ -249,12 +254,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", type=int, default=0, help="only the first N cases (0: all)")
     parser.add_argument("--refit", action="store_true", help="fit the calibration on half the cases, report on the rest")
     parser.add_argument("--write", action="store_true", help="with --refit: store the constants in calibration.py")
+    parser.add_argument("--only", default="", help="only cases whose id or type contains this text")
     parser.add_argument("--json", type=Path, help="write per-case outcomes to this file")
     parser.add_argument("--verbose", action="store_true", help="print each case's top suggestion")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
     started = time.monotonic()
-    outcomes = asyncio.run(run(args.latency, args.cases or None))
+    outcomes = asyncio.run(run(args.latency, args.cases or None, args.only))
     elapsed = time.monotonic() - started
     threshold = calibration.DEFAULT_AUTOFIX_CONFIDENCE
     if args.verbose:

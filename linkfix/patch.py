@@ -10,6 +10,7 @@ that it parses back as the same URL in its place (HTML attribute or markdown des
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import html
 import logging
@@ -19,6 +20,7 @@ import stat
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from .errors import PatchError
 from .model import LinkKind, Span
@@ -230,7 +232,6 @@ def _write_atomic(real: Path, data: bytes, *, display: Path) -> None:
 
 _MD_UNSAFE = re.compile(r"[\x00-\x20\x7f]")  # whitespace and controls end a destination
 _AUTOLINK_UNSAFE = re.compile(r"[\x00-\x20\x7f<>]")
-_BARE_TRAILING = re.compile(r"[.,:;!?*'\"_~\]]+$")
 
 
 def _percent(match: re.Match[str]) -> str:
@@ -243,6 +244,7 @@ def format_target(url: str, *, kind: LinkKind, tag: str, span: Span, text: str) 
     HTML attributes (links with a tag) get whitespace percent-encoded and `&`, quotes and angle
     brackets escaped. Markdown
     destinations get whitespace percent-encoded; inside `<...>` the brackets are encoded too;
+    a bare URL that a linkifier would cut short becomes an autolink `<...>`;
     in a bare destination unbalanced parentheses and a leading `<` are backslash-escaped, which
     CommonMark removes again when it reads the link.
     """
@@ -252,11 +254,10 @@ def format_target(url: str, *, kind: LinkKind, tag: str, span: Span, text: str) 
     if kind is LinkKind.AUTOLINK:
         return _AUTOLINK_UNSAFE.sub(_percent, url)
     if kind is LinkKind.BARE:
-        # Linkifiers leave trailing punctuation and unbalanced brackets out of a bare URL.
+        # A linkifier leaves trailing punctuation and unbalanced brackets out of a bare URL;
+        # such a URL is written as an autolink, which keeps every character.
         spelled = _AUTOLINK_UNSAFE.sub(_percent, url)
-        if not _parens_balanced(spelled):
-            spelled = spelled.replace("(", "%28").replace(")", "%29")
-        return _BARE_TRAILING.sub(_percent, spelled)
+        return spelled if _linkifies_whole(spelled) else f"<{spelled}>"
     start, end = span.start, span.end
     bracketed = start > 0 and text[start - 1 : start] == "<" and text[end : end + 1] == ">"
     if bracketed:
@@ -268,6 +269,19 @@ def format_target(url: str, *, kind: LinkKind, tag: str, span: Span, text: str) 
     if spelled.startswith("<"):
         spelled = "\\" + spelled
     return spelled
+
+
+@functools.cache
+def _linkifier() -> Any:
+    from linkify_it import LinkifyIt  # what markdown-it's linkify (and so extraction) uses
+
+    return LinkifyIt().set({"fuzzy_link": False, "fuzzy_email": False})
+
+
+def _linkifies_whole(url: str) -> bool:
+    """Would a linkifier take all of `url`, standing alone in prose, as one link?"""
+    matches = _linkifier().match(f" {url} ") or []
+    return len(matches) == 1 and matches[0].raw == url
 
 
 def _parens_balanced(value: str) -> bool:

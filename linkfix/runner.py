@@ -13,6 +13,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from markdown_it.common.utils import unescapeAll
+
 from .cache import Cache
 from .changed import Changes
 from .check.local import LocalChecker, Target
@@ -55,6 +57,10 @@ def extract_document(path: Path, text: str, *, want_text: bool) -> Document:
     if path.suffix.lower() in MARKDOWN_SUFFIXES:
         return extract_markdown(text, display)
     return extract_html(text, display, want_text=want_text)
+
+
+def _as_is(url: str) -> str:
+    return url
 
 
 def _display_path(path: Path) -> str:
@@ -150,8 +156,10 @@ async def check_documents(
 
     placed: list[tuple[Any, Target]] = []
     for rel, doc in documents:
+        # Markdown keeps targets as written (`a\)b`, `&amp;`); what is checked is what renders.
+        decode = unescapeAll if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _as_is
         for link in doc.links:
-            placed.append((link, local.resolve(link.url, doc.page, rel)))
+            placed.append((link, local.resolve(decode(link.url), doc.page, rel)))
 
     known = dict(known or {})
     external = _external_results(placed, config, resolver=resolver, progress=progress, skip=known)

@@ -129,3 +129,13 @@ def test_check_help_groups_flags(capsys):
         main(["check", "--help"])
     out = capsys.readouterr().out
     assert "network options:" in out and "--host-concurrency N" in out and "--include-fragments" in out
+
+
+def test_markdown_escapes_and_entities_are_decoded_before_checking(project):
+    Path("esc").mkdir()
+    Path("esc/a(1).md").write_text("# A\n")
+    Path("esc/b&c.md").write_text("# B\n")
+    Path("esc/index.md").write_text("[a](a\\(1\\).md) [b](b&amp;c.md) [c](<a(1).md>)\n")
+    code, data = check_json("esc")
+    assert code == 0, broken(data)
+    assert [l["url"] for l in data["links"]] == ["a\\(1\\).md", "b&amp;c.md", "a(1).md"]

@@ -200,3 +200,18 @@ def test_format_target_markdown_angle_brackets():
 def test_format_target_autolink():
     text = "<http://old>"
     assert format_target("https://n/a b", **link(LinkKind.AUTOLINK, text, "http://old")) == "https://n/a%20b"
+
+
+def test_format_target_bare_url_that_would_be_cut_becomes_autolink():
+    text = "see http://old here"
+    item = link(LinkKind.BARE, text, "http://old")
+    assert format_target("https://new/a?b=c", **item) == "https://new/a?b=c"
+    assert format_target("https://new/a.", **item) == "<https://new/a.>"
+    assert format_target("https://new/??0", **item) == "<https://new/??0>"
+    assert format_target("https://new/a b", **item) == "https://new/a%20b"
+
+
+def test_format_target_html_whitespace_encoded():
+    text = '<img src="old.png">'
+    item = link(LinkKind.HTML, text, "old.png", tag="img[src]")
+    assert format_target("https://n/a b.png", **item) == "https://n/a%20b.png"

@@ -37,6 +37,7 @@ from aiohttp.resolver import DefaultResolver
 from ..cache import Cache, normalise_url
 from ..config import Config, parse_accept
 from ..errors import NetworkDownError
+from ..extract.html import extract_html
 from ..model import CheckResult, Redirect, Status
 from . import policy, soft404
 from .netsafety import GuardedResolver, Reach, allowed, classify_host, forbidden_in
@@ -49,7 +50,6 @@ PAGE_BYTES = 8 * 1024 * 1024  # a GET that must find a fragment id
 NETWORK_DOWN_HOSTS = 5  # distinct hosts failing DNS, none answering, before "network down"
 IDS_NAMESPACE = "ids"
 PROBE_NAMESPACE = "soft404-probe"
-_ID_ATTR = re.compile(r"""<[a-zA-Z][^>]*?\s(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""")
 _DNS_NOT_FOUND = {socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME)}
 _RETRY_ERRORS = frozenset({"timeout", "reset", "connection", "dns-error"})
 # Slot priorities: requests that finish a URL already under way (redirect hops, GET after HEAD,
@@ -249,6 +249,11 @@ class HttpChecker:
     async def __aexit__(self, *exc_info: object) -> None:
         if self._progress:
             self._progress.finish()
+        if self._outcomes or self.requests_sent:
+            log.info(
+                "external links: %d unique URLs, %d requests to %d hosts, %d soft-404 probes (%d directories answer 200 for anything)",
+                len(self._outcomes), self.requests_sent, len(self._hosts), len(self._probes), len(self._lenient_dirs),
+            )
         for future in (*self._outcomes.values(), *self._id_outcomes.values(), *self._probes.values()):
             if not future.done():
                 future.cancel()
@@ -760,14 +765,7 @@ def _decode(body: bytes, charset: str) -> str:
 
 
 def page_ids(html: str, url: str) -> frozenset[str]:
-    """Fragment targets of a page: element ids and <a name> anchors."""
-    try:
-        from ..extract.html import extract_html
-    except ImportError:  # extractor not available: a plain scan of id/name attributes
-        ids: set[str] = set()
-        for match in _ID_ATTR.finditer(html):
-            ids.add(next(g for g in match.groups() if g is not None))
-        return frozenset(ids)
+    """Fragment targets of a page: element ids and <a name> anchors (the HTML extractor's)."""
     return frozenset(extract_html(html, url, want_text=False).page.ids)
 
 

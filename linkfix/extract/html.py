@@ -8,12 +8,20 @@ comments, raw-text elements, an unterminated tag swallowing the rest of the file
 
 Two passes, chosen by `want_text`:
 - fast (`want_text=False`): one regex skips text, comments and uninteresting tags in C and
-  stops only at tags that can carry a link or an `id`; no page text is built.
-- full (`want_text=True`): every token, to build the visible text, anchor texts and contexts.
+  stops only at tags that can carry a link or an `id`; no page text, no contexts.
+- full (`want_text=True`): runs of text and ordinary tags, to build the visible text, the
+  anchor texts (inline tags do not break words, block tags do) and each link's context.
 
 Positions: `Link.span` covers the attribute value exactly as written (no quotes, entities
 still encoded); `Link.url` is the value with character references decoded the way a browser
 decodes attributes. A patcher must therefore re-encode (at least `&`) what it writes back.
+Leading/trailing whitespace of a URL attribute is outside the span (browsers strip it).
+
+Deliberate choices: empty URLs and `<link rel=preconnect|dns-prefetch>` (origins, not pages)
+are not links; `javascript:`, `mailto:`, `data:` are reported and left to resolution;
+`<noscript>` content is parsed (what a client without scripts sees); `<template>` content and
+`<iframe>` fallback content are not; a tag that never ends swallows the rest of the file,
+as in browsers; only `\n` counts as a line break for `Span.line`.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from __future__ import annotations
 import html
 import logging
 import re
+from bisect import bisect_right
 from html.entities import html5 as _HTML5_ENTITIES
 
 from ..model import Document, Link, LinkKind, Page, Span
@@ -149,6 +158,10 @@ _ATTR = re.compile(
     re.X,
 )
 
+# For the fast pass's anchor texts: where an <a> ends.
+_ANCHOR_END = re.compile(rf"</?[aA](?=[{_WS}/>])")
+_MAX_ANCHOR_SCAN = 4000  # characters after <a ...> searched for its end
+
 _ID_HINT = re.compile(rf"[iI][dD][{_WS}]*=")
 _MAX_ANCHOR = 500  # characters of element text kept as a link's anchor text
 _RAW_TEXT_END = {name: re.compile(rf"</{name}(?=[{_WS}/>])", re.I) for name in _RAW_TEXT}
@@ -211,22 +224,37 @@ def _unescape_text(value: str) -> str:
     return _CHARREF.sub(_replace_text_charref, value) if "&" in value else value
 
 
-def _decode_mapped(raw: str) -> tuple[str, list[int]]:
-    """An attribute value decoded, with the raw offset of every decoded character (plus one
-    for the end), so that a URL found in the decoded value gets a span in the raw one."""
-    decoded: list[str] = []
-    offsets: list[int] = []
-    pos = 0
-    for m in _CHARREF.finditer(raw):
-        decoded.append(raw[pos : m.start()])
-        offsets.extend(range(pos, m.start()))
-        replacement = _replace_attr_charref(m)
-        decoded.append(replacement)
-        offsets.extend([m.start()] * len(replacement))
-        pos = m.end()
-    decoded.append(raw[pos:])
-    offsets.extend(range(pos, len(raw) + 1))
-    return "".join(decoded), offsets
+class _DecodedValue:
+    """An attribute value decoded, mapping offsets in the decoded text back to the raw one,
+    so that a URL found in the decoded value (srcset, meta refresh) gets its raw span."""
+
+    __slots__ = ("text", "_decoded_at", "_raw_at")
+
+    def __init__(self, raw: str) -> None:
+        pieces: list[str] = []
+        # One breakpoint per reference: where it starts in the decoded and in the raw text,
+        # and where the text after it starts in both.
+        self._decoded_at: list[tuple[int, int]] = [(0, 0)]
+        self._raw_at: list[tuple[int, int]] = [(0, 0)]
+        pos = decoded = 0
+        for m in _CHARREF.finditer(raw):
+            pieces.append(raw[pos : m.start()])
+            decoded += m.start() - pos
+            replacement = _replace_attr_charref(m)
+            pieces.append(replacement)
+            self._decoded_at.append((decoded, decoded + len(replacement)))
+            self._raw_at.append((m.start(), m.end()))
+            decoded += len(replacement)
+            pos = m.end()
+        pieces.append(raw[pos:])
+        self.text = "".join(pieces)
+
+    def raw_offset(self, index: int) -> int:
+        i = bisect_right(self._decoded_at, (index, len(self.text) + 1)) - 1
+        (start, end), (raw_start, raw_end) = self._decoded_at[i], self._raw_at[i]
+        if index < end:
+            return raw_start  # inside a reference's replacement: the whole reference
+        return raw_end + (index - end)
 
 
 def _collapse(text: str) -> str:
@@ -402,7 +430,7 @@ class _Scan:
             if name == "h1" and self.h1_piece is None:
                 self.h1_piece = len(self.pieces)
         if name in _LINK_ATTRS or name == "base" or name == "meta":
-            self.element(name, _attributes(self.text, body_start, body_end))
+            self.element(name, _attributes(self.text, body_start, body_end), tag_end)
         elif _ID_HINT.search(self.text, body_start, body_end):
             self.add_id(_attributes(self.text, body_start, body_end))
         return tag_end
@@ -427,7 +455,7 @@ class _Scan:
 
     def raw_text(self, name: str, body_start: int, body_end: int, tag_end: int) -> int:
         if not self.template_depth and name in _LINK_ATTRS:
-            self.element(name, _attributes(self.text, body_start, body_end))
+            self.element(name, _attributes(self.text, body_start, body_end), tag_end)
         closing = _RAW_TEXT_END[name].search(self.text, tag_end)
         content_end = closing.start() if closing else len(self.text)
         if name == "title" and self.title is None and not self.template_depth:
@@ -436,7 +464,7 @@ class _Scan:
             self.add_text(self.text[tag_end:content_end], markup=False)
         return content_end
 
-    def element(self, name: str, attrs: dict[str, re.Match[str]]) -> None:
+    def element(self, name: str, attrs: dict[str, re.Match[str]], tag_end: int) -> None:
         """Links, ids and <base> of one element that can carry them."""
         if "id" in attrs:
             self.add_id(attrs)
@@ -453,8 +481,9 @@ class _Scan:
             return
         if name == "link" and "rel" in attrs and _only_resource_hint(attrs):
             return
-        anchor = ""
-        if "alt" in attrs or "title" in attrs:
+        # Element text for <a> (the full pass fills it in at </a>), else alt, else title.
+        anchor = self.quick_anchor(tag_end) if name == "a" and not self.want_text else ""
+        if not anchor and ("alt" in attrs or "title" in attrs):
             anchor = _collapse(_value(attrs, "alt") or _value(attrs, "title"))
         first = len(self.found)
         for attr, label in _LINK_LABELS[name]:
@@ -462,9 +491,9 @@ class _Scan:
                 continue
             raw, start = _raw_value(attrs[attr])
             if attr == "srcset":
-                value, offsets = _decode_mapped(raw) if "&" in raw else (raw, None)
-                for lo, hi in _srcset_urls(value):
-                    self.add_mapped_link(raw, value, offsets, lo, hi, label, start, anchor)
+                decoded = _DecodedValue(raw) if "&" in raw else None
+                for lo, hi in _srcset_urls(decoded.text if decoded else raw):
+                    self.add_decoded_link(raw, decoded, lo, hi, label, start, anchor)
                 continue
             # Browsers strip leading/trailing whitespace from URL attributes; an empty
             # value points at the page itself and has nothing to check.
@@ -473,17 +502,32 @@ class _Scan:
                 if len(url) != len(raw):
                     start += len(raw) - len(raw.lstrip(_SPACES))
                 self.add_link(url, label, start, anchor)
-        if name == "a" and self.want_text:
+        if name == "a" and self.want_text and len(self.found) > first:
             self.anchor = (first, len(self.found) - first, self.length, len(self.pieces))
+
+    def quick_anchor(self, tag_end: int) -> str:
+        """The fast pass's anchor text: the raw text up to `</a>` (or the next `<a>`) with its
+        markup dropped. Reports show it for broken links; it costs ~12% of the fast pass."""
+        limit = min(len(self.text), tag_end + _MAX_ANCHOR_SCAN)
+        end = _ANCHOR_END.search(self.text, tag_end, limit)
+        raw = self.text[tag_end : end.start() if end else limit]
+        if "<" in raw:
+            # Every tag separates words here (the full pass knows inline from block); a tag
+            # cut by the end of the slice is dropped.
+            cut = raw.rfind("<")
+            if cut > raw.rfind(">"):
+                raw = raw[:cut]
+            raw = _MARKUP.sub(" ", raw)
+        return _collapse(raw)[:_MAX_ANCHOR]
 
     def refresh(self, attrs: dict[str, re.Match[str]]) -> None:
         if _value(attrs, "http-equiv").strip(_SPACES).lower() != "refresh" or "content" not in attrs:
             return
         raw, start = _raw_value(attrs["content"])
-        value, offsets = _decode_mapped(raw) if "&" in raw else (raw, None)
-        where = _refresh_url(value)
+        decoded = _DecodedValue(raw) if "&" in raw else None
+        where = _refresh_url(decoded.text if decoded else raw)
         if where is not None:
-            self.add_mapped_link(raw, value, offsets, where[0], where[1], "meta[content]", start, "")
+            self.add_decoded_link(raw, decoded, where[0], where[1], "meta[content]", start, "")
 
     def add_link(self, raw: str, tag: str, start: int, anchor: str, url: str | None = None) -> None:
         here = self.length + 1 if self.space_pending and self.length else self.length
@@ -491,14 +535,15 @@ class _Scan:
             url = unescape_attribute(raw)
         self.found.append((start, start + len(raw), url, tag, anchor, here, here))
 
-    def add_mapped_link(
-        self, raw: str, value: str, offsets: list[int] | None, lo: int, hi: int, tag: str, start: int, anchor: str
+    def add_decoded_link(
+        self, raw: str, decoded: _DecodedValue | None, lo: int, hi: int, tag: str, start: int, anchor: str
     ) -> None:
-        """A URL found at value[lo:hi] of a (maybe decoded) attribute value starting at `start`."""
-        if offsets is None:
+        """The URL at [lo:hi] of an attribute value (decoded, when it has references)."""
+        if decoded is None:
             self.add_link(raw[lo:hi], tag, start + lo, anchor)
         else:
-            self.add_link(raw[offsets[lo] : offsets[hi]], tag, start + offsets[lo], anchor, url=value[lo:hi])
+            raw_lo, raw_hi = decoded.raw_offset(lo), decoded.raw_offset(hi)
+            self.add_link(raw[raw_lo:raw_hi], tag, start + raw_lo, anchor, url=decoded.text[lo:hi])
 
 
 def _scan_fast(scan: _Scan) -> None:
@@ -588,7 +633,7 @@ def extract_html(text: str, path: str, *, want_text: bool = True) -> Document:
     """Every link, fragment target and (when `want_text`) the visible text of one HTML page.
 
     Never raises on bad markup: whatever a browser would not read as a tag is text.
-    `want_text=False` skips the page text, the element text of `<a>` and the contexts (alt
-    and title attributes still give anchor text); that makes the scan several times faster.
+    `want_text=False` skips the page text, the h1 title fallback and the contexts, and takes
+    an `<a>`'s anchor text from its raw content; about 2.5x faster (the offline checker).
     """
     return _document(path, _scan_page(text, want_text))

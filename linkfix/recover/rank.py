@@ -160,15 +160,14 @@ def similarity_features(
     copy_title_terms: Counter[str],
 ) -> dict[str, float]:
     """The similarity evidence of one fetched candidate against what is known of the dead page."""
-    title_terms = as_vector(content_terms(candidate_title))
     has_copy = bool(copy_terms)
     reference_title = copy_title_terms if copy_title_terms else anchor_terms
     features = {
         "has_copy": 1.0 if has_copy else 0.0,
         "content_cos": cosine(copy_terms, candidate_terms) if has_copy else 0.0,
         "kld_sim": math.exp(-kld(copy_terms, candidate_terms)) if has_copy else 0.0,
-        "title_sim": dice(_binary(reference_title), _binary(title_terms)),
-        "anchor_title_dice": dice(_binary(anchor_terms), _binary(title_terms)),
+        "title_sim": title_dice(reference_title, candidate_title),
+        "anchor_title_dice": title_dice(anchor_terms, candidate_title),
         "url_jaccard": jaccard(path_tokens(dead_url), path_tokens(candidate_url)),
         "same_host": 1.0 if same_host(dead_url, candidate_url) else 0.0,
         "context_cos": cosine(context_terms, candidate_terms),
@@ -176,6 +175,17 @@ def similarity_features(
         "same_slug": 1.0 if slug(dead_url) and slug(dead_url) == slug(candidate_url) else 0.0,
     }
     return features
+
+
+_TITLE_PARTS = re.compile(r"\s+[-|–—:·»]+\s+")
+
+
+def title_dice(terms: Mapping[str, float], title: str) -> float:
+    """Dice of a term set and a page title, the best over the whole title and its parts: titles
+    carry the site's name ("runpy — Running modules - PyHub Guides"), which only dilutes."""
+    reference = _binary(terms)
+    parts = [title, *_TITLE_PARTS.split(title)] if title else []
+    return max((dice(reference, _binary(as_vector(content_terms(part)))) for part in parts), default=0.0)
 
 
 def _binary(vector: Mapping[str, float]) -> dict[str, float]:

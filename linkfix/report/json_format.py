@@ -40,7 +40,22 @@ def tool_version() -> str:
 
 @register("json")
 def format_json(report: Report) -> str:
-    return json.dumps(dump_report(report), indent=2, ensure_ascii=False) + "\n"
+    """Readable and diffable, yet fast on 100k links: the run's fields indented, one line per
+    page and per link (json's C encoder only runs without `indent`)."""
+    data = dump_report(report)
+    pages, links = data.pop("pages"), data.pop("links")
+
+    def compact(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+
+    head = json.dumps(data, indent=2, ensure_ascii=False)[:-2]  # without the closing "\n}"
+    page_lines = ",\n".join(f"    {compact(path)}: {compact(page)}" for path, page in pages.items())
+    link_lines = ",\n".join(f"    {compact(link)}" for link in links)
+    return (
+        f"{head},\n  \"pages\": {{\n{page_lines}\n  }},\n  \"links\": [\n{link_lines}\n  ]\n}}\n"
+        if links
+        else json.dumps({**data, "pages": pages, "links": links}, indent=2, ensure_ascii=False) + "\n"
+    )
 
 
 def dump_report(report: Report) -> dict[str, Any]:
@@ -147,19 +162,16 @@ class _Reader:
         self.where = where
 
     def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
-        if key not in self.data:
+        try:
+            value = self.data[key]
+        except KeyError:
             if default is ...:
-                raise InputError(f"report JSON: {self.where}: missing '{key}'")
+                raise InputError(f"report JSON: {self.where}: missing '{key}'") from None
             return default
-        value = self.data[key]
         if value is None and default is None:
             return None
-        # bool is an int subclass: never let true/false pass for a number.
-        if isinstance(value, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
-            value_ok = False
-        else:
-            value_ok = isinstance(value, kind)
-        if not value_ok:
+        # bool is an int subclass: true/false never pass for a number.
+        if not isinstance(value, kind) or (value.__class__ is bool and kind is not bool):
             raise InputError(f"report JSON: {self.where}.{key}: unexpected value {value!r:.80}")
         return value
 

@@ -3,6 +3,7 @@ hostile markup, and robustness on garbage."""
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import string
@@ -12,8 +13,6 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-import html
 
 from linkfix.extract.html import _refresh_url, _srcset_urls, _unescape_text, extract_html, unescape_attribute
 from linkfix.model import Document, LinkKind
@@ -283,7 +282,7 @@ def link_tag(draw: st.DrawFn) -> str:
         if not draw(st.booleans()):
             continue
         if attr == "srcset":
-            urls = draw(st.lists(url_text, min_size=1, max_size=3))
+            urls = draw(st.lists(url_value, min_size=1, max_size=3))
             value = ", ".join(f"{u} {i + 1}x" for i, u in enumerate(urls))
         else:
             value = draw(url_value)

@@ -97,3 +97,11 @@ def test_home_page_detection():
     assert rank.is_home_page("https://example.org/")
     assert rank.is_home_page("https://example.org")
     assert not rank.is_home_page("https://example.org/docs/")
+
+
+def test_title_dice_ignores_the_site_name_part():
+    anchor = rank.as_vector(["runpy", "documentation"])
+    title = "runpy — Locating and executing Python modules - PyHub Guides"
+    # best part is "runpy": 2*1 / (2 + 1)
+    assert rank.title_dice(anchor, title) == pytest.approx(2 / 3)
+    assert rank.title_dice(anchor, "") == 0.0
