@@ -274,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Recovery evaluation: {len(outcomes)} cases, {args.latency * 1000:.0f} ms per response, "
           f"{elapsed:.1f} s in all; calibration: {calibration.FIT_NOTE}")
     overall = print_table(outcomes, threshold, "all cases, shipped calibration")
+    held = [o for o in outcomes if case_split(o.case) == 1]
+    print_table(held, threshold, "held-out half only (the shipped calibration was fitted on the other half)")
     print("\nfor comparison (papers' headline figures, real web, different corpora):")
     for who, what in PAPERS:
         print(f"  {who:<30} {what}")

@@ -50,6 +50,7 @@ PAGE_BYTES = 8 * 1024 * 1024  # a GET that must find a fragment id
 NETWORK_DOWN_HOSTS = 5  # distinct hosts failing DNS, none answering, before "network down"
 IDS_NAMESPACE = "ids"
 PROBE_NAMESPACE = "soft404-probe"
+HOST_NAMESPACE = "host-method"  # hosts where HEAD did not pay off: GET first in later runs too
 _DNS_NOT_FOUND = {socket.EAI_NONAME, getattr(socket, "EAI_NODATA", socket.EAI_NONAME)}
 _RETRY_ERRORS = frozenset({"timeout", "reset", "connection", "dns-error"})
 # Slot priorities: requests that finish a URL already under way (redirect hops, GET after HEAD,
@@ -58,6 +59,7 @@ _RETRY_ERRORS = frozenset({"timeout", "reset", "connection", "dns-error"})
 CONTINUE, START = 0, 1
 HEAD_SAMPLE = 12  # HEADs to a host before judging whether HEAD pays off there
 Method = str | Callable[[], str]
+_Extra = tuple[str, Mapping[str, str]] | None  # (host, headers) sent to that host only
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -249,6 +251,9 @@ class HttpChecker:
     async def __aexit__(self, *exc_info: object) -> None:
         if self._progress:
             self._progress.finish()
+        for key, host in self._hosts.items():
+            if host.prefers_get and host.heads:  # learned this run: remember for the next ones
+                self.cache.set(HOST_NAMESPACE, key, "get", self.cache.max_age)
         if self._outcomes or self.requests_sent:
             log.info(
                 "external links: %d unique URLs, %d requests to %d hosts, %d soft-404 probes (%d directories answer 200 for anything)",
@@ -299,9 +304,10 @@ class HttpChecker:
         ids = outcome.ids if self._needs_ids(fragment) else None
         return _judge_fragment(replace(result, url=f"{base}#{fragment}"), fragment, ids)
 
-    async def fetch(self, url: str, *, max_bytes: int = 2_000_000) -> Fetched:
+    async def fetch(self, url: str, *, max_bytes: int = 2_000_000, headers: Mapping[str, str] | None = None) -> Fetched:
         """GET `url` with the checker's politeness, safety and redirect handling. Never raises
-        for network trouble: `status == 0` and `error` say what happened."""
+        for network trouble: `status == 0` and `error` say what happened. `headers` (an API
+        key, say) go to `url`'s host only, never to a host a redirect leads to."""
         started = time.monotonic()
         refusal = self._refusal(url)
         if refusal is not None:
@@ -310,7 +316,9 @@ class HttpChecker:
             await self._check_network()
         except NetworkDownError as exc:
             return Fetched(url=url, final_url=url, status=0, headers={}, text="", elapsed=0.0, error=f"network-down: {exc}")
-        answer, chain, stop = await self._follow(self._apply_remap(url), "GET", max_bytes)
+        target = self._apply_remap(url)
+        extra = (_hostname(target), dict(headers)) if headers else None
+        answer, chain, stop = await self._follow(target, "GET", max_bytes, extra=extra)
         elapsed = time.monotonic() - started
         error = stop.reason if stop else answer.error
         return Fetched(
@@ -515,15 +523,16 @@ class HttpChecker:
 
     # -- redirects, retries, one exchange ---------------------------------------------------------
     async def _follow(
-        self, url: str, method: Method, read: int, *, priority: int = CONTINUE
+        self, url: str, method: Method, read: int, *, priority: int = CONTINUE, extra: _Extra = None
     ) -> tuple[_Answer, tuple[Redirect, ...], policy.Verdict | None]:
         """Request `url`, following redirects by hand. Returns the last answer, the chain, and a
-        verdict when the chain itself decides (loop, too long, forbidden or odd target)."""
+        verdict when the chain itself decides (loop, too long, forbidden or odd target).
+        `extra` is (host, headers): headers sent to that host only, hop by hop."""
         chain: list[Redirect] = []
         seen = {normalise_url(url)}
         current = url
         while True:
-            answer = await self._attempt(method, current, read, priority)
+            answer = await self._attempt(method, current, read, priority, extra)
             method, priority = answer.method, CONTINUE  # later hops keep the method, finish first
             location = answer.header_map.get("Location", "") if answer.status in policy.REDIRECTS else ""
             if not location:
@@ -553,12 +562,12 @@ class HttpChecker:
             if answer.status == 303 and method != "HEAD":
                 method = "GET"
 
-    async def _attempt(self, method: Method, url: str, read: int, priority: int = CONTINUE) -> _Answer:
+    async def _attempt(self, method: Method, url: str, read: int, priority: int = CONTINUE, extra: _Extra = None) -> _Answer:
         """One request with retries: backoff for timeouts, resets and 5xx; Retry-After for 429/503."""
         host = self._host_for(url)
         attempt = 0
         while True:
-            answer = await self._exchange(host, method, url, read, priority)
+            answer = await self._exchange(host, method, url, read, priority, extra)
             method, priority = answer.method, CONTINUE
             if attempt >= self.config.max_retries or (answer.method == "HEAD" and policy.should_retry_with_get(answer.status)):
                 return answer  # a HEAD the caller will confirm with GET: retry that instead
@@ -587,7 +596,9 @@ class HttpChecker:
             return 0.0
         return jittered
 
-    async def _exchange(self, host: _Host, method: Method, url: str, read: int, priority: int = CONTINUE) -> _Answer:
+    async def _exchange(
+        self, host: _Host, method: Method, url: str, read: int, priority: int = CONTINUE, extra: _Extra = None
+    ) -> _Answer:
         assert self._session is not None and self._global is not None, "use HttpChecker in 'async with'"
         name = _hostname(url)
         await host.slots.acquire(priority)
@@ -598,7 +609,7 @@ class HttpChecker:
                 self.requests_sent += 1
                 self._in_flight += 1
                 try:
-                    answer = await self._request(chosen, url, read if chosen == "GET" else 0)
+                    answer = await self._request(chosen, url, read if chosen == "GET" else 0, extra)
                 finally:
                     self._in_flight -= 1
         finally:
@@ -606,12 +617,13 @@ class HttpChecker:
         self._note_network(name, answer)
         return answer
 
-    async def _request(self, method: str, url: str, read: int) -> _Answer:
+    async def _request(self, method: str, url: str, read: int, extra: _Extra = None) -> _Answer:
         assert self._session is not None
+        headers = self._headers_for(url)
+        if extra is not None and extra[0] == _hostname(url):
+            headers.update(extra[1])
         try:
-            async with self._session.request(
-                method, url, headers=self._headers_for(url), allow_redirects=False, proxy=self._proxy(url)
-            ) as response:
+            async with self._session.request(method, url, headers=headers, allow_redirects=False, proxy=self._proxy(url)) as response:
                 body = await _read_capped(response, read) if read else b""
                 return _Answer(url=url, method=method, status=response.status, headers=response.headers, body=body, charset=response.charset or "")
         except Exception as exc:  # noqa: BLE001 - every failure becomes data (see _classify_error)
@@ -651,6 +663,8 @@ class HttpChecker:
                 int(settings.get("concurrency", self.config.host_concurrency)),
                 float(settings.get("request_interval", self.config.request_interval)),
             )
+            if self.cache.get(HOST_NAMESPACE, key) == "get":  # learned in an earlier run
+                host.head_ok = False
             self._hosts[key] = host
         return host
 

@@ -40,7 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, config: Config) -> int:
     base = Path.cwd()
     plan = _plan(args, config)
-    for note in plan.notes:
+    for note in () if args.quiet else plan.notes:
         span = note.span
         sys.stderr.write(f"{clean(span.path)}:{span.line}:{span.column}  {clean(note.url)}  {clean(note.message)}\n")
     changes, problems = prepare_changes(plan, base=base, root=base)

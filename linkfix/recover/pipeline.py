@@ -9,11 +9,15 @@ auto-fix confidence:
 2. context: the anchor (stop anchors, one term without a named entity), the parent page, and
    the archived copy (last 200 text/html capture at or before the link was written);
 3. candidates: same-site pages first (no key), then search providers with the paper's queries,
-   two queries at a time;
-4. ranking: every fetched candidate gets similarity evidence (KLD/cosine to the archived copy,
-   Dice of anchor and title, URL tokens, host, context) turned into a calibrated confidence;
+   a few at a time, the most promising candidates fetched after each round; a weak anchor
+   without an archived copy gets no search at all (Fig. 4);
+4. ranking: every fetched candidate gets similarity evidence (KLD/cosine/coverage to the
+   archived copy, Dice of anchor and title, URL tokens, host, context) turned into a
+   calibrated confidence (calibration.py);
 5. gate: the best candidates are re-checked through the checker (live, not soft-404, not the
-   home page unless the dead link was one); the archived copy is offered last.
+   home page or a directory page above the dead page unless the dead link was one); with an
+   archived copy, guesses weaker than the copy are dropped and, for a weak anchor, only pages
+   as similar as `similarity` are kept (Fig. 4); the archived copy is offered last.
 """
 
 from __future__ import annotations
@@ -23,8 +27,8 @@ import logging
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 from urllib.parse import urldefrag, urlsplit
 

@@ -524,3 +524,63 @@ async def test_catch_all_host_home_page_is_ok_but_other_paths_are_soft404(web):
         deep = await c.check(web.url("spa.example.test", "/docs/old-page"))
     assert home.status is Status.OK
     assert (deep.status, deep.reason) == (Status.BROKEN, "soft-404")
+
+
+async def test_fetch_headers_go_to_the_asked_host_only(web):
+    seen: dict[str, list[str]] = {HOST: [], "other": []}
+
+    def recorder(name):
+        async def handler(request):
+            seen[name].append(request.headers.get("X-Api-Key", ""))
+            return None
+
+        return handler
+
+    web.sites[HOST].mount(recorder(HOST))
+    web.sites["other.example.test"].mount(recorder("other"))
+    target = web.url("other.example.test", "/ok/landing.html")
+    async with checker(web) as c:
+        fetched = await c.fetch(web.url(HOST, f"/redirect/302/x?to={target}"), headers={"X-Api-Key": "k1"})
+    assert fetched.status == 200 and fetched.final_url == target
+    assert seen[HOST] == ["k1"]
+    assert seen["other"] == [""]
+
+
+async def test_slots_serve_continuations_first_then_in_arrival_order():
+    import asyncio
+
+    from linkfix.check.http import CONTINUE, START, _Slots
+
+    slots = _Slots(1)
+    await slots.acquire(START)
+    order: list[str] = []
+
+    async def take(name, priority):
+        await slots.acquire(priority)
+        order.append(name)
+        slots.release()
+
+    waiting = [asyncio.ensure_future(take(n, p)) for n, p in (("a", START), ("b", START), ("c", CONTINUE))]
+    cancelled = asyncio.ensure_future(take("gone", CONTINUE))
+    await asyncio.sleep(0)
+    cancelled.cancel()
+    await asyncio.sleep(0)
+    slots.release()
+    await asyncio.gather(*waiting)
+    assert order == ["c", "a", "b"]
+    await slots.acquire(START)  # every slot came back
+
+
+async def test_get_preference_is_remembered_across_runs(web, tmp_path):
+    from linkfix.check.http import HEAD_SAMPLE
+
+    urls = [(web.url("soft.example.test", f"/d{i}/gone.html"), "") for i in range(HEAD_SAMPLE + 2)]
+    for round_ in range(2):
+        cache = Cache(tmp_path / "cache")
+        async with checker(web, config(host_concurrency=1), cache=cache) as c:
+            await c.check_many(urls if round_ == 0 else [(web.url("soft.example.test", "/other/page.html"), "")])
+        cache.close()
+        if round_ == 0:
+            heads = web.stats("soft.example.test").methods["HEAD"]
+    assert heads == HEAD_SAMPLE
+    assert web.stats("soft.example.test").methods["HEAD"] == heads  # the second run went straight to GET

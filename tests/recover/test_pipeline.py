@@ -221,3 +221,22 @@ async def test_links_that_are_not_broken_external_pages_are_left_alone():
 async def test_unknown_provider_is_a_config_error():
     with pytest.raises(ConfigError, match="unknown provider 'nope'"):
         await recover(FakeClient(), [], search=[{"provider": "nope"}])
+
+
+def test_gate_rejects_the_dead_url_the_home_page_and_directories_above_it():
+    from collections import Counter
+
+    from linkfix.recover.anchors import analyse_anchor
+    from linkfix.recover.pipeline import Reference, acceptable
+
+    def ref(dead):
+        return Reference(dead=dead, anchor=analyse_anchor("x"), anchor_terms=Counter(), context_terms=Counter(),
+                         copy_terms=Counter(), copy_title_terms=Counter(), dead_is_home=dead.endswith(".org/"))
+
+    dead = ref("https://docs.example.org/guide/setup/install.html")
+    assert not acceptable("https://docs.example.org/guide/setup/install.html#x", dead)
+    assert not acceptable("https://docs.example.org/", dead)
+    assert not acceptable("https://docs.example.org/guide/", dead)
+    assert acceptable("https://docs.example.org/guide/install/", dead)
+    assert acceptable("https://other.example.net/guide/", dead)  # another site's directory page
+    assert acceptable("https://docs.example.org/", ref("https://old.example.org/"))  # home for home

@@ -202,3 +202,18 @@ async def test_site_provider_gathers_every_same_site_source(cache):
     sent = len(client.sent)
     await site.search("configuration", near=DEAD, limit=3, budget=budget())
     assert len(client.sent) == sent  # queries are answered locally
+
+
+def test_wayback_respects_the_archive_rate_limit_by_default():
+    assert Wayback({"url": WB}, Remote(FakeClient())).limiter.per_minute == 15
+
+
+async def test_a_client_without_request_headers_skips_brave_with_a_warning(monkeypatch, caplog):
+    class NoHeaders(FakeClient):
+        async def fetch(self, url, max_bytes=0):
+            return await super().fetch(url, max_bytes)
+
+    monkeypatch.setenv("TEST_BRAVE_KEY", "k")
+    provider = SEARCHES["brave"]({"api_key_env": "TEST_BRAVE_KEY"}, Remote(NoHeaders()))
+    assert await provider.search("q", near=DEAD, limit=10, budget=budget()) == []
+    assert any("cannot send request headers" in r.message for r in caplog.records)

@@ -178,6 +178,11 @@ class Remote:
                 fetched = await self.client.fetch(url, max_bytes=MAX_TEXT_BYTES)
         except asyncio.CancelledError:
             raise
+        except TypeError as exc:
+            if not headers:
+                raise
+            self.warn_once(f"headers:{provider}", "%s: the HTTP client cannot send request headers (%s); provider skipped", provider, exc)
+            return None, url, ""
         except Exception as exc:  # a provider failure is data: fewer candidates, not a crash
             self.warn_once(f"fail:{provider}", "%s: request failed (%s: %s)", provider or url, type(exc).__name__, exc)
             return None, url, ""
