@@ -21,7 +21,6 @@ import re
 import subprocess
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -30,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from linkfix.extract.html import (  # noqa: E402
     _ATTR,
     _LINK_ATTRS,
-    _document,
     _raw_value,
     _scan_page,
     extract_html,
+    extract_html_many,
     unescape_attribute,
 )
 
@@ -69,19 +68,12 @@ def run_scanner_rows(pages: list[tuple[str, str]]) -> tuple[int, int]:
     return links, ids
 
 
-def _scan_file(path: str) -> tuple[str, object]:
-    # Workers return plain tuples (cheap to pickle); the parent builds the dataclasses.
-    return path, _scan_page(Path(path).read_text(encoding="utf-8", errors="replace"), False)
-
-
-def run_scanner_pool(site: Path, workers: int) -> tuple[int, int]:
-    paths = [str(p) for p in sorted(site.rglob("*.html"))]
+def run_scanner_pool(pages: list[tuple[str, str]], workers: int) -> tuple[int, int]:
+    """extract_html_many: the scan in worker processes, the dataclasses built here."""
     links = ids = 0
-    with ProcessPoolExecutor(workers) as pool:
-        for path, scanned in pool.map(_scan_file, paths, chunksize=4):
-            document = _document(path, scanned)
-            links += len(document.links)
-            ids += len(document.page.ids)
+    for document in extract_html_many([(text, path) for path, text in pages], want_text=False, workers=workers):
+        links += len(document.links)
+        ids += len(document.page.ids)
     return links, ids
 
 
@@ -214,7 +206,7 @@ def run_lxml(pages: list[tuple[str, str]], recover: bool) -> tuple[int, int]:
     return links, ids
 
 
-CANDIDATES = {
+CANDIDATES = {  # name -> run(site, pages) -> (links, ids)
     "html.parser + offsets": lambda site, pages: run_stdlib(pages),
     "selectolax (parse only)": lambda site, pages: run_selectolax(pages, recover=False),
     "selectolax + recovery": lambda site, pages: run_selectolax(pages, recover=True),
@@ -222,7 +214,7 @@ CANDIDATES = {
     "lxml + recovery": lambda site, pages: run_lxml(pages, recover=True),
     "linkfix scanner (rows)": lambda site, pages: run_scanner_rows(pages),
     "extract_html, fast": lambda site, pages: run_scanner(pages, want_text=False),
-    "extract_html, fast, 2 procs": lambda site, pages: run_scanner_pool(site, workers=2),
+    "extract_html_many, 2 procs": lambda site, pages: run_scanner_pool(pages, workers=2),
     "extract_html, want_text": lambda site, pages: run_scanner(pages, want_text=True),
 }
 
@@ -230,7 +222,7 @@ CANDIDATES = {
 def measure_one(name: str, site: Path) -> dict:
     """Run in a child process: time one candidate, reading included."""
     wall, cpu = time.perf_counter(), time.process_time()
-    pages = [] if "procs" in name else read_pages(site)  # the pool's workers read for themselves
+    pages = read_pages(site)
     links, ids = CANDIDATES[name](site, pages)
     return {"wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu, "links": links, "ids": ids}
 

@@ -152,9 +152,13 @@ class LinkResult:
         return self.result.status in FAILING
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True, repr=False)
 class Report:
-    """A whole run: what every reporter formats and what `linkfix report` reloads."""
+    """A whole run: what every reporter formats and what `linkfix report` reloads.
+
+    Its repr is a one-line summary: asyncio formats the result of a finished task with repr(),
+    and a generated repr of 170k links costs seconds and gigabytes.
+    """
 
     results: tuple[LinkResult, ...]
     root: str = ""
@@ -162,3 +166,6 @@ class Report:
     duration: float = 0.0
     files: int = 0
     errors: tuple[str, ...] = ()  # inputs that could not be read (path: reason)
+
+    def __repr__(self) -> str:
+        return f"Report(results=<{len(self.results)} links>, files={self.files}, root={self.root!r})"

@@ -57,7 +57,7 @@ def test_built_site(project):
     ]
     link = next(l for l in data["links"] if l["url"] == "gone.html")
     assert link["anchor_text"] == "a gone page"
-    assert link["column"] == 78
+    assert link["column"] == 72
 
 
 def test_fragments_can_be_turned_off(project):

@@ -28,14 +28,19 @@ from __future__ import annotations
 
 import html
 import logging
+import os
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from itertools import repeat
 from html.entities import html5 as _HTML5_ENTITIES
 
 from ..model import Document, Link, LinkKind, Page, Span
 from .context import words_around
 
-__all__ = ["extract_html", "unescape_attribute"]
+__all__ = ["extract_html", "extract_html_many", "unescape_attribute"]
 
 logger = logging.getLogger(__name__)
 
@@ -449,7 +454,7 @@ class _Scan:
         if name == "a":
             self.close_anchor()
         elif name == "h1" and self.h1_piece is not None and self.h1 is None:
-            self.h1 = " ".join("".join(self.pieces[self.h1_piece :]).split())
+            self.h1 = " ".join("".join(self.pieces[self.h1_piece :]).split())[:_MAX_ANCHOR]
         if name not in _INLINE:
             self.space_pending = True
 
@@ -637,3 +642,31 @@ def extract_html(text: str, path: str, *, want_text: bool = True) -> Document:
     an `<a>`'s anchor text from its raw content; about 2.5x faster (the offline checker).
     """
     return _document(path, _scan_page(text, want_text))
+
+
+# Below this much text a process pool costs more than it saves (~0.1 s to start two workers).
+_POOL_MIN_CHARS = 4_000_000
+
+
+def extract_html_many(
+    pages: Sequence[tuple[str, str]], *, want_text: bool = False, workers: int | None = None
+) -> list[Document]:
+    """`extract_html` over many `(text, path)` pages, in `workers` processes when that pays.
+
+    Measured on python3.11-doc (530 pages, 50 M characters) on 2 cores: 2.1-2.6 s instead of
+    3.4-4.1 s. Workers send back plain tuples, cheap to pickle; the Documents are built here.
+    Small inputs, `workers=1`, or a pool that cannot start or dies: one process, same result.
+    Reading files stays with the caller, which knows how to decode them and report failures.
+    """
+    workers = (os.cpu_count() or 1) if workers is None else workers
+    if workers > 1 and len(pages) > 1 and sum(len(text) for text, _ in pages) >= _POOL_MIN_CHARS:
+        texts = [text for text, _ in pages]
+        chunk = max(1, len(pages) // (workers * 8))  # small chunks even out one huge page
+        try:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                # Documents are built while the workers scan the next pages.
+                scanned = pool.map(_scan_page, texts, repeat(want_text), chunksize=chunk)
+                return [_document(path, result) for (_, path), result in zip(pages, scanned)]
+        except (OSError, BrokenProcessPool) as exc:
+            logger.warning("extraction processes failed (%s); extracting in this process", exc)
+    return [extract_html(text, path, want_text=want_text) for text, path in pages]

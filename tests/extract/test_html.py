@@ -14,7 +14,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from linkfix.extract.html import _refresh_url, _srcset_urls, _unescape_text, extract_html, unescape_attribute
+from linkfix.extract.html import (
+    _POOL_MIN_CHARS,
+    _refresh_url,
+    _srcset_urls,
+    _unescape_text,
+    extract_html,
+    extract_html_many,
+    unescape_attribute,
+)
 from linkfix.model import Document, LinkKind
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "html"
@@ -371,3 +379,26 @@ def test_many_links_on_one_line() -> None:
     assert len(document.links) == 50_000
     last = document.links[-1].span
     assert (last.line, last.column) == (1, text.rindex("x.html") + 1)
+
+
+# --- many pages ---------------------------------------------------------------------------
+
+
+def test_many_pages_in_worker_processes_equal_one_by_one() -> None:
+    sources = [read_source(path) for path in sorted(GOLDEN.glob("*.html"))]
+    # Enough text for the pool to start (it is skipped below a few megabytes).
+    pages = [(sources[i % len(sources)] + "<p>" + "filler " * 60_000, f"p{i}.html") for i in range(12)]
+    assert sum(len(text) for text, _ in pages) >= _POOL_MIN_CHARS
+    for want_text in (False, True):
+        expected = [extract_html(text, path, want_text=want_text) for text, path in pages]
+        assert extract_html_many(pages, want_text=want_text, workers=2) == expected
+
+
+def test_many_small_pages_and_one_worker() -> None:
+    pages = [("<a href='x.html'>x</a>", "a.html"), ("<p id=y>", "b.html")]
+    for workers in (1, 2, None):
+        documents = extract_html_many(pages, workers=workers)
+        assert [d.page.path for d in documents] == ["a.html", "b.html"]
+        assert [link.url for link in documents[0].links] == ["x.html"]
+        assert documents[1].page.ids == frozenset({"y"})
+    assert extract_html_many([], workers=2) == []
