@@ -6,8 +6,11 @@
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -72,22 +75,57 @@ def _display_path(path: Path) -> str:
 
 
 def extract_project(project: Project, *, want_text: bool) -> tuple[list[tuple[str, Document]], list[str]]:
-    """Every input file extracted, keyed by its root-relative path; and the read errors."""
+    """Every input file extracted, keyed by its root-relative path; and the read errors.
+
+    A large site is extracted by one worker process per core: extraction is pure CPU work and
+    most of an offline check's time. Workers read their files themselves, so only the extracted
+    documents cross the process boundary."""
     documents: list[tuple[str, Document]] = []
     errors: list[str] = list(project.errors)
-    for path in project.files:
-        try:
-            text, warning = read_source(path)
-        except Unreadable as exc:
-            errors.append(f"{_display_path(path)}: {exc}")
-            log.warning("skipping %s: %s", path, exc)
+    jobs = [(path, want_text) for path in project.files]
+    for path, outcome in zip(project.files, _extract_all(jobs)):
+        if isinstance(outcome, str):
+            errors.append(f"{_display_path(path)}: {outcome}")
+            log.warning("skipping %s: %s", path, outcome)
             continue
+        document, warning = outcome
         if warning:
             errors.append(f"{_display_path(path)}: {warning}")
             log.warning("%s: %s", path, warning)
-        rel = project.relative(path) or path.resolve().as_posix()
-        documents.append((rel, extract_document(path, text, want_text=want_text)))
+        documents.append((project.relative(path) or path.resolve().as_posix(), document))
     return documents, errors
+
+
+_PARALLEL_BYTES = 8 * 1024 * 1024  # below this, starting workers costs more than it saves
+
+
+def _extract_all(jobs: list[tuple[Path, bool]]):
+    workers = min(os.cpu_count() or 1, 4)
+    if workers > 1 and sum(_size(path) for path, _ in jobs) >= _PARALLEL_BYTES:
+        try:
+            context = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(workers, mp_context=context) as pool:
+                return list(pool.map(_extract_job, jobs, chunksize=8))
+        except (OSError, BrokenProcessPool, ValueError) as exc:
+            log.info("extracting in one process (worker pool failed: %s)", exc)
+    return [_extract_job(job) for job in jobs]
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _extract_job(job: tuple[Path, bool]) -> tuple[Document, str] | str:
+    """(document, warning) for one file, or why it could not be read."""
+    path, want_text = job
+    try:
+        text, warning = read_source(path)
+    except Unreadable as exc:
+        return str(exc)
+    return extract_document(path, text, want_text=want_text), warning
 
 
 def _page_loader(project: Project):
@@ -158,8 +196,8 @@ async def check_documents(
     for rel, doc in documents:
         # Markdown keeps targets as written (`a\)b`, `&amp;`); what is checked is what renders.
         decode = unescapeAll if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _as_is
-        for link in doc.links:
-            placed.append((link, local.resolve(decode(link.url), doc.page, rel)))
+        resolve = local.resolver_for(doc.page, rel)
+        placed.extend((link, resolve(decode(link.url))) for link in doc.links)
 
     known = dict(known or {})
     external = _external_results(placed, config, resolver=resolver, progress=progress, skip=known)

@@ -52,21 +52,30 @@ class LocalChecker:
         self.load_page = load_page  # extracts a target page that was not among the inputs
         self.site_prefixes = [p for p in (config.base_url, project.mkdocs.site_url if project.mkdocs else "") if p]
         self._site_path_prefix = _url_path(project.mkdocs.site_url) if project.mkdocs else ""
-        self._resolved: dict[tuple[str, str], Target] = {}
-        self._checked: dict[tuple[str, str], CheckResult] = {}
+        self._resolved: dict[tuple, Target] = {}
+        self._checked: dict[str, CheckResult] = {}
         self.now = time.time()
 
     # -- resolution ------------------------------------------------------------------------
 
     def resolve(self, url: str, page: Page, page_rel: str) -> Target:
-        # Links from pages of one directory resolve alike, except same-page ones ("#x", "?q").
-        where = page_rel if not url or url[0] in "#?" else posixpath.dirname(page_rel)
-        key = (page.base, page.url if page.url.startswith(("http://", "https://")) else "", where, url)
-        target = self._resolved.get(key)
-        if target is None:
-            target = self._resolve(url.strip(), page, page_rel)
-            self._resolved[key] = target
-        return target
+        return self.resolver_for(page, page_rel)(url)
+
+    def resolver_for(self, page: Page, page_rel: str) -> Callable[[str], Target]:
+        """A resolve function for the links of one page (its per-page work done once)."""
+        directory = posixpath.dirname(page_rel)
+        base_key = (page.base, page.url if page.url.startswith(("http://", "https://")) else "")
+        memo = self._resolved
+
+        def resolve(url: str) -> Target:
+            # Links from pages of one directory resolve alike, except same-page ones ("#x", "?q").
+            key = (base_key, page_rel if not url or url[0] in "#?" else directory, url)
+            target = memo.get(key)
+            if target is None:
+                target = memo[key] = self._resolve(url.strip(), page, page_rel)
+            return target
+
+        return resolve
 
     def _resolve(self, url: str, page: Page, page_rel: str) -> Target:
         base = page.base
@@ -136,12 +145,10 @@ class LocalChecker:
         """Outcome for an internal target (existence of the file, then the fragment)."""
         if target.result is not None:
             return target.result
-        path, _, fragment = target.resolved.partition("#")
-        key = (path, fragment)
-        result = self._checked.get(key)
+        result = self._checked.get(target.resolved)
         if result is None:
-            result = self._check(path, fragment, target.resolved)
-            self._checked[key] = result
+            path, _, fragment = target.resolved.partition("#")
+            result = self._checked[target.resolved] = self._check(path, fragment, target.resolved)
         return result
 
     def _check(self, path: str, fragment: str, resolved: str) -> CheckResult:

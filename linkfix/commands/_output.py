@@ -6,11 +6,12 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import Iterable
 
 from ..config import Config
 from ..errors import ConfigError
 from ..model import Report
-from ..report import FORMATS
+from ..report import FORMATS, STREAMERS
 
 
 def write_reports(report: Report, config: Config) -> None:
@@ -22,12 +23,13 @@ def write_reports(report: Report, config: Config) -> None:
     outputs = list(config.output) + ["-"] * (len(config.format) - len(config.output))
     to_stdout = False
     for name, target in zip(config.format, outputs):
-        rendered = _render(name, report)
         if target == "-":
             to_stdout = True
-            sys.stdout.write(rendered)
+            sys.stdout.write(_render(name, report))
+        elif name in STREAMERS:
+            write_text_atomic(Path(target), STREAMERS[name](report))
         else:
-            write_text_atomic(Path(target), rendered)
+            write_text_atomic(Path(target), _render(name, report))
     if not to_stdout:
         sys.stdout.write(_render("text", report))
     sys.stdout.flush()
@@ -40,14 +42,15 @@ def _render(name: str, report: Report) -> str:
     return formatter(report)
 
 
-def write_text_atomic(path: Path, text: str) -> None:
+def write_text_atomic(path: Path, content: str | Iterable[str]) -> None:
     """Write a report file in one step, so a reader never sees half a report."""
+    pieces = [content] if isinstance(content, str) else content
     path = path.expanduser()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+            handle.writelines(pieces)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except OSError as exc:

@@ -12,9 +12,10 @@ matter). It only tells where blocks are (line maps), so positions are recovered 
    aligned line by line with the source, and every target is verified against the source:
    `text[span.start:span.end] == link.url` always holds for an exactly located link.
 
-Should a target ever fail that verification (no such case is known), it is still reported,
-with a zero-width span at the best guess and a debug log, so that a patch never edits a wrong
-slice.
+Should a target fail that verification, it is still reported, with a zero-width span at the
+best guess and a debug log, so that a patch never edits a wrong slice. The one known case is a
+raw HTML attribute value that runs over several lines inside a container (`> ` or list
+indentation): no slice of the source holds the value, whose lines the markers interrupt.
 """
 
 from __future__ import annotations
@@ -361,6 +362,8 @@ class _Block:
     def locate(self, raw: str, offset: int) -> tuple[int, int] | None:
         """Source span where `raw`, found at `offset` of the content, is written."""
         line, expected = self.expected(offset)
+        if "\n" in raw:
+            return self._locate_lines(raw, line, expected)
         found = self.source.find_near(raw, expected, line)
         if found is not None:
             return found, found + len(raw)
@@ -371,6 +374,17 @@ class _Block:
             if found is not None:
                 return found, found + len(written)
         return None
+
+    def _locate_lines(self, raw: str, line: int, expected: int | None) -> tuple[int, int] | None:
+        """A value that spans lines (a quoted raw HTML attribute): its first line is found
+        on `line`, the rest must follow in the source as written (any line break style)."""
+        first = raw[: raw.index("\n")]
+        start = self.source.find_near(first, expected, line) if first else expected
+        if start is None:
+            return None
+        written = re.compile(r"(?:\r\n?|\n)".join(map(re.escape, raw.split("\n"))))
+        m = written.match(self.source.shadow, start)
+        return (start, m.end()) if m else None
 
 
 def _line_ends(text: str) -> Iterable[int]:

@@ -6,18 +6,30 @@ config validation offer.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Iterator
 
 from ..model import Report
 
 Formatter = Callable[[Report], str]
+Streamer = Callable[[Report], Iterator[str]]
 
 FORMATS: dict[str, Formatter] = {}
+# Formats that can also be produced piece by piece, so a large report is written to a file
+# without first being built in memory as one string.
+STREAMERS: dict[str, Streamer] = {}
 
 
 def register(name: str) -> Callable[[Formatter], Formatter]:
     def add(function: Formatter) -> Formatter:
         FORMATS[name] = function
+        return function
+
+    return add
+
+
+def register_stream(name: str) -> Callable[[Streamer], Streamer]:
+    def add(function: Streamer) -> Streamer:
+        STREAMERS[name] = function
         return function
 
     return add

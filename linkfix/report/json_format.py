@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from typing import Any, Callable, Mapping, TypeVar
+from typing import Iterator, Any, Callable, Mapping, TypeVar
 
 from .. import __version__
 from ..errors import InputError
@@ -28,7 +28,7 @@ from ..model import (
     Span,
     Status,
 )
-from . import register
+from . import register, register_stream
 
 SCHEMA_URL = "https://linkfix.dev/schema/report-1.json"
 SCHEMA_VERSION = 1
@@ -42,24 +42,38 @@ def tool_version() -> str:
 
 @register("json")
 def format_json(report: Report) -> str:
-    """Readable and diffable, yet fast on 100k links: the run's fields indented, one line per
-    page and per link (json's C encoder only runs without `indent`)."""
-    data = dump_report(report)
-    pages, links = data.pop("pages"), data.pop("links")
+    return "".join(iter_json(report))
 
+
+@register_stream("json")
+def iter_json(report: Report) -> Iterator[str]:
+    """Readable and diffable, yet fast on 100k links: the run's fields indented, one line per
+    page and per link (json's C encoder only runs without `indent`). Produced in pieces, so a
+    writer holds one link's text at a time rather than the whole report."""
+    data = _dump_head(report)
+    pages = data.pop("pages")
+    if not report.results:
+        yield json.dumps({**data, "pages": pages, "links": []}, indent=2, ensure_ascii=False) + "\n"
+        return
     compact = _ONE_LINE.encode
-    head = json.dumps(data, indent=2, ensure_ascii=False)[:-2]  # without the closing "\n}"
-    page_lines = ",\n".join(f"    {compact(path)}: {compact(page)}" for path, page in pages.items())
-    link_lines = ",\n".join(f"    {compact(link)}" for link in links)
-    return (
-        f"{head},\n  \"pages\": {{\n{page_lines}\n  }},\n  \"links\": [\n{link_lines}\n  ]\n}}\n"
-        if links
-        else json.dumps({**data, "pages": pages, "links": links}, indent=2, ensure_ascii=False) + "\n"
-    )
+    yield json.dumps(data, indent=2, ensure_ascii=False)[:-2]  # without the closing "\n}"
+    yield ',\n  "pages": {\n'
+    yield ",\n".join(f"    {compact(path)}: {compact(page)}" for path, page in pages.items())
+    yield '\n  },\n  "links": [\n'
+    separator = "    "
+    for item in report.results:
+        yield separator + compact(_dump_link(item))
+        separator = ",\n    "
+    yield "\n  ]\n}\n"
 
 
 def dump_report(report: Report) -> dict[str, Any]:
     """The report as plain JSON-ready data (what `format_json` serialises)."""
+    return {**_dump_head(report), "links": [_dump_link(item) for item in report.results]}
+
+
+def _dump_head(report: Report) -> dict[str, Any]:
+    """Everything but the links."""
     pages: dict[str, dict[str, str]] = {}
     for item in report.results:
         page = item.link.page
@@ -75,7 +89,6 @@ def dump_report(report: Report) -> dict[str, Any]:
         "errors": list(report.errors),
         "totals": count_statuses(report),
         "pages": pages,
-        "links": [_dump_link(item) for item in report.results],
     }
 
 
