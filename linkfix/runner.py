@@ -23,6 +23,7 @@ from .changed import Changes
 from .check.local import LocalChecker, Target
 from .config import Config, parse_duration
 from .extract import extract_html, extract_markdown
+from .gittime import link_times
 from .model import CheckResult, Document, LinkResult, Page, Report, Scope, Status
 from .sources import MARKDOWN_SUFFIXES, Project, collect
 
@@ -261,6 +262,8 @@ async def _recover(results: list[LinkResult], config: Config, *, resolver) -> li
     cache = open_cache(config)
     try:
         async with HttpChecker(config, cache, resolver=resolver) as client:
-            return list(await recover_all(results, config=config, client=client, cache=cache))
+            broken = [r for r in results if r.failing and r.scope is Scope.EXTERNAL]
+            return list(await recover_all(results, config=config, client=client, cache=cache,
+                                          link_times=link_times(broken)))
     finally:
         cache.close()

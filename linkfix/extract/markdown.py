@@ -343,6 +343,11 @@ class _Block:
     def __init__(self, source: _Source, content: str, first_line: int, cursors: dict[int, int]) -> None:
         self.source = source
         self.content = content
+        # markdown-it strips a paragraph's content with str.strip(): leading source lines of
+        # Unicode whitespace only (\v, \f, U+2028 ...) vanish, so content starts further down.
+        if content[:1] and not content[:1].isspace():
+            while first_line + 1 < len(source.starts) and source.line_text(first_line).isspace():
+                first_line += 1
         self.first_line = first_line
         self.offsets: list[int] = []  # where each content line starts in `content`
         self.origins: list[int | None] = []  # where it starts in the source, if found
