@@ -77,7 +77,9 @@ async def run_demo(out_dir: Path) -> DemoResult:
     async with SimWeb() as web:
         demo = build_demo_web(web)
         copy_docs(demo.docs_dir, docs)
-        config = Config(**demo.config_overrides(), config_dir=str(out_dir))
+        # The copy is the demo's own: a .gitignore above it (a checkout ignoring linkfix-demo/)
+        # must not hide it from the check.
+        config = Config(**demo.config_overrides(), gitignore=False, config_dir=str(out_dir))
         validate(config)
         report = await run_check([str(docs)], config, resolver=web.resolver)
         report = canonical_report(report, demo.canonical)

@@ -76,6 +76,7 @@ _ATTR_ID = re.compile(r"(?:^|\s)#([^\s#.}=]+)")
 _CLOSE_A = re.compile(r"</a\s*>", re.IGNORECASE)
 _ANCHOR_TOKENS = 200  # inline tokens searched for the `</a>` of a raw `<a>`
 _TAG = re.compile(r"<[^>]*>")
+_MARKERS_AND_SPACE = re.compile(r"[\s>*+\-0-9.)]*")  # a line of container markers and blanks
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
 
 
@@ -344,9 +345,15 @@ class _Block:
         self.source = source
         self.content = content
         # markdown-it strips a paragraph's content with str.strip(): leading source lines of
-        # Unicode whitespace only (\v, \f, U+2028 ...) vanish, so content starts further down.
-        if content[:1] and not content[:1].isspace():
-            while first_line + 1 < len(source.starts) and source.line_text(first_line).isspace():
+        # Unicode whitespace only (\v, \f, U+2028 ...), after any container markers, vanish,
+        # so the content starts further down.
+        first = content.split("\n", 1)[0]
+        if first[:1] and not first[:1].isspace():
+            while (
+                first_line + 1 < len(source.starts)
+                and first not in source.line_text(first_line)
+                and _MARKERS_AND_SPACE.fullmatch(source.line_text(first_line))
+            ):
                 first_line += 1
         self.first_line = first_line
         self.offsets: list[int] = []  # where each content line starts in `content`

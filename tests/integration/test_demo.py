@@ -105,3 +105,15 @@ def test_demo_copy_is_replaced_on_the_next_run(tmp_path):
     (target / "a.md").write_text("# edited by linkfix fix\n")
     copy_docs(source, target)
     assert (target / "a.md").read_text() == "# A\n"
+
+
+def test_demo_in_a_checkout_that_ignores_its_output(tmp_path, monkeypatch):
+    # The README's first command runs the demo inside this repository, whose .gitignore lists
+    # linkfix-demo/: the demo's own copy must still be checked.
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".gitignore").write_text("linkfix-demo/\n")
+    monkeypatch.chdir(tmp_path)
+    with contextlib.redirect_stdout(io.StringIO()):
+        main(["demo", "-q"])
+    result = json.loads((tmp_path / "linkfix-demo" / "result.json").read_text())
+    assert result["files"] > 5 and any(link["suggestions"] for link in result["links"])

@@ -1,0 +1,87 @@
+"""Every input that ever broke an invariant under `benchmarks/fuzz.py`, replayed through the
+harness's own checks, plus the minimal cases they reduce to with their exact expected spans.
+
+Saved inputs live in fuzz_inputs/<target>/ exactly as libFuzzer wrote them (crash-<sha1>);
+a new crash is added by copying its file there.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from linkfix.extract.markdown import extract_markdown
+
+HERE = Path(__file__).resolve().parent
+INPUTS = HERE / "fuzz_inputs"
+
+
+def _load_harness():
+    path = HERE.parent.parent / "benchmarks" / "fuzz.py"
+    spec = importlib.util.spec_from_file_location("linkfix_fuzz_harness", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while being built
+    spec.loader.exec_module(module)
+    return module
+
+
+harness = _load_harness()
+SAVED = sorted((target.name, path) for target in INPUTS.iterdir() if target.is_dir() for path in target.iterdir())
+
+
+def test_saved_inputs_exist() -> None:
+    assert any(target == "markdown" for target, _ in SAVED)
+
+
+@pytest.mark.parametrize(("target", "path"), SAVED, ids=[f"{t}/{p.name[:18]}" for t, p in SAVED])
+def test_saved_crash_input_keeps_every_invariant(target: str, path: Path) -> None:
+    harness.CHECKS[target](path.read_bytes())
+
+
+def spans(text: str) -> list[tuple[str, int, int, int, int]]:
+    return [(l.url, l.span.start, l.span.end, l.span.line, l.span.column) for l in extract_markdown(text, "t.md").links]
+
+
+# Raw HTML attribute values that run over lines used to get a zero-width span: the value was
+# looked for on its first line only.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("<div>\n<a href='div>\n", [("div>\n", 15, 20, 2, 10)]),
+        ("<div>\n<a href='x\n\n", [("x\n", 15, 17, 2, 10)]),
+        ("<div>\n<a href='\nx'>", [("\nx", 15, 17, 2, 10)]),
+        ("<div>\r\n<a href='x\r\nmore", [("x\r\nmore", 16, 23, 2, 10)]),
+    ],
+)
+def test_multiline_html_attribute_gets_its_exact_span(text: str, expected: list) -> None:
+    assert spans(text) == expected
+
+
+def test_multiline_value_inside_a_container_keeps_the_zero_width_fallback() -> None:
+    # No slice of the source holds "x\ny" (the `> ` markers interrupt it): the documented
+    # fallback, which a patch refuses to edit, rather than a wrong span.
+    (link,) = extract_markdown("> <div>\n> <a href='x\n> y'>\n", "t.md").links
+    assert link.url == "x\ny"
+    assert link.span.start == link.span.end
+
+
+# markdown-it strips a paragraph with str.strip(), so a first line of Unicode whitespace (\v,
+# \f, U+2028, U+001C) vanished and every span of the paragraph was looked for a line too early.
+@pytest.mark.parametrize("space", ["\x0b", "\x0c", "\u2028", "\x1c"])
+@pytest.mark.parametrize(("prefix", "indent"), [("", ""), ("a\n\n", ""), ("> ", "> "), ("- ", "  ")])
+def test_paragraph_after_a_line_of_unicode_whitespace(space: str, prefix: str, indent: str) -> None:
+    text = f"{prefix}{space}\n{indent}[x](y) and [z](w)\n"
+    found = spans(text)
+    assert [url for url, *_ in found] == ["y", "w"]
+    for url, start, end, line, _ in found:
+        assert text[start:end] == url
+        assert line == text.count("\n", 0, start) + 1
+
+
+def test_reduced_fuzz_input_with_vertical_tab() -> None:
+    text = "#    [n\n\n\x0b\n[# ro](]:/p0)\n\n<d(>"
+    assert spans(text) == [("]:/p0", 16, 21, 4, 8)]
