@@ -84,4 +84,4 @@ def test_paragraph_after_a_line_of_unicode_whitespace(space: str, prefix: str, i
 
 def test_reduced_fuzz_input_with_vertical_tab() -> None:
     text = "#    [n\n\n\x0b\n[# ro](]:/p0)\n\n<d(>"
-    assert spans(text) == [("]:/p0", 16, 21, 4, 8)]
+    assert spans(text) == [("]:/p0", 18, 23, 4, 8)]

@@ -9,6 +9,7 @@ warning, so that a failing provider only ever means fewer candidates.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from abc import ABC, abstractmethod
@@ -212,6 +213,27 @@ def _retry_after(headers: Mapping[str, str]) -> float:
         return min(max(float(value), 1.0), 600.0)
     except ValueError:
         return 60.0
+
+
+def hits_from_json(text: str, query: str, limit: int, *, provider: str, results: tuple[str, ...],
+                   snippet: str) -> list[Hit]:
+    """Search hits from a JSON answer whose results list sits at `results` (a key path) and
+    whose items carry `url`, `title` and a `snippet` field. Malformed answers give no hits."""
+    try:
+        data: Any = json.loads(text)
+        for key in results:
+            data = data.get(key, {})
+    except (json.JSONDecodeError, AttributeError):
+        return []
+    hits: list[Hit] = []
+    for item in data if isinstance(data, list) else []:
+        if isinstance(item, dict) and isinstance(item.get("url"), str):
+            hits.append(Hit(url=item["url"], title=str(item.get("title") or ""),
+                            snippet=str(item.get(snippet) or ""), provider=provider,
+                            query=query, rank=len(hits)))
+        if len(hits) >= limit:
+            break
+    return hits
 
 
 class ArchiveProvider(ABC):

@@ -6,27 +6,14 @@ a key; the shared key 'public' is used when unset — it is heavily rate-limited
 
 from __future__ import annotations
 
-import json
 import os
 from urllib.parse import quote
 
-from .base import TTL_SEARCH, Budget, Hit, RateLimiter, Remote, SearchProvider, register_search
+from .base import TTL_SEARCH, Budget, Hit, RateLimiter, Remote, SearchProvider, hits_from_json, register_search
 
 
 def parse_marginalia(text: str, query: str, limit: int) -> list[Hit]:
-    try:
-        results = json.loads(text).get("results", [])
-    except (json.JSONDecodeError, AttributeError):
-        return []
-    hits = []
-    for item in results if isinstance(results, list) else []:
-        if isinstance(item, dict) and isinstance(item.get("url"), str):
-            hits.append(Hit(url=item["url"], title=str(item.get("title") or ""),
-                            snippet=str(item.get("description") or ""), provider="marginalia",
-                            query=query, rank=len(hits)))
-        if len(hits) >= limit:
-            break
-    return hits
+    return hits_from_json(text, query, limit, provider="marginalia", results=("results",), snippet="description")
 
 
 @register_search

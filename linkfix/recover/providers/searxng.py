@@ -2,26 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from urllib.parse import quote_plus
 
-from .base import TTL_SEARCH, Budget, Hit, RateLimiter, Remote, SearchProvider, register_search
+from .base import TTL_SEARCH, Budget, Hit, RateLimiter, Remote, SearchProvider, hits_from_json, register_search
 
 
 def parse_searxng(text: str, query: str, limit: int) -> list[Hit]:
-    try:
-        results = json.loads(text).get("results", [])
-    except (json.JSONDecodeError, AttributeError):
-        return []
-    hits = []
-    for item in results if isinstance(results, list) else []:
-        if isinstance(item, dict) and isinstance(item.get("url"), str):
-            hits.append(Hit(url=item["url"], title=str(item.get("title") or ""),
-                            snippet=str(item.get("content") or ""), provider="searxng",
-                            query=query, rank=len(hits)))
-        if len(hits) >= limit:
-            break
-    return hits
+    return hits_from_json(text, query, limit, provider="searxng", results=("results",), snippet="content")
 
 
 @register_search
