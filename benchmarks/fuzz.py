@@ -26,6 +26,7 @@ The same `check_*` functions replay saved inputs: `--replay FILE --target T`.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import re
 import shutil
 import subprocess
@@ -197,6 +198,21 @@ def check_patch(data: bytes) -> None:
         return
     _expect(expected is not None, f"stale or conflicting edits applied: {edits[:3]}")
     _expect(got == expected, f"edits applied wrongly: {got[:200]!r} != {expected[:200]!r}")
+    if case.html and len(set(edits)) == 1 and case.ops[0][1] % 6 == 0:
+        _check_html_round_trip(got, edits[0], case.replacements[case.ops[0][3] % len(case.replacements)])
+
+
+def _check_html_round_trip(after: str, edit, url: str) -> None:
+    """A URL respelled by format_target into an HTML attribute reads back as itself (with
+    whitespace and controls percent-encoded), at the same place."""
+    from linkfix.extract.html import extract_html
+
+    if not url.strip() or edit.new == edit.old:
+        return  # an empty value is not a link; an unchanged one proves nothing
+    expected = "".join("".join(f"%{b:02X}" for b in c.encode()) if ord(c) <= 0x20 or c == "\x7f" else c for c in url)
+    found = [l for l in extract_html(after, "p.html").links if l.span.start == edit.span.start]
+    _expect(len(found) >= 1, f"no link read back at {edit.span.start} after writing {edit.new!r}")
+    _expect(found[0].url == expected, f"wrote {url!r} as {edit.new!r}, read back {found[0].url!r} ({found[0].tag})")
 
 
 CHECKS = {
@@ -217,11 +233,16 @@ def fuzz_child(target: str, seconds: int, workdir: Path) -> None:
         import linkfix.patch  # noqa: F401
 
     check = CHECKS[target]
+    corpus, crashes = workdir / "corpus", workdir / "crashes"
 
     def one_input(data: bytes) -> None:
-        check(data)
+        try:
+            check(data)
+        except BaseException:
+            # Saved here too: libFuzzer's own artifact is not always written before it exits.
+            (crashes / f"crash-{hashlib.sha1(data).hexdigest()}").write_bytes(data)
+            raise
 
-    corpus, crashes = workdir / "corpus", workdir / "crashes"
     flags = [
         f"-max_total_time={seconds}", f"-timeout={INPUT_TIMEOUT}", f"-max_len={MAX_LEN}",
         "-rss_limit_mb=2048", "-print_final_stats=1", f"-artifact_prefix={crashes}/", str(corpus),
@@ -280,9 +301,9 @@ def run_target(target: str, seconds: int, workdir: Path) -> Outcome:
         if cov:
             outcome.coverage, outcome.features = max(outcome.coverage, int(cov[-1][0])), max(outcome.features, int(cov[-1][1]))
         new = sorted(set((work / "crashes").iterdir()) - before)
-        if not new:
+        if not new and "ERROR: libFuzzer" not in text and "Uncaught Python exception" not in text:
             break  # the time ran out without a crash
-        for path in new:
+        for path in new or [log_path]:  # (a crash without its input: the log says what failed)
             outcome.crashes.append((path, _first_error(text)))
     outcome.corpus = sum(1 for _ in (work / "corpus").iterdir())
     return outcome

@@ -70,7 +70,10 @@ def explain(only: set[tuple[str, str]], who: str, site: Path) -> list[str]:
     examples: dict[str, tuple[str, str]] = {}
     for page, target in sorted(only):
         path, _, fragment = target.partition("#")
-        if not (site / path).exists() and (site / path).parent.exists() is False:
+        if not page.endswith((".html", ".htm")):
+            reason = ("source is not HTML: lychee also scans plain-text files (Sphinx's _sources/*.txt) and "
+                      "takes example text for links; linkfix reads only markdown and HTML, so lychee's is a false alarm")
+        elif not (site / path).exists() and (site / path).parent.exists() is False:
             reason = "target directory does not exist"
         elif (site / path).is_dir():
             reason = "directory link: linkfix requires dir/index.html to exist (a web server would 404/list it)"
@@ -136,9 +139,9 @@ def main() -> int:
             ours = linkfix_broken(outputs[f"linkfix {label}"], site)
             theirs = lychee_broken(outputs[f"lychee {label}"], site)
             print(f"\nfindings, {label}: linkfix {len(ours)} broken, lychee {len(theirs)} errors, {len(ours & theirs)} in common")
-            by_target = Counter(target for _, target in ours)
+            by_target = Counter(target.partition("#")[0] for _, target in ours)
             for target, count in by_target.most_common(3):
-                print(f"  linkfix: {count:5d} links to {target}")
+                print(f"  linkfix: {count:5d} (page, target) pairs into {target}")
             for line in explain(ours - theirs, "linkfix", site) + explain(theirs - ours, "lychee", site):
                 print(line)
     shutil.rmtree(work, ignore_errors=True)

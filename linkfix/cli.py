@@ -11,7 +11,9 @@ import importlib
 import logging
 import os
 import pkgutil
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -22,6 +24,7 @@ from .errors import LinkfixError
 log = logging.getLogger("linkfix")
 
 EXIT_OK, EXIT_BROKEN, EXIT_USAGE, EXIT_UNEXPECTED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_TERMINATED = 128 + signal.SIGTERM  # 143, what a shell reports for a process SIGTERM killed
 
 
 def flag(name: str) -> str:
@@ -112,18 +115,52 @@ def _configure_logging(args: argparse.Namespace) -> None:
         logging.getLogger("asyncio").setLevel(logging.ERROR)
 
 
+class _Terminated:
+    """SIGTERM handled like Ctrl-C, so that a CI timeout or `kill` gets the same clean stop:
+    tasks cancelled, the cache flushed, no half-written file. Installed for one main() call."""
+
+    def __init__(self) -> None:
+        self.received = False
+        self._previous: Any = None
+
+    def __enter__(self) -> "_Terminated":
+        if threading.current_thread() is threading.main_thread():  # signal.signal's own rule
+            self._previous = signal.signal(signal.SIGTERM, self._handle)
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGTERM, self._previous)
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.received = True
+        # asyncio.run() installs its own SIGINT handler (cancel the main task, then raise
+        # KeyboardInterrupt): call whichever is in place. An ignored SIGINT (a background job)
+        # must not make SIGTERM ignored too, so anything else raises KeyboardInterrupt.
+        handler = signal.getsignal(signal.SIGINT)
+        if callable(handler):
+            handler(signal.SIGINT, frame)
+        else:
+            raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     _configure_logging(args)
     module = args.module
+    terminated = _Terminated()
     try:
-        config = config_from_args(args, search_dir=_search_dir(args)) if getattr(module, "USES_CONFIG", False) else None
-        return module.run(args, config)
+        with terminated:
+            config = config_from_args(args, search_dir=_search_dir(args)) if getattr(module, "USES_CONFIG", False) else None
+            return module.run(args, config)
     except LinkfixError as exc:
         print(f"linkfix: error: {exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
+        if terminated.received:
+            print("linkfix: terminated", file=sys.stderr)
+            return EXIT_TERMINATED
         print("linkfix: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import difflib
 import functools
+import glob
 import hashlib
 import html
 import logging
 import os
 import re
+import secrets
 import stat
-import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -209,22 +210,31 @@ def apply_file_edits(path: Path, edits: list[Edit], *, expected_digest: str, roo
     return True
 
 
+_TMP_SUFFIX = ".linkfix-tmp"
+
+
 def _write_atomic(real: Path, data: bytes, *, display: Path) -> None:
     mode = stat.S_IMODE(real.stat().st_mode)
-    fd, tmp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".linkfix-tmp")
+    # A run killed outright (SIGKILL, power loss) between creating its temporary file and the
+    # replace leaves that file behind: the next write of the same file sweeps it away.
+    for stale in real.parent.glob(f".{glob.escape(real.name)}.*{_TMP_SUFFIX}"):
+        stale.unlink(missing_ok=True)
+    # Named before it exists (not mkstemp): an interrupt landing anywhere after the file is
+    # created still finds its name in the cleanup below.
+    tmp = real.parent / f".{real.name}.{secrets.token_hex(6)}{_TMP_SUFFIX}"
     try:
-        with os.fdopen(fd, "wb") as handle:
+        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, real)
-    except OSError as exc:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise PatchError(f"{display}: cannot write: {exc.strerror or exc}") from exc
+    except BaseException as exc:  # Ctrl-C/SIGTERM too: never leave the temporary file behind
+        if not isinstance(exc, FileExistsError):  # only O_EXCL raises it: that file is not ours
+            tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError):
+            raise PatchError(f"{display}: cannot write: {exc.strerror or exc}") from exc
+        raise
 
 
 # ---------------------------------------------------------------------------------------------
@@ -232,6 +242,8 @@ def _write_atomic(real: Path, data: bytes, *, display: Path) -> None:
 
 _MD_UNSAFE = re.compile(r"[\x00-\x20\x7f]")  # whitespace and controls end a destination
 _AUTOLINK_UNSAFE = re.compile(r"[\x00-\x20\x7f<>]")
+# CommonMark decodes `&amp;`, `&#38;` ... in a link destination: such an `&` is backslash-escaped.
+_ENTITY_START = re.compile(r"&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]*;)")
 
 
 def _percent(match: re.Match[str]) -> str:
@@ -261,9 +273,11 @@ def format_target(url: str, *, kind: LinkKind, tag: str, span: Span, text: str) 
     start, end = span.start, span.end
     bracketed = start > 0 and text[start - 1 : start] == "<" and text[end : end + 1] == ">"
     if bracketed:
-        return _AUTOLINK_UNSAFE.sub(_percent, url).replace("\\", "%5C")
+        return _ENTITY_START.sub(r"\\&", _AUTOLINK_UNSAFE.sub(_percent, url).replace("\\", "%5C"))
     spelled = _MD_UNSAFE.sub(_percent, url)
-    spelled = re.sub(r"\\(?=[!-/:-@\[-`{-~])", r"\\\\", spelled)  # keep a literal backslash literal
+    # Keep a literal backslash literal, also a last one (it would escape the closing `)`).
+    spelled = re.sub(r"\\(?=[!-/:-@\[-`{-~]|$)", r"\\\\", spelled)
+    spelled = _ENTITY_START.sub(r"\\&", spelled)
     if not _parens_balanced(spelled):
         spelled = spelled.replace("(", "\\(").replace(")", "\\)")
     if spelled.startswith("<"):

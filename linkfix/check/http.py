@@ -16,6 +16,7 @@ awaits) and its result is stored in the cache; a fresh cached result costs no re
 from __future__ import annotations
 
 import asyncio
+import functools
 import heapq
 import itertools
 import logging
@@ -28,7 +29,7 @@ import time
 import urllib.request
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import SplitResult, unquote, urljoin, urlsplit
 
 import aiohttp
 from aiohttp.abc import AbstractResolver
@@ -432,7 +433,7 @@ class HttpChecker:
         """A result that needs no request: unsupported scheme, excluded, forbidden address."""
         now = time.time()
         try:
-            parts = urlsplit(url)
+            parts = _urlsplit(url)
             hostname = parts.hostname or ""
             parts.port  # noqa: B018 - raises ValueError on a malformed port
         except ValueError as exc:
@@ -445,35 +446,45 @@ class HttpChecker:
             return CheckResult(url=url, status=Status.EXCLUDED, reason="offline", detail="external link not checked (--offline)", checked_at=now)
         if any(p.search(url) for p in self._exclude) and not any(p.search(url) for p in self._include):
             return CheckResult(url=url, status=Status.EXCLUDED, reason="excluded", detail="matches an exclude pattern", checked_at=now)
-        reach = classify_host(_hostname(self._apply_remap(url)))
+        reach = _reach(_hostname(self._apply_remap(url)))
         if not allowed(reach, allow_private=self.config.allow_private):
             return _forbidden_result(url, reach, hostname)
         return None
 
     def _judge(self, url: str, answer: _Answer, chain: tuple[Redirect, ...], stop: policy.Verdict | None) -> CheckResult:
-        now = time.time()
-        final_url = answer.url if chain else ""
-        base = CheckResult(url=url, status=Status.ERROR, redirects=chain, final_url=final_url, permanent=policy.is_permanent(chain), checked_at=now)
+        verdict, http_status = self._verdict(answer, chain, stop)
+        return CheckResult(
+            url=url,
+            status=verdict.status,
+            reason=verdict.reason,
+            detail=verdict.detail,
+            http_status=http_status,
+            redirects=chain,
+            final_url=answer.url if chain else "",
+            permanent=policy.is_permanent(chain),
+            checked_at=time.time(),
+        )  # built once: dataclasses.replace per step showed up in profiles
+
+    def _verdict(self, answer: _Answer, chain: tuple[Redirect, ...], stop: policy.Verdict | None) -> tuple[policy.Verdict, int | None]:
+        """What the exchange means, and the HTTP status to report with it (None: no answer)."""
         if stop is not None:
-            return replace(base, status=stop.status, reason=stop.reason, detail=stop.detail)
+            return stop, None
         if answer.error in ("private-address", "metadata-address"):  # caught after DNS resolution
-            return replace(base, status=Status.EXCLUDED, reason=answer.error, detail=answer.detail)
+            return policy.Verdict(status=Status.EXCLUDED, reason=answer.error, detail=answer.detail), None
         if answer.status == 0:
-            verdict = policy.judge_network_error(answer.error, answer.detail)
-            return replace(base, status=verdict.status, reason=verdict.reason, detail=verdict.detail)
+            return policy.judge_network_error(answer.error, answer.detail), None
         # Only an anti-bot answer needs its body read (markers); decoding every body costs.
         body = answer.text()[:20000] if answer.body and answer.status in policy.CHALLENGE_STATUSES else ""
         verdict = policy.judge_status(
             answer.status, answer.header_map, accept=self._accept, blocked_is_broken=self.config.blocked_is_broken, body=body
         )
-        result = replace(base, status=verdict.status, reason=verdict.reason, detail=verdict.detail, http_status=answer.status)
         if chain and verdict.status is Status.OK:
             hidden = policy.judge_redirect_target(chain[0].url, answer.url)
             if hidden is not None:
-                return replace(result, status=hidden.status, reason=hidden.reason, detail=hidden.detail)
-            kind = "permanent" if result.permanent else "temporary"
-            return replace(result, status=Status.REDIRECTED, reason=kind, detail=f"{kind} redirect to {answer.url}")
-        return result
+                return hidden, answer.status
+            kind = "permanent" if policy.is_permanent(chain) else "temporary"
+            return policy.Verdict(status=Status.REDIRECTED, reason=kind, detail=f"{kind} redirect to {answer.url}"), answer.status
+        return verdict, answer.status
 
     async def _soft404(self, result: CheckResult, answer: _Answer, *, got_body: bool) -> tuple[CheckResult, _Answer]:
         """Compare a 200 page with its host's answer to a random sibling path."""
@@ -487,7 +498,7 @@ class HttpChecker:
             if stop is not None or page.status != 200:
                 return result, answer
             answer = page
-        if soft404.is_soft404(soft404.sketch(answer.text(), answer.url), probe):
+        if soft404.is_soft404(soft404.sketch(answer.text(), answer.url, compact=False), probe):
             return (
                 replace(result, status=Status.BROKEN, reason="soft-404", detail="the page looks like the site's answer for a page that does not exist"),
                 answer,
@@ -539,11 +550,11 @@ class HttpChecker:
                 return answer, tuple(chain), None
             try:
                 following = self._apply_remap(urljoin(current, location.strip()))
-                following_host = urlsplit(following).hostname or ""
+                following_host = _urlsplit(following).hostname or ""
             except ValueError:
                 return answer, tuple(chain), policy.Verdict(status=Status.BROKEN, reason="bad-redirect", detail=f"unusable Location {location!r}")
             chain.append(Redirect(url=current, status=answer.status, location=following))
-            scheme = urlsplit(following).scheme.lower()
+            scheme = _urlsplit(following).scheme.lower()
             if scheme not in ("http", "https") or not following_host:
                 return answer, tuple(chain), policy.Verdict(status=Status.ERROR, reason="bad-redirect", detail=f"redirect to unsupported URL {following}")
             key = normalise_url(following)
@@ -553,7 +564,7 @@ class HttpChecker:
                 return answer, tuple(chain), policy.Verdict(
                     status=Status.BROKEN, reason="too-many-redirects", detail=f"more than {self.config.max_redirects} redirects"
                 )
-            reach = classify_host(following_host)
+            reach = _reach(following_host)
             if not allowed(reach, allow_private=self.config.allow_private):
                 forbidden = _forbidden_result(following, reach, following_host)
                 return answer, tuple(chain), policy.Verdict(status=forbidden.status, reason=forbidden.reason, detail=f"redirect to {following}: {forbidden.detail}")
@@ -623,7 +634,8 @@ class HttpChecker:
         if extra is not None and extra[0] == _hostname(url):
             headers.update(extra[1])
         try:
-            async with self._session.request(method, url, headers=headers, allow_redirects=False, proxy=self._proxy(url)) as response:
+            # headers=None when there are none: aiohttp merges a given dict into the session's.
+            async with self._session.request(method, url, headers=headers or None, allow_redirects=False, proxy=self._proxy(url)) as response:
                 body = await _read_capped(response, read) if read else b""
                 return _Answer(url=url, method=method, status=response.status, headers=response.headers, body=body, charset=response.charset or "")
         except Exception as exc:  # noqa: BLE001 - every failure becomes data (see _classify_error)
@@ -631,7 +643,7 @@ class HttpChecker:
             return _Answer(url=url, method=method, error=kind, detail=detail)
 
     def _headers_for(self, url: str) -> dict[str, str]:
-        parts = urlsplit(url)
+        parts = _urlsplit(url)
         hostname = (parts.hostname or "").lower()
         headers: dict[str, str] = {}
         settings = self._hosts_config.get(hostname) or {}
@@ -645,7 +657,7 @@ class HttpChecker:
         """The proxy for `url` from HTTP_PROXY/HTTPS_PROXY, unless NO_PROXY covers its host."""
         if not (self._proxies.get("http") or self._proxies.get("https")):
             return None
-        parts = urlsplit(url)
+        parts = _urlsplit(url)
         key = (parts.scheme, parts.netloc)
         if key not in self._proxy_for_host:
             bypass = urllib.request.proxy_bypass_environment(parts.netloc, self._proxies)
@@ -653,7 +665,7 @@ class HttpChecker:
         return self._proxy_for_host[key]
 
     def _host_for(self, url: str) -> _Host:
-        parts = urlsplit(url)
+        parts = _urlsplit(url)
         hostname = (parts.hostname or "").lower()
         key = f"{hostname}:{parts.port or ''}"
         host = self._hosts.get(key)
@@ -718,11 +730,22 @@ def _split(url: str, fragment: str = "") -> tuple[str, str]:
     return base, fragment or written
 
 
+# A URL is split by several steps of its check (refusal, host slots, headers, proxy, redirects);
+# Python 3.11's urlsplit is not memoised, and splitting showed up in profiles. Both are pure.
+@functools.lru_cache(maxsize=16384)
+def _urlsplit(url: str) -> SplitResult:
+    return urlsplit(url)
+
+
+@functools.lru_cache(maxsize=16384)
 def _hostname(url: str) -> str:
     try:
-        return (urlsplit(url).hostname or "").lower()
+        return (_urlsplit(url).hostname or "").lower()
     except ValueError:
         return ""
+
+
+_reach = functools.lru_cache(maxsize=4096)(classify_host)  # pure; parses IP literals
 
 
 def _forbidden_result(url: str, reach: Reach, hostname: str) -> CheckResult:

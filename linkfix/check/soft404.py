@@ -21,6 +21,8 @@ from selectolax.lexbor import LexborHTMLParser as HTMLParser
 SHINGLE = 4  # words per shingle: long enough to ignore shared vocabulary, short for short pages
 SIMILAR = 0.8  # Jaccard of shingle sets above which two pages are "the same template"
 MAX_WORDS = 600  # enough to tell two pages apart; bounds the work on huge pages
+_HIDDEN_TAGS = ("script", "style", "noscript", "template")  # text a reader never sees
+_HIDDEN_TAG = re.compile(r"<(?:%s)\b" % "|".join(_HIDDEN_TAGS), re.IGNORECASE)
 _NOT_FOUND_TITLE = re.compile(
     r"\b404\b|not found|page not found|does ?n[o']t exist|no longer (?:exists|available)|"
     r"page (?:is )?missing|nothing (?:was )?found|cannot be found|can't be found|"
@@ -33,17 +35,20 @@ _NOT_FOUND_TITLE = re.compile(
 class PageSketch:
     """What the comparison needs from a page.
 
-    `shingles` holds in-process hashes (compact: a probe's sketch lives for the whole run, and
-    a run may hold thousands); what the disk cache keeps is the page's words (`read_page`).
+    `shingles` holds in-process hashes, each once. A probe's sketch lives for the whole run
+    (and a run may hold thousands), so it is a compact array; a checked page's sketch is
+    compared once and dropped, so it stays the set it was built as (converting it would cost
+    more than the comparison). What the disk cache keeps is the page's words (`read_page`).
     """
 
     final_url: str
     title: str
-    shingles: array
+    shingles: array | frozenset[int]
 
 
-def make_sketch(*, final_url: str, title: str, words: tuple[str, ...]) -> PageSketch:
-    return PageSketch(final_url=final_url, title=title, shingles=array("q", shingles(words)))
+def make_sketch(*, final_url: str, title: str, words: tuple[str, ...], compact: bool = True) -> PageSketch:
+    hashes = shingles(words)
+    return PageSketch(final_url=final_url, title=title, shingles=array("q", hashes) if compact else hashes)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -82,13 +87,14 @@ def probe_key(url: str) -> str:
 
 def read_page(html: str, final_url: str) -> tuple[str, tuple[str, ...]]:
     """The page's title and the words of its text (without its own address)."""
-    title, text = title_and_text(html)
+    title, text = _title_and_raw_text(html)
     return title, words_of(_without_own_address(text, final_url))
 
 
-def sketch(html: str, final_url: str) -> PageSketch:
+def sketch(html: str, final_url: str, *, compact: bool = True) -> PageSketch:
+    """`compact=False` for a sketch that is compared once and dropped (see PageSketch)."""
     title, words = read_page(html, final_url)
-    return make_sketch(final_url=final_url, title=title, words=words)
+    return make_sketch(final_url=final_url, title=title, words=words, compact=compact)
 
 
 def _without_own_address(text: str, url: str) -> str:
@@ -102,16 +108,23 @@ def _without_own_address(text: str, url: str) -> str:
 
 
 def title_and_text(html: str) -> tuple[str, str]:
+    title, text = _title_and_raw_text(html)
+    return title, " ".join(text.split())
+
+
+def _title_and_raw_text(html: str) -> tuple[str, str]:
+    """Title (whitespace collapsed) and the visible text as the parser gives it: `read_page`
+    splits it into words anyway, so collapsing its whitespace first would be wasted work."""
     try:
         tree = HTMLParser(html)
     except Exception:  # selectolax raises on a few binary inputs; a page we cannot read has no text
         return "", ""
     title_node = tree.css_first("title")
     title = " ".join(title_node.text().split()) if title_node else ""
-    tree.strip_tags(["script", "style", "noscript", "template"])
+    if _HIDDEN_TAG.search(html):  # stripping costs as much as reading the text: only when needed
+        tree.strip_tags(list(_HIDDEN_TAGS))
     body = tree.body or tree.root
-    text = " ".join(body.text(separator=" ").split()) if body is not None else ""
-    return title, text
+    return title, body.text(separator=" ") if body is not None else ""
 
 
 def words_of(text: str) -> tuple[str, ...]:
@@ -146,4 +159,20 @@ def is_soft404(page: PageSketch, probe: Probe) -> bool:
         return True
     if looks_not_found(page.title) and (looks_not_found(probe.sketch.title) or page.title == probe.sketch.title):
         return True  # both say "not found" (a page titled "Error 404 codes" alone proves nothing)
-    return jaccard(page.shingles, probe.sketch.shingles) >= SIMILAR
+    ours, theirs = page.shingles, probe.sketch.shingles
+    small, large = sorted((len(ours), len(theirs)))
+    if small < SIMILAR * large:
+        return False  # the Jaccard index of two sets is at most |smaller| / |larger|
+    return _jaccard_of_distinct(ours, theirs) >= SIMILAR
+
+
+def _jaccard_of_distinct(a: array | frozenset[int], b: array | frozenset[int]) -> float:
+    """`jaccard` for two sketches' shingles, which hold each hash once: |A u B| is then
+    |A| + |B| - |A n B|, so one set (not three) is built."""
+    if not a and not b:
+        return 1.0
+    if not isinstance(a, frozenset):
+        a, b = b, a
+    first = a if isinstance(a, frozenset) else frozenset(a)
+    common = len(first.intersection(b))
+    return common / (len(a) + len(b) - common)

@@ -140,12 +140,16 @@ def _linkify(state: StateInline, silent: bool) -> bool:
     if not scheme:
         return False
     proto = scheme.group(1)
+    # While a link label is skipped (silent mode) `pending` is stale: the scheme must really
+    # be in front of `pos`, and the rule must move forward, or markdown-it raises RuntimeError.
+    if not src.startswith(proto, pos - len(proto)):
+        return False
     blank = _BLANK.search(src, pos, limit)
     link = state.md.linkify.match_at_start(src[pos - len(proto) : blank.start() if blank else limit])
     if not link:
         return False
     url = link.url.rstrip("*")  # a trailing '*' belongs to emphasis
-    if not state.md.validateLink(url):
+    if len(url) <= len(proto) or not state.md.validateLink(url):
         return False
     if not silent:
         state.pending = state.pending[: -len(proto)]
@@ -348,7 +352,7 @@ class _Block:
         # Unicode whitespace only (\v, \f, U+2028 ...), after any container markers, vanish,
         # so the content starts further down.
         first = content.split("\n", 1)[0]
-        if first[:1] and not first[:1].isspace():
+        if first.strip():
             while (
                 first_line + 1 < len(source.starts)
                 and first not in source.line_text(first_line)

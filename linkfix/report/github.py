@@ -10,13 +10,14 @@ from __future__ import annotations
 from ..model import LinkResult, Report, Status
 from . import register
 from .common import problems, top_suggestion
-from .text import summarize
+from .text import clean, summarize
 
 _LEVEL = {Status.BROKEN: "error", Status.ERROR: "warning", Status.TIMEOUT: "warning", Status.BLOCKED: "warning"}
 
 
 def escape_data(value: str) -> str:
-    return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    # Other control characters shown as \xNN: the Actions log renders ANSI escape sequences.
+    return clean(value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def escape_property(value: str) -> str:

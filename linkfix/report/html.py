@@ -16,7 +16,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 from urllib.parse import urlsplit
 
 import jinja2
@@ -71,7 +71,16 @@ def _host(item: LinkResult) -> str:
 
 
 def _evidence_value(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    """Evidence for a reader: scores to two decimals, nested scores on one line."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    if isinstance(value, Mapping):
+        return " · ".join(f"{key} {_evidence_value(item)}" for key, item in value.items())
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return ", ".join(_evidence_value(item) for item in value)
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 def _rows(report: Report) -> list[_Row]:

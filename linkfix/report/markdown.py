@@ -12,6 +12,7 @@ import re
 from ..model import LinkResult, Report, Status
 from . import register
 from .common import is_safe_url, problems, status_counts, top_suggestion
+from .text import clean
 
 #: Rows shown; a PR comment is limited to 65536 characters.
 MAX_ROWS = 100
@@ -23,14 +24,16 @@ _ICON = {Status.BROKEN: "❌", Status.ERROR: "⚠️", Status.TIMEOUT: "⏱️",
 
 def escape(value: str) -> str:
     """Inert markdown text on one line."""
-    value = " ".join(value.split())
+    # Control characters shown as \xNN: the report also goes to a terminal (stdout), where
+    # an ESC from a fetched title would be a live escape sequence.
+    value = clean(" ".join(value.split()))
     value = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     value = _PUNCTUATION.sub(r"\\\1", value)
     return value.replace("@", "@\u2060")
 
 
 def _link(url: str) -> str:
-    if not is_safe_url(url):
+    if not is_safe_url(url) or clean(url) != url:
         return escape(url)
     target = url.replace(" ", "%20").replace("<", "%3C").replace(">", "%3E").replace("|", "%7C")
     return f"[{escape(url)}](<{target}>)"

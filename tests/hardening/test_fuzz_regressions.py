@@ -85,3 +85,29 @@ def test_paragraph_after_a_line_of_unicode_whitespace(space: str, prefix: str, i
 def test_reduced_fuzz_input_with_vertical_tab() -> None:
     text = "#    [n\n\n\x0b\n[# ro](]:/p0)\n\n<d(>"
     assert spans(text) == [("]:/p0", 18, 23, 4, 8)]
+
+
+def test_whitespace_markdown_it_keeps_in_the_content_does_not_hide_the_line() -> None:
+    # "\x1f" survives markdown-it's strip (the content starts with it) but "\v" does not.
+    assert spans("\x0b\n\x1f[](>)") == [(">", 6, 7, 2, 5)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SSSSS[//y.t://",  # reduced from the patch target's crash-ada897aa
+        "abc[x://y.t://z",
+        "http[://a.test/://b",
+    ],
+)
+def test_linkify_in_a_skipped_label_never_stalls_the_parser(text: str) -> None:
+    # While markdown-it skips a link label, `pending` still holds the text before the `[`:
+    # taken as a scheme, it made the linkify rule match without moving on, and markdown-it
+    # raised RuntimeError("inline rule didn't increment state.pos").
+    for link in extract_markdown(text, "t.md").links:
+        assert text[link.span.start : link.span.end] == link.url
+
+
+def test_linkify_still_finds_bare_urls_inside_and_after_labels() -> None:
+    found = spans("a [see http://x.test/a b] c http://y.test/")
+    assert [url for url, *_ in found] == ["http://x.test/a", "http://y.test/"]

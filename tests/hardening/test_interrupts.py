@@ -1,0 +1,175 @@
+"""Interrupted runs: `linkfix check` stopped by SIGINT/SIGTERM mid-check, `linkfix fix` killed
+at random points mid-write. The cache must still open and serve the next run; every source
+file must be either its old or its new content, and no temporary file may be left behind.
+
+The CLI runs as a real subprocess (`python -m linkfix`), against the simulated web served by
+the test's own event loop on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from linkfix.cache import Cache
+from linkfix.model import Candidate, CheckResult, Link, LinkKind, LinkResult, Page, Report, Scope, Span, Status
+from linkfix.report.json_format import format_json
+from linkfix_simweb import SimWeb
+
+REPO = Path(__file__).resolve().parents[2]
+N_URLS = 40
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH", "")])), "CI": "1"}
+
+
+async def _linkfix(*argv: str, cwd: Path) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "linkfix", *argv, cwd=cwd, env=ENV,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def _wait_for(condition, *, limit: float = 20.0) -> None:
+    """Poll `condition` (bounded: a broken product fails the test instead of hanging it)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.02)
+
+
+@pytest.fixture
+async def slow_web():
+    """One host on 127.0.0.1 (no DNS needed by the subprocess), 0.15 s per answer."""
+    web = SimWeb(latency=0.15)
+    web.add_site("127.0.0.1")
+    async with web:
+        yield web
+
+
+def _docs(tmp_path: Path, web: SimWeb) -> Path:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    links = "\n".join(f"- [page {i}]({web.url('127.0.0.1', f'/ok/p{i}.html')})" for i in range(N_URLS))
+    (docs / "index.md").write_text(f"# Links\n\n{links}\n", encoding="utf-8")
+    return docs
+
+
+def _check_argv(docs: Path, cache_dir: Path) -> list[str]:
+    return [
+        "check", str(docs), "--allow-private", "--cache-dir", str(cache_dir), "--host-concurrency", "2",
+        "--timeout", "5", "--format", "json", "--output", str(docs.parent / "report.json"),
+    ]
+
+
+@pytest.mark.parametrize(("signum", "code", "message"), [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")])
+async def test_check_stopped_mid_run_leaves_a_usable_cache(slow_web, tmp_path, signum, code, message):
+    docs, cache_dir = _docs(tmp_path, slow_web), tmp_path / "cache"
+    process = await _linkfix(*_check_argv(docs, cache_dir), cwd=tmp_path)
+    # stop it once a few URLs are done and others are in flight
+    await _wait_for(lambda: slow_web.stats("127.0.0.1").requests >= 16)
+    process.send_signal(signum)
+    out, err = await asyncio.wait_for(process.communicate(), 20)
+    stderr = err.decode()
+    assert process.returncode == code, stderr
+    assert f"linkfix: {message}" in stderr and "Traceback" not in stderr
+    assert not (tmp_path / "report.json").exists()  # no report pretending the run was complete
+    first_requests = slow_web.stats("127.0.0.1").requests
+    assert first_requests < N_URLS  # it really was stopped mid-run
+
+    with Cache(cache_dir) as cache:  # the cache opens, and holds what the first run finished
+        cached = [i for i in range(N_URLS) if cache.get_result(slow_web.url("127.0.0.1", f"/ok/p{i}.html")) is not None]
+    assert 0 < len(cached) < N_URLS
+
+    slow_web.reset_stats()
+    slow_web.latency = 0.0  # the second run need not be slow
+    process = await _linkfix(*_check_argv(docs, cache_dir), cwd=tmp_path)
+    out, err = await asyncio.wait_for(process.communicate(), 30)
+    assert process.returncode == 0, err.decode()
+    report = json.loads((tmp_path / "report.json").read_text())
+    statuses = [link["status"] for link in report["links"]]
+    assert statuses == ["ok"] * N_URLS
+    # the second run asked only for what the first did not finish
+    asked = slow_web.stats("127.0.0.1").paths
+    assert all(asked[f"/ok/p{i}.html"] == 0 for i in cached)
+    assert all(asked[f"/ok/p{i}.html"] > 0 for i in range(N_URLS) if i not in cached)
+
+
+# -- fix ---------------------------------------------------------------------------------------------
+N_FILES = 100
+OLD, NEW = "http://old.test/manual", "https://new.test/manual/"
+
+
+def _fix_project(root: Path) -> dict[str, tuple[bytes, bytes]]:
+    """N_FILES markdown files of ~64 KiB, one broken link each, and a saved result that fixes them
+    all. Returns {name: (old bytes, new bytes)}."""
+    filler = ("Lorem ipsum dolor sit amet. " * 40 + "\n\n") * 55
+    items, expected = [], {}
+    for i in range(N_FILES):
+        name = f"doc{i:03}.md"
+        text = f"# Doc {i}\n\nSee [the manual]({OLD}) now.\n\n{filler}"
+        (root / name).write_text(text, encoding="utf-8")
+        start = text.index(OLD)
+        span = Span(path=name, line=3, column=18, start=start, end=start + len(OLD))
+        link = Link(url=OLD, kind=LinkKind.INLINE, span=span, page=Page(path=name), anchor_text="the manual")
+        items.append(LinkResult(
+            link=link, resolved=OLD, scope=Scope.EXTERNAL,
+            result=CheckResult(url=OLD, status=Status.BROKEN, reason="404", http_status=404),
+            suggestions=(Candidate(url=NEW, confidence=0.99, method="same-site"),),
+        ))
+        expected[name] = (text.encode(), text.replace(OLD, NEW, 1).encode())
+    (root / "result.json").write_text(format_json(Report(results=tuple(items), files=N_FILES)), encoding="utf-8")
+    return expected
+
+
+def _states(root: Path, expected: dict[str, tuple[bytes, bytes]]) -> tuple[int, int]:
+    """(old, new) file counts; fails on any file that is neither."""
+    old = new = 0
+    for name, (before, after) in expected.items():
+        data = (root / name).read_bytes()
+        assert data in (before, after), f"{name} is half-written ({len(data)} bytes)"
+        old += data == before
+        new += data == after
+    return old, new
+
+
+def _leftovers(root: Path) -> list[str]:
+    return sorted(p.name for p in root.iterdir() if p.name.endswith(".linkfix-tmp"))
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
+async def test_fix_killed_at_random_points_never_half_writes(tmp_path, signum):
+    rng = random.Random(f"fix-{signum}")  # reproducible "random" kill points
+    expected = _fix_project(tmp_path)
+    stopped_mid_way = 0
+    for _ in range(3):
+        done_before = _states(tmp_path, expected)[1]
+        process = await _linkfix("fix", "--from", "result.json", cwd=tmp_path)
+        # wait until this run is writing (one more file changed), then a random short delay
+        await _wait_for(lambda: _states(tmp_path, expected)[1] > done_before or process.returncode is not None)
+        await asyncio.sleep(rng.uniform(0.0, 0.05))
+        if process.returncode is None:
+            process.send_signal(signum)
+        _, err = await asyncio.wait_for(process.communicate(), 20)
+        assert "Traceback" not in err.decode()
+        old, new = _states(tmp_path, expected)  # every file old or new, never torn
+        stopped_mid_way += 0 < new < N_FILES
+        if signum != signal.SIGKILL:
+            assert _leftovers(tmp_path) == []  # an orderly stop cleans its temporary file
+        if new == N_FILES:
+            break
+        # next round: the saved result still holds for the files not yet fixed (the fixed ones
+        # are refused as changed since the check)
+    assert stopped_mid_way > 0  # the kill did land in the middle at least once
+    # the next, uninterrupted run finishes the job
+    process = await _linkfix("fix", "--from", "result.json", cwd=tmp_path)
+    await asyncio.wait_for(process.communicate(), 30)
+    assert _states(tmp_path, expected) == (0, N_FILES)
+    assert _leftovers(tmp_path) == []  # a SIGKILL's temporary file is swept by the next write

@@ -1,0 +1,344 @@
+"""Safety: what linkfix contacts, what it sends, what it keeps, what it writes where.
+
+- loopback/private/link-local addresses are never contacted unless allowed, metadata addresses
+  never, whether written in the link, reached by a redirect, or given by DNS;
+- credentials (per-host `headers`, GITHUB_TOKEN) go to their own host only, and never into the
+  cache directory or a report;
+- response bodies are read up to a cap;
+- fetched strings are escaped in every report format;
+- links cannot make linkfix read outside the project root, nor `fix` write outside it.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import tracemalloc
+from pathlib import Path
+
+import pytest
+from aiohttp import web as aioweb
+from lxml import etree
+from lxml import html as lxml_html
+from markdown_it import MarkdownIt
+
+from linkfix.cache import Cache
+from linkfix.check.http import PAGE_BYTES, HttpChecker
+from linkfix.cli import main
+from linkfix.config import Config
+from linkfix.model import Candidate, CheckResult, Link, LinkKind, LinkResult, Page, Report, Scope, Span, Status
+from linkfix.report import FORMATS
+from linkfix.report.json_format import format_json
+from linkfix.runner import run_check
+
+MIB = 1024 * 1024
+HOST, OTHER = "docs.example.test", "other.example.test"
+
+
+def checker(cfg: Config, resolver=None) -> HttpChecker:
+    return HttpChecker(cfg, Cache(None), resolver=resolver, backoff=0.01, max_retry_after=0.2)
+
+
+# -- forbidden addresses -------------------------------------------------------------------------------
+FORBIDDEN_TARGETS = {
+    "/to-private": ("http://10.0.0.5/admin", "private-address"),
+    "/to-loopback": ("http://127.0.0.1:9/", "private-address"),
+    "/to-decimal-loopback": ("http://2130706433/", "private-address"),
+    "/to-localhost": ("http://localhost/", "private-address"),
+    "/to-link-local": ("http://169.254.10.10/", "private-address"),
+    "/to-ipv6-loopback": ("http://[::1]/", "private-address"),
+    "/to-metadata": ("http://169.254.169.254/latest/meta-data/iam/", "metadata-address"),
+    "/to-mapped-metadata": ("http://[::ffff:169.254.169.254]/", "metadata-address"),
+    "/to-metadata-name": ("http://metadata.google.internal/computeMetadata/v1/", "metadata-address"),
+}
+
+
+@pytest.fixture
+async def redirecting_proxy(monkeypatch):
+    """A forward proxy on loopback (HTTP_PROXY) playing a public site whose pages redirect to
+    forbidden addresses. It records every URL it was asked for: a forbidden one would be there."""
+    seen: list[str] = []
+
+    async def handle(request):
+        seen.append(str(request.url))
+        target = FORBIDDEN_TARGETS.get(request.path)
+        if target is not None:
+            return aioweb.Response(status=302, headers={"Location": target[0]})
+        return aioweb.Response(status=404)
+
+    runner = aioweb.ServerRunner(aioweb.Server(handle))
+    await runner.setup()
+    site = aioweb.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = site._server.sockets[0].getsockname()[1]
+    for name in ("HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{port}")
+    yield seen
+    await runner.cleanup()
+
+
+@pytest.mark.parametrize("allow_private", [False, True])
+async def test_redirects_to_forbidden_addresses_are_not_followed(redirecting_proxy, allow_private):
+    seen = redirecting_proxy
+    cfg = Config(allow_private=allow_private, max_retries=0, timeout=2.0)
+    async with checker(cfg) as c:
+        results = {path: await c.check(f"http://public.example.test{path}") for path in FORBIDDEN_TARGETS}
+    for path, (target, reason) in FORBIDDEN_TARGETS.items():
+        if allow_private and reason == "private-address":
+            continue  # allowed: it would be fetched (through the proxy, here)
+        assert (results[path].status, results[path].reason) == (Status.EXCLUDED, reason), path
+    asked_hosts = {url.split("/")[2] for url in seen}
+    assert "public.example.test" in asked_hosts  # the control: the first hop went out
+    for path, (target, reason) in FORBIDDEN_TARGETS.items():
+        if reason == "metadata-address" or not allow_private:
+            assert target not in seen and target.split("/")[2] not in asked_hosts, target
+
+
+class FixedResolver:
+    """DNS that answers every name with the given addresses (a rebinding attacker's DNS)."""
+
+    def __init__(self, *addresses: str) -> None:
+        self.addresses = addresses
+
+    async def resolve(self, host, port=0, family=socket.AF_INET):
+        return [{"hostname": host, "host": a, "port": port, "family": socket.AF_INET, "proto": 0, "flags": 0} for a in self.addresses]
+
+    async def close(self):
+        return None
+
+
+async def test_dns_answers_with_forbidden_addresses_are_not_contacted(simweb):
+    simweb.add_site(HOST)
+    url = simweb.url(HOST, "/ok/page.html")  # a real listener on 127.0.0.1 answers this
+    async with checker(Config(max_retries=0), FixedResolver("127.0.0.1")) as c:
+        loopback = await c.check(url)
+    async with checker(Config(max_retries=0), FixedResolver("93.184.216.34", "127.0.0.1")) as c:
+        mixed = await c.check(url)  # one public, one private record: refused as a whole
+    async with checker(Config(max_retries=0, allow_private=True), FixedResolver("169.254.169.254")) as c:
+        metadata = await c.check(url)
+    refused_requests = simweb.stats(HOST).requests
+    async with checker(Config(max_retries=0, allow_private=True), FixedResolver("127.0.0.1")) as c:
+        allowed = await c.check(url)  # the control: when allowed, the same answer is fetched
+    assert (loopback.status, loopback.reason) == (Status.EXCLUDED, "private-address")
+    assert (mixed.status, mixed.reason) == (Status.EXCLUDED, "private-address")
+    assert (metadata.status, metadata.reason) == (Status.EXCLUDED, "metadata-address")
+    assert allowed.status is Status.OK
+    assert refused_requests == 0 and simweb.stats(HOST).requests > 0
+
+
+async def test_literal_forbidden_addresses_are_not_contacted(simweb):
+    simweb.add_site(HOST)
+    async with checker(Config(max_retries=0), simweb.resolver) as c:
+        direct = await c.check(f"http://127.0.0.1:{simweb.port}/ok/page.html")
+    async with checker(Config(max_retries=0, allow_private=True), simweb.resolver) as c:
+        metadata = await c.check("http://169.254.169.254/latest/meta-data/")
+    assert (direct.status, direct.reason) == (Status.EXCLUDED, "private-address")
+    assert (metadata.status, metadata.reason) == (Status.EXCLUDED, "metadata-address")
+    assert simweb.stats(HOST).requests == 0 and not simweb.unknown_hosts
+
+
+# -- credentials -----------------------------------------------------------------------------------------
+HOST_SECRET = "Bearer host-s3cr3t-7f1c"
+GITHUB_SECRET = "ghp_github-s3cr3t-90ab"
+
+
+async def test_credentials_stay_with_their_host_and_out_of_cache_and_reports(simweb, tmp_path, monkeypatch):
+    monkeypatch.setenv("GITHUB_TOKEN", GITHUB_SECRET)
+    received: dict[str, list[dict]] = {}
+
+    def recorder(name):
+        async def handler(request):
+            received.setdefault(name, []).append(dict(request.headers))
+            return None  # on to the catalogue
+
+        return handler
+
+    for name in (HOST, OTHER, "api.github.com"):
+        simweb.add_site(name).mount(recorder(name))
+    to_other = simweb.url(OTHER, "/ok/landing.html")
+    project = tmp_path / "docs"
+    project.mkdir()
+    (project / "index.md").write_text(
+        f"- [moved]({simweb.url(HOST, f'/redirect/302/x?to={to_other}')})\n"
+        f"- [gone]({simweb.url(HOST, '/status/404/gone.html')})\n"
+        "- [repo](https://api.github.com/repos/owner/name)\n",
+        encoding="utf-8",
+    )
+    cache_dir = tmp_path / "cache"
+    cfg = Config(
+        allow_private=True, max_retries=0, cache_dir=str(cache_dir), suggest=True, archive=[], search=[{"provider": "site"}],
+        hosts={HOST: {"headers": {"Authorization": HOST_SECRET}}},
+        remap=[rf"^https://api\.github\.com/ http://api.github.com:{simweb.port}/"],
+    )
+    report = await run_check([str(project)], cfg, resolver=simweb.resolver)
+    assert len(report.results) == 3
+    # the host's own header went to it, and to nobody else; the token never over plain http
+    assert received[HOST] and all(h.get("Authorization") == HOST_SECRET for h in received[HOST])
+    assert received[OTHER] and all("Authorization" not in h for h in received[OTHER])
+    assert received["api.github.com"] and all("Authorization" not in h for h in received["api.github.com"])
+    # nothing secret kept on disk or written into any report
+    files = [p for p in cache_dir.rglob("*") if p.is_file()]
+    assert files  # the control: the cache was written
+    for path in files:
+        data = path.read_bytes()
+        assert b"s3cr3t" not in data, path
+    for name, formatter in FORMATS.items():
+        assert "s3cr3t" not in formatter(report), name
+
+
+# -- size caps -------------------------------------------------------------------------------------------
+async def test_response_bodies_are_read_up_to_a_cap(simweb):
+    simweb.add_site(HOST)
+    big = simweb.url(HOST, "/big?mb=200")
+    tracemalloc.start()
+    try:
+        async with checker(Config(allow_private=True, max_retries=0, timeout=10.0), simweb.resolver) as c:
+            fragment = await c.check(big, fragment="section")  # a GET that reads the page for ids
+            fetched = await c.fetch(big, max_bytes=MIB)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert fetched.status == 200 and len(fetched.text) == MIB
+    assert fragment.status in (Status.OK, Status.BROKEN)  # a verdict, not an error: the body was cut, not failed
+    assert peak < 4 * PAGE_BYTES  # 200 MiB offered; a few times the 8 MiB page cap held at most
+
+
+# -- report escaping -------------------------------------------------------------------------------------
+INJECTIONS = (
+    "::error::pwned",
+    "%0A::warning file=x::pwned",
+    "<script>alert(1)</script>",
+    '"><img src=x onerror=alert(2)>',
+    "[x](javascript:alert(3))",
+    "\x1b]8;;http://evil.test\x07link\x1b[2J",
+)
+HOSTILE = " ".join(INJECTIONS)
+
+
+def _hostile_report() -> Report:
+    """A report whose fetched fields (detail, candidate URL and evidence, final URL, archived
+    title) all carry the injections, as a hostile server or search result would make them."""
+    from linkfix.model import Archived, Redirect
+
+    text = "# Doc\n\nSee [the manual](http://old.test/manual) now.\n"
+    start = text.index("http://old.test/manual")
+    span = Span(path="doc.md", line=3, column=18, start=start, end=start + 22)
+    link = Link(url="http://old.test/manual", kind=LinkKind.INLINE, span=span, page=Page(path="doc.md", title="Doc"), anchor_text="the manual")
+    hostile_url = "https://new.test/x?q=" + HOSTILE.replace(" ", "%20")
+    return Report(
+        results=(
+            LinkResult(
+                link=link,
+                resolved=link.url,
+                scope=Scope.EXTERNAL,
+                result=CheckResult(
+                    url=link.url, status=Status.BROKEN, reason="404", detail=HOSTILE, http_status=404,
+                    redirects=(Redirect(url=link.url, status=301, location=HOSTILE),), final_url=HOSTILE,
+                ),
+                suggestions=(
+                    Candidate(url=hostile_url, confidence=0.95, method="search", evidence={"title": HOSTILE, "query": HOSTILE}),
+                    Candidate(url="javascript:alert(4)", confidence=0.5, method="search", evidence={"title": HOSTILE}),
+                ),
+                archived=Archived(url="https://web.archive.org/web/2020/http://old.test/manual", datetime="2020-01-01T00:00:00Z", title=HOSTILE),
+            ),
+        ),
+        files=1,
+        errors=(f"doc.md: {HOSTILE}",),
+    )
+
+
+def test_fetched_strings_are_escaped_in_every_report_format():
+    report = _hostile_report()
+    outputs = {name: formatter(report) for name, formatter in FORMATS.items()}
+    assert set(outputs) >= {"text", "json", "markdown", "html", "sarif", "junit", "github"}
+    for name, out in outputs.items():
+        assert "\x1b" not in out and "\x07" not in out, f"{name}: terminal escape passed through"
+
+    # github: one workflow command per line, none injected; %0A must not decode to a newline
+    for line in outputs["github"].splitlines():
+        assert line.startswith("::") and not line.startswith(("::warning file=x", "::error::pwned")), line
+    assert "%0A::warning" not in outputs["github"] and "%250A::warning" in outputs["github"]
+
+    # html: the hostile strings are text, never markup
+    tree = lxml_html.fromstring(outputs["html"])
+    assert not [s for s in tree.iter("script") if "alert" in (s.text or "")]
+    assert not tree.xpath("//*[@onerror]")
+    assert not [a for a in tree.iter("a") if a.get("href", "").strip().lower().startswith("javascript:")]
+    assert "<script>alert(1)</script>" not in outputs["html"]
+
+    # markdown (rendered as GitHub would, raw HTML on): no script, no handler, no javascript: link
+    rendered = MarkdownIt("commonmark", {"html": True}).enable("table").render(outputs["markdown"])
+    doc = lxml_html.fromstring(f"<div>{rendered}</div>")
+    assert not list(doc.iter("script")) and not doc.xpath("//*[@onerror]")
+    assert not [a for a in doc.iter("a") if a.get("href", "").strip().lower().startswith("javascript:")]
+
+    # machine formats: well-formed, and the strings survive as data
+    assert HOSTILE.replace("\x1b", "").replace("\x07", "")[:20] in json.dumps(json.loads(outputs["json"]), ensure_ascii=False)
+    json.loads(outputs["sarif"])
+    junit = etree.fromstring(outputs["junit"].encode("utf-8"))
+    assert not list(junit.iter("script"))
+
+
+# -- path safety -----------------------------------------------------------------------------------------
+async def test_links_cannot_read_outside_the_project_root(tmp_path):
+    outside = tmp_path / "secret.md"
+    outside.write_text("# Secret\n\n<a id='token'></a>\n", encoding="utf-8")
+    project = tmp_path / "site" / "docs"
+    project.mkdir(parents=True)
+    (project / "index.md").write_text(
+        "- [a](../secret.md)\n- [b](../../secret.md#token)\n- [c](../../../../../../../etc/passwd)\n- [d](/../secret.md)\n",
+        encoding="utf-8",
+    )
+    report = await run_check([str(project)], Config(offline=True))
+    assert [(r.result.status, r.result.reason) for r in report.results] == [(Status.BROKEN, "outside-root")] * 4
+
+
+async def test_an_explicit_root_dir_is_the_root(tmp_path):
+    elsewhere = tmp_path / "published"
+    elsewhere.mkdir()
+    (elsewhere / "page.md").write_text("# Page\n", encoding="utf-8")
+    project = tmp_path / "docs"
+    project.mkdir()
+    (project / "index.md").write_text("- [p](/page.md)\n- [up](/../docs/index.md)\n", encoding="utf-8")
+    report = await run_check([str(project)], Config(offline=True, root_dir=str(elsewhere)))
+    # root-relative links resolve in the configured root, and still cannot climb out of it
+    assert [(r.result.status, r.result.reason) for r in report.results][0][0] is Status.OK
+    assert report.results[1].result.reason == "outside-root"
+
+
+def _saved_result(root: Path, name: str, text: str) -> None:
+    start = text.index("http://old.test/manual")
+    span = Span(path=name, line=3, column=18, start=start, end=start + 22)
+    link = Link(url="http://old.test/manual", kind=LinkKind.INLINE, span=span, page=Page(path=name), anchor_text="the manual")
+    item = LinkResult(
+        link=link, resolved=link.url, scope=Scope.EXTERNAL,
+        result=CheckResult(url=link.url, status=Status.BROKEN, reason="404", http_status=404),
+        suggestions=(Candidate(url="https://new.test/manual/", confidence=0.99, method="same-site"),),
+    )
+    (root / "result.json").write_text(format_json(Report(results=(item,), files=1)), encoding="utf-8")
+
+
+@pytest.mark.parametrize("how", ["file-symlink", "dir-symlink", "dotdot"])
+def test_fix_never_writes_outside_the_project(tmp_path, monkeypatch, capsys, how):
+    text = "# Doc\n\nSee [the manual](http://old.test/manual) now.\n"
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "doc.md").write_text(text, encoding="utf-8")
+    project = tmp_path / "project"
+    project.mkdir()
+    if how == "file-symlink":
+        (project / "doc.md").symlink_to(outside / "doc.md")
+        name = "doc.md"
+    elif how == "dir-symlink":
+        (project / "sub").symlink_to(outside, target_is_directory=True)
+        name = "sub/doc.md"
+    else:
+        name = "../outside/doc.md"
+    _saved_result(project, name, text)
+    monkeypatch.chdir(project)
+    code = main(["fix", "--from", "result.json"])
+    assert code == 2, capsys.readouterr()
+    assert "outside the project root" in capsys.readouterr().err
+    assert (outside / "doc.md").read_text(encoding="utf-8") == text
+    assert not list(outside.glob(".*linkfix-tmp"))
