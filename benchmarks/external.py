@@ -109,6 +109,15 @@ class Server:
     def stats(self) -> dict[str, dict]:
         return self._call("/stats")
 
+    def cpu_seconds(self) -> float:
+        """CPU time the server child has used so far (Linux /proc; NaN elsewhere): shows whether
+        the simulated web, not the checker, was the bottleneck of a run."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            return float("nan")
+
     def stop(self) -> None:
         if self.process.stdin:
             self.process.stdin.close()
@@ -142,9 +151,7 @@ def run_linkfix(server: Server, args: argparse.Namespace, workdir: Path, name: s
         "--max-concurrency", str(args.max_concurrency), "--request-interval", "0",
         "--cache-dir", str(workdir / "linkfix-cache"), "--quiet",
     ]  # fmt: skip
-    server.reset()
-    run = timed(command, cwd=workdir, log=workdir / f"{name}.time")
-    run.update(_traffic(server.stats()))
+    run = _timed_against(server, command, workdir, name)
     statuses: dict[str, str] = {}
     if out.exists():
         for link in json.loads(out.read_text())["links"]:
@@ -161,9 +168,7 @@ def run_lychee(server: Server, args: argparse.Namespace, workdir: Path) -> dict:
         "--host-request-interval", "0", "--include-fragments", "--max-retries", "2", "--timeout", "20",
         "--retry-wait-time", "1", str(server.docs),
     ]  # fmt: skip
-    server.reset()
-    run = timed(command, cwd=workdir, log=workdir / "lychee.time")
-    run.update(_traffic(server.stats()))
+    run = _timed_against(server, command, workdir, "lychee")
     failing: set[str] = set()
     if out.exists():
         report = json.loads(out.read_text() or "{}")
@@ -171,6 +176,15 @@ def run_lychee(server: Server, args: argparse.Namespace, workdir: Path) -> dict:
             for entry in entries:
                 failing.add(entry.get("url", ""))
     run["failing"] = failing
+    return run
+
+
+def _timed_against(server: Server, command: list[str], workdir: Path, name: str) -> dict:
+    server.reset()
+    server_cpu = server.cpu_seconds()
+    run = timed(command, cwd=workdir, log=workdir / f"{name}.time")
+    run["server_cpu"] = server.cpu_seconds() - server_cpu
+    run.update(_traffic(server.stats()))
     return run
 
 
@@ -217,6 +231,8 @@ def report(name: str, run: dict, limit: float, total: int, accuracy: tuple[int, 
         f"{name:<14} wall {run['wall']:7.2f} s  ({run['wall'] / limit:5.2f}x limit)  cpu {run['cpu']:6.2f} s  peak RSS {run['rss_mb']:6.1f} MB  "
         f"requests {run['requests']:6d}  peak conns/host {run['peak_per_host']:3d}  exit {run['exit']}"
     )
+    per_request = 1000 * run["cpu"] / max(run["requests"], 1)
+    print(f"{'':<14} cpu per request {per_request:.2f} ms  simulated web cpu {run['server_cpu']:.2f} s")
     print(f"{'':<14} accuracy {right}/{total} ({100 * right / max(total, 1):.1f}%)" + (f"  misses: {dict(wrong.most_common(6))}" if wrong else ""))
 
 

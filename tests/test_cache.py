@@ -201,3 +201,56 @@ def test_cache_command_honours_cache_dir(tmp_path, monkeypatch, capsys):
         cache.put_result("https://x.org/a", _result("https://x.org/a", Status.OK))
     assert main(["cache", "stats", "--cache-dir", "elsewhere"]) == 0
     assert "results_ok" in capsys.readouterr().out
+
+
+def test_a_result_read_back_is_marked_cached_but_stored_as_fresh(tmp_path):
+    url = "https://x.org/a"
+    with Cache(tmp_path / "c") as cache:
+        cache.put_result(url, _result(url, Status.OK))
+        again = cache.get_result(url)
+        assert again is not None and again.from_cache
+        cache.put_result(url, again)  # writing a cached verdict back does not store the flag
+        assert cache.get("result", normalise_url(url))["from_cache"] is False
+
+
+def test_expired_entries_are_dropped_on_close(tmp_path):
+    import diskcache
+
+    cache = Cache(tmp_path / "c", max_age=0.05)
+    cache.put_result("https://x.org/a", _result("https://x.org/a", Status.OK))
+    cache.set("keep", "k", 1, ttl=3600)
+    cache.flush()
+    time.sleep(0.1)
+    cache.close()
+    with diskcache.Cache(str(tmp_path / "c")) as store:
+        assert sorted(store.iterkeys()) == ["keep:k"]
+
+
+def test_unchanged_files_are_not_extracted_again(tmp_path, monkeypatch):
+    from linkfix import runner
+    from linkfix.config import Config
+    from linkfix.sources import collect
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\nSee [x](https://x.org/a) and [b](b.md).\n", encoding="utf-8")
+    (docs / "b.md").write_text("# B\n\n<https://x.org/b>\n", encoding="utf-8")
+    project = collect([str(docs)], Config())
+    calls: list[str] = []
+    real = runner.extract_document
+    monkeypatch.setattr(runner, "extract_document", lambda path, text, **kw: calls.append(path.name) or real(path, text, **kw))
+
+    def extract() -> list:
+        with Cache(tmp_path / "cache") as cache:
+            documents, errors = runner.extract_project(project, want_text=False, cache=cache)
+        assert errors == []
+        return documents
+
+    first = extract()
+    assert sorted(calls) == ["a.md", "b.md"]
+    assert extract() == first and len(calls) == 2  # nothing parsed the second time
+    (docs / "b.md").write_text("# B\n\n<https://x.org/c>\n", encoding="utf-8")
+    third = extract()
+    assert calls[2:] == ["b.md"]  # only the edited file
+    assert [link.url for _, doc in third for link in doc.links][-1] == "https://x.org/c"
+    assert runner.extract_project(project, want_text=False)[0] == third  # the same as without a cache

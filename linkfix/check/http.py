@@ -212,6 +212,7 @@ class HttpChecker:
         # in a worker thread for every request, which costs more than the request on loopback.
         self._proxies = urllib.request.getproxies_environment()  # {"http": ..., "https": ..., "no": ...}
         self._proxy_for_host: dict[tuple[str, str], str | None] = {}
+        self._host_headers: dict[tuple[str, str], dict[str, str]] = {}
         self._hosts: dict[str, _Host] = {}
         self._outcomes: dict[str, asyncio.Future[_Outcome]] = {}
         self._id_outcomes: dict[str, asyncio.Future[_Outcome]] = {}
@@ -341,7 +342,12 @@ class HttpChecker:
         key = normalise_url(base)
         future = self._outcomes.get(key)
         if future is None:
-            future = asyncio.ensure_future(self._guarded_check(base, want_ids=want_ids))
+            known = self._known_outcome_safely(base, want_ids=want_ids)
+            if known is None:
+                future = asyncio.ensure_future(self._guarded_check(base, want_ids=want_ids, looked_up=True))
+            else:  # answered without a request: no task to schedule (most URLs of a warm run)
+                future = asyncio.get_running_loop().create_future()
+                future.set_result(known)
             self._outcomes[key] = future
             if self._progress:
                 self._progress.total += 1
@@ -366,10 +372,10 @@ class HttpChecker:
             return outcome
         return await self._guarded_check(base, want_ids=True, known=outcome.result)
 
-    async def _guarded_check(self, base: str, *, want_ids: bool, known: CheckResult | None = None) -> _Outcome:
+    async def _guarded_check(self, base: str, *, want_ids: bool, known: CheckResult | None = None, looked_up: bool = False) -> _Outcome:
         """`_check_url` that turns any unexpected failure into an ERROR result, not a crash."""
         try:
-            return await self._check_url(base, want_ids=want_ids, known=known)
+            return await self._check_url(base, want_ids=want_ids, known=known, looked_up=looked_up)
         except (NetworkDownError, asyncio.CancelledError):
             raise
         except Exception as exc:  # noqa: BLE001 - one odd URL must not stop the run
@@ -378,19 +384,33 @@ class HttpChecker:
                 result=CheckResult(url=base, status=Status.ERROR, reason="internal", detail=f"{type(exc).__name__}: {exc}", checked_at=time.time())
             )
 
-    async def _check_url(self, url: str, *, want_ids: bool, known: CheckResult | None) -> _Outcome:
+    def _known_outcome_safely(self, url: str, *, want_ids: bool) -> _Outcome | None:
+        try:
+            return self._known_outcome(url, want_ids=want_ids, known=None)
+        except Exception:  # noqa: BLE001 - the task path looks again and reports the failure
+            return None
+
+    def _known_outcome(self, url: str, *, want_ids: bool, known: CheckResult | None) -> _Outcome | None:
+        """The outcome when no request is needed: refused, or fresh in the cache."""
         refusal = self._refusal(url)
         if refusal is not None:
             return _Outcome(result=refusal)
-        key = normalise_url(url)
         cached = known or self.cache.get_result(url)
         if cached is not None:
             if not want_ids or cached.status not in (Status.OK, Status.REDIRECTED):
                 return _Outcome(result=cached)
-            known_ids = self.cache.get(IDS_NAMESPACE, key)
+            known_ids = self.cache.get(IDS_NAMESPACE, normalise_url(url))
             if isinstance(known_ids, dict) and "ids" in known_ids:
                 ids = known_ids["ids"]
                 return _Outcome(result=cached, ids=None if ids is None else frozenset(ids), read_ids=True)
+        return None
+
+    async def _check_url(self, url: str, *, want_ids: bool, known: CheckResult | None, looked_up: bool = False) -> _Outcome:
+        if not looked_up or known is not None:
+            found = self._known_outcome(url, want_ids=want_ids, known=known)
+            if found is not None:
+                return found
+        key = normalise_url(url)
         await self._check_network()
         target = self._apply_remap(url)
         host = self._host_for(target)
@@ -632,7 +652,7 @@ class HttpChecker:
         assert self._session is not None
         headers = self._headers_for(url)
         if extra is not None and extra[0] == _hostname(url):
-            headers.update(extra[1])
+            headers = {**headers, **extra[1]}
         try:
             # headers=None when there are none: aiohttp merges a given dict into the session's.
             async with self._session.request(method, url, headers=headers or None, allow_redirects=False, proxy=self._proxy(url)) as response:
@@ -642,15 +662,20 @@ class HttpChecker:
             kind, detail = _classify_error(exc)
             return _Answer(url=url, method=method, error=kind, detail=detail)
 
-    def _headers_for(self, url: str) -> dict[str, str]:
+    def _headers_for(self, url: str) -> Mapping[str, str]:
+        """The extra headers for `url`'s host (shared per scheme and host: do not mutate)."""
         parts = _urlsplit(url)
         hostname = (parts.hostname or "").lower()
+        known = self._host_headers.get((parts.scheme, hostname))
+        if known is not None:
+            return known
         headers: dict[str, str] = {}
         settings = self._hosts_config.get(hostname) or {}
         headers.update({str(k): str(v) for k, v in (settings.get("headers") or {}).items()})
         # Per hop, never per chain: a redirect away from GitHub does not carry the token.
         if self._github_token and hostname in GITHUB_HOSTS and parts.scheme == "https":
             headers.setdefault("Authorization", f"Bearer {self._github_token}")
+        self._host_headers[(parts.scheme, hostname)] = headers
         return headers
 
     def _proxy(self, url: str) -> str | None:

@@ -82,3 +82,33 @@ def test_title_and_text_ignore_scripts_and_survive_garbage():
     assert title == "A title"
     assert "visible" in text and "hidden" not in text
     assert soft404.title_and_text("\x00\x01 not html at all") is not None
+
+
+def _words_page(seed: int, n: int, shared: int) -> str:
+    """A page of `n` words whose first `shared` words are the same on every page."""
+    common = [f"w{i}" for i in range(shared)]
+    own = [f"s{seed}x{i}" for i in range(n - shared)]
+    return _page("Handbook", " ".join(common + own))
+
+
+def test_one_use_page_sketches_judge_like_compact_ones():
+    # A checked page's sketch keeps its set (compact=False); probes keep arrays. Both forms,
+    # across pages from identical to disjoint and of different lengths, give one verdict,
+    # and it is the plain Jaccard rule's.
+    probe_html = _words_page(0, 200, 200)
+    probe = soft404.Probe(status=200, sketch=soft404.sketch(probe_html, "https://x.org/d/linkfix-1"))
+    for n, shared in [(200, 200), (200, 190), (200, 150), (240, 200), (120, 120), (200, 0), (10, 10), (3, 3)]:
+        html = _words_page(1, n, shared)
+        compact = soft404.sketch(html, "https://x.org/d/page")
+        loose = soft404.sketch(html, "https://x.org/d/page", compact=False)
+        expected = soft404.jaccard(compact.shingles, probe.sketch.shingles) >= soft404.SIMILAR
+        assert soft404.is_soft404(compact, probe) is expected
+        assert soft404.is_soft404(loose, probe) is expected
+    assert soft404.is_soft404(soft404.sketch(probe_html, "https://x.org/d/other", compact=False), probe)
+    assert not soft404.is_soft404(soft404.sketch(_words_page(2, 200, 0), "https://x.org/d/p", compact=False), probe)
+
+
+def test_hidden_text_is_dropped_whatever_the_tag_case():
+    title, text = soft404.title_and_text("<TITLE>T</TITLE><BODY>shown<SCRIPT>hidden()</SCRIPT><Style>.x{}</Style></BODY>")
+    assert (title, text) == ("T", "shown")
+    assert soft404.title_and_text("<title>T</title><body>plain   text\n here</body>") == ("T", "plain text here")

@@ -28,10 +28,15 @@ N_URLS = 40
 ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH", "")])), "CI": "1"}
 
 
-async def _linkfix(*argv: str, cwd: Path) -> asyncio.subprocess.Process:
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # as for a background job (`cmd &` in a script)
+
+
+async def _linkfix(*argv: str, cwd: Path, sigint_ignored: bool = False) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "linkfix", *argv, cwd=cwd, env=ENV,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        preexec_fn=_ignore_sigint if sigint_ignored else None,
     )
 
 
@@ -69,10 +74,17 @@ def _check_argv(docs: Path, cache_dir: Path) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize(("signum", "code", "message"), [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")])
-async def test_check_stopped_mid_run_leaves_a_usable_cache(slow_web, tmp_path, signum, code, message):
+@pytest.mark.parametrize(
+    ("signum", "sigint_ignored", "code", "message"),
+    [
+        (signal.SIGINT, False, 130, "interrupted"),
+        (signal.SIGTERM, False, 143, "terminated"),
+        (signal.SIGTERM, True, 143, "terminated"),  # SIGTERM must not inherit an ignored SIGINT
+    ],
+)
+async def test_check_stopped_mid_run_leaves_a_usable_cache(slow_web, tmp_path, signum, sigint_ignored, code, message):
     docs, cache_dir = _docs(tmp_path, slow_web), tmp_path / "cache"
-    process = await _linkfix(*_check_argv(docs, cache_dir), cwd=tmp_path)
+    process = await _linkfix(*_check_argv(docs, cache_dir), cwd=tmp_path, sigint_ignored=sigint_ignored)
     # stop it once a few URLs are done and others are in flight
     await _wait_for(lambda: slow_web.stats("127.0.0.1").requests >= 16)
     process.send_signal(signum)
@@ -173,3 +185,46 @@ async def test_fix_killed_at_random_points_never_half_writes(tmp_path, signum):
     await asyncio.wait_for(process.communicate(), 30)
     assert _states(tmp_path, expected) == (0, N_FILES)
     assert _leftovers(tmp_path) == []  # a SIGKILL's temporary file is swept by the next write
+
+
+# -- the same guarantees, deterministically (no timing involved) -----------------------------------------
+def _one_edit(root: Path) -> tuple[Path, list, str]:
+    from linkfix.patch import Edit, digest_bytes
+
+    text = f"# Doc\n\nSee [the manual]({OLD}) now.\n"
+    path = root / "doc.md"
+    path.write_text(text, encoding="utf-8")
+    start = text.index(OLD)
+    span = Span(path="doc.md", line=3, column=18, start=start, end=start + len(OLD))
+    return path, [Edit(span=span, old=OLD, new=NEW)], digest_bytes(text.encode())
+
+
+@pytest.mark.parametrize("stage", ["fsync", "replace"])
+def test_interrupt_inside_the_atomic_write_leaves_the_old_file_and_no_temp(tmp_path, monkeypatch, stage):
+    from linkfix import patch
+
+    path, edits, digest = _one_edit(tmp_path)
+    before = path.read_bytes()
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(patch.os, stage, interrupted)  # Ctrl-C arriving at that exact call
+    with pytest.raises(KeyboardInterrupt):
+        patch.apply_file_edits(path, edits, expected_digest=digest, root=tmp_path)
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert _leftovers(tmp_path) == []
+
+
+def test_temp_file_left_by_a_killed_run_is_swept_by_the_next_write(tmp_path):
+    from linkfix import patch
+
+    path, edits, digest = _one_edit(tmp_path)
+    stale = tmp_path / ".doc.md.k1ll3d.linkfix-tmp"  # what SIGKILL between write and rename leaves
+    stale.write_bytes(b"half")
+    unrelated = tmp_path / ".other.md.k1ll3d.linkfix-tmp"  # another file's: not this write's business
+    unrelated.write_bytes(b"half")
+    assert patch.apply_file_edits(path, edits, expected_digest=digest, root=tmp_path)
+    assert NEW in path.read_text(encoding="utf-8")
+    assert _leftovers(tmp_path) == [unrelated.name]

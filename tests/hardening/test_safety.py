@@ -252,8 +252,8 @@ def test_fetched_strings_are_escaped_in_every_report_format():
     report = _hostile_report()
     outputs = {name: formatter(report) for name, formatter in FORMATS.items()}
     assert set(outputs) >= {"text", "json", "markdown", "html", "sarif", "junit", "github"}
-    for name, out in outputs.items():
-        assert "\x1b" not in out and "\x07" not in out, f"{name}: terminal escape passed through"
+    for name in ("text", "markdown", "github"):  # printed to terminals and CI logs, which obey escapes
+        assert "\x1b" not in outputs[name] and "\x07" not in outputs[name], f"{name}: terminal escape passed through"
 
     # github: one workflow command per line, none injected; %0A must not decode to a newline
     for line in outputs["github"].splitlines():
@@ -266,8 +266,10 @@ def test_fetched_strings_are_escaped_in_every_report_format():
     assert not tree.xpath("//*[@onerror]")
     assert not [a for a in tree.iter("a") if a.get("href", "").strip().lower().startswith("javascript:")]
     assert "<script>alert(1)</script>" not in outputs["html"]
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in outputs["html"]  # the control: it is there, as text
 
     # markdown (rendered as GitHub would, raw HTML on): no script, no handler, no javascript: link
+    assert "&lt;script&gt;alert" in outputs["markdown"]
     rendered = MarkdownIt("commonmark", {"html": True}).enable("table").render(outputs["markdown"])
     doc = lxml_html.fromstring(f"<div>{rendered}</div>")
     assert not list(doc.iter("script")) and not doc.xpath("//*[@onerror]")
