@@ -6,9 +6,10 @@
 A child process serves the generated web (hosts 127.0.0.10.., `linkfix_simweb`) plus a small
 control endpoint (per-host request counts and peak concurrent connections). Each checker then
 runs as its own process under /usr/bin/time -v, so wall time and peak RSS are the checker's
-alone. Printed: wall time, peak RSS, requests sent, peak connections per host, the physical
-limit max_h(ceil(urls_h / host_concurrency)) x latency, ratios, accuracy against the ground
-truth, and a warm-cache second linkfix run. Everything stops by itself (timeouts on every
+alone. Printed: wall time, CPU time (and CPU per request), peak RSS, requests sent, peak
+connections per host, the CPU the simulated web spent serving that run (to tell a slow checker
+from a saturated server), the physical limit max_h(ceil(urls_h / host_concurrency)) x latency,
+ratios, accuracy against the ground truth, and a warm-cache second linkfix run. Everything stops by itself (timeouts on every
 process; the server child exits when its parent does).
 """
 

@@ -7,6 +7,7 @@ asks this module what the answer means and what to do next (retry, fall back to 
 from __future__ import annotations
 
 import email.utils
+import functools
 import re
 import time
 from dataclasses import dataclass
@@ -140,6 +141,7 @@ def is_permanent(chain: tuple[Redirect, ...]) -> bool:
     return bool(chain) and all(hop.status in PERMANENT_REDIRECTS for hop in chain)
 
 
+@functools.lru_cache(maxsize=16384)  # pure; asked for every 200 page (soft-404 step)
 def is_home_page(url: str) -> bool:
     parts = urlsplit(url)
     return parts.path in ("", "/") and not parts.query

@@ -8,6 +8,7 @@ dead. Pure functions here; http.py makes the requests and caches the probe per (
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 import secrets
@@ -77,6 +78,7 @@ def probe_url(url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, posixpath.join(directory, token + ext), "", ""))
 
 
+@functools.lru_cache(maxsize=16384)  # pure; asked for every URL checked and every probe
 def probe_key(url: str) -> str:
     """(host, directory) that one probe stands for."""
     parts = urlsplit(url)
