@@ -98,7 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"linkfix {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in sorted(_command_modules(), key=lambda m: getattr(m, "ORDER", 50)):
-        command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        # No abbreviations: `--max-conc` silently meaning `--max-concurrency` would hide typos.
+        command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP, allow_abbrev=False)
         module.configure(command)
         if getattr(module, "USES_CONFIG", False):
             add_config_flags(command)

@@ -139,3 +139,10 @@ def test_markdown_escapes_and_entities_are_decoded_before_checking(project):
     code, data = check_json("esc")
     assert code == 0, broken(data)
     assert [l["url"] for l in data["links"]] == ["a\\(1\\).md", "b&amp;c.md", "a(1).md"]
+
+
+def test_abbreviated_flags_are_refused(project, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["check", "--offline", "--max-conc", "3", "docs"])
+    assert exit_info.value.code == 2
+    assert "unrecognized arguments: --max-conc" in capsys.readouterr().err
