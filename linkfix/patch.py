@@ -261,6 +261,9 @@ def format_target(url: str, *, kind: LinkKind, tag: str, span: Span, text: str) 
     CommonMark removes again when it reads the link.
     """
     if tag or kind is LinkKind.HTML:
+        if tag == "meta[content]":
+            # In a refresh `content` a quote opens or closes the URL itself: encode quotes.
+            url = url.replace('"', "%22").replace("'", "%27")
         # Whitespace would be trimmed from href or split a srcset: encode it, then escape.
         return html.escape(_MD_UNSAFE.sub(_percent, url), quote=True)
     if kind is LinkKind.AUTOLINK:

@@ -111,3 +111,18 @@ def test_linkify_in_a_skipped_label_never_stalls_the_parser(text: str) -> None:
 def test_linkify_still_finds_bare_urls_inside_and_after_labels() -> None:
     found = spans("a [see http://x.test/a b] c http://y.test/")
     assert [url for url, *_ in found] == ["http://x.test/a", "http://y.test/"]
+
+
+@pytest.mark.parametrize("url", ['a&b"c\'', '"quoted', "it's"])
+def test_refresh_url_with_quotes_is_written_so_it_reads_back(url: str) -> None:
+    # In <meta http-equiv=refresh content="0; url='...'"> a quote ends the URL: a new URL
+    # with quotes used to read back cut short (found by the patch target's round trip).
+    from linkfix.extract.html import extract_html
+    from linkfix.patch import Edit, format_target, plan_edits
+
+    text = "<meta http-equiv=refresh content=\"0; url='r'\">"
+    (link,) = extract_html(text, "p.html").links
+    new = format_target(url, kind=link.kind, tag=link.tag, span=link.span, text=text)
+    after = plan_edits(text, [Edit(span=link.span, old="r", new=new)])
+    (again,) = extract_html(after, "p.html").links
+    assert again.url == url.replace('"', "%22").replace("'", "%27")
