@@ -1,4 +1,4 @@
-"""The runner's extraction stage: one process or a worker pool, same documents."""
+"""The runner's extraction stage."""
 
 import shutil
 from pathlib import Path
@@ -10,15 +10,11 @@ from linkfix.sources import collect
 SITES = Path(__file__).parent.parent / "fixtures" / "sites"
 
 
-def test_worker_pool_extracts_the_same_documents_as_one_process(tmp_path, monkeypatch):
+def test_every_readable_file_is_extracted_and_unreadable_ones_are_named(tmp_path):
     shutil.copytree(SITES, tmp_path / "sites")
     (tmp_path / "sites" / "site" / "binary.html").write_bytes(b"\0\0\0")
     project = collect([str(tmp_path / "sites")], Config())
-    monkeypatch.setattr(runner, "_PARALLEL_BYTES", 10**12)
-    alone, alone_errors = runner.extract_project(project, want_text=True)
-    monkeypatch.setattr(runner, "_PARALLEL_BYTES", 0)
-    monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
-    pooled, pooled_errors = runner.extract_project(project, want_text=True)
-    assert pooled == alone
-    assert pooled_errors == alone_errors and any("binary.html: binary file" in e for e in pooled_errors)
-    assert len(alone) == len(project.files) - 1
+    documents, errors = runner.extract_project(project, want_text=True)
+    assert len(documents) == len(project.files) - 1
+    assert [e for e in errors if "binary.html" in e] == [f"{runner._display_path(tmp_path / 'sites' / 'site' / 'binary.html')}: binary file (NUL bytes), not a text document"]
+    assert {rel for rel, _ in documents} >= {"docs/index.md", "site/index.html", "site/guide/install.html"}
