@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
-import diskcache
 
 from .errors import ConfigError
 from .model import CheckResult, Redirect, Status
@@ -170,6 +169,8 @@ class Cache:
                 # No size-based eviction: a link checker's cache is small and losing history hurts.
                 # cull_limit=0: no search for expired rows on every write (a third of a write's
                 # cost); `close()` drops them all at once instead.
+                import diskcache  # here: an offline or --no-cache run never pays for importing it
+
                 self._store = diskcache.Cache(str(directory), eviction_policy="none", cull_limit=0)
             except (OSError, sqlite3.Error) as exc:
                 raise ConfigError(
@@ -257,7 +258,7 @@ class Cache:
         if not self._pending:
             return
         pending, self._pending = self._pending, {}
-        if isinstance(self._store, diskcache.Cache):
+        if not isinstance(self._store, _MemoryStore):
             with self._store.transact():
                 for key, (value, ttl) in pending.items():
                     self._store.set(key, value, expire=ttl)
@@ -267,7 +268,7 @@ class Cache:
 
     def close(self) -> None:
         self.flush()
-        if isinstance(self._store, diskcache.Cache):
+        if not isinstance(self._store, _MemoryStore):
             try:
                 self._store.expire()
             except sqlite3.Error as exc:  # another process holds the lock: next run's turn
