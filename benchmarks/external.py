@@ -22,7 +22,6 @@ import math
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -45,6 +44,7 @@ LYCHEE_FAILING = {"failed", "error", "timeout"}
 async def serve(args: argparse.Namespace) -> None:
     sys.path.insert(0, str(FIXTURES))
     from aiohttp import web as aioweb
+    from linkfix_simweb.control import serve_until_parent_exits
     from linkfix_simweb.generate import build_external_web, generate_external_site
 
     simweb = build_external_web(args.hosts, latency=args.latency)
@@ -62,25 +62,8 @@ async def serve(args: argparse.Namespace) -> None:
             simweb.reset_stats()
             return aioweb.json_response({"ok": True})
 
-        control = aioweb.Application()
-        control.router.add_get("/stats", stats)
-        control.router.add_post("/reset", reset)
-        runner = aioweb.AppRunner(control, access_log=None)
-        await runner.setup()
-        site = aioweb.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        control_port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        print(json.dumps({"port": simweb.port, "control": control_port, "docs": str(docs)}), flush=True)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, stop.set)
-        loop.add_reader(sys.stdin.fileno(), stop.set)  # the parent closed our stdin: it is gone
-        try:
-            await asyncio.wait_for(stop.wait(), SERVER_LIFETIME)
-        except asyncio.TimeoutError:
-            pass
-        await runner.cleanup()
+        routes = {"GET /stats": stats, "POST /reset": reset}
+        await serve_until_parent_exits(simweb, routes, info={"docs": str(docs)}, lifetime=SERVER_LIFETIME)
 
 
 # -- the parent ------------------------------------------------------------------------------------

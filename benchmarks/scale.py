@@ -28,7 +28,6 @@ import json
 import os
 import random
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -52,6 +51,7 @@ WORDS = ("alpha", "beta", "gamma", "delta", "install", "config", "deploy", "cach
 async def serve(args: argparse.Namespace) -> None:
     sys.path.insert(0, str(FIXTURES))
     from aiohttp import web as aioweb
+    from linkfix_simweb.control import serve_until_parent_exits
     from linkfix_simweb.generate import build_external_web
 
     simweb = build_external_web(args.hosts, latency=args.latency)
@@ -60,24 +60,7 @@ async def serve(args: argparse.Namespace) -> None:
         async def stats(_request: aioweb.Request) -> aioweb.Response:
             return aioweb.json_response({host: simweb.stats(host).requests for host in simweb.sites})
 
-        control = aioweb.Application()
-        control.router.add_get("/stats", stats)
-        runner = aioweb.AppRunner(control, access_log=None)
-        await runner.setup()
-        site = aioweb.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        control_port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
-        print(json.dumps({"port": simweb.port, "control": control_port}), flush=True)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, stop.set)
-        loop.add_reader(sys.stdin.fileno(), stop.set)  # the parent closed our stdin: it is gone
-        try:
-            await asyncio.wait_for(stop.wait(), SERVER_LIFETIME)
-        except asyncio.TimeoutError:
-            pass
-        await runner.cleanup()
+        await serve_until_parent_exits(simweb, {"GET /stats": stats}, lifetime=SERVER_LIFETIME)
 
 
 class Server:
