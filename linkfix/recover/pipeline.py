@@ -30,8 +30,9 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
-from urllib.parse import urldefrag, urlsplit
+from urllib.parse import unquote, urldefrag, urlsplit
 
+from ..check.http import page_ids
 from ..config import Config
 from ..errors import ConfigError, LinkfixError
 from ..model import Archived, Candidate, LinkResult, Scope, Status
@@ -302,6 +303,24 @@ class Recoverer:
             await self._evaluate(found, ref, budget)  # spend what is left of the fetch budget
         return await self._gate(found, ref, capture, copy), archived
 
+    async def with_fragment_evidence(self, suggestions: tuple[Candidate, ...], fragment: str) -> tuple[Candidate, ...]:
+        """For a dead link with a #fragment, say of each live suggestion whether its page has
+        that id (`evidence["ids"]`: [fragment] or []), so that `fix` keeps the fragment only
+        where it still leads somewhere. Candidate pages come from the run's cache."""
+        if not fragment:
+            return suggestions
+        marked = []
+        for cand in suggestions:
+            if cand.method != "archive" and "#" not in cand.url:
+                status, final, text = await self.remote.get(cand.url, namespace="candidate", ttl=TTL_SEARCH,
+                                                            provider="candidate pages")
+                if status == 200:
+                    ids = page_ids(text, final)
+                    has_id = fragment in ids or unquote(fragment) in ids
+                    cand = replace(cand, evidence={**cand.evidence, "ids": [fragment] if has_id else []})
+            marked.append(cand)
+        return tuple(marked)
+
     def _best(self, found: Mapping[str, Found]) -> float:
         return max((calibration.confidence(f.features) for f in found.values() if f.features), default=0.0)
 
@@ -557,6 +576,8 @@ async def recover_all(
         key = urldefrag(lr.resolved)[0]
         if wants_recovery(lr) and key in outcome:
             suggestions, archived = outcome[key]
+            # Suggestions are found per page; whether each keeps this link's #fragment is per link.
+            suggestions = await recoverer.with_fragment_evidence(suggestions, urldefrag(lr.resolved)[1])
             lr = replace(lr, suggestions=suggestions, archived=archived)
         out.append(lr)
     return out
