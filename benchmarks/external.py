@@ -26,13 +26,15 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections import Counter
 from pathlib import Path
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
+sys.path.insert(0, str(FIXTURES))
+from linkfix_simweb.control import ServerChild  # noqa: E402
+
 RUN_TIMEOUT = 900  # seconds any one checker run may take before it is killed
 SERVER_LIFETIME = 3600  # the server child stops by itself after this long, whatever happens
 
@@ -67,31 +69,21 @@ async def serve(args: argparse.Namespace) -> None:
 
 
 # -- the parent ------------------------------------------------------------------------------------
-class Server:
+class Server(ServerChild):
     def __init__(self, args: argparse.Namespace, workdir: Path) -> None:
         command = [
             sys.executable, __file__, "--serve", "--out", str(workdir / "site"), "--urls", str(args.urls),
             "--hosts", str(args.hosts), "--latency", str(args.latency), "--seed", str(args.seed),
         ]  # fmt: skip
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        line = self.process.stdout.readline() if self.process.stdout else ""
-        if not line:
-            self.process.kill()
-            raise SystemExit("benchmark: the simulated web did not start")
-        info = json.loads(line)
-        self.port, self.control, self.docs = info["port"], info["control"], Path(info["docs"])
+        super().__init__(command, what="benchmark")
+        self.docs = Path(self.info["docs"])
         self.truth: dict[str, str] = json.loads((self.docs.parent / "ground_truth.json").read_text())
 
-    def _call(self, path: str, method: str = "GET") -> dict:
-        request = urllib.request.Request(f"http://127.0.0.1:{self.control}{path}", method=method, data=b"" if method == "POST" else None)
-        with urllib.request.urlopen(request, timeout=30) as response:  # loopback control endpoint only
-            return json.loads(response.read())
-
     def reset(self) -> None:
-        self._call("/reset", "POST")
+        self.call("/reset", "POST")
 
     def stats(self) -> dict[str, dict]:
-        return self._call("/stats")
+        return self.call("/stats")
 
     def cpu_seconds(self) -> float:
         """CPU time the server child has used so far (Linux /proc; NaN elsewhere): shows whether
@@ -101,14 +93,6 @@ class Server:
             return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
         except (OSError, IndexError, ValueError):
             return float("nan")
-
-    def stop(self) -> None:
-        if self.process.stdin:
-            self.process.stdin.close()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
 
 
 def timed(command: list[str], *, cwd: Path, log: Path) -> dict:

@@ -32,13 +32,15 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
+sys.path.insert(0, str(FIXTURES))
+from linkfix_simweb.control import ServerChild  # noqa: E402
+
 RUN_TIMEOUT = 1800  # seconds the checker may run before it is killed
 SERVER_LIFETIME = 3600  # the server child stops by itself after this long, whatever happens
 SAMPLE_EVERY = 0.5
@@ -63,29 +65,13 @@ async def serve(args: argparse.Namespace) -> None:
         await serve_until_parent_exits(simweb, {"GET /stats": stats}, lifetime=SERVER_LIFETIME)
 
 
-class Server:
+class Server(ServerChild):
     def __init__(self, args: argparse.Namespace) -> None:
         command = [sys.executable, __file__, "--serve", "--hosts", str(args.hosts), "--latency", str(args.latency)]
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        line = self.process.stdout.readline() if self.process.stdout else ""
-        if not line:
-            self.process.kill()
-            raise SystemExit("scale: the simulated web did not start")
-        info = json.loads(line)
-        self.port, self.control = info["port"], info["control"]
+        super().__init__(command, what="scale")
 
     def requests(self) -> int:
-        url = f"http://127.0.0.1:{self.control}/stats"  # loopback control endpoint only
-        with urllib.request.urlopen(url, timeout=30) as response:
-            return sum(json.loads(response.read()).values())
-
-    def stop(self) -> None:
-        if self.process.stdin:
-            self.process.stdin.close()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        return sum(self.call("/stats").values())
 
 
 # -- the site -------------------------------------------------------------------------------------
