@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 sys.path.insert(0, str(FIXTURES))
 from linkfix_simweb.control import ServerChild  # noqa: E402
+from linkfix_simweb.generate import markdown_link  # noqa: E402
 
 RUN_TIMEOUT = 1800  # seconds the checker may run before it is killed
 SERVER_LIFETIME = 3600  # the server child stops by itself after this long, whatever happens
@@ -150,16 +151,10 @@ def _markdown_page(plan: PagePlan, links: list[tuple[str, str]], rng: random.Ran
     for i, (url, _) in enumerate(links):
         if i % per_section == 0:
             lines += [f"## {plan.headings[i // per_section]}", ""]
+        # Internal links are never autolinks or bare URLs (those need a scheme).
         style = rng.random() if url.startswith("http") else rng.random() * 0.75
-        if style < 0.6:
-            link = f"[{rng.choice(WORDS)} {i}]({url})"
-        elif style < 0.75:
-            link = f"[{rng.choice(WORDS)} {i}][ref-{i}]"
-            references.append(f"[ref-{i}]: {url}")
-        elif style < 0.9:
-            link = f"<{url}>"
-        else:
-            link = url  # bare URL in prose
+        text = f"{rng.choice(WORDS)} {i}" if style < 0.75 else ""  # drawn only where shown: same site as before
+        link = markdown_link(url, text, f"ref-{i}", style, references)
         lines += [f"{_sentence(rng)}, see {link} for details.", ""]
     return "\n".join(lines + references) + "\n"
 
