@@ -17,7 +17,7 @@ import re
 import subprocess
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
 from .errors import InputError
 from .model import Document
@@ -56,15 +56,14 @@ class Changes:
     def select_files(self, paths: Iterable[Path]) -> list[Path]:
         return [p for p in paths if self.changed(p)]
 
-    def filter_documents(self, documents: Sequence[tuple[str, Document]], root: Path) -> list[tuple[str, Document]]:
+    def filter_documents(self, documents: Iterable[tuple[str, Document]], root: Path) -> Iterator[tuple[str, Document]]:
         """Each document keeping only its links on changed lines (documents keyed by the
-        root-relative path, or an absolute one for files outside the root, as the runner does)."""
-        kept = []
+        root-relative path, or an absolute one for files outside the root, as the runner does).
+        Lazy, like the runner's extraction."""
         for rel, doc in documents:
             path = Path(rel) if Path(rel).is_absolute() else root / rel
             links = tuple(link for link in doc.links if self.covers(path, link.span.line))
-            kept.append((rel, replace(doc, links=links)))
-        return kept
+            yield rel, replace(doc, links=links)
 
 
 def _key(path: Path) -> str:

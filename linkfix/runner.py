@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import gc
@@ -15,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from markdown_it.common.utils import unescapeAll
 
@@ -31,6 +32,7 @@ from .sources import MARKDOWN_SUFFIXES, Project, collect
 log = logging.getLogger(__name__)
 
 MAX_FILE_BYTES = 64 * 1024 * 1024  # larger "documentation" is almost surely not documentation
+_HAND_OVER_SECONDS = 0.005  # extraction yields to the checker at least this often
 _SNIFF_BYTES = 8192
 
 
@@ -77,15 +79,21 @@ def _display_path(path: Path) -> str:
 
 
 def extract_project(project: Project, *, want_text: bool, cache: Cache | None = None) -> tuple[list[tuple[str, Document]], list[str]]:
-    """Every input file extracted, keyed by its root-relative path; and the read errors.
+    """Every input file extracted, keyed by its root-relative path; and the read errors."""
+    errors: list[str] = []
+    documents = list(iter_documents(project, want_text=want_text, cache=cache, errors=errors))
+    return documents, errors
+
+
+def iter_documents(project: Project, *, want_text: bool, cache: Cache | None, errors: list[str]) -> Iterator[tuple[str, Document]]:
+    """Extract the input files one by one (lazily: `check_documents` starts checking a file's
+    external links while the next ones are extracted), appending read errors to `errors`.
 
     One process: a worker pool per core was measured on the 530-page Python docs and gained
     nothing, because sending 175k extracted links back costs what the second core saves."""
-    documents: list[tuple[str, Document]] = []
-    errors: list[str] = list(project.errors)
-    jobs = [(path, want_text) for path in project.files]
-    outcomes = _extract_all(jobs) if cache is None else _extract_with_cache(jobs, cache)
-    for path, outcome in zip(project.files, outcomes):
+    errors.extend(project.errors)
+    for path in project.files:
+        outcome = _extract_job((path, want_text)) if cache is None else _extract_with_cache(path, want_text, cache)
         if isinstance(outcome, str):
             errors.append(f"{_display_path(path)}: {outcome}")
             log.warning("skipping %s: %s", path, outcome)
@@ -94,25 +102,24 @@ def extract_project(project: Project, *, want_text: bool, cache: Cache | None = 
         if warning:
             errors.append(f"{_display_path(path)}: {warning}")
             log.warning("%s: %s", path, warning)
-        documents.append((project.relative(path) or path.resolve().as_posix(), document))
-    return documents, errors
+        yield project.relative(path) or path.resolve().as_posix(), document
 
 
 EXTRACT_NAMESPACE = "extract"
 
 
-def _extract_with_cache(jobs: list[tuple[Path, bool]], cache: Cache) -> list:
-    """`_extract_all`, but a file whose bytes (and display path, and the extractor's own code)
+def _extract_with_cache(path: Path, want_text: bool, cache: Cache) -> tuple[Document, str] | str:
+    """`_extract_job`, but a file whose bytes (and display path, and the extractor's own code)
     are unchanged since an earlier run is not parsed again: on a warm run over an unchanged
     site, extraction was most of the time left. Only successful extractions are kept."""
-    keys = [_extraction_key(path, want_text) for path, want_text in jobs]
-    outcomes: list = [cache.get(EXTRACT_NAMESPACE, key) if key else None for key in keys]
-    missing = [i for i, outcome in enumerate(outcomes) if not (isinstance(outcome, tuple) and isinstance(outcome[0], Document))]
-    for i, outcome in zip(missing, _extract_all([jobs[i] for i in missing])):
-        outcomes[i] = outcome
-        if keys[i] and not isinstance(outcome, str):
-            cache.set(EXTRACT_NAMESPACE, keys[i], outcome, cache.max_age)
-    return outcomes
+    key = _extraction_key(path, want_text)
+    outcome = cache.get(EXTRACT_NAMESPACE, key) if key else None
+    if isinstance(outcome, tuple) and isinstance(outcome[0], Document):
+        return outcome
+    outcome = _extract_job((path, want_text))
+    if key and not isinstance(outcome, str):
+        cache.set(EXTRACT_NAMESPACE, key, outcome, cache.max_age)
+    return outcome
 
 
 def _extraction_key(path: Path, want_text: bool) -> str:
@@ -140,10 +147,6 @@ def _extractor_fingerprint() -> str:
         except OSError:
             digest.update(source.name.encode())
     return digest.hexdigest()
-
-
-def _extract_all(jobs: list[tuple[Path, bool]]) -> list:
-    return [_extract_job(job) for job in jobs]
 
 
 def _extract_job(job: tuple[Path, bool]) -> tuple[Document, str] | str:
@@ -195,18 +198,19 @@ async def run_check(
     with _rare_garbage_collection():
         cache = open_cache(config) if config.cache and not config.offline else None
         try:
-            documents, errors = extract_project(project, want_text=config.suggest, cache=cache)
+            errors: list[str] = []
+            documents: Iterable[tuple[str, Document]] = iter_documents(project, want_text=config.suggest, cache=cache, errors=errors)
+            if changed is not None:
+                documents = changed.filter_documents(documents, project.root)
+            return await check_documents(documents, project, config, resolver=resolver, progress=progress,
+                                         errors=errors, started=started, cache=cache)
         finally:
             if cache is not None:
                 cache.close()
-        if changed is not None:
-            documents = changed.filter_documents(documents, project.root)
-        return await check_documents(documents, project, config, resolver=resolver, progress=progress,
-                                     errors=errors, started=started)
 
 
 async def check_documents(
-    documents: Sequence[tuple[str, Document]],
+    documents: Iterable[tuple[str, Document]],
     project: Project,
     config: Config,
     *,
@@ -215,28 +219,39 @@ async def check_documents(
     errors: Sequence[str] = (),
     started: float | None = None,
     known: Mapping[str, CheckResult] | None = None,
+    cache: Cache | None = None,
 ) -> Report:
-    """Check already-extracted documents (keyed by root-relative path) against `project`.
+    """Check extracted documents (keyed by root-relative path) against `project`.
 
-    `known` holds results already established for some external URLs (pages a crawl fetched),
-    so that they are not requested twice.
+    `documents` may be lazy (`iter_documents`): each document's external URLs are handed to
+    the checker as soon as it is extracted, so that the hosts are busy while the rest is
+    extracted. `errors` may still grow meanwhile: it is read at the end. `known` holds results
+    already established for some external URLs (pages a crawl fetched), so that they are not
+    requested twice. `cache` is the run's open cache, else one is opened for the checks.
     """
     started = time.time() if started is None else started
-    errors = list(errors)
-    pages = {rel: doc.page for rel, doc in documents}
+    pages: dict[str, Page] = {}
     local = LocalChecker(project, config, pages, _page_loader(project))
-
-    placed: list[tuple[Any, Target]] = []
-    for rel, doc in documents:
-        # Markdown keeps targets as written (`a\)b`, `&amp;`); what is checked is what renders.
-        decode = unescapeAll if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _as_is
-        resolve = local.resolver_for(doc.page, rel)
-        placed.extend((link, resolve(decode(link.url))) for link in doc.links)
-
     known = dict(known or {})
-    external = _external_results(placed, config, resolver=resolver, progress=progress, skip=known)
+    placed: list[tuple[Any, Target]] = []
+    async with _ExternalChecks(config, resolver=resolver, progress=progress, skip=known, cache=cache) as external:
+        handed_over = time.perf_counter()
+        for rel, doc in documents:
+            pages[rel] = doc.page
+            # Markdown keeps targets as written (`a\)b`, `&amp;`); what is checked is what renders.
+            decode = unescapeAll if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _as_is
+            resolve = local.resolver_for(doc.page, rel)
+            for link in doc.links:
+                target = resolve(decode(link.url))
+                placed.append((link, target))
+                if target.scope is Scope.EXTERNAL:
+                    external.add(target.resolved)
+            if time.perf_counter() - handed_over > _HAND_OVER_SECONDS:
+                await asyncio.sleep(0)  # let the checker send requests and read answers
+                handed_over = time.perf_counter()
+        external_results = known | await external.results()
+
     results: list[LinkResult] = []
-    external_results = known | (await external if external is not None else {})
     offline = CheckResult(url="", status=Status.EXCLUDED, reason="offline", detail="external link not checked (--offline)")
     for link, target in placed:
         if target.scope is Scope.EXTERNAL:
@@ -253,7 +268,7 @@ async def check_documents(
         root=_display_path(project.root),
         started=datetime.fromtimestamp(started, timezone.utc).isoformat(timespec="seconds"),
         duration=round(time.time() - started, 3),
-        files=len(documents),
+        files=len(pages),
         errors=tuple(errors),
     )
 
@@ -272,27 +287,52 @@ def _rare_garbage_collection():
         gc.set_threshold(*thresholds)
 
 
-def _external_results(placed, config: Config, *, resolver, progress, skip=frozenset()):
-    """A coroutine checking each unique external URL once (but those in `skip`), or None when offline."""
-    if config.offline:
-        return None
-    urls = sorted({t.resolved for _, t in placed if t.scope is Scope.EXTERNAL} - set(skip))
-    if not urls:
-        return None
+class _ExternalChecks:
+    """The external URLs of a run, each handed to the HTTP checker (once) as it turns up."""
 
-    async def check_all() -> dict[str, CheckResult]:
-        from .check.http import HttpChecker
+    def __init__(self, config: Config, *, resolver: Any, progress: bool, skip: Mapping[str, CheckResult], cache: Cache | None) -> None:
+        self.config = config
+        self._resolver = resolver
+        self._progress = progress
+        self._skip = skip
+        self._cache = cache
+        self._own_cache: Cache | None = None
+        self._checker: Any = None  # HttpChecker, started with the first URL
+        self._targets: dict[str, tuple[str, str]] = {}
 
-        cache = open_cache(config)
+    async def __aenter__(self) -> "_ExternalChecks":
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
         try:
-            async with HttpChecker(config, cache, resolver=resolver, progress=progress) as checker:
-                targets = [_split_fragment(url, config) for url in urls]
-                outcome = await checker.check_many(targets)
-            return {url: outcome[target] for url, target in zip(urls, targets)}
+            if self._checker is not None:
+                await self._checker.__aexit__(*exc_info)
         finally:
-            cache.close()
+            if self._own_cache is not None:
+                self._own_cache.close()
 
-    return check_all()
+    def add(self, url: str) -> None:
+        if self.config.offline or url in self._targets or url in self._skip:
+            return
+        if self._checker is None:
+            self._start()
+        target = self._targets[url] = _split_fragment(url, self.config)
+        self._checker.submit(*target)
+
+    def _start(self) -> None:
+        from .check.http import HttpChecker  # aiohttp loads only when there is a URL to check
+
+        cache = self._cache
+        if cache is None:
+            cache = self._own_cache = open_cache(self.config)
+        self._checker = HttpChecker(self.config, cache, resolver=self._resolver, progress=self._progress)
+        self._checker.open()
+
+    async def results(self) -> dict[str, CheckResult]:
+        if self._checker is None:
+            return {}
+        outcome = await self._checker.results(self._targets.values())
+        return {url: outcome[target] for url, target in self._targets.items()}
 
 
 def _split_fragment(url: str, config: Config) -> tuple[str, str]:

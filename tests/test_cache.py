@@ -57,7 +57,8 @@ def test_ttl_per_status_class():
     assert 0 < result_ttl(Status.REDIRECTED, day) < day
     assert result_ttl(Status.BROKEN, day) == BROKEN_TTL
     assert result_ttl(Status.BROKEN, 60) == 60  # never longer than max_cache_age
-    for status in (Status.BLOCKED, Status.TIMEOUT, Status.ERROR, Status.EXCLUDED, Status.UNSUPPORTED):
+    assert result_ttl(Status.BLOCKED, day) == BROKEN_TTL  # a bot wall is asked again within hours, not every run
+    for status in (Status.TIMEOUT, Status.ERROR, Status.EXCLUDED, Status.UNSUPPORTED):
         assert result_ttl(status, day) == 0
 
 
@@ -74,11 +75,27 @@ def test_results_round_trip_through_disk(tmp_path):
     assert (got.status, got.permanent, got.final_url, got.http_status) == (Status.REDIRECTED, True, original.final_url, 200)
 
 
-def test_transient_results_are_not_kept():
-    cache = Cache(None)
-    for status in (Status.BLOCKED, Status.TIMEOUT, Status.ERROR):
-        cache.put_result(f"https://x.org/{status.value}", _result("u", status))
-        assert cache.get_result(f"https://x.org/{status.value}") is None
+def test_transient_results_are_not_reused_but_remembered(tmp_path):
+    with Cache(tmp_path / "c") as cache:
+        for status in (Status.TIMEOUT, Status.ERROR):
+            cache.put_result(f"https://x.org/{status.value}", _result("u", status, reason="503"))
+    with Cache(tmp_path / "c") as cache:
+        for status in (Status.TIMEOUT, Status.ERROR):
+            url = f"https://x.org/{status.value}"
+            assert cache.get_result(url) is None  # never answered from the cache ...
+            last = cache.last_result(url)  # ... but the next run knows it failed last time
+            assert last is not None and last.status is status and last.reason == "503"
+        assert cache.last_result("https://x.org/never-seen") is None
+
+
+def test_a_stale_result_is_still_the_last_result(tmp_path):
+    cache = Cache(tmp_path / "c", max_age=0.05)
+    cache.put_result("https://x.org/a", _result("https://x.org/a", Status.OK))
+    cache.close()
+    time.sleep(0.1)
+    with Cache(tmp_path / "c", max_age=0.05) as cache:
+        assert cache.get_result("https://x.org/a") is None
+        assert cache.last_result("https://x.org/a").status is Status.OK
 
 
 def test_expired_results_are_misses(tmp_path):
@@ -154,15 +171,54 @@ def test_stats_and_clear(tmp_path):
     cache.close()
 
 
+def _write_raw_records(directory, rows):
+    """Rows (url, record text) straight into the records table, as another version or a
+    damaged file might hold them."""
+    import sqlite3
+
+    from linkfix.cache_table import FILE_NAME
+
+    with Cache(directory):
+        pass  # creates the table
+    db = sqlite3.connect(directory / FILE_NAME)
+    with db:
+        db.executemany("INSERT OR REPLACE INTO url VALUES (?, ?, ?)", [(normalise_url(u), text, time.time() + 60) for u, text in rows])
+    db.close()
+
+
 def test_entries_from_an_older_version_are_misses(tmp_path):
-    with Cache(tmp_path / "c") as cache:
-        cache.set("result", normalise_url("https://x.org/a"), {"status": "no-such-status", "url": "x"}, ttl=60)
-        cache.set("result", normalise_url("https://x.org/b"), "garbage", ttl=60)
-        cache.set("result", normalise_url("https://x.org/c"), {"url": "https://x.org/c", "status": "ok", "field_from_the_future": 1}, ttl=60)
+    import json
+
+    fresh = time.time() + 60
+    _write_raw_records(tmp_path / "c", [
+        ("https://x.org/a", json.dumps({"result": {"status": "no-such-status", "url": "x"}, "fresh_until": fresh})),
+        ("https://x.org/b", json.dumps("garbage")),
+        ("https://x.org/c", json.dumps({"result": {"url": "https://x.org/c", "status": "ok", "field_from_the_future": 1}, "fresh_until": fresh, "history": {"x": 1}})),
+        ("https://x.org/d", "{not json"),
+    ])
     with Cache(tmp_path / "c") as cache:
         assert cache.get_result("https://x.org/a") is None
         assert cache.get_result("https://x.org/b") is None
+        assert cache.history("https://x.org/b") == History()
         assert cache.get_result("https://x.org/c").status is Status.OK
+        assert cache.history("https://x.org/c") == History()
+        assert cache.get_result("https://x.org/d") is None
+        cache.put_result("https://x.org/d", _result("https://x.org/d", Status.OK))  # a damaged record is replaced
+    with Cache(tmp_path / "c") as cache:
+        assert cache.get_result("https://x.org/d").status is Status.OK
+
+
+def test_preload_reads_many_records_at_once_with_the_same_answers(tmp_path):
+    urls = [f"https://x.org/{i}" for i in range(1200)]  # more than one SELECT's worth
+    with Cache(tmp_path / "c") as cache:
+        for i, url in enumerate(urls):
+            cache.put_result(url, _result(url, Status.OK if i % 2 else Status.BROKEN))
+    with Cache(tmp_path / "c") as one_by_one, Cache(tmp_path / "c") as preloaded:
+        preloaded.preload([*urls, "https://x.org/never-seen"])
+        for url in [*urls, "https://x.org/never-seen"]:
+            a, b = one_by_one.get_result(url), preloaded.get_result(url)
+            assert (a and a.status) == (b and b.status)
+            assert one_by_one.history(url) == preloaded.history(url)
 
 
 def test_unusable_cache_directory_is_a_config_error(tmp_path):
@@ -210,7 +266,9 @@ def test_a_result_read_back_is_marked_cached_but_stored_as_fresh(tmp_path):
         again = cache.get_result(url)
         assert again is not None and again.from_cache
         cache.put_result(url, again)  # writing a cached verdict back does not store the flag
-        assert cache.get("result", normalise_url(url))["from_cache"] is False
+    with Cache(tmp_path / "c") as cache:
+        assert cache.get_result(url).from_cache  # marked on reading ...
+        assert cache._table.get_many([normalise_url(url)])[normalise_url(url)]["result"]["from_cache"] is False  # ... not stored
 
 
 def test_expired_entries_are_dropped_on_close(tmp_path):
@@ -218,12 +276,15 @@ def test_expired_entries_are_dropped_on_close(tmp_path):
 
     cache = Cache(tmp_path / "c", max_age=0.05)
     cache.put_result("https://x.org/a", _result("https://x.org/a", Status.OK))
+    cache.set("probe", "k", 1, ttl=0.05)
     cache.set("keep", "k", 1, ttl=3600)
     cache.flush()
     time.sleep(0.1)
     cache.close()
     with diskcache.Cache(str(tmp_path / "c")) as store:
         assert sorted(store.iterkeys()) == ["keep:k"]
+    with Cache(tmp_path / "c", max_age=0.05) as cache:  # the URL's record outlives its freshness
+        assert cache.get_result("https://x.org/a") is None and cache.last_result("https://x.org/a") is not None
 
 
 def test_unchanged_files_are_not_extracted_again(tmp_path, monkeypatch):

@@ -41,6 +41,8 @@ from ..errors import NetworkDownError
 from ..extract.html import extract_html
 from ..model import CheckResult, Redirect, Status
 from . import policy, soft404
+from .admission import Admission, Slots
+from .cookies import ChainCookies
 from .netsafety import GuardedResolver, Reach, allowed, classify_host, forbidden_in
 
 log = logging.getLogger(__name__)
@@ -59,7 +61,14 @@ _RETRY_ERRORS = frozenset({"timeout", "reset", "connection", "dns-error"})
 # starting at once, and a probe's answer arrives while it can still save requests.
 CONTINUE, START = 0, 1
 HEAD_SAMPLE = 12  # HEADs to a host before judging whether HEAD pays off there
+# A HEAD 404/410 is confirmed with a GET (some servers answer HEAD wrongly), until this many
+# GETs in one directory of a host agreed and none disagreed: after that the directory's HEAD
+# 404s are believed. Per directory, because a site's HEAD handling differs by route, not by page.
+HEAD_GONE_SAMPLE = 3
+CRITICAL_SHARE = 0.8  # hosts with this share of the most work left pass the global limit (admission.py)
+_HEAD_MISLEADS = -1
 Method = str | Callable[[], str]
+ReadLimit = int | Callable[[], int]  # body bytes a GET reads; a callable is asked at send time
 _Extra = tuple[str, Mapping[str, str]] | None  # (host, headers) sent to that host only
 
 
@@ -112,45 +121,14 @@ class _Outcome:
     read_ids: bool = False  # the page was fetched for its ids (so None means "not HTML")
 
 
-class _Slots:
-    """A semaphore that serves its waiters by priority (lower first), then in arrival order."""
-
-    __slots__ = ("_free", "_waiters", "_order")
-
-    def __init__(self, value: int) -> None:
-        self._free = value
-        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._order = itertools.count()
-
-    async def acquire(self, priority: int) -> None:
-        if self._free > 0 and not self._waiters:
-            self._free -= 1
-            return
-        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiters, (priority, next(self._order), waiter))
-        try:
-            await waiter
-        except asyncio.CancelledError:
-            if waiter.done() and not waiter.cancelled():
-                self.release()  # handed a slot just as we were cancelled: pass it on
-            raise
-
-    def release(self) -> None:
-        while self._waiters:
-            _, _, waiter = heapq.heappop(self._waiters)
-            if not waiter.done():  # cancelled waiters stay in the heap until reached here
-                waiter.set_result(None)
-                return
-        self._free += 1
-
-
 class _Host:
     """Per-host politeness state: slots, spacing, backoff, what we learned about HEAD."""
 
-    __slots__ = ("slots", "interval", "next_start", "paused_until", "head_ok", "heads", "heads_wasted")
+    __slots__ = ("slots", "interval", "next_start", "paused_until", "head_ok", "heads", "heads_wasted", "backlog")
 
     def __init__(self, concurrency: int, interval: float) -> None:
-        self.slots = _Slots(max(1, concurrency))
+        self.slots = Slots(max(1, concurrency))
+        self.backlog = 0  # URLs of this host being checked or waiting to be: its share of the work left
         self.interval = interval
         self.next_start = 0.0
         self.paused_until = 0.0
@@ -215,11 +193,14 @@ class HttpChecker:
         self._host_headers: dict[tuple[str, str], dict[str, str]] = {}
         self._hosts: dict[str, _Host] = {}
         self._outcomes: dict[str, asyncio.Future[_Outcome]] = {}
+        self._want_ids: set[str] = set()  # normalised URLs some submitted target needs the ids of
         self._id_outcomes: dict[str, asyncio.Future[_Outcome]] = {}
         self._probes: dict[str, asyncio.Future[soft404.Probe]] = {}
         self._lenient_dirs: set[str] = set()
+        self._head_gone: dict[str, int] = {}  # directory -> HEAD 404s a GET confirmed, or _HEAD_MISLEADS
         self._session: aiohttp.ClientSession | None = None
-        self._global: asyncio.Semaphore | None = None
+        self._admission: Admission | None = None
+        self._most_rounds = 0.0  # see _rank_hosts
         self._network_checked: asyncio.Future[None] | None = None
         self._in_flight = 0
         self._dns_failed: set[str] = set()
@@ -229,6 +210,11 @@ class HttpChecker:
 
     # -- lifecycle ----------------------------------------------------------------------------
     async def __aenter__(self) -> "HttpChecker":
+        self.open()
+        return self
+
+    def open(self) -> None:
+        """Create the session (inside a running event loop); `__aexit__` closes it."""
         resolver = GuardedResolver(self._resolver or DefaultResolver(), allow_private=self.config.allow_private)
         connector = aiohttp.TCPConnector(
             limit=self.config.max_concurrency,
@@ -244,13 +230,19 @@ class HttpChecker:
                 "User-Agent": self.config.user_agent,
                 "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
             },
-            cookie_jar=aiohttp.CookieJar(unsafe=self.config.allow_private),
+            cookie_jar=aiohttp.DummyCookieJar(),  # see cookies.py: cookies live for one redirect chain
             auto_decompress=True,
         )
-        self._global = asyncio.Semaphore(self.config.max_concurrency)
-        return self
+        busiest = max([self.config.host_concurrency, *(int(h.get("concurrency", 0) or 0) for h in self._hosts_config.values() if isinstance(h, dict))])
+        self._admission = Admission(self.config.max_concurrency, minimum=busiest, on_tick=self._rank_hosts)
+        self._admission.start()
 
     async def __aexit__(self, *exc_info: object) -> None:
+        if self._admission is not None:
+            self._admission.stop()
+            if self._admission.lowest < self._admission.maximum:
+                log.info("the event loop fell behind: at most %d requests were in flight at times (max_concurrency %d)",
+                         self._admission.lowest, self._admission.maximum)
         if self._progress:
             self._progress.finish()
         for key, host in self._hosts.items():
@@ -280,14 +272,30 @@ class HttpChecker:
 
     async def check_many(self, targets: Iterable[tuple[str, str]]) -> dict[tuple[str, str], CheckResult]:
         """Check (url, fragment) pairs concurrently; each URL is fetched once for all its fragments."""
+        targets = list(dict.fromkeys(targets))
+        for url, fragment in targets:
+            self.submit(url, fragment)
+        return await self.results(targets)
+
+    def submit(self, url: str, fragment: str = "") -> None:
+        """Start checking `url` (for `#fragment`) in the background; `results` collects it.
+
+        One task per URL, not per target. Whether a URL's page is read for its ids is decided
+        when its first request gets a slot, so a fragment target submitted after the URL
+        itself but before its turn costs no second request."""
+        base, fragment = _split(url, fragment)
+        needs_ids = self._needs_ids(fragment)
+        if needs_ids:
+            self._want_ids.add(normalise_url(base))
+        self._outcome_future(base, want_ids=needs_ids)
+
+    async def results(self, targets: Iterable[tuple[str, str]]) -> dict[tuple[str, str], CheckResult]:
+        """The results of submitted (url, fragment) targets, once all are known. Raises
+        NetworkDownError (and cancels what is left) when the network turned out to be down."""
         split = {target: _split(*target) for target in dict.fromkeys(targets)}
-        wants: dict[str, bool] = {}
-        for base, fragment in split.values():
-            wants[base] = wants.get(base, False) or self._needs_ids(fragment)
-        # One task per URL (not per target), reading the page's ids if any target needs them.
-        futures = {base: self._outcome_future(base, want_ids=want_ids) for base, want_ids in wants.items()}
+        futures = {target: self._outcome_future(base, want_ids=self._needs_ids(fragment)) for target, (base, fragment) in split.items()}
         try:
-            await asyncio.gather(*futures.values())
+            await asyncio.gather(*set(futures.values()))
         except NetworkDownError:
             for future in futures.values():
                 future.cancel()
@@ -295,7 +303,7 @@ class HttpChecker:
             raise
         if self._down:
             raise self._down
-        return {target: self._result_for(base, fragment, futures[base].result()) for target, (base, fragment) in split.items()}
+        return {target: self._result_for(base, fragment, futures[target].result()) for target, (base, fragment) in split.items()}
 
     def _result_for(self, base: str, fragment: str, outcome: _Outcome) -> CheckResult:
         result = outcome.result
@@ -414,22 +422,44 @@ class HttpChecker:
         await self._check_network()
         target = self._apply_remap(url)
         host = self._host_for(target)
+        host.backlog += 1
+        try:
+            return await self._request_url(url, key, target, host, want_ids=want_ids)
+        finally:
+            host.backlog -= 1
+
+    async def _request_url(self, url: str, key: str, target: str, host: _Host, *, want_ids: bool) -> _Outcome:
+        """The requests `_check_url` needs for one URL (not in the cache), and their verdict."""
         head_trusted = policy.head_is_trusted(_hostname(target))
         probe_key = soft404.probe_key(target)
 
+        reads_ids = [want_ids]
+
         def choose() -> str:
             # Decided when the request gets its slot, not when the URL was queued: by then a
-            # probe may have shown that this directory needs GET anyway.
+            # probe may have shown that this directory needs GET anyway, or a fragment link to
+            # this URL may have turned up.
+            reads_ids[0] = want_ids or key in self._want_ids
             lenient = probe_key in self._lenient_dirs
-            return "GET" if want_ids or lenient or not head_trusted or host.prefers_get else "HEAD"
+            return "GET" if reads_ids[0] or lenient or not head_trusted or host.prefers_get else "HEAD"
 
-        read = PAGE_BYTES if want_ids else SNIFF_BYTES
-        answer, chain, stop = await self._follow(target, choose, read, priority=START)
+        def read() -> int:  # asked after choose(), for every hop of this URL
+            return PAGE_BYTES if reads_ids[0] else SNIFF_BYTES
+
+        # A URL that failed (error, timeout) in the last run too gets one try: backing off and
+        # retrying is for passing trouble, and waiting it out again would only slow every run.
+        previous = self.cache.last_result(url)
+        retries = 0 if previous is not None and previous.status in (Status.ERROR, Status.TIMEOUT) else None
+        answer, chain, stop = await self._follow(target, choose, read, priority=START, retries=retries)
         headed = answer.method == "HEAD"
-        if headed and stop is None and answer.status and policy.should_retry_with_get(answer.status):
+        if headed and stop is None and answer.status and policy.should_retry_with_get(answer.status) and not self._believe_head(answer):
             if answer.status in (405, 501):
                 host.head_ok = False  # the host does not do HEAD: save a request on its next URLs
-            answer, chain, stop = await self._follow(target, "GET", read)
+            head = answer
+            answer, chain, stop = await self._follow(target, "GET", read, retries=retries)
+            if head.status in policy.GONE and stop is None and answer.status:
+                self._learn_head_gone(head, agreed=answer.status in policy.GONE)
+        want_ids = reads_ids[0]
         result = self._judge(url, answer, chain, stop)
         ids: frozenset[str] | None = None
         if result.status in (Status.OK, Status.REDIRECTED) and answer.status == 200 and answer.is_html:
@@ -448,6 +478,20 @@ class HttpChecker:
             # {"ids": None} remembers "not an HTML page" so the next run does not fetch it again.
             self.cache.set(IDS_NAMESPACE, key, {"ids": None if ids is None else sorted(ids)}, _ids_ttl(result, self.cache.max_age))
         return _Outcome(result=result, ids=ids, read_ids=read_ids)
+
+    def _rank_hosts(self) -> None:
+        """The most rounds of requests any host has left: the critical path of the run."""
+        self._most_rounds = max((host.backlog / host.slots.limit for host in self._hosts.values()), default=0.0)
+
+    def _believe_head(self, answer: _Answer) -> bool:
+        """Whether a HEAD's 404/410 stands without a GET (see HEAD_GONE_SAMPLE)."""
+        return answer.status in policy.GONE and self._head_gone.get(soft404.probe_key(answer.url), 0) >= HEAD_GONE_SAMPLE
+
+    def _learn_head_gone(self, head: _Answer, *, agreed: bool) -> None:
+        key = soft404.probe_key(head.url)
+        seen = self._head_gone.get(key, 0)
+        if seen != _HEAD_MISLEADS:
+            self._head_gone[key] = seen + 1 if agreed else _HEAD_MISLEADS
 
     def _refusal(self, url: str) -> CheckResult | None:
         """A result that needs no request: unsupported scheme, excluded, forbidden address."""
@@ -498,6 +542,8 @@ class HttpChecker:
         verdict = policy.judge_status(
             answer.status, answer.header_map, accept=self._accept, blocked_is_broken=self.config.blocked_is_broken, body=body
         )
+        if chain and verdict.status is Status.OK and normalise_url(answer.url) == normalise_url(chain[0].url):
+            return verdict, answer.status  # back where it started (a cookie round trip): no redirect for the reader
         if chain and verdict.status is Status.OK:
             hidden = policy.judge_redirect_target(chain[0].url, answer.url)
             if hidden is not None:
@@ -554,16 +600,20 @@ class HttpChecker:
 
     # -- redirects, retries, one exchange ---------------------------------------------------------
     async def _follow(
-        self, url: str, method: Method, read: int, *, priority: int = CONTINUE, extra: _Extra = None
+        self, url: str, method: Method, read: ReadLimit, *, priority: int = CONTINUE, extra: _Extra = None, retries: int | None = None
     ) -> tuple[_Answer, tuple[Redirect, ...], policy.Verdict | None]:
         """Request `url`, following redirects by hand. Returns the last answer, the chain, and a
         verdict when the chain itself decides (loop, too long, forbidden or odd target).
-        `extra` is (host, headers): headers sent to that host only, hop by hop."""
+        `extra` is (host, headers): headers sent to that host only, hop by hop; `retries`
+        overrides `max_retries`."""
         chain: list[Redirect] = []
-        seen = {normalise_url(url)}
+        cookies = ChainCookies()
+        seen = {(normalise_url(url), "")}
         current = url
         while True:
-            answer = await self._attempt(method, current, read, priority, extra)
+            current_host = _hostname(current)
+            answer = await self._attempt(method, current, read, priority, _with_cookies(extra, current_host, cookies), retries)
+            cookies.take(current_host, answer.headers)
             method, priority = answer.method, CONTINUE  # later hops keep the method, finish first
             location = answer.header_map.get("Location", "") if answer.status in policy.REDIRECTS else ""
             if not location:
@@ -577,7 +627,7 @@ class HttpChecker:
             scheme = _urlsplit(following).scheme.lower()
             if scheme not in ("http", "https") or not following_host:
                 return answer, tuple(chain), policy.Verdict(status=Status.ERROR, reason="bad-redirect", detail=f"redirect to unsupported URL {following}")
-            key = normalise_url(following)
+            key = (normalise_url(following), cookies.state(following_host.lower()))
             if key in seen:
                 return answer, tuple(chain), policy.Verdict(status=Status.BROKEN, reason="redirect-loop", detail=f"redirect loop back to {following}")
             if len(chain) > self.config.max_redirects:
@@ -593,14 +643,17 @@ class HttpChecker:
             if answer.status == 303 and method != "HEAD":
                 method = "GET"
 
-    async def _attempt(self, method: Method, url: str, read: int, priority: int = CONTINUE, extra: _Extra = None) -> _Answer:
+    async def _attempt(
+        self, method: Method, url: str, read: ReadLimit, priority: int = CONTINUE, extra: _Extra = None, retries: int | None = None
+    ) -> _Answer:
         """One request with retries: backoff for timeouts, resets and 5xx; Retry-After for 429/503."""
         host = self._host_for(url)
+        limit = self.config.max_retries if retries is None else retries
         attempt = 0
         while True:
             answer = await self._exchange(host, method, url, read, priority, extra)
             method, priority = answer.method, CONTINUE
-            if attempt >= self.config.max_retries or (answer.method == "HEAD" and policy.should_retry_with_get(answer.status)):
+            if attempt >= limit or (answer.method == "HEAD" and policy.should_retry_with_get(answer.status)):
                 return answer  # a HEAD the caller will confirm with GET: retry that instead
             delay = self._retry_delay(host, answer, attempt)
             if delay is None:
@@ -628,21 +681,26 @@ class HttpChecker:
         return jittered
 
     async def _exchange(
-        self, host: _Host, method: Method, url: str, read: int, priority: int = CONTINUE, extra: _Extra = None
+        self, host: _Host, method: Method, url: str, read: ReadLimit, priority: int = CONTINUE, extra: _Extra = None
     ) -> _Answer:
-        assert self._session is not None and self._global is not None, "use HttpChecker in 'async with'"
+        admission = self._admission
+        assert self._session is not None and admission is not None, "use HttpChecker in 'async with'"
         name = _hostname(url)
         await host.slots.acquire(priority)
         try:
             await host.turn()
-            async with self._global:
+            # The host with the most work left goes first; hosts on the critical path go now.
+            rounds = host.backlog / host.slots.limit
+            await admission.acquire(-rounds, urgent=rounds > 0 and rounds >= CRITICAL_SHARE * self._most_rounds)
+            self._in_flight += 1
+            try:
                 chosen = method if isinstance(method, str) else method()
                 self.requests_sent += 1
-                self._in_flight += 1
-                try:
-                    answer = await self._request(chosen, url, read if chosen == "GET" else 0, extra)
-                finally:
-                    self._in_flight -= 1
+                limit = 0 if chosen != "GET" else read if isinstance(read, int) else read()
+                answer = await self._request(chosen, url, limit, extra)
+            finally:
+                self._in_flight -= 1
+                admission.release()
         finally:
             host.slots.release()
         self._note_network(name, answer)
@@ -749,6 +807,16 @@ class HttpChecker:
 
 
 # -- helpers ---------------------------------------------------------------------------------------
+def _with_cookies(extra: _Extra, hostname: str, cookies: ChainCookies) -> _Extra:
+    """`extra` for one hop, plus the Cookie header the chain so far has earned there."""
+    header = cookies.header_for(hostname)
+    if not header:
+        return extra
+    headers = dict(extra[1]) if extra is not None and extra[0] == hostname else {}
+    headers["Cookie"] = header
+    return hostname, headers
+
+
 def _split(url: str, fragment: str = "") -> tuple[str, str]:
     """(URL without fragment, fragment): an explicit fragment wins over one written in the URL."""
     base, _, written = url.partition("#")

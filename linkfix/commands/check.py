@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
+from .. import aio
 import os
 import sys
 from pathlib import Path
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     if args.crawl:
         from ..crawl import crawl_check
 
-        report = asyncio.run(crawl_check(args.inputs[0], config, _crawl_limits(args), progress=progress))
+        report = aio.run(crawl_check(args.inputs[0], config, _crawl_limits(args), progress=progress))
     else:
         changed = None
         if args.changed_since is not None:
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
             first = Path(args.inputs[0])  # the repository holding the inputs, not the cwd's
             changed = changed_since(args.changed_since, cwd=first if first.is_dir() else first.parent)
-        report = asyncio.run(run_check(args.inputs, config, progress=progress, changed=changed))
+        report = aio.run(run_check(args.inputs, config, progress=progress, changed=changed))
     write_reports(report, config)
     return 1 if any(r.failing for r in report.results) else 0
 

@@ -68,6 +68,67 @@ async def test_head_404_is_rechecked_with_get(web):
     assert web.stats(HOST).methods["GET"] >= 1
 
 
+async def test_head_404s_are_believed_once_gets_agreed_in_that_directory(web):
+    from linkfix.check.http import HEAD_GONE_SAMPLE
+
+    async with checker(web) as c:
+        for i in range(HEAD_GONE_SAMPLE + 3):
+            assert (await c.check(web.url(HOST, f"/gone/page-{i}.html"))).status is Status.BROKEN
+        assert (await c.check(web.url(HOST, "/elsewhere/page.html"))).status is Status.BROKEN
+    stats = web.stats(HOST)
+    assert stats.methods["HEAD"] == HEAD_GONE_SAMPLE + 4
+    # GETs confirmed the first HEAD_GONE_SAMPLE in /gone/; another directory starts over.
+    assert stats.methods["GET"] == HEAD_GONE_SAMPLE + 1
+
+
+async def test_a_directory_whose_head_misleads_is_always_confirmed(web):
+    from aiohttp import web as aioweb
+
+    from linkfix.check.http import HEAD_GONE_SAMPLE
+
+    async def odd_head(request):  # HEAD says 404 for a page GET serves (a broken HEAD route)
+        if request.path == "/mixed/odd.html":
+            return aioweb.Response(status=404 if request.method == "HEAD" else 200, text="<title>Odd</title><p>here</p>", content_type="text/html")
+        return None  # everything else: the catalogue, then a real 404
+
+    web.sites[HOST].handler = odd_head
+    gone = [f"/mixed/gone-{i}.html" for i in range(HEAD_GONE_SAMPLE + 2)]
+    async with checker(web) as c:
+        assert (await c.check(web.url(HOST, "/mixed/odd.html"))).status is Status.OK
+        for path in gone:
+            assert (await c.check(web.url(HOST, path))).status is Status.BROKEN
+    stats = web.stats(HOST)
+    assert stats.paths["/mixed/odd.html"] == 2
+    assert [stats.paths[path] for path in gone] == [2] * len(gone)  # HEAD, and a GET every time
+
+
+async def test_a_cookie_round_trip_is_followed_and_ok(web):
+    result = await check(web, "/cookie/page")
+    assert (result.status, result.http_status) == (Status.OK, 200)
+    assert web.stats(HOST).paths["/cookie/page"] >= 2  # the 302 that set the cookie, then the page
+
+
+async def test_cookies_stay_within_their_chain_and_domain(web):
+    from linkfix.check.cookies import ChainCookies
+    from multidict import CIMultiDict
+
+    cookies = ChainCookies()
+    cookies.take("www.example.test", CIMultiDict([
+        ("Set-Cookie", "a=1; Path=/"),
+        ("Set-Cookie", "b=2; Domain=example.test"),
+        ("Set-Cookie", "evil=1; Domain=other.test"),  # not this host's to set
+        ("Set-Cookie", "=broken; ;;"),
+    ]))
+    assert sorted(cookies.header_for("www.example.test").split("; ")) == ["a=1", "b=2"]
+    assert cookies.header_for("docs.example.test") == "b=2"
+    assert cookies.header_for("other.test") == ""
+    # Every URL starts without cookies: one page's cookie does not change how another answers.
+    async with checker(web) as c:
+        assert (await c.check(web.url(HOST, "/cookie/one"))).status is Status.OK
+        assert (await c.check(web.url(HOST, "/cookie/two"))).status is Status.OK
+    assert web.stats(HOST).paths["/cookie/two"] >= 2
+
+
 async def test_429_then_200_is_ok_and_honours_retry_after(web):
     result = await check(web, "/rate/2/page")
     assert result.status is Status.OK
@@ -365,14 +426,46 @@ async def test_warm_cache_second_run_sends_no_request(web, tmp_path):
     assert all(r.from_cache for r in second.values())
 
 
-async def test_transient_results_are_rechecked_next_run(web, tmp_path):
+async def test_errors_are_rechecked_next_run_without_retries(web, tmp_path):
+    url = web.url(HOST, "/status/500/page")
+    sent = []
+    for _ in range(2):
+        before = web.stats(HOST).paths["/status/500/page"]
+        cache = Cache(tmp_path / "cache")
+        async with checker(web, cache=cache) as c:
+            assert (await c.check(url)).status is Status.ERROR
+        cache.close()
+        sent.append(web.stats(HOST).paths["/status/500/page"] - before)
+    # First run: HEAD, then GET with its retries. Next run: asked again (an error is never
+    # reused), but failing twice in a row is no passing trouble: no retries this time.
+    assert sent[0] == 2 + config().max_retries
+    assert sent[1] == 2
+
+
+async def test_a_url_that_recovers_is_ok_at_the_first_try(web, tmp_path):
+    url = web.url(HOST, "/status/500/page")
+    cache = Cache(tmp_path / "cache")
+    async with checker(web, cache=cache) as c:
+        assert (await c.check(url)).status is Status.ERROR
+    cache.close()
+    web.sites[HOST].page("/status/500/page", "<title>Back</title><p>fixed</p>")
+    cache = Cache(tmp_path / "cache")
+    async with checker(web, cache=cache) as c:
+        assert (await c.check(url)).status is Status.OK
+    cache.close()
+
+
+async def test_bot_walls_are_not_asked_again_at_every_run(web, tmp_path):
     url = web.url(HOST, "/challenge/page")
+    results = []
     for _ in range(2):
         cache = Cache(tmp_path / "cache")
         async with checker(web, cache=cache) as c:
-            assert (await c.check(url)).status is Status.BLOCKED
+            results.append(await c.check(url))
         cache.close()
-    assert web.stats(HOST).paths["/challenge/page"] >= 2
+    assert [r.status for r in results] == [Status.BLOCKED, Status.BLOCKED]
+    assert results[1].from_cache
+    assert web.stats(HOST).paths["/challenge/page"] == 2  # HEAD, then GET, in the first run only
 
 
 async def test_fetch_returns_text_and_never_raises(web):
@@ -549,9 +642,10 @@ async def test_fetch_headers_go_to_the_asked_host_only(web):
 async def test_slots_serve_continuations_first_then_in_arrival_order():
     import asyncio
 
-    from linkfix.check.http import CONTINUE, START, _Slots
+    from linkfix.check.admission import Slots
+    from linkfix.check.http import CONTINUE, START
 
-    slots = _Slots(1)
+    slots = Slots(1)
     await slots.acquire(START)
     order: list[str] = []
 

@@ -19,6 +19,7 @@ from linkfix_simweb.generate import (
     external_hosts,
     generate_external_site,
     plan_urls,
+    restrict_to_truth,
     soft404_hosts,
 )
 
@@ -86,6 +87,29 @@ async def test_ground_truth_matches_the_served_web(tmp_path):
     assert sum(web.stats(h).requests for h in external_hosts(16)) >= len(truth)
 
 
+async def _status(session, url: str) -> int:
+    async with session.get(url) as response:
+        return response.status
+
+
+async def test_restricted_generated_web_serves_every_planned_url_and_404s_probes(tmp_path):
+    web = build_external_web(n_hosts=16)
+    async with web:
+        _, truth = generate_external_site(
+            600, 16, seed=9, port=web.port, directory=tmp_path, spread="skewed", without={"429-then-ok"}
+        )
+        restrict_to_truth(web, truth)
+        soft = set(soft404_hosts(16))
+        probes = {
+            host: f"http://{host}:{web.port}/ok/guide/linkfix-3fa9c2.html" for host in external_hosts(16)
+        }
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=32)) as session:
+            for url, want in truth.items():
+                assert await classify(session, url) == want, url
+            for host, probe in probes.items():
+                assert (await _status(session, probe)) == (200 if host in soft else 404), host
+
+
 def test_command_line_serves_until_terminated(tmp_path):
     env = {**os.environ, "PYTHONPATH": f"{FIXTURES}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     process = subprocess.Popen(
@@ -118,3 +142,32 @@ def test_command_line_rejects_bad_arguments():
         [sys.executable, "-m", "linkfix_simweb", "--sites", "0"], capture_output=True, text=True, env=env, timeout=30
     )
     assert result.returncode == 2 and "--sites" in result.stderr
+
+
+def test_command_line_passes_spread_without_and_only_linked(tmp_path):
+    env = {**os.environ, "PYTHONPATH": f"{FIXTURES}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "linkfix_simweb", "--sites", "9", "--urls", "300", "--spread", "skewed",
+         "--without", "429-then-ok", "--only-linked", "--out", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )  # fmt: skip
+    try:
+        port = int(process.stdout.readline().split()[1])
+        for _ in range(3):
+            process.stdout.readline()
+        truth = json.loads((tmp_path / "ground_truth.json").read_text())
+        assert truth == plan_urls(300, 9, 1, port, spread="skewed", without={"429-then-ok"})
+
+        async def probe(host: str) -> int:
+            async with aiohttp.ClientSession() as session:
+                async with session.get(f"http://{host}:{port}/ok/guide/nobody-linked-1.html") as response:
+                    return response.status
+
+        assert asyncio.run(probe("127.0.0.10")) == 404  # a normal host: only linked paths exist
+        assert asyncio.run(probe("127.0.0.17")) == 200  # the soft-404 host
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=10) == 0
+        process.stdout.close()

@@ -1,0 +1,145 @@
+"""Who may send the next request: priority slots, and a global limit that follows the CPU.
+
+Checking thousands of URLs is CPU-bound in the event loop: past some number of requests in
+flight, answers wait for the loop rather than for the network, and every host slows down alike.
+The host with the most URLs left then finishes last, long after the others, although its own
+connection limit would have let it go faster all along. So:
+
+* `Slots` hands out places by priority (then in arrival order). Per host it serves requests that
+  finish a URL before requests that start one; globally it serves the hosts with the most work
+  left first, so the longest queue is never the one starved.
+* `Admission` watches the loop's lag (how late a timer fires) and lowers the global limit while
+  the loop falls behind, raising it again while it keeps up and requests are waiting. The limit
+  never drops below one host's share, and requests of the hosts on the critical path (the most
+  work left per connection) pass it at once: they are what the run's length depends on. Only
+  `maximum` (max_concurrency) holds for every request.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import asyncio
+import heapq
+import itertools
+import logging
+
+log = logging.getLogger(__name__)
+
+LAG_PERIOD = 0.05  # seconds between two looks at the loop
+LAG_HIGH = 0.025  # a timer this late twice in a row: answers are queueing for the CPU
+LAG_LOW = 0.01  # this punctual (extraction hands the loop back every few ms): room for more
+SHRINK = 0.75  # the limit drops to this share of what is in flight when the loop lags
+
+
+class Slots:
+    """A semaphore that serves its waiters by priority (lower first), then in arrival order,
+    with a limit that may change while it is in use."""
+
+    __slots__ = ("_free", "_limit", "_waiters", "_order")
+
+    def __init__(self, value: int) -> None:
+        self._limit = value
+        self._free = value  # negative after the limit was lowered below what is taken
+        self._waiters: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    @property
+    def limit(self) -> int:
+        return self._limit
+
+    @property
+    def waiting(self) -> bool:
+        return any(not waiter.done() for _, _, waiter in self._waiters)
+
+    async def acquire(self, priority: float) -> None:
+        if self._free > 0 and not self._waiters:
+            self._free -= 1
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiters, (priority, next(self._order), waiter))
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self.release()  # handed a slot just as we were cancelled: pass it on
+            raise
+
+    def release(self) -> None:
+        if self._free < 0:  # the limit was lowered: this place goes away
+            self._free += 1
+            return
+        if not self._wake_one():
+            self._free += 1
+
+    def take_now(self) -> None:
+        """Take a place even past the limit (the caller keeps the hard limit)."""
+        self._free -= 1
+
+    def set_limit(self, limit: int) -> None:
+        self._free += limit - self._limit
+        self._limit = limit
+        while self._free > 0 and self._wake_one():
+            self._free -= 1
+
+    def _wake_one(self) -> bool:
+        while self._waiters:
+            _, _, waiter = heapq.heappop(self._waiters)
+            if not waiter.done():  # cancelled waiters stay in the heap until reached here
+                waiter.set_result(None)
+                return True
+        return False
+
+
+class Admission:
+    """The global limit on requests in flight, adapted to the event loop's lag."""
+
+    def __init__(self, maximum: int, *, minimum: int, on_tick: Callable[[], None] | None = None) -> None:
+        self.maximum = max(1, maximum)
+        self.minimum = max(1, min(minimum, self.maximum))
+        self.slots = Slots(self.maximum)
+        self.in_flight = 0
+        self.lowest = self.maximum  # the lowest limit this run needed (for the log)
+        self._lagged = False  # the previous look saw a lag too: one late timer may be a GC pause
+        self._on_tick = on_tick  # called at every look (the owner re-ranks its hosts)
+        self._monitor: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._monitor = asyncio.ensure_future(self._watch())
+
+    def stop(self) -> None:
+        if self._monitor is not None:
+            self._monitor.cancel()
+            self._monitor = None
+
+    async def acquire(self, priority: float, *, urgent: bool = False) -> None:
+        if urgent and self.in_flight < self.maximum:
+            self.slots.take_now()
+        else:
+            await self.slots.acquire(priority)
+        self.in_flight += 1
+
+    def release(self) -> None:
+        self.in_flight -= 1
+        self.slots.release()
+
+    def adjust(self, lag: float) -> None:
+        """One step of the controller, given how late the last timer fired."""
+        limit = self.slots.limit
+        lagged, self._lagged = self._lagged, lag > LAG_HIGH
+        if lag > LAG_HIGH and lagged:
+            limit = max(self.minimum, min(limit, int(self.in_flight * SHRINK)))
+        elif lag < LAG_LOW and limit < self.maximum and self.slots.waiting:
+            limit = min(self.maximum, limit + max(2, limit // 8))
+        if limit != self.slots.limit:
+            self.slots.set_limit(limit)
+            self.lowest = min(self.lowest, limit)
+
+    async def _watch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            due = loop.time() + LAG_PERIOD
+            await asyncio.sleep(LAG_PERIOD)
+            self.adjust(max(0.0, loop.time() - due))
+            if self._on_tick is not None:
+                self._on_tick()
