@@ -87,7 +87,7 @@ def _normalise_percent(text: str) -> str:
 
 
 def result_ttl(status: Status, max_age: float) -> float:
-    """Seconds a result stays fresh; 0 means it is not kept across runs."""
+    """Seconds a result stays fresh; 0 means it is never reused (only remembered: LAST_RESULT_TTL)."""
     if status is Status.OK:
         return max_age
     if status is Status.REDIRECTED:
@@ -326,7 +326,13 @@ class _UrlRecord:
     history: History = History()
 
     def encode(self) -> dict[str, Any]:
-        return {"result": self.result, "fresh_until": self.fresh_until, "history": dataclasses.asdict(self.history)}
+        history = self.history  # by hand: dataclasses.asdict deep-copies, and this runs once per URL
+        return {
+            "result": self.result,
+            "fresh_until": self.fresh_until,
+            "history": {"first_broken": history.first_broken, "last_broken": history.last_broken,
+                        "broken_runs": history.broken_runs, "last_run": history.last_run},
+        }
 
     @classmethod
     def decode(cls, data: Any) -> "_UrlRecord":

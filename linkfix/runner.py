@@ -12,11 +12,11 @@ import gc
 import logging
 import os
 import time
-from contextlib import contextmanager
+from contextlib import aclosing, contextmanager
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, AsyncIterator, Iterable, Iterator, Mapping, Sequence
 
 from markdown_it.common.utils import unescapeAll
 
@@ -88,38 +88,47 @@ def extract_project(project: Project, *, want_text: bool, cache: Cache | None = 
 def iter_documents(project: Project, *, want_text: bool, cache: Cache | None, errors: list[str]) -> Iterator[tuple[str, Document]]:
     """Extract the input files one by one (lazily: `check_documents` starts checking a file's
     external links while the next ones are extracted), appending read errors to `errors`.
-
-    One process: a worker pool per core was measured on the 530-page Python docs and gained
-    nothing, because sending 175k extracted links back costs what the second core saves."""
+    `extract_worker` does the same with the parsing in a second process."""
     errors.extend(project.errors)
     for path in project.files:
-        outcome = _extract_job((path, want_text)) if cache is None else _extract_with_cache(path, want_text, cache)
-        if isinstance(outcome, str):
-            errors.append(f"{_display_path(path)}: {outcome}")
-            log.warning("skipping %s: %s", path, outcome)
-            continue
-        document, warning = outcome
-        if warning:
-            errors.append(f"{_display_path(path)}: {warning}")
-            log.warning("%s: %s", path, warning)
-        yield project.relative(path) or path.resolve().as_posix(), document
+        key = _extraction_key(path, want_text) if cache is not None else ""
+        outcome = cached_outcome(cache, key)
+        if outcome is None:
+            outcome = _extract_job((path, want_text))
+            if cache is not None and key and not isinstance(outcome, str):
+                cache.set(EXTRACT_NAMESPACE, key, outcome, cache.max_age)
+        document = accept_outcome(project, path, outcome, errors)
+        if document is not None:
+            yield document
+
+
+Outcome = tuple[Document, str] | str  # (document, warning) for one file, or why it could not be read
+
+
+def accept_outcome(project: Project, path: Path, outcome: Outcome, errors: list[str]) -> tuple[str, Document] | None:
+    """(root-relative key, document) for a file's extraction; problems go to `errors`."""
+    if isinstance(outcome, str):
+        errors.append(f"{_display_path(path)}: {outcome}")
+        log.warning("skipping %s: %s", path, outcome)
+        return None
+    document, warning = outcome
+    if warning:
+        errors.append(f"{_display_path(path)}: {warning}")
+        log.warning("%s: %s", path, warning)
+    return project.relative(path) or path.resolve().as_posix(), document
+
+
+def cached_outcome(cache: Cache | None, key: str) -> Outcome | None:
+    """A file's extraction from an earlier run: the file's bytes (and display path, and the
+    extractor's own code) are unchanged. On a warm run over an unchanged site, extraction was
+    most of the time left. Only successful extractions are kept."""
+    if cache is None or not key:
+        return None
+    outcome = cache.get(EXTRACT_NAMESPACE, key)
+    return outcome if isinstance(outcome, tuple) and outcome and isinstance(outcome[0], Document) else None
 
 
 EXTRACT_NAMESPACE = "extract"
-
-
-def _extract_with_cache(path: Path, want_text: bool, cache: Cache) -> tuple[Document, str] | str:
-    """`_extract_job`, but a file whose bytes (and display path, and the extractor's own code)
-    are unchanged since an earlier run is not parsed again: on a warm run over an unchanged
-    site, extraction was most of the time left. Only successful extractions are kept."""
-    key = _extraction_key(path, want_text)
-    outcome = cache.get(EXTRACT_NAMESPACE, key) if key else None
-    if isinstance(outcome, tuple) and isinstance(outcome[0], Document):
-        return outcome
-    outcome = _extract_job((path, want_text))
-    if key and not isinstance(outcome, str):
-        cache.set(EXTRACT_NAMESPACE, key, outcome, cache.max_age)
-    return outcome
 
 
 def _extraction_key(path: Path, want_text: bool) -> str:
@@ -199,9 +208,14 @@ async def run_check(
         cache = open_cache(config) if config.cache and not config.offline else None
         try:
             errors: list[str] = []
-            documents: Iterable[tuple[str, Document]] = iter_documents(project, want_text=config.suggest, cache=cache, errors=errors)
+            documents: Iterable[tuple[str, Document]] | AsyncIterator[tuple[str, Document]]
             if changed is not None:
-                documents = changed.filter_documents(documents, project.root)
+                documents = changed.filter_documents(iter_documents(project, want_text=config.suggest, cache=cache, errors=errors), project.root)
+            else:
+                from .extract_worker import extract_in_worker, worth_a_worker
+
+                extract = extract_in_worker if worth_a_worker(project, config) else iter_documents
+                documents = extract(project, want_text=config.suggest, cache=cache, errors=errors)
             return await check_documents(documents, project, config, resolver=resolver, progress=progress,
                                          errors=errors, started=started, cache=cache)
         finally:
@@ -210,7 +224,7 @@ async def run_check(
 
 
 async def check_documents(
-    documents: Iterable[tuple[str, Document]],
+    documents: Iterable[tuple[str, Document]] | AsyncIterator[tuple[str, Document]],
     project: Project,
     config: Config,
     *,
@@ -223,9 +237,9 @@ async def check_documents(
 ) -> Report:
     """Check extracted documents (keyed by root-relative path) against `project`.
 
-    `documents` may be lazy (`iter_documents`): each document's external URLs are handed to
-    the checker as soon as it is extracted, so that the hosts are busy while the rest is
-    extracted. `errors` may still grow meanwhile: it is read at the end. `known` holds results
+    `documents` may be lazy (`iter_documents`, or asynchronous: `extract_in_worker`): each
+    document's external URLs are handed to the checker as soon as it is extracted, so that the
+    hosts are busy while the rest is extracted. `errors` may still grow meanwhile: it is read at the end. `known` holds results
     already established for some external URLs (pages a crawl fetched), so that they are not
     requested twice. `cache` is the run's open cache, else one is opened for the checks.
     """
@@ -236,19 +250,18 @@ async def check_documents(
     placed: list[tuple[Any, Target]] = []
     async with _ExternalChecks(config, resolver=resolver, progress=progress, skip=known, cache=cache) as external:
         handed_over = time.perf_counter()
-        for rel, doc in documents:
-            pages[rel] = doc.page
-            # Markdown keeps targets as written (`a\)b`, `&amp;`); what is checked is what renders.
-            decode = unescapeAll if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _as_is
-            resolve = local.resolver_for(doc.page, rel)
-            for link in doc.links:
-                target = resolve(decode(link.url))
-                placed.append((link, target))
-                if target.scope is Scope.EXTERNAL:
-                    external.add(target.resolved)
-            if time.perf_counter() - handed_over > _HAND_OVER_SECONDS:
-                await asyncio.sleep(0)  # let the checker send requests and read answers
-                handed_over = time.perf_counter()
+        async with aclosing(_each(documents)) as stream:
+            async for rel, doc in stream:
+                pages[rel] = doc.page
+                # Markdown keeps targets as written (`a\)b`, `&amp;`); what is checked is what renders.
+                decode = unescapeAll if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _as_is
+                resolve = local.resolver_for(doc.page, rel)
+                found = [(link, resolve(decode(link.url))) for link in doc.links]
+                placed.extend(found)
+                external.add_many(target.resolved for _, target in found if target.scope is Scope.EXTERNAL)
+                if time.perf_counter() - handed_over > _HAND_OVER_SECONDS:
+                    await asyncio.sleep(0)  # let the checker send requests and read answers
+                    handed_over = time.perf_counter()
         external_results = known | await external.results()
 
     results: list[LinkResult] = []
@@ -277,10 +290,13 @@ async def check_documents(
 def _rare_garbage_collection():
     """Extraction and checking allocate a million small acyclic objects; the cyclic collector,
     run every 700 allocations by default, would scan them again and again (a fifth of an
-    offline check).
-    Collect rarely meanwhile; the default comes back afterwards."""
+    offline check). Meanwhile: the young generation every 50,000 allocations (each pause
+    scans only those, ~30 ms, while answers wait in the event loop; the total is the same
+    whatever the threshold), the older generations not at all (hundreds of thousands of live
+    objects: pauses of ~0.5 s). Cycles that outlive a young collection wait for the end of the
+    run, when the defaults come back."""
     thresholds = gc.get_threshold()
-    gc.set_threshold(200_000, thresholds[1], thresholds[2])
+    gc.set_threshold(50_000, 1000, 1000)
     try:
         yield
     finally:
@@ -311,13 +327,20 @@ class _ExternalChecks:
             if self._own_cache is not None:
                 self._own_cache.close()
 
-    def add(self, url: str) -> None:
-        if self.config.offline or url in self._targets or url in self._skip:
+    def add_many(self, urls: Iterable[str]) -> None:
+        """Hand new URLs to the checker (their cache records read in one go)."""
+        if self.config.offline:
+            return
+        new = [url for url in dict.fromkeys(urls) if url not in self._targets and url not in self._skip]
+        if not new:
             return
         if self._checker is None:
             self._start()
-        target = self._targets[url] = _split_fragment(url, self.config)
-        self._checker.submit(*target)
+        targets = [_split_fragment(url, self.config) for url in new]
+        self._checker.cache.preload(base for base, _ in targets)
+        for url, target in zip(new, targets):
+            self._targets[url] = target
+            self._checker.submit(*target)
 
     def _start(self) -> None:
         from .check.http import HttpChecker  # aiohttp loads only when there is a URL to check
@@ -333,6 +356,17 @@ class _ExternalChecks:
             return {}
         outcome = await self._checker.results(self._targets.values())
         return {url: outcome[target] for url, target in self._targets.items()}
+
+
+async def _each(documents: Iterable[tuple[str, Document]] | AsyncIterator[tuple[str, Document]]) -> AsyncIterator[tuple[str, Document]]:
+    """Documents from a plain or an asynchronous source, alike."""
+    if hasattr(documents, "__aiter__"):
+        async with aclosing(documents):  # type: ignore[type-var]
+            async for item in documents:  # type: ignore[union-attr]
+                yield item
+    else:
+        for item in documents:  # type: ignore[union-attr]
+            yield item
 
 
 def _split_fragment(url: str, config: Config) -> tuple[str, str]:

@@ -28,7 +28,7 @@ import sys
 import time
 import urllib.request
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Literal, Mapping
 from urllib.parse import SplitResult, unquote, urljoin, urlsplit
 
 import aiohttp
@@ -197,6 +197,7 @@ class HttpChecker:
         self._id_outcomes: dict[str, asyncio.Future[_Outcome]] = {}
         self._probes: dict[str, asyncio.Future[soft404.Probe]] = {}
         self._lenient_dirs: set[str] = set()
+        self._origin_refusals: dict[str, CheckResult | Literal[False]] = {}  # see _refusal
         self._head_gone: dict[str, int] = {}  # directory -> HEAD 404s a GET confirmed, or _HEAD_MISLEADS
         self._session: aiohttp.ClientSession | None = None
         self._admission: Admission | None = None
@@ -495,25 +496,39 @@ class HttpChecker:
 
     def _refusal(self, url: str) -> CheckResult | None:
         """A result that needs no request: unsupported scheme, excluded, forbidden address."""
-        now = time.time()
+        if self.config.offline:
+            return CheckResult(url=url, status=Status.EXCLUDED, reason="offline", detail="external link not checked (--offline)", checked_at=time.time())
+        # What depends on the scheme and host alone is decided once per origin (a warm run asks
+        # this for every URL, and splitting each one showed up in profiles), unless remap rules
+        # may send a URL elsewhere.
+        origin = _origin(url) if not self._remap else ""
+        refused = self._origin_refusals.get(origin) if origin else None
+        if refused is None:
+            refused = self._refuse_origin(url)
+            if origin:
+                self._origin_refusals[origin] = refused
+        if refused:
+            return replace(refused, url=url, checked_at=time.time())
+        if self._exclude and any(p.search(url) for p in self._exclude) and not any(p.search(url) for p in self._include):
+            return CheckResult(url=url, status=Status.EXCLUDED, reason="excluded", detail="matches an exclude pattern", checked_at=time.time())
+        return None
+
+    def _refuse_origin(self, url: str) -> CheckResult | Literal[False]:
+        """The refusal `url`'s scheme and host (after remap) earn, or False."""
         try:
             parts = _urlsplit(url)
             hostname = parts.hostname or ""
             parts.port  # noqa: B018 - raises ValueError on a malformed port
         except ValueError as exc:
-            return CheckResult(url=url, status=Status.BROKEN, reason="invalid-url", detail=str(exc), checked_at=now)
+            return CheckResult(url=url, status=Status.BROKEN, reason="invalid-url", detail=str(exc))
         if parts.scheme.lower() not in ("http", "https"):
-            return CheckResult(url=url, status=Status.UNSUPPORTED, reason=parts.scheme.lower() or "no-scheme", checked_at=now)
+            return CheckResult(url=url, status=Status.UNSUPPORTED, reason=parts.scheme.lower() or "no-scheme")
         if not hostname:
-            return CheckResult(url=url, status=Status.BROKEN, reason="invalid-url", detail="no host name", checked_at=now)
-        if self.config.offline:
-            return CheckResult(url=url, status=Status.EXCLUDED, reason="offline", detail="external link not checked (--offline)", checked_at=now)
-        if any(p.search(url) for p in self._exclude) and not any(p.search(url) for p in self._include):
-            return CheckResult(url=url, status=Status.EXCLUDED, reason="excluded", detail="matches an exclude pattern", checked_at=now)
+            return CheckResult(url=url, status=Status.BROKEN, reason="invalid-url", detail="no host name")
         reach = _reach(_hostname(self._apply_remap(url)))
         if not allowed(reach, allow_private=self.config.allow_private):
             return _forbidden_result(url, reach, hostname)
-        return None
+        return False
 
     def _judge(self, url: str, answer: _Answer, chain: tuple[Redirect, ...], stop: policy.Verdict | None) -> CheckResult:
         verdict, http_status = self._verdict(answer, chain, stop)
@@ -815,6 +830,19 @@ def _with_cookies(extra: _Extra, hostname: str, cookies: ChainCookies) -> _Extra
     headers = dict(extra[1]) if extra is not None and extra[0] == hostname else {}
     headers["Cookie"] = header
     return hostname, headers
+
+
+def _origin(url: str) -> str:
+    """`scheme://host[:port]` of a URL written that way, else '' (the slow path decides)."""
+    scheme, sep, rest = url.partition("://")
+    if not sep or not scheme.isalpha():
+        return ""
+    end = len(rest)
+    for mark in "/?#":
+        found = rest.find(mark)
+        if 0 <= found < end:
+            end = found
+    return f"{scheme.lower()}://{rest[:end]}"
 
 
 def _split(url: str, fragment: str = "") -> tuple[str, str]:

@@ -153,14 +153,21 @@ def looks_not_found(title: str) -> bool:
     return bool(_NOT_FOUND_TITLE.search(title))
 
 
+def not_found_signs(title: str) -> frozenset[str]:
+    """How a title says "not found": by the number 404, by words, or both."""
+    return frozenset("404" if match.group() == "404" else "words" for match in _NOT_FOUND_TITLE.finditer(title))
+
+
 def is_soft404(page: PageSketch, probe: Probe) -> bool:
     """Judge a 200 page against its host's answer to a random sibling path."""
     if not probe.lenient or probe.sketch is None:
         return False
     if page.final_url == probe.sketch.final_url:  # both redirected to the same catch-all page
         return True
-    if looks_not_found(page.title) and (looks_not_found(probe.sketch.title) or page.title == probe.sketch.title):
-        return True  # both say "not found" (a page titled "Error 404 codes" alone proves nothing)
+    signs = not_found_signs(page.title)
+    if signs and (signs & not_found_signs(probe.sketch.title) or page.title == probe.sketch.title):
+        # Both say "not found", the same way: "Chapter 404" is no sibling of "Page not found".
+        return True
     ours, theirs = page.shingles, probe.sketch.shingles
     small, large = sorted((len(ours), len(theirs)))
     if small < SIMILAR * large:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from .. import aio
+import asyncio
 import os
 import sys
 from pathlib import Path
@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..errors import InputError
-from ..runner import run_check
 from ._output import write_reports
 
 if TYPE_CHECKING:
@@ -35,11 +34,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
+    # The checker (markdown-it, the extractors, the cache) loads here, not when `linkfix --help`
+    # or another command builds this command's parser.
+    from ..runner import run_check
+
     progress = sys.stderr.isatty() and not os.environ.get("CI") and not args.quiet
     if args.crawl:
         from ..crawl import crawl_check
 
-        report = aio.run(crawl_check(args.inputs[0], config, _crawl_limits(args), progress=progress))
+        report = asyncio.run(crawl_check(args.inputs[0], config, _crawl_limits(args), progress=progress))
     else:
         changed = None
         if args.changed_since is not None:
@@ -47,7 +50,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
             first = Path(args.inputs[0])  # the repository holding the inputs, not the cwd's
             changed = changed_since(args.changed_since, cwd=first if first.is_dir() else first.parent)
-        report = aio.run(run_check(args.inputs, config, progress=progress, changed=changed))
+        report = asyncio.run(run_check(args.inputs, config, progress=progress, changed=changed))
     write_reports(report, config)
     return 1 if any(r.failing for r in report.results) else 0
 
