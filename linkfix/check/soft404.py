@@ -153,9 +153,18 @@ def looks_not_found(title: str) -> bool:
     return bool(_NOT_FOUND_TITLE.search(title))
 
 
-def not_found_signs(title: str) -> frozenset[str]:
-    """How a title says "not found": by the number 404, by words, or both."""
-    return frozenset("404" if match.group() == "404" else "words" for match in _NOT_FOUND_TITLE.finditer(title))
+def says_only_not_found(title: str) -> bool:
+    """The title (its part before or after the site name) says "not found" and nothing else:
+    "404 - Page not found | Docs" does, "Chapter 404 - Docs" or "Error 404 codes" do not."""
+    for part in _TITLE_PARTS.split(title):
+        if _NOT_FOUND_TITLE.search(part):
+            rest = _NOT_FOUND_TITLE.sub(" ", part).lower()
+            return all(word in _FILLER for word in re.findall(r"[^\W\d_]+|\d+", rest))
+    return False
+
+
+_TITLE_PARTS = re.compile(r"\s+[-|\u2013\u2014\u00b7:]\s+|\s*[|\u00b7]\s*")  # "Page - Site", "Page | Site", "Page · Site"
+_FILLER = frozenset("error oops sorry page the that this we a an is was has been here".split())
 
 
 def is_soft404(page: PageSketch, probe: Probe) -> bool:
@@ -164,9 +173,9 @@ def is_soft404(page: PageSketch, probe: Probe) -> bool:
         return False
     if page.final_url == probe.sketch.final_url:  # both redirected to the same catch-all page
         return True
-    signs = not_found_signs(page.title)
-    if signs and (signs & not_found_signs(probe.sketch.title) or page.title == probe.sketch.title):
-        # Both say "not found", the same way: "Chapter 404" is no sibling of "Page not found".
+    if says_only_not_found(page.title) and (looks_not_found(probe.sketch.title) or page.title == probe.sketch.title):
+        # Both say "not found", and the page says nothing else: "Chapter Image 404" is no
+        # sibling of "404 - Not Found".
         return True
     ours, theirs = page.shingles, probe.sketch.shingles
     small, large = sorted((len(ours), len(theirs)))

@@ -228,3 +228,35 @@ def test_temp_file_left_by_a_killed_run_is_swept_by_the_next_write(tmp_path):
     assert patch.apply_file_edits(path, edits, expected_digest=digest, root=tmp_path)
     assert NEW in path.read_text(encoding="utf-8")
     assert _leftovers(tmp_path) == [unrelated.name]
+
+
+def _processes_mentioning(text: str) -> list[int]:
+    """Live processes whose command line mentions `text` (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if text in (entry / "cmdline").read_bytes().decode(errors="replace"):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="looks for leftover processes in /proc")
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+async def test_stopped_while_a_worker_parses_leaves_no_process_behind(slow_web, tmp_path, signum, code):
+    from linkfix.extract_worker import MIN_FILES
+
+    docs = tmp_path / "many-docs"
+    docs.mkdir()
+    for i in range(MIN_FILES * 20):  # enough parsing that the signal lands while it goes on
+        links = "\n".join(f"- [p{i}-{j}]({slow_web.url('127.0.0.1', f'/ok/{i}/{j}.html')}) and *more* text" for j in range(30))
+        (docs / f"page-{i:04d}.md").write_text(f"# Page {i}\n\n{links}\n", encoding="utf-8")
+    process = await _linkfix(*_check_argv(docs, tmp_path / "cache"), cwd=tmp_path)
+    await _wait_for(lambda: slow_web.stats("127.0.0.1").requests >= 1)
+    process.send_signal(signum)
+    _, err = await asyncio.wait_for(process.communicate(), 20)
+    assert process.returncode == code, err.decode()
+    assert "Traceback" not in err.decode()
+    await _wait_for(lambda: not _processes_mentioning(str(docs)), limit=10)
