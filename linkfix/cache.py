@@ -58,6 +58,20 @@ class History:
 @functools.lru_cache(maxsize=65536)  # pure, and called several times per URL per run
 def normalise_url(url: str) -> str:
     """Cache key: lower-case scheme and host, no default port, no fragment, canonical %XX."""
+    # Most URLs are written in normal form already: recognising that is a fifth of splitting
+    # and joining them (a warm run asks this for every URL once).
+    plain = _PLAIN_URL.fullmatch(url)
+    if plain is not None and (plain.group(3) is None or int(plain.group(3)) != DEFAULT_PORTS[plain.group(1)]):
+        return url
+    return _normalise_slowly(url)
+
+
+# Lower-case http(s), lower-case host name (not ending in a dot), a port without leading zero,
+# a path from "/", no %, no fragment, a query only when it is not empty.
+_PLAIN_URL = re.compile(r"(https?)://([a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::([1-9][0-9]{0,4}))?/[^\s#%?]*(?:\?[^\s#%]+)?")
+
+
+def _normalise_slowly(url: str) -> str:
     try:
         parts = urlsplit(url.strip())
         port = parts.port

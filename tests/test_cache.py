@@ -6,6 +6,8 @@ import math
 import time
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from linkfix.cache import BROKEN_TTL, Cache, History, normalise_url, result_ttl
 from linkfix.errors import ConfigError
@@ -315,3 +317,16 @@ def test_unchanged_files_are_not_extracted_again(tmp_path, monkeypatch):
     assert calls[2:] == ["b.md"]  # only the edited file
     assert [link.url for _, doc in third for link in doc.links][-1] == "https://x.org/c"
     assert runner.extract_project(project, want_text=False)[0] == third  # the same as without a cache
+
+
+@given(
+    st.sampled_from(["http", "https", "HTTP", "ftp"]),
+    st.sampled_from(["example.com", "Example.COM", "a.b.", "127.0.0.10", "x-y.z", "[::1]", "-bad-.org"]),
+    st.sampled_from(["", ":80", ":443", ":8080", ":08", ":99999", ":x"]),
+    st.text(alphabet="/abc-._~%2Fé? #=&", max_size=12),
+)
+def test_the_plain_url_fast_path_keys_like_the_full_normalisation(scheme, host, port, rest):
+    from linkfix.cache import _normalise_slowly
+
+    url = f"{scheme}://{host}{port}/{rest}"
+    assert normalise_url(url) == _normalise_slowly(url)

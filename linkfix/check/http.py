@@ -435,6 +435,11 @@ class HttpChecker:
         probe_key = soft404.probe_key(target)
 
         reads_ids = [want_ids]
+        # A URL that failed (error, timeout) in the last run too gets one try, and a GET: backing
+        # off and retrying is for passing trouble, and a HEAD's 5xx would be asked again by GET.
+        previous = self.cache.last_result(url)
+        failed_before = previous is not None and previous.status in (Status.ERROR, Status.TIMEOUT)
+        retries = 0 if failed_before else None
 
         def choose() -> str:
             # Decided when the request gets its slot, not when the URL was queued: by then a
@@ -442,15 +447,11 @@ class HttpChecker:
             # this URL may have turned up.
             reads_ids[0] = want_ids or key in self._want_ids
             lenient = probe_key in self._lenient_dirs
-            return "GET" if reads_ids[0] or lenient or not head_trusted or host.prefers_get else "HEAD"
+            return "GET" if reads_ids[0] or lenient or failed_before or not head_trusted or host.prefers_get else "HEAD"
 
         def read() -> int:  # asked after choose(), for every hop of this URL
             return PAGE_BYTES if reads_ids[0] else SNIFF_BYTES
 
-        # A URL that failed (error, timeout) in the last run too gets one try: backing off and
-        # retrying is for passing trouble, and waiting it out again would only slow every run.
-        previous = self.cache.last_result(url)
-        retries = 0 if previous is not None and previous.status in (Status.ERROR, Status.TIMEOUT) else None
         answer, chain, stop = await self._follow(target, choose, read, priority=START, retries=retries)
         headed = answer.method == "HEAD"
         if headed and stop is None and answer.status and policy.should_retry_with_get(answer.status) and not self._believe_head(answer):
