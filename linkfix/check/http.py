@@ -3,9 +3,9 @@
 The checker asks `policy` what an answer means and `soft404` whether a 200 is real; this
 module does the talking. Politeness is enforced here, not hoped for:
 
-* every request to a host holds one of that host's slots (`host_concurrency`, or the host's
-  own `concurrency`) for the whole exchange, so the number of connections busy with one host
-  never exceeds it; redirect hops take the slot of the host they go to;
+* every request to a host is sent by one of that host's runners (`host_concurrency`, or the
+  host's own `concurrency`, of them), one exchange at a time, so the number of connections busy
+  with one host never exceeds it; redirect hops queue at the host they go to;
 * a host's requests start at least `request_interval` apart;
 * a 429/503 with Retry-After pauses the whole host, not just the URL that got it.
 
@@ -41,7 +41,7 @@ from ..errors import NetworkDownError
 from ..extract.html import extract_html
 from ..model import CheckResult, Redirect, Status
 from . import policy, soft404
-from .admission import Admission, Slots
+from .admission import Admission
 from .cookies import ChainCookies
 from .netsafety import GuardedResolver, Reach, allowed, classify_host, forbidden_in
 
@@ -121,13 +121,32 @@ class _Outcome:
     read_ids: bool = False  # the page was fetched for its ids (so None means "not HTML")
 
 
-class _Host:
-    """Per-host politeness state: slots, spacing, backoff, what we learned about HEAD."""
+@dataclass(slots=True, eq=False)
+class _Job:
+    """One request waiting for a connection of its host."""
 
-    __slots__ = ("slots", "interval", "next_start", "paused_until", "head_ok", "heads", "heads_wasted", "backlog")
+    method: Method
+    url: str
+    read: ReadLimit
+    extra: _Extra
+    answer: asyncio.Future[_Answer]
+
+
+class _Host:
+    """Per-host politeness state: queued requests and the runners that send them, spacing,
+    backoff, what we learned about HEAD.
+
+    At most `concurrency` runners exist; each sends one request at a time and, when its answer
+    is in, takes the next queued one at once (in the same step of the event loop, not one
+    later as a woken waiter would: on a busy loop every step costs the host a few milliseconds
+    per round trip)."""
+
+    __slots__ = ("concurrency", "queue", "runners", "interval", "next_start", "paused_until", "head_ok", "heads", "heads_wasted", "backlog")
 
     def __init__(self, concurrency: int, interval: float) -> None:
-        self.slots = Slots(max(1, concurrency))
+        self.concurrency = max(1, concurrency)
+        self.queue: list[tuple[int, int, _Job]] = []  # heap: (priority, arrival, job)
+        self.runners = 0
         self.backlog = 0  # URLs of this host being checked or waiting to be: its share of the work left
         self.interval = interval
         self.next_start = 0.0
@@ -201,6 +220,8 @@ class HttpChecker:
         self._head_gone: dict[str, int] = {}  # directory -> HEAD 404s a GET confirmed, or _HEAD_MISLEADS
         self._session: aiohttp.ClientSession | None = None
         self._admission: Admission | None = None
+        self._runners: set[asyncio.Task[None]] = set()  # see _Host
+        self._order = itertools.count()  # arrival order of queued requests (ties in priority)
         self._most_rounds = 0.0  # see _rank_hosts
         self._network_checked: asyncio.Future[None] | None = None
         self._in_flight = 0
@@ -219,7 +240,7 @@ class HttpChecker:
         resolver = GuardedResolver(self._resolver or DefaultResolver(), allow_private=self.config.allow_private)
         connector = aiohttp.TCPConnector(
             limit=self.config.max_concurrency,
-            limit_per_host=0,  # per-host limits are ours (_Host.slots): they also cover redirects
+            limit_per_host=0,  # per-host limits are ours (_Host runners): they also cover redirects
             resolver=resolver,
             ttl_dns_cache=300,
         )
@@ -239,6 +260,8 @@ class HttpChecker:
         self._admission.start()
 
     async def __aexit__(self, *exc_info: object) -> None:
+        for runner in list(self._runners):
+            runner.cancel()
         if self._admission is not None:
             self._admission.stop()
             if self._admission.lowest < self._admission.maximum:
@@ -483,7 +506,7 @@ class HttpChecker:
 
     def _rank_hosts(self) -> None:
         """The most rounds of requests any host has left: the critical path of the run."""
-        self._most_rounds = max((host.backlog / host.slots.limit for host in self._hosts.values()), default=0.0)
+        self._most_rounds = max((host.backlog / host.concurrency for host in self._hosts.values()), default=0.0)
 
     def _believe_head(self, answer: _Answer) -> bool:
         """Whether a HEAD's 404/410 stands without a GET (see HEAD_GONE_SAMPLE)."""
@@ -699,28 +722,61 @@ class HttpChecker:
     async def _exchange(
         self, host: _Host, method: Method, url: str, read: ReadLimit, priority: int = CONTINUE, extra: _Extra = None
     ) -> _Answer:
-        admission = self._admission
-        assert self._session is not None and admission is not None, "use HttpChecker in 'async with'"
-        name = _hostname(url)
-        await host.slots.acquire(priority)
-        try:
-            await host.turn()
-            # The host with the most work left goes first; hosts on the critical path go now.
-            rounds = host.backlog / host.slots.limit
-            await admission.acquire(-rounds, urgent=rounds > 0 and rounds >= CRITICAL_SHARE * self._most_rounds)
-            self._in_flight += 1
-            try:
-                chosen = method if isinstance(method, str) else method()
-                self.requests_sent += 1
-                limit = 0 if chosen != "GET" else read if isinstance(read, int) else read()
-                answer = await self._request(chosen, url, limit, extra)
-            finally:
-                self._in_flight -= 1
-                admission.release()
-        finally:
-            host.slots.release()
-        self._note_network(name, answer)
+        assert self._session is not None and self._admission is not None, "use HttpChecker in 'async with'"
+        job = _Job(method=method, url=url, read=read, extra=extra, answer=asyncio.get_running_loop().create_future())
+        heapq.heappush(host.queue, (priority, next(self._order), job))
+        if host.runners < host.concurrency:
+            host.runners += 1
+            runner = asyncio.ensure_future(self._run(host))
+            self._runners.add(runner)
+            runner.add_done_callback(self._runners.discard)
+        answer = await job.answer  # cancelled: the runner skips the job, or drops its answer
+        self._note_network(_hostname(url), answer)
         return answer
+
+    async def _run(self, host: _Host) -> None:
+        """One connection's worth of a host: send its queued requests, best priority first."""
+        admission = self._admission
+        assert admission is not None
+        try:
+            while host.queue:
+                _, _, job = heapq.heappop(host.queue)
+                if job.answer.done():
+                    continue  # its URL's check was cancelled meanwhile
+                try:
+                    await host.turn()
+                    # The host with the most work left goes first; hosts on the critical path go now.
+                    rounds = host.backlog / host.concurrency
+                    await admission.acquire(-rounds, urgent=rounds > 0 and rounds >= CRITICAL_SHARE * self._most_rounds)
+                except BaseException:
+                    job.answer.cancel()
+                    raise
+                self._in_flight += 1
+                try:
+                    chosen = job.method if isinstance(job.method, str) else job.method()
+                    self.requests_sent += 1
+                    limit = 0 if chosen != "GET" else job.read if isinstance(job.read, int) else job.read()
+                    answer = await self._request(chosen, job.url, limit, job.extra)
+                except BaseException as exc:  # cancelled, or a method chooser that failed
+                    if not job.answer.done():
+                        job.answer.cancel() if isinstance(exc, asyncio.CancelledError) else job.answer.set_exception(exc)
+                    if isinstance(exc, asyncio.CancelledError):
+                        raise
+                    continue
+                finally:
+                    self._in_flight -= 1
+                    admission.release()
+                self._slow_down(host, answer)  # before this runner sends the host anything else
+                if not job.answer.done():
+                    job.answer.set_result(answer)
+        finally:
+            host.runners -= 1
+
+    def _slow_down(self, host: _Host, answer: _Answer) -> None:
+        """A 429/503 with Retry-After (or a bare 429) pauses the whole host: `_retry_delay`
+        does that; the URL's own retry then waits for the host's turn."""
+        if answer.status in (429, 503):
+            self._retry_delay(host, answer, 0)
 
     async def _request(self, method: str, url: str, read: int, extra: _Extra = None) -> _Answer:
         assert self._session is not None

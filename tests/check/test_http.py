@@ -676,5 +676,7 @@ async def test_get_preference_is_remembered_across_runs(web, tmp_path):
         cache.close()
         if round_ == 0:
             heads = web.stats("soft.example.test").methods["HEAD"]
-    assert heads == HEAD_SAMPLE
+    # A host's connection sends its next request as soon as an answer is in, before that
+    # answer's URL has counted its HEAD as wasted: with one connection, one HEAD more at most.
+    assert HEAD_SAMPLE <= heads <= HEAD_SAMPLE + 1
     assert web.stats("soft.example.test").methods["HEAD"] == heads  # the second run went straight to GET
