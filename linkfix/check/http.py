@@ -27,6 +27,7 @@ import socket
 import sys
 import time
 import urllib.request
+from collections import deque
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Literal, Mapping
 from urllib.parse import SplitResult, unquote, urljoin, urlsplit
@@ -65,6 +66,7 @@ HEAD_SAMPLE = 12  # HEADs to a host before judging whether HEAD pays off there
 # GETs in one directory of a host agreed and none disagreed: after that the directory's HEAD
 # 404s are believed. Per directory, because a site's HEAD handling differs by route, not by page.
 HEAD_GONE_SAMPLE = 3
+CHECKS_PER_CONNECTION = 4  # URLs of a host checked at once, per connection (some wait for probes or backoff)
 CRITICAL_SHARE = 0.8  # hosts with this share of the most work left pass the global limit (admission.py)
 _HEAD_MISLEADS = -1
 Method = str | Callable[[], str]
@@ -141,12 +143,16 @@ class _Host:
     later as a woken waiter would: on a busy loop every step costs the host a few milliseconds
     per round trip)."""
 
-    __slots__ = ("concurrency", "queue", "runners", "interval", "next_start", "paused_until", "head_ok", "heads", "heads_wasted", "backlog")
+    __slots__ = ("concurrency", "queue", "runners", "pending", "checking", "interval", "next_start", "paused_until", "head_ok", "heads", "heads_wasted", "backlog")
 
     def __init__(self, concurrency: int, interval: float) -> None:
         self.concurrency = max(1, concurrency)
         self.queue: list[tuple[int, int, _Job]] = []  # heap: (priority, arrival, job)
         self.runners = 0
+        # URLs wait here until fewer than concurrency x CHECKS_PER_CONNECTION of the host's are
+        # being checked: a task per URL up front cost a burst of CPU (and memory) at the start.
+        self.pending: deque[tuple[str, bool, asyncio.Future[_Outcome]]] = deque()
+        self.checking = 0
         self.backlog = 0  # URLs of this host being checked or waiting to be: its share of the work left
         self.interval = interval
         self.next_start = 0.0
@@ -376,7 +382,7 @@ class HttpChecker:
         if future is None:
             known = self._known_outcome_safely(base, want_ids=want_ids)
             if known is None:
-                future = asyncio.ensure_future(self._guarded_check(base, want_ids=want_ids, looked_up=True))
+                future = self._queue_check(base, want_ids=want_ids)
             else:  # answered without a request: no task to schedule (most URLs of a warm run)
                 future = asyncio.get_running_loop().create_future()
                 future.set_result(known)
@@ -393,6 +399,37 @@ class HttpChecker:
             ids_future = asyncio.ensure_future(self._ids_after(future, base))
             self._id_outcomes[key] = ids_future
         return ids_future
+
+    def _queue_check(self, base: str, *, want_ids: bool) -> asyncio.Future[_Outcome]:
+        """The outcome of checking `base`, started once its host has room (see `_Host.pending`)."""
+        outcome: asyncio.Future[_Outcome] = asyncio.get_running_loop().create_future()
+        try:
+            host = self._host_for(self._apply_remap(base))
+        except ValueError:  # let the check itself report what is wrong with the URL
+            task = asyncio.ensure_future(self._guarded_check(base, want_ids=want_ids, looked_up=True))
+            task.add_done_callback(functools.partial(_settle, outcome))
+            return outcome
+        host.backlog += 1
+        host.pending.append((base, want_ids, outcome))
+        self._start_checks(host)
+        return outcome
+
+    def _start_checks(self, host: _Host) -> None:
+        while host.checking < host.concurrency * CHECKS_PER_CONNECTION and host.pending:
+            base, want_ids, outcome = host.pending.popleft()
+            if outcome.done():  # cancelled before it started
+                host.backlog -= 1
+                continue
+            host.checking += 1
+            task = asyncio.ensure_future(self._guarded_check(base, want_ids=want_ids, looked_up=True))
+            task.add_done_callback(functools.partial(self._check_done, host, outcome))
+            outcome.add_done_callback(functools.partial(_cancel_with, task))
+
+    def _check_done(self, host: _Host, outcome: asyncio.Future[_Outcome], task: asyncio.Task[_Outcome]) -> None:
+        host.checking -= 1
+        host.backlog -= 1
+        _settle(outcome, task)
+        self._start_checks(host)
 
     async def _outcome(self, base: str, *, want_ids: bool) -> _Outcome:
         # shield: one caller's cancellation must not cancel the check every occurrence shares
@@ -445,12 +482,7 @@ class HttpChecker:
         key = normalise_url(url)
         await self._check_network()
         target = self._apply_remap(url)
-        host = self._host_for(target)
-        host.backlog += 1
-        try:
-            return await self._request_url(url, key, target, host, want_ids=want_ids)
-        finally:
-            host.backlog -= 1
+        return await self._request_url(url, key, target, self._host_for(target), want_ids=want_ids)
 
     async def _request_url(self, url: str, key: str, target: str, host: _Host, *, want_ids: bool) -> _Outcome:
         """The requests `_check_url` needs for one URL (not in the cache), and their verdict."""
@@ -887,6 +919,23 @@ def _with_cookies(extra: _Extra, hostname: str, cookies: ChainCookies) -> _Extra
     headers = dict(extra[1]) if extra is not None and extra[0] == hostname else {}
     headers["Cookie"] = header
     return hostname, headers
+
+
+def _settle(outcome: asyncio.Future[_Outcome], task: asyncio.Task[_Outcome]) -> None:
+    """Pass a finished check's result (or failure) on to the outcome its callers await."""
+    if outcome.done():
+        return
+    if task.cancelled():
+        outcome.cancel()
+    elif task.exception() is not None:
+        outcome.set_exception(task.exception())  # type: ignore[arg-type]
+    else:
+        outcome.set_result(task.result())
+
+
+def _cancel_with(task: asyncio.Task[_Outcome], outcome: asyncio.Future[_Outcome]) -> None:
+    if outcome.cancelled():
+        task.cancel()
 
 
 def _origin(url: str) -> str:

@@ -680,3 +680,26 @@ async def test_get_preference_is_remembered_across_runs(web, tmp_path):
     # answer's URL has counted its HEAD as wasted: with one connection, one HEAD more at most.
     assert HEAD_SAMPLE <= heads <= HEAD_SAMPLE + 1
     assert web.stats("soft.example.test").methods["HEAD"] == heads  # the second run went straight to GET
+
+
+async def test_a_hosts_urls_are_checked_a_few_at_a_time_not_all_at_once(web, monkeypatch):
+    from linkfix.check import http
+
+    running, peak = 0, 0
+    real = http.HttpChecker._guarded_check
+
+    async def counted(self, *args, **kwargs):
+        nonlocal running, peak
+        running += 1
+        peak = max(peak, running)
+        try:
+            return await real(self, *args, **kwargs)
+        finally:
+            running -= 1
+
+    monkeypatch.setattr(http.HttpChecker, "_guarded_check", counted)
+    urls = [(web.url(HOST, f"/ok/page-{i}.html"), "") for i in range(40)]
+    async with checker(web, config(host_concurrency=2)) as c:
+        results = await c.check_many(urls)
+    assert all(r.status is Status.OK for r in results.values())
+    assert 2 <= peak <= 2 * http.CHECKS_PER_CONNECTION  # not 40 tasks waiting for 2 connections
