@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..cache import Cache
 from ..config import Config, parse_duration
 
 NAME = "cache"
@@ -19,6 +18,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
+    from ..cache import Cache  # here, not at the top: `linkfix --help` need not load the cache
+
     directory = config.path(config.cache_dir)
     if not directory.is_dir():
         # Do not create a cache directory just to say it is empty.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from pathlib import Path
@@ -34,8 +33,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    # The checker (markdown-it, the extractors, the cache) loads here, not when `linkfix --help`
-    # or another command builds this command's parser.
+    # The checker (asyncio, markdown-it, the extractors, the cache) loads here, not when
+    # `linkfix --help` builds this command's parser.
+    import asyncio
+
     from ..runner import run_check
 
     progress = sys.stderr.isatty() and not os.environ.get("CI") and not args.quiet

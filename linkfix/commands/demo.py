@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 import time
@@ -24,6 +23,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, config: Config | None) -> int:
+    import asyncio  # here, like the demo itself: `linkfix --help` need not load either
+
     from ..demo import run_demo
 
     started = time.monotonic()

@@ -9,18 +9,20 @@ Exit codes: 0 nothing to change, 1 files changed (or would change, with --dry-ru
 from __future__ import annotations
 
 import argparse
-import asyncio
 import dataclasses
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..cache import Cache
 from ..config import Config, parse_duration
 from ..errors import ConfigError, InputError
-from ..fixer import FixOptions, FixPlan, plan_decisions, plan_fixes, prepare_changes, write_changes
-from ..report.text import clean
-from .report import read_report_file
+
+if TYPE_CHECKING:
+    from ..fixer import FixPlan
+
+# The fixer, the cache and the report reader are imported where they are used: `linkfix
+# --help` builds this command's parser without paying for them.
 
 NAME = "fix"
 HELP = "rewrite broken links in the sources with confident replacements (see --dry-run)"
@@ -38,6 +40,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
+    from ..fixer import prepare_changes, write_changes
+    from ..report.text import clean
+
     base = Path.cwd()
     plan = _plan(args, config)
     for note in () if args.quiet else plan.notes:
@@ -64,6 +69,10 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
 
 def _plan(args: argparse.Namespace, config: Config) -> FixPlan:
+    from ..cache import Cache
+    from ..fixer import FixOptions, plan_decisions, plan_fixes
+    from .report import read_report_file
+
     if args.decisions:
         if args.from_result or args.inputs:
             raise ConfigError("--apply takes the decisions file alone (no INPUT, no --from)")
@@ -73,6 +82,8 @@ def _plan(args: argparse.Namespace, config: Config) -> FixPlan:
     if args.from_result:
         report = read_report_file(args.from_result)
     elif args.inputs:
+        import asyncio
+
         from ..runner import run_check  # the checker and its network stack load only when needed
 
         report = asyncio.run(run_check(args.inputs, dataclasses.replace(config, suggest=True)))

@@ -10,7 +10,6 @@ from pathlib import Path
 from ..config import Config
 from ..errors import InputError
 from ..model import Report
-from ..report.json_format import load_report
 from ._output import write_reports
 
 NAME = "report"
@@ -25,6 +24,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def read_report_file(name: str) -> Report:
     """Load a saved JSON result; every failure is an InputError that names the file."""
+    from ..report.json_format import load_report  # the JSON reader loads only when a result is read
+
     try:
         raw = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
     except OSError as exc:

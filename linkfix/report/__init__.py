@@ -1,27 +1,75 @@
 """Report formats: a registry of `name -> format(report, **options) -> str`.
 
 Each format lives in its own module and registers itself here; `FORMATS` is what the CLI and
-config validation offer.
+config validation offer. A format's module is imported the first time that format is used, so
+writing JSON does not load the HTML report's jinja2 or JUnit's ElementTree at every start.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Iterator
+import importlib
+from typing import Callable, Generic, Iterator, Mapping, TypeVar
 
 from ..model import Report
 
 Formatter = Callable[[Report], str]
 Streamer = Callable[[Report], Iterator[str]]
 
-FORMATS: dict[str, Formatter] = {}
+F = TypeVar("F")
+
+#: Format name -> the module (in this package) that registers it.
+MODULES: dict[str, str] = {
+    "text": "text",
+    "json": "json_format",
+    "markdown": "markdown",
+    "github": "github",
+    "junit": "junit",
+    "sarif": "sarif",
+    "html": "html",
+}
+
+
+class _Registry(Mapping[str, F], Generic[F]):
+    """Functions by format name, filled by the format modules as they are imported.
+
+    Looking a name up imports that format's module only; iterating imports every module, so
+    that `STREAMERS` lists exactly the formats that registered a streamer.
+    """
+
+    def __init__(self, *, every_format: bool) -> None:
+        self._functions: dict[str, F] = {}
+        # FORMATS holds every name of MODULES (tests check that each module registers it), so
+        # it can be listed without importing anything.
+        self._every_format = every_format
+
+    def add(self, name: str, function: F) -> None:
+        self._functions[name] = function
+
+    def __getitem__(self, name: str) -> F:
+        if name not in self._functions and name in MODULES:
+            importlib.import_module(f"{__name__}.{MODULES[name]}")
+        return self._functions[name]
+
+    def __iter__(self) -> Iterator[str]:
+        if self._every_format:
+            return iter(MODULES)
+        for name in MODULES:
+            self.get(name)
+        return iter(list(self._functions))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+FORMATS: _Registry[Formatter] = _Registry(every_format=True)
 # Formats that can also be produced piece by piece, so a large report is written to a file
 # without first being built in memory as one string.
-STREAMERS: dict[str, Streamer] = {}
+STREAMERS: _Registry[Streamer] = _Registry(every_format=False)
 
 
 def register(name: str) -> Callable[[Formatter], Formatter]:
     def add(function: Formatter) -> Formatter:
-        FORMATS[name] = function
+        FORMATS.add(name, function)
         return function
 
     return add
@@ -29,17 +77,7 @@ def register(name: str) -> Callable[[Formatter], Formatter]:
 
 def register_stream(name: str) -> Callable[[Streamer], Streamer]:
     def add(function: Streamer) -> Streamer:
-        STREAMERS[name] = function
+        STREAMERS.add(name, function)
         return function
 
     return add
-
-
-# Import the format modules for their registration side effect.
-from . import text as _text  # noqa: E402,F401
-from . import json_format as _json  # noqa: E402,F401
-from . import markdown as _markdown  # noqa: E402,F401
-from . import github as _github  # noqa: E402,F401
-from . import junit as _junit  # noqa: E402,F401
-from . import sarif as _sarif  # noqa: E402,F401
-from . import html as _html  # noqa: E402,F401

@@ -29,6 +29,8 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 def clean(value: str) -> str:
     """One line of inert text: control characters shown as escapes."""
+    if value.isprintable():  # no control character (they are all unprintable): the usual case
+        return value
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", value)
 
 

@@ -1,0 +1,79 @@
+"""The JSON report's link lines are json's own compact encoding of `dump_report`'s links,
+byte for byte, whatever the values hold (the writer builds them without json's encoder)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from linkfix.model import Archived, Candidate, CheckResult, Link, LinkKind, LinkResult, Page, Redirect, Report, Scope, Span, Status
+from linkfix.report.json_format import dump_report, format_json
+
+# Every code point, lone surrogates and control characters included.
+TEXT = st.text(st.characters(blacklist_categories=()), max_size=30)
+# Hostile values of the wrong type must come out as json writes them, not as Python prints them.
+INTEGER = st.one_of(st.integers(), st.booleans())
+FLOAT = st.one_of(st.floats(), st.integers(), st.booleans())
+STRING_OR_NOT = st.one_of(TEXT, st.none(), st.integers(), st.sampled_from(Status))
+
+
+def reference_lines(report: Report) -> list[str]:
+    return [json.dumps(link, ensure_ascii=False, separators=(", ", ": ")) for link in dump_report(report)["links"]]
+
+
+def link_lines(text: str) -> list[str]:
+    """The lines between `"links": [` and `]` (a JSON string never holds a raw \\n)."""
+    lines = text.split("\n")
+    first = lines.index('  "links": [') + 1
+    body = lines[first : lines.index("  ]", first)]
+    return [line.removeprefix("    ").removesuffix(",") for line in body]
+
+
+@st.composite
+def link_results(draw) -> LinkResult:
+    span = Span(path=draw(TEXT), line=draw(INTEGER), column=draw(INTEGER), start=draw(INTEGER), end=draw(INTEGER))
+    page = Page(path=draw(TEXT), url=draw(TEXT), title=draw(TEXT))
+    link = Link(
+        url=draw(TEXT), kind=draw(st.sampled_from(LinkKind)), span=span, page=page,
+        anchor_text=draw(TEXT), context=draw(TEXT), tag=draw(STRING_OR_NOT), reference=draw(TEXT),
+    )  # fmt: skip
+    redirects = draw(st.lists(st.builds(Redirect, url=STRING_OR_NOT, status=INTEGER, location=TEXT), max_size=3))
+    result = CheckResult(
+        url=draw(TEXT), status=draw(st.sampled_from(Status)), reason=draw(TEXT), detail=draw(STRING_OR_NOT),
+        http_status=draw(st.none() | INTEGER), redirects=tuple(redirects), final_url=draw(TEXT),
+        permanent=draw(st.one_of(st.booleans(), st.integers(0, 1))), checked_at=draw(FLOAT),
+        from_cache=draw(st.one_of(st.booleans(), st.integers(0, 1))),
+    )  # fmt: skip
+    evidence = st.dictionaries(TEXT, st.one_of(TEXT, FLOAT, st.lists(TEXT, max_size=2)), max_size=3)
+    suggestions = draw(st.lists(st.builds(Candidate, url=TEXT, confidence=FLOAT, method=TEXT, score=FLOAT, evidence=evidence), max_size=2))
+    archived = draw(st.none() | st.builds(Archived, url=TEXT, datetime=TEXT, title=TEXT))
+    scope = draw(st.sampled_from(Scope))
+    return LinkResult(link=link, resolved=draw(TEXT), scope=scope, result=result, suggestions=tuple(suggestions), archived=archived)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(link_results(), min_size=1, max_size=3))
+def test_link_lines_are_jsons_own_encoding(items):
+    report = Report(results=tuple(items))
+    text = format_json(report)
+    assert link_lines(text) == reference_lines(report)
+    assert len(json.loads(text)["links"]) == len(items)
+
+
+def test_wrong_types_are_written_as_json_writes_them(report):
+    """A bool where an int belongs, NaN, an int flag: json's spelling, never Python's."""
+    item = report.results[0]
+    odd = dataclasses.replace(
+        item,
+        link=dataclasses.replace(item.link, span=Span(path="a.md", line=True, column=1, start=0, end=False)),
+        result=CheckResult(url="u", status=Status.OK, checked_at=float("nan"), permanent=1,
+                           redirects=(Redirect(url="a", status=True, location="b"),)),
+    )  # fmt: skip
+    odd_report = Report(results=(odd,))
+    line = link_lines(format_json(odd_report))[0]
+    assert '"line": true' in line and '"end": false' in line and '"checked_at": NaN' in line
+    assert '"status": true' in line and '"permanent": 1' in line
+    assert [line] == reference_lines(odd_report)
