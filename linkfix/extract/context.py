@@ -27,11 +27,21 @@ def words_around(text: str, start: int, end: int, words: int = 12) -> str:
     lo = max(0, start - window)
     hi = min(size, end + window)
 
-    before = text[lo:start].split()
-    if lo > 0 and before and not text[lo - 1].isspace() and not text[lo].isspace():
-        before = before[1:]  # cut by the window edge
-    after = text[end:hi].split()
-    if hi < size and after and not text[hi - 1].isspace() and not text[hi].isspace():
-        after = after[:-1]
     middle = text[start:end].split()
-    return " ".join((before[len(before) - words :] if words else []) + middle + after[:words])
+    if not words:
+        return " ".join(middle)
+    # Split off only the words wanted: when there are more, the rest (with any word the
+    # window edge cut) is one piece, dropped.
+    before = text[lo:start].rsplit(None, words)
+    if len(before) > words:
+        before = before[1:]
+    else:
+        if lo > 0 and before and not text[lo - 1].isspace() and not text[lo].isspace():
+            before = before[1:]  # cut by the window edge
+        before = before[len(before) - words :]
+    after = text[end:hi].split(None, words)
+    if len(after) > words:
+        after = after[:words]
+    elif hi < size and after and not text[hi - 1].isspace() and not text[hi].isspace():
+        after = after[:-1]
+    return " ".join(before + middle + after)

@@ -16,6 +16,12 @@ Should a target fail that verification, it is still reported, with a zero-width 
 best guess and a debug log, so that a patch never edits a wrong slice. The one known case is a
 raw HTML attribute value that runs over several lines inside a container (`> ` or list
 indentation): no slice of the source holds the value, whose lines the markers interrupt.
+
+Speed: markdown-it's inline parser tries every rule at every punctuation mark, and its block
+parser tries every block rule on every paragraph. One-line paragraphs and plain inline content
+(prose, simple links, autolinks, bare URLs, code spans, escapes) are tokenized by two fast paths
+into exactly the tokens markdown-it would make (tests/extract/test_markdown_fast_path.py checks
+them against markdown-it's own rules); everything else is parsed by markdown-it.
 """
 
 from __future__ import annotations
@@ -27,12 +33,16 @@ import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
+from types import SimpleNamespace
 from typing import Any
 
 import yaml
 from markdown_it import MarkdownIt
-from markdown_it.common.utils import normalizeReference
+from markdown_it.common.utils import mdTrim, normalizeReference, unescapeAll
+from markdown_it.helpers import parseLinkDestination
 from markdown_it.rules_block.state_block import StateBlock
+from markdown_it.rules_core.state_core import StateCore
 from markdown_it.rules_inline.linkify import SCHEME_RE
 from markdown_it.rules_inline.state_inline import StateInline
 from markdown_it.token import Token
@@ -102,9 +112,27 @@ class _Definition:
     line: int  # first line of the definition (0-based)
 
 
+#: Options markdown-it reads with `options.get(name, default)`, set to those defaults: a
+#: missing one costs a KeyError inside OptionsDict on every inline block and every link.
+_OPTION_DEFAULTS = {
+    "store_labels": False,
+    "strikethrough_single_tilde": False,
+    "inline_definitions": False,
+    "alerts": False,
+    "tasklists": False,
+}
+
+
 @functools.cache
 def _parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"linkify": True}).enable(["linkify", "table", "strikethrough"])
+    md = MarkdownIt("commonmark", {"linkify": True, **_OPTION_DEFAULTS}).enable(["linkify", "table", "strikethrough"])
+    # This parser's own helpers (the module markdown-it shares is left alone): link
+    # destinations are read by a regex where markdown-it walks them a character at a time.
+    md.helpers = SimpleNamespace(
+        parseLinkLabel=md.helpers.parseLinkLabel,
+        parseLinkDestination=_parse_link_destination,
+        parseLinkTitle=md.helpers.parseLinkTitle,
+    )
     md.use(front_matter_plugin)
     # Targets are read from the source as written; markdown-it's own normalisation of hrefs
     # (percent-encoding, punycode) is unused work, and the biggest cost on link-dense pages.
@@ -116,12 +144,24 @@ def _parser() -> MarkdownIt:
     # The core rule would add only `mailto:x@y` and `//host` (which we do not check) by
     # rescanning all text after parsing, which is most of the time spent on plain prose.
     md.core.ruler.disable("linkify")
+    md.core.ruler.at("normalize", _normalize)
     for name in ("link", "image", "autolink", "html_inline", "linkify"):
         rule = md.inline.ruler.__rules__[md.inline.ruler.__find__(name)]
         fn = _linkify if name == "linkify" else rule.fn
         md.inline.ruler.at(name, _tracking_inline(name, fn), {"alt": list(rule.alt)})
     rule = md.block.ruler.__rules__[md.block.ruler.__find__("reference")]
     md.block.ruler.at("reference", _tracking_definition(rule.fn), {"alt": list(rule.alt)})
+    if tuple(md.block.ruler.get_active_rules()) == _FAST_BLOCK_RULES:
+        md.block.ruler.before("front_matter", "plain_paragraph", _plain_paragraph)
+    else:  # the fast path knows these rule sets only: another markdown-it gets the slow one
+        log.debug("markdown-it block rules changed; one-line paragraph fast path disabled")
+    if (
+        tuple(md.inline.ruler.get_active_rules()) == _FAST_INLINE_RULES
+        and tuple(md.inline.ruler2.get_active_rules()) == _FAST_INLINE_RULES2
+    ):
+        md.core.ruler.at("inline", _inline_blocks)
+    else:  # the fast path knows these rule sets only: another markdown-it gets the slow one
+        log.debug("markdown-it inline rules changed; plain-paragraph fast path disabled")
     return md
 
 
@@ -129,28 +169,55 @@ def _as_written(url: str) -> str:
     return url
 
 
+def _normalize(state: StateCore) -> None:
+    """markdown-it's `normalize` core rule (CRLF and CR to LF, NUL to U+FFFD) without its
+    regex substitution of every LF by itself."""
+    src = state.src
+    if "\r" in src:
+        src = src.replace("\r\n", "\n").replace("\r", "\n")
+    if "\0" in src:
+        src = src.replace("\0", "\ufffd")
+    state.src = src
+
+
+class _Destination:
+    """What markdown-it's parseLinkDestination returns (its callers read these three)."""
+
+    __slots__ = ("ok", "pos", "str")
+
+    def __init__(self, ok: bool, pos: int, text: str) -> None:
+        self.ok, self.pos, self.str = ok, pos, text
+
+
+# The characters markdown-it's destination loop passes over without a second look.
+_PLAIN_DESTINATION = re.compile(r"[^\x00-\x20\x7f()\\]*")
+
+
+def _parse_link_destination(string: str, pos: int, maximum: int) -> Any:
+    """markdown-it's parseLinkDestination, with a fast path for the common destination: no
+    `<...>`, no parentheses, no backslash. The loop it replaces stops at the first blank,
+    control character or unbalanced `)`, which is where such a run ends; anything else is
+    handed to markdown-it's own function."""
+    if pos >= maximum or string.startswith("<", pos):
+        return parseLinkDestination(string, pos, maximum)
+    end = _PLAIN_DESTINATION.match(string, pos, maximum).end()
+    if end < maximum and string[end : end + 1] in ("(", "\\"):
+        return parseLinkDestination(string, pos, maximum)
+    if end == pos:
+        return _Destination(False, 0, "")
+    return _Destination(True, end, unescapeAll(string[pos:end]))
+
+
 def _linkify(state: StateInline, silent: bool) -> bool:
     """markdown-it's inline linkify rule, except that it hands linkify-it the text up to the
     next blank instead of the whole rest of the block (quadratic on a long line of URLs).
     A URL never contains a blank, so what is matched is the same."""
-    pos, limit, src = state.pos, state.posMax, state.src
-    if state.linkLevel > 0 or pos + 3 > limit or not src.startswith("://", pos):
+    if state.linkLevel > 0 or not state.src.startswith("://", state.pos):
         return False
-    scheme = SCHEME_RE.search(state.pending)
-    if not scheme:
+    found = _bare_url(state.md, state.src, state.pos, state.posMax, state.pending)
+    if found is None:
         return False
-    proto = scheme.group(1)
-    # While a link label is skipped (silent mode) `pending` is stale: the scheme must really
-    # be in front of `pos`, and the rule must move forward, or markdown-it raises RuntimeError.
-    if not src.startswith(proto, pos - len(proto)):
-        return False
-    blank = _BLANK.search(src, pos, limit)
-    link = state.md.linkify.match_at_start(src[pos - len(proto) : blank.start() if blank else limit])
-    if not link:
-        return False
-    url = link.url.rstrip("*")  # a trailing '*' belongs to emphasis
-    if len(url) <= len(proto) or not state.md.validateLink(url):
-        return False
+    url, proto = found
     if not silent:
         state.pending = state.pending[: -len(proto)]
         token = state.push("link_open", "a", 1)
@@ -163,8 +230,215 @@ def _linkify(state: StateInline, silent: bool) -> bool:
     return True
 
 
+def _bare_url(md: MarkdownIt, src: str, pos: int, limit: int, pending: str) -> tuple[str, str] | None:
+    """(URL, its scheme) of a bare URL whose `://` is at `pos`, the scheme being the end of
+    the text markdown-it has pending; None if there is none."""
+    if pos + 3 > limit or not src.startswith("://", pos):
+        return None
+    scheme = SCHEME_RE.search(pending)
+    if not scheme:
+        return None
+    proto = scheme.group(1)
+    # While a link label is skipped (silent mode) `pending` is stale: the scheme must really
+    # be in front of `pos`, and the rule must move forward, or markdown-it raises RuntimeError.
+    if not src.startswith(proto, pos - len(proto)):
+        return None
+    blank = _BLANK.search(src, pos, limit)
+    link = md.linkify.match_at_start(src[pos - len(proto) : blank.start() if blank else limit])
+    if not link:
+        return None
+    url = link.url.rstrip("*")  # a trailing '*' belongs to emphasis
+    if len(url) <= len(proto) or not md.validateLink(url):
+        return None
+    return url, proto
+
+
+# --- fast paths for plain paragraphs --------------------------------------------------------
+
+#: The block rules the one-line paragraph fast path was written against.
+_FAST_BLOCK_RULES = (
+    "front_matter", "table", "code", "fence", "blockquote", "hr", "list", "reference",
+    "html_block", "heading", "lheading", "paragraph",
+)  # fmt: skip
+
+
+def _plain_paragraph(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """markdown-it's `paragraph` rule for the commonest block: one line, starting with an
+    ASCII letter, not indented as code, followed by a blank line or the end. No rule before
+    `paragraph` takes such a line (each needs a marker character first, an indented line,
+    or a second non-blank line), so markdown-it would try and reject them all."""
+    line = start_line + 1
+    pos = state.bMarks[start_line] + state.tShift[start_line]
+    if (
+        silent
+        or pos >= state.eMarks[start_line]
+        or not ("a" <= state.src[pos] <= "z" or "A" <= state.src[pos] <= "Z")
+        or state.sCount[start_line] - state.blkIndent >= 4
+        or (line < state.lineMax and not state.isEmpty(line))
+    ):
+        return False
+    # What `paragraph` does with a block of one line.
+    content = mdTrim(state.getLines(start_line, line, state.blkIndent, False))
+    state.line = line
+    state.push("paragraph_open", "p", 1).map = [start_line, line]
+    token = state.push("inline", "", 0)
+    token.content = content
+    token.map = [start_line, line]
+    token.children = []
+    state.push("paragraph_close", "p", -1)
+    return True
+
+
+#: The inline rules (and post-processing rules) the fast path below was written against.
+_FAST_INLINE_RULES = (
+    "text", "linkify", "newline", "escape", "backticks", "strikethrough", "emphasis",
+    "link", "image", "autolink", "html_inline", "entity",
+)  # fmt: skip
+_FAST_INLINE_RULES2 = ("balance_pairs", "strikethrough", "emphasis", "fragments_join")
+
+# Text no inline rule acts on: no character any of the rules above starts at (`[` `]` `!`
+# `<` `&` `\` backtick `~` `_` `*`, newline), except `:` not followed by `//` (linkify needs
+# `scheme://`) and `!` not followed by `[` (an image needs both). markdown-it adds such text
+# to its pending text unchanged, whatever it is.
+_PROSE_CHAR = r"(?:[^\[\]!<&\\`~_*\n:]|:(?!//)|!(?!\[))"
+_PROSE = r"[^\[\]!<&\\`~_*\n:]*(?:(?::(?!//)|!(?!\[))[^\[\]!<&\\`~_*\n:]*)*"  # _PROSE_CHAR*, unrolled
+# A code span between single backticks: markdown-it's closer is the next lone backtick.
+_CODE = r"`[^`]+`(?!`)"
+_LABEL = rf"{_PROSE}(?:{_CODE}{_PROSE})*"
+_PLAIN_PIECE = re.compile(
+    rf"(?P<text>{_PROSE_CHAR}{_PROSE})"
+    rf"|\[(?P<label>{_LABEL})\](?:\((?P<dest>[^\x00-\x20\x7f()\\<]+)\)|\[(?P<ref>{_LABEL})\]|(?P<short>)(?![(\[]))"
+    r"|<(?P<auto>[a-zA-Z][a-zA-Z0-9+.\-]{1,31}:[^<>\x00-\x20]*)>"
+    r"|(?P<newline>\n)[ \t]*"
+    r"|(?P<bare>://)"
+    r"|`(?P<code>[^`]+)`(?!`)"  # _CODE
+    r"|\\(?P<escape>[!-/:-@\[-`{-~])"  # the ASCII punctuation markdown-it unescapes
+    r"|\\(?P<break>\n)[ \t]*"
+)
+
+
+def _inline_blocks(state: StateCore) -> None:
+    """markdown-it's core `inline` rule, but content made only of prose, `[text](url)`,
+    `[text][ref]`, `[ref]`, `<scheme:url>`, bare `scheme://` URLs, `code`, backslash escapes and line
+    breaks is tokenized here, in one regex pass, into exactly the tokens markdown-it's inline
+    parser makes of it (with our target notes): on link-dense pages that parser is most of
+    the time spent. Anything else (emphasis, raw HTML, entities, images, titles, nested or
+    unusual links and code spans) goes to markdown-it."""
+    md, env = state.md, state.env
+    for token in state.tokens:
+        if token.type == "inline":
+            if token.children is None:
+                token.children = []
+            children = _plain_inline(token.content, md, env)
+            if children is None:
+                md.inline.parse(token.content, md, env, token.children)
+            else:
+                token.children.extend(children)
+
+
+def _plain_inline(src: str, md: MarkdownIt, env: dict[str, Any]) -> list[Token] | None:
+    """The inline tokens of `src`, or None when it is not plain (see `_inline_blocks`).
+
+    `pending` is markdown-it's pending text: what a token push turns into a text token
+    first, and where the linkify rule looks for a URL's scheme."""
+    tokens: list[Token] = []
+    pending = ""
+    pos, size = 0, len(src)
+    while pos < size:
+        m = _PLAIN_PIECE.match(src, pos)
+        if m is None:
+            return None
+        kind = m.lastgroup
+        if kind == "text":
+            pending += m.group()
+            pos = m.end()
+            continue
+        if kind == "bare":
+            found = _bare_url(md, src, pos, size, pending)
+            if found is None:
+                pending += m.group()  # no URL here: markdown-it's text goes on
+                pos = m.end()
+                continue
+        new: list[Token]
+        end = m.end()
+        if kind == "newline":  # markdown-it's `newline` rule
+            if pending.endswith("  "):
+                pending = pending.rstrip(" ")
+                new = [Token("hardbreak", "br", 0)]
+            else:
+                pending = pending[:-1] if pending.endswith(" ") else pending
+                new = [Token("softbreak", "br", 0)]
+        elif kind == "break":  # a backslash at the end of a line
+            new = [Token("hardbreak", "br", 0)]
+        elif kind == "escape":  # text_join merges it into the text around it
+            char = m.group("escape")
+            new = [Token("text_special", "", 0, content=char, markup="\\" + char, info="escape")]
+        elif kind == "code":
+            content = m.group("code").replace("\n", " ")
+            if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
+                content = content[1:-1]
+            new = [Token("code_inline", "code", 0, content=content, markup="`")]
+        else:
+            if kind == "bare":
+                url, proto = found
+                pending = pending[: -len(proto)]
+                end = pos + len(url) - len(proto)
+                attrs, label, markup = {"href": url}, url, "linkify"
+                target = _Target(pos - len(proto), end)
+            elif kind == "auto":
+                url = m.group("auto")
+                if not md.validateLink(url):
+                    return None
+                attrs, label, markup = {"href": url}, url, "autolink"
+                target = _Target(m.start() + 1, m.end() - 1)
+            elif kind == "dest":
+                href = unescapeAll(m.group("dest"))
+                if not md.validateLink(href):
+                    return None
+                attrs, label, markup = {"href": href}, m.group("label"), ""
+                target = _Target(m.start("dest"), m.end("dest"))
+            else:  # `[text][ref]`, `[text][]`, `[text]`: a link when `ref` or `text` is defined
+                raw = m.group("ref") or m.group("label")
+                definition = env.get("references", {}).get(normalizeReference(raw))
+                if not definition:
+                    return None
+                attrs, label, markup = {"href": definition["href"]}, m.group("label"), ""
+                if definition["title"]:
+                    attrs["title"] = definition["title"]
+                target = _Target(pos, pos, label=raw, reference=True)
+            info = "auto" if markup else ""
+            new = [Token("link_open", "a", 1, attrs=attrs, markup=markup, info=info, meta={_MARK: target})]
+            if kind in ("dest", "ref", "short") and "`" in label:  # prose and code spans
+                inner = _plain_inline(label, md, env)
+                if inner is None:
+                    return None
+                for token in inner:
+                    token.level = 1
+                new += inner
+            elif label:
+                new.append(Token("text", "", 0, level=1, content=label))
+            new.append(Token("link_close", "a", -1, markup=markup, info=info))
+        if pending:
+            tokens.append(Token("text", "", 0, content=pending))
+            pending = ""
+        tokens += new
+        pos = end
+    if pending:
+        tokens.append(Token("text", "", 0, content=pending))
+    return tokens
+
+
+#: The character each tracked inline rule starts at; the rule itself rejects any other, and
+#: markdown-it tries every rule at every punctuation mark of the text.
+_RULE_STARTS = {"link": "[", "image": "!", "autolink": "<", "html_inline": "<", "linkify": ":"}
+
+
 def _tracking_inline(name: str, rule: Callable[[StateInline, bool], bool]) -> Callable[[StateInline, bool], bool]:
+    marker = _RULE_STARTS[name]
+
     def tracked(state: StateInline, silent: bool) -> bool:
+        if state.src[state.pos] != marker:
+            return False
         start, pending, first = state.pos, state.pending, len(state.tokens)
         if not rule(state, silent):
             return False
@@ -300,17 +574,23 @@ class _Source:
         self.bom = 1 if text.startswith("\ufeff") else 0
         # What markdown-it sees, at the original's offsets (NUL -> U+FFFD keeps lengths).
         self.shadow = text.replace("\0", "\ufffd")
-        self.starts = [self.bom]
-        self.ends: list[int] = []
-        for m in _NEWLINE.finditer(text, self.bom):
-            self.ends.append(m.start())
-            self.starts.append(m.end())
-        self.ends.append(len(text))
-        self.normalized: list[int] = []
-        size = 0
-        for start, end in zip(self.starts, self.ends):
-            self.normalized.append(size)
-            size += end - start + 1
+        if "\r" in text:
+            self.starts = [self.bom]
+            self.ends: list[int] = []
+            for m in _NEWLINE.finditer(text, self.bom):
+                self.ends.append(m.start())
+                self.starts.append(m.end())
+            self.ends.append(len(text))
+            self.normalized: list[int] = []
+            size = 0
+            for start, end in zip(self.starts, self.ends):
+                self.normalized.append(size)
+                size += end - start + 1
+        else:  # every line break is one LF: the same lists, from the line lengths
+            steps = [len(line) + 1 for line in text[self.bom :].split("\n")]
+            self.starts = list(accumulate(steps[:-1], initial=self.bom))
+            self.ends = [start + step - 1 for start, step in zip(self.starts, steps)]
+            self.normalized = list(accumulate(steps[:-1], initial=0))
 
     def line_text(self, line: int) -> str:
         return self.shadow[self.starts[line] : self.ends[line]]
@@ -469,7 +749,9 @@ class _Text:
     def add(self, text: str) -> tuple[int, int]:
         if self.size >= TEXT_LIMIT:
             return self.size, self.size
-        text = _WHITESPACE.sub(" ", text)
+        # Only a blank is both printable and whitespace: most text needs no collapsing.
+        if not text.isprintable() or "  " in text:
+            text = _WHITESPACE.sub(" ", text)
         if self.space:
             text = text.lstrip(" ")
         text = text[: TEXT_LIMIT - self.size]
