@@ -38,7 +38,7 @@ def words_around(text: str, start: int, end: int, words: int = 12) -> str:
     else:
         if lo > 0 and before and not text[lo - 1].isspace() and not text[lo].isspace():
             before = before[1:]  # cut by the window edge
-        before = before[len(before) - words :]
+        # (no more than `words` are left: all are kept; slicing by len - words wrapped around)
     after = text[end:hi].split(None, words)
     if len(after) > words:
         after = after[:words]

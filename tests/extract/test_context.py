@@ -28,7 +28,7 @@ def split_everything(text: str, start: int, end: int, words: int = 12) -> str:
     if hi < size and after and not text[hi - 1].isspace() and not text[hi].isspace():
         after = after[:-1]
     middle = text[start:end].split()
-    return " ".join((before[len(before) - words :] if words else []) + middle + after[:words])
+    return " ".join((before[max(0, len(before) - words) :] if words else []) + middle + after[:words])
 
 
 PIECES = ["a", "bb", "ccc ", " ", "  ", "\n", "\t", "x" * 40, "é", "\u2028", "\xa0"]
@@ -51,3 +51,9 @@ def test_words_around_keeps_the_nearest_words() -> None:
     text = " ".join(f"w{i}" for i in range(40))
     start = text.index("w20")
     assert words_around(text, start, start + 3, 2) == "w18 w19 w20 w21 w22"
+
+
+def test_a_link_near_the_top_keeps_every_word_before_it():
+    text = "one two three four five six seven LINK after"
+    start = text.index("LINK")
+    assert words_around(text, start, start + 4, words=12) == text
