@@ -2,6 +2,7 @@
 
     python benchmarks/external.py                      # 10,000 URLs, 40 hosts, 50 ms, 8 per host
     python benchmarks/external.py --urls 1000 --no-lychee
+    python benchmarks/external.py --runs 3             # each checker 3 times, interleaved; medians
     python benchmarks/external.py --spread even --rate-limited   # the older, easier-to-saturate mix
 
 A child process serves the generated web (hosts 127.0.0.10.., `linkfix_simweb`) plus a small
@@ -160,13 +161,13 @@ def timed(command: list[str], *, cwd: Path, log: Path) -> dict:
     return {"wall": wall, "cpu": cpu, "rss_mb": int(rss.group(1)) / 1024 if rss else float("nan"), "exit": code}
 
 
-def run_linkfix(server: Server, args: argparse.Namespace, workdir: Path, name: str) -> dict:
+def run_linkfix(server: Server, args: argparse.Namespace, workdir: Path, name: str, cache: str = "linkfix-cache") -> dict:
     out = workdir / f"{name}.json"
     command = [
         sys.executable, "-m", "linkfix", "check", str(server.docs), "--format", "json", "--output", str(out),
         "--allow-private", "--host-concurrency", str(args.host_concurrency),
         "--max-concurrency", str(args.max_concurrency), "--request-interval", "0",
-        "--cache-dir", str(workdir / "linkfix-cache"), "--quiet",
+        "--cache-dir", str(workdir / cache), "--quiet",
     ]  # fmt: skip
     run = _timed_against(server, command, workdir, name)
     statuses: dict[str, str] = {}
@@ -215,6 +216,11 @@ def _traffic(stats: dict[str, dict]) -> dict:
 
 def urls_per_host(truth: dict[str, str]) -> Counter:
     return Counter(urlsplit(url).hostname for url in {u.split("#", 1)[0] for u in truth})
+
+
+def _median(runs: list[dict]) -> dict:
+    """The run with the median wall time (the lower one of the middle two)."""
+    return sorted(runs, key=lambda run: run["wall"])[(len(runs) - 1) // 2]
 
 
 def physical_limit(truth: dict[str, str], host_concurrency: int, latency: float) -> float:
@@ -294,6 +300,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="keep the 429-then-ok URLs (Retry-After: 1 each) in the mix")
     parser.add_argument("--no-uvloop", action="store_true", help="serve on asyncio's own loop even if uvloop is installed")
     parser.add_argument("--no-lychee", action="store_true")
+    parser.add_argument("--runs", type=int, default=1, help="runs per checker; the median is reported")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
@@ -329,15 +336,28 @@ def main(argv: list[str] | None = None) -> int:
             print("429-then-ok left out (--rate-limited keeps it)")
         # Wall times on a shared machine depend on who else runs: say how loaded it was.
         print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start")
-        cold = run_linkfix(server, args, workdir, "linkfix-cold")
+        # Wall times on a shared 2-core machine vary run to run: with --runs N each checker runs
+        # N times, interleaved (linkfix cold, linkfix warm on that cache, lychee), and the
+        # median run of each is reported; every wall is printed.
+        colds, warms, lychees = [], [], []
+        with_lychee = not args.no_lychee and shutil.which("lychee")
+        for i in range(args.runs):
+            colds.append(run_linkfix(server, args, workdir, f"linkfix-cold-{i}", cache=f"linkfix-cache-{i}"))
+            warms.append(run_linkfix(server, args, workdir, f"linkfix-warm-{i}", cache=f"linkfix-cache-{i}"))
+            if with_lychee:
+                lychees.append(run_lychee(server, args, workdir))
+        cold, warm = _median(colds), _median(warms)
         report("linkfix", cold, limit, len(truth), linkfix_accuracy(truth, cold["statuses"]), args)
-        warm = run_linkfix(server, args, workdir, "linkfix-warm")
         report("linkfix warm", warm, limit, len(truth), linkfix_accuracy(truth, warm["statuses"]), args)
         print(f"{'':<14} warm/cold wall {warm['wall'] / cold['wall']:.2f} (target < 0.10)")
-        if not args.no_lychee and shutil.which("lychee"):
-            lychee = run_lychee(server, args, workdir)
+        if with_lychee:
+            lychee = _median(lychees)
             report("lychee", lychee, limit, len(truth), lychee_accuracy(truth, lychee["failing"]), args)
             print(f"{'':<14} linkfix/lychee wall {cold['wall'] / lychee['wall']:.2f} (target <= 1.0)")
+        if args.runs > 1:
+            for name, runs in (("linkfix", colds), ("linkfix warm", warms), ("lychee", lychees)):
+                if runs:
+                    print(f"{name + ' walls':<20} " + " ".join(f"{run['wall']:.2f}" for run in runs) + " s")
         print(f"targets: linkfix <= {1.2 * limit:.2f} s (1.2x limit), RSS < 300 MB, peak conns/host <= {args.host_concurrency}")
     finally:
         server.stop()
