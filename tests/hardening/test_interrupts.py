@@ -32,11 +32,17 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # as for a background job (`cmd &` in a script)
 
 
+def _default_sigint() -> None:
+    # as from a terminal, even when these tests themselves run as a background job (which
+    # inherits an ignored SIGINT, and so would every linkfix started here)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 async def _linkfix(*argv: str, cwd: Path, sigint_ignored: bool = False) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "linkfix", *argv, cwd=cwd, env=ENV,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-        preexec_fn=_ignore_sigint if sigint_ignored else None,
+        preexec_fn=_ignore_sigint if sigint_ignored else _default_sigint,
     )
 
 
