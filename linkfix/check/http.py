@@ -776,7 +776,8 @@ class HttpChecker:
                 if job.answer.done():
                     continue  # its URL's check was cancelled meanwhile
                 try:
-                    await host.turn()
+                    if host.interval or host.paused_until:  # (most hosts: neither; a coroutine per request costs)
+                        await host.turn()
                     # The host with the most work left goes first; hosts on the critical path go now.
                     rounds = host.backlog / host.concurrency
                     await admission.acquire(-rounds, urgent=rounds > 0 and rounds >= CRITICAL_SHARE * self._most_rounds)
