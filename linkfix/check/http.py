@@ -66,6 +66,10 @@ HEAD_SAMPLE = 12  # HEADs to a host before judging whether HEAD pays off there
 # GETs in one directory of a host agreed and none disagreed: after that the directory's HEAD
 # 404s are believed. Per directory, because a site's HEAD handling differs by route, not by page.
 HEAD_GONE_SAMPLE = 3
+# First retry after 0.25-0.375 s, then twice as long each time (max_retries of them). A retry
+# that comes too early costs an `error` for this run, never a false `broken` (errors are asked
+# again next run); waiting 0.5 s made the last failing URLs of a run its last second.
+RETRY_BACKOFF = 0.25
 CHECKS_PER_CONNECTION = 4  # URLs of a host checked at once, per connection (some wait for probes or backoff)
 CRITICAL_SHARE = 0.8  # hosts with this share of the most work left pass the global limit (admission.py)
 _HEAD_MISLEADS = -1
@@ -196,7 +200,7 @@ class HttpChecker:
         *,
         resolver: AbstractResolver | None = None,
         progress: bool = False,
-        backoff: float = 0.5,
+        backoff: float = RETRY_BACKOFF,
         max_retry_after: float = policy.MAX_RETRY_AFTER,
     ) -> None:
         self.config = config
