@@ -147,7 +147,7 @@ class _Host:
     later as a woken waiter would: on a busy loop every step costs the host a few milliseconds
     per round trip)."""
 
-    __slots__ = ("concurrency", "queue", "runners", "pending", "checking", "interval", "next_start", "paused_until", "head_ok", "heads", "heads_wasted", "backlog")
+    __slots__ = ("concurrency", "queue", "runners", "pending", "checking", "strikes", "interval", "next_start", "paused_until", "head_ok", "heads", "heads_wasted", "backlog")
 
     def __init__(self, concurrency: int, interval: float) -> None:
         self.concurrency = max(1, concurrency)
@@ -157,6 +157,7 @@ class _Host:
         # being checked: a task per URL up front cost a burst of CPU (and memory) at the start.
         self.pending: deque[tuple[str, bool, asyncio.Future[_Outcome]]] = deque()
         self.checking = 0
+        self.strikes = 0  # 429s (and 503s with Retry-After) in a row: each pauses the host longer
         self.backlog = 0  # URLs of this host being checked or waiting to be: its share of the work left
         self.interval = interval
         self.next_start = 0.0
@@ -730,30 +731,37 @@ class HttpChecker:
             method, priority = answer.method, CONTINUE
             if attempt >= limit or (answer.method == "HEAD" and policy.should_retry_with_get(answer.status)):
                 return answer  # a HEAD the caller will confirm with GET: retry that instead
-            delay = self._retry_delay(host, answer, attempt)
+            delay = self._retry_delay(answer, attempt)
             if delay is None:
                 return answer
             attempt += 1
             log.debug("retrying %s %s in %.2fs (attempt %d): %s", method, url, delay, attempt, answer.error or answer.status)
             await asyncio.sleep(delay)
 
-    def _retry_delay(self, host: _Host, answer: _Answer, attempt: int) -> float | None:
-        """Seconds before trying again, or None when the answer is final."""
-        jittered = policy.backoff_delay(attempt, base=self._backoff, jitter=random.random() * 0.5)
+    def _retry_delay(self, answer: _Answer, attempt: int) -> float | None:
+        """Seconds before trying again, or None when the answer is final. A 429, or a 503 with
+        Retry-After, is retried at once: its host's runner paused the whole host (`_host_pause`),
+        so the retry waits for the host's turn like every other request to it."""
         if answer.status == 0:
-            return jittered if answer.error in _RETRY_ERRORS else None
-        if not policy.is_retryable(answer.status):
-            return None
-        if policy.is_bot_challenge(answer.status, answer.header_map, answer.text()[:20000] if answer.body else ""):
+            return self._jittered(attempt) if answer.error in _RETRY_ERRORS else None
+        if not policy.is_retryable(answer.status) or _is_challenge(answer):
             return None  # a challenge does not go away by asking again
+        if self._host_pause(answer, 0) is not None:
+            return 0.0
+        return self._jittered(attempt)
+
+    def _host_pause(self, answer: _Answer, strikes: int) -> float | None:
+        """How long the whole host waits after `answer`: its Retry-After on a 429/503, else on a
+        429 a backoff that grows with the host's `strikes` (429s in a row); None: no pause."""
+        if answer.status not in (429, 503) or _is_challenge(answer):
+            return None
         wait = policy.parse_retry_after(answer.header_map.get("Retry-After"), cap=self._max_retry_after)
-        if answer.status in (429, 503) and wait is not None:
-            host.pause(wait)  # the whole host waits: the turn() of every request sees it
-            return 0.0
-        if answer.status == 429:
-            host.pause(jittered)
-            return 0.0
-        return jittered
+        if wait is not None:
+            return wait
+        return self._jittered(strikes) if answer.status == 429 else None
+
+    def _jittered(self, attempt: int) -> float:
+        return policy.backoff_delay(attempt, base=self._backoff, jitter=random.random() * 0.5)
 
     async def _exchange(
         self, host: _Host, method: Method, url: str, read: ReadLimit, priority: int = CONTINUE, extra: _Extra = None
@@ -810,10 +818,13 @@ class HttpChecker:
             host.runners -= 1
 
     def _slow_down(self, host: _Host, answer: _Answer) -> None:
-        """A 429/503 with Retry-After (or a bare 429) pauses the whole host: `_retry_delay`
-        does that; the URL's own retry then waits for the host's turn."""
-        if answer.status in (429, 503):
-            self._retry_delay(host, answer, 0)
+        """Pause the whole host when `answer` asks for it (see `_host_pause`)."""
+        pause = self._host_pause(answer, host.strikes)
+        if pause is not None:
+            host.strikes += 1
+            host.pause(pause)  # the turn() of every request to the host sees it
+        elif answer.status:
+            host.strikes = 0
 
     async def _request(self, method: str, url: str, read: int, extra: _Extra = None) -> _Answer:
         assert self._session is not None
@@ -924,6 +935,10 @@ def _with_cookies(extra: _Extra, hostname: str, cookies: ChainCookies) -> _Extra
     headers = dict(extra[1]) if extra is not None and extra[0] == hostname else {}
     headers["Cookie"] = header
     return hostname, headers
+
+
+def _is_challenge(answer: _Answer) -> bool:
+    return policy.is_bot_challenge(answer.status, answer.header_map, answer.text()[:20000] if answer.body else "")
 
 
 def _settle(outcome: asyncio.Future[_Outcome], task: asyncio.Task[_Outcome]) -> None:

@@ -703,3 +703,20 @@ async def test_a_hosts_urls_are_checked_a_few_at_a_time_not_all_at_once(web, mon
         results = await c.check_many(urls)
     assert all(r.status is Status.OK for r in results.values())
     assert 2 <= peak <= 2 * http.CHECKS_PER_CONNECTION  # not 40 tasks waiting for 2 connections
+
+
+async def test_429s_in_a_row_pause_the_host_longer_each_time(web):
+    from aiohttp import web as aioweb
+
+    async def always_429(request):  # no Retry-After: the checker picks the pause
+        return aioweb.Response(status=429, text="slow down")
+
+    web.sites[HOST].handler = always_429
+    async with HttpChecker(config(host_concurrency=1, max_retries=2), Cache(None), resolver=web.resolver, backoff=0.1) as c:
+        result = await c.check(web.url(HOST, "/busy/page"))
+    assert (result.status, result.http_status) == (Status.BLOCKED, 429)
+    times = web.stats(HOST).times
+    gaps = [later - earlier for earlier, later in zip(times, times[1:])]
+    assert len(gaps) == 2
+    # 0.1 s (+ up to 50% jitter) after the first, 0.2 s (+ up to 50%) after the second
+    assert 0.1 <= gaps[0] < 0.2 <= gaps[1]
