@@ -26,7 +26,7 @@ from typing import AsyncIterator
 from .cache import Cache
 from .config import Config
 from .model import Document
-from .runner import EXTRACT_NAMESPACE, Outcome, accept_outcome, cached_outcome, _extract_job, _extraction_key
+from .runner import EXTRACT_NAMESPACE, Outcome, accept_outcome, cached_outcome, extract_file, extraction_key
 from .sources import Project
 
 log = logging.getLogger(__name__)
@@ -53,7 +53,7 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
     misses = 0  # files not in the extraction cache so far
     try:
         for path in project.files:
-            key = _extraction_key(path, want_text) if cache is not None else ""
+            key = extraction_key(path, want_text) if cache is not None else ""
             outcome: asyncio.Future[Outcome] | Outcome | None = cached_outcome(cache, key)
             if outcome is not None:
                 key = ""  # already in the cache
@@ -63,9 +63,9 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
                     pool = ProcessPoolExecutor(max_workers=1, mp_context=_START_METHOD, initializer=_ignore_interrupts)
                     ready = loop.run_in_executor(pool, _ready)
                 if ready is not None and ready.done() and not ready.exception():
-                    outcome = loop.run_in_executor(pool, _extract_job, (path, want_text))
+                    outcome = loop.run_in_executor(pool, extract_file, path, want_text)
                 else:  # the worker is still starting: parse this one here
-                    outcome = _extract_job((path, want_text))
+                    outcome = extract_file(path, want_text)
             queue.append((path, outcome, key))
             while queue and not isinstance(queue[0][1], asyncio.Future):
                 found = _take(queue, cache, errors, project)
@@ -78,7 +78,7 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
                     outcome = await front
                 except BrokenProcessPool:  # the worker died (killed, out of memory): carry on here
                     log.warning("extraction worker stopped; parsing the remaining files in this process")
-                    outcome = _extract_job((front_path, want_text))
+                    outcome = extract_file(front_path, want_text)
                 queue[0] = (front_path, outcome, key)
             found = _take(queue, cache, errors, project)
             if found is not None:

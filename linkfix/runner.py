@@ -91,10 +91,10 @@ def iter_documents(project: Project, *, want_text: bool, cache: Cache | None, er
     `extract_worker` does the same with the parsing in a second process."""
     errors.extend(project.errors)
     for path in project.files:
-        key = _extraction_key(path, want_text) if cache is not None else ""
+        key = extraction_key(path, want_text) if cache is not None else ""
         outcome = cached_outcome(cache, key)
         if outcome is None:
-            outcome = _extract_job((path, want_text))
+            outcome = extract_file(path, want_text)
             if cache is not None and key and not isinstance(outcome, str):
                 cache.set(EXTRACT_NAMESPACE, key, outcome, cache.max_age)
         document = accept_outcome(project, path, outcome, errors)
@@ -131,7 +131,7 @@ def cached_outcome(cache: Cache | None, key: str) -> Outcome | None:
 EXTRACT_NAMESPACE = "extract"
 
 
-def _extraction_key(path: Path, want_text: bool) -> str:
+def extraction_key(path: Path, want_text: bool) -> str:
     """Digest of what the extraction depends on, or "" when the file cannot be read."""
     try:
         data = path.read_bytes() if path.stat().st_size <= MAX_FILE_BYTES else b""
@@ -158,9 +158,8 @@ def _extractor_fingerprint() -> str:
     return digest.hexdigest()
 
 
-def _extract_job(job: tuple[Path, bool]) -> tuple[Document, str] | str:
+def extract_file(path: Path, want_text: bool) -> Outcome:
     """(document, warning) for one file, or why it could not be read."""
-    path, want_text = job
     try:
         text, warning = read_source(path)
     except Unreadable as exc:
