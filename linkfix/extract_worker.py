@@ -26,7 +26,7 @@ from typing import AsyncIterator
 from .cache import Cache
 from .config import Config
 from .model import Document
-from .runner import EXTRACT_NAMESPACE, Outcome, accept_outcome, cached_outcome, extract_file, extraction_key
+from .runner import Outcome, accept_outcome, cached_outcome, extract_file, extraction_key, remember_outcome
 from .sources import Project
 
 log = logging.getLogger(__name__)
@@ -93,8 +93,7 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
 
 def _take(queue: deque, cache: Cache | None, errors: list[str], project: Project) -> tuple[str, Document] | None:
     path, outcome, key = queue.popleft()
-    if cache is not None and key and not isinstance(outcome, str):
-        cache.set(EXTRACT_NAMESPACE, key, outcome, cache.max_age)
+    remember_outcome(cache, key, outcome)
     return accept_outcome(project, path, outcome, errors)
 
 

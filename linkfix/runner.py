@@ -95,8 +95,7 @@ def iter_documents(project: Project, *, want_text: bool, cache: Cache | None, er
         outcome = cached_outcome(cache, key)
         if outcome is None:
             outcome = extract_file(path, want_text)
-            if cache is not None and key and not isinstance(outcome, str):
-                cache.set(EXTRACT_NAMESPACE, key, outcome, cache.max_age)
+            remember_outcome(cache, key, outcome)
         document = accept_outcome(project, path, outcome, errors)
         if document is not None:
             yield document
@@ -126,6 +125,12 @@ def cached_outcome(cache: Cache | None, key: str) -> Outcome | None:
         return None
     outcome = cache.get(EXTRACT_NAMESPACE, key)
     return outcome if isinstance(outcome, tuple) and outcome and isinstance(outcome[0], Document) else None
+
+
+def remember_outcome(cache: Cache | None, key: str, outcome: Outcome) -> None:
+    """Keep a successful extraction for `cached_outcome` in later runs."""
+    if cache is not None and key and not isinstance(outcome, str):
+        cache.set(EXTRACT_NAMESPACE, key, outcome, cache.max_age)
 
 
 EXTRACT_NAMESPACE = "extract"
