@@ -32,6 +32,10 @@ LAG_PERIOD = 0.05  # seconds between two looks at the loop
 LAG_HIGH = 0.010  # a timer this late twice in a row: answers are queueing for the CPU
 LAG_LOW = 0.004  # this punctual: room for more
 SHRINK = 0.75  # the limit drops to this share of what is in flight when the loop lags
+# Fewer requests in flight than this cannot be why the loop lags (an answer costs well under a
+# millisecond, each comes back once per round trip): the lag is other work, such as reading a
+# warm cache, and a lower limit would only queue the few requests there are behind it.
+SHRINK_ABOVE = 32
 
 
 class Slots:
@@ -129,7 +133,7 @@ class Admission:
         """One step of the controller, given how late the last timer fired."""
         limit = self.slots.limit
         lagged, self._lagged = self._lagged, lag > LAG_HIGH
-        if lag > LAG_HIGH and lagged:
+        if lag > LAG_HIGH and lagged and self.in_flight > SHRINK_ABOVE:
             limit = max(self.minimum, min(limit, int(self.in_flight * SHRINK)))
         elif lag < LAG_LOW and limit < self.maximum and self.slots.waiting:
             limit = min(self.maximum, limit + max(2, limit // 8))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from linkfix.check.admission import LAG_HIGH, LAG_LOW, Admission, Slots
+from linkfix.check.admission import LAG_HIGH, LAG_LOW, SHRINK_ABOVE, Admission, Slots
 
 
 async def _holders(slots: Slots, priorities: list[float]) -> tuple[list[asyncio.Task], list[float]]:
@@ -74,9 +74,25 @@ async def test_the_limit_follows_the_loops_lag():
     for _ in range(20):
         admission.in_flight = admission.slots.limit
         admission.adjust(LAG_HIGH * 2)
-    assert admission.slots.limit == 8  # never below one host's share
+    assert admission.slots.limit == 24  # 32 in flight or fewer cannot be why the loop lags
     admission.adjust(LAG_LOW / 2)
-    assert admission.slots.limit == 8  # punctual, but nobody waits: no reason to grow
+    assert admission.slots.limit == 24  # punctual, but nobody waits: no reason to grow
+
+
+async def test_the_limit_never_drops_below_one_hosts_share():
+    admission = Admission(1000, minimum=50)
+    for _ in range(20):
+        admission.in_flight = admission.slots.limit
+        admission.adjust(LAG_HIGH * 2)
+    assert admission.slots.limit == 50
+
+
+async def test_a_lag_with_few_requests_in_flight_is_not_theirs():
+    admission = Admission(100, minimum=8)
+    admission.in_flight = SHRINK_ABOVE
+    for _ in range(5):
+        admission.adjust(LAG_HIGH * 2)
+    assert admission.slots.limit == 100  # reading a warm cache, say: fewer slots would not help
 
 
 async def test_a_punctual_loop_with_requests_waiting_raises_the_limit():
