@@ -8,11 +8,10 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
-import gc
 import logging
 import os
 import time
-from contextlib import aclosing, contextmanager
+from contextlib import aclosing
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any, AsyncIterator, Iterable, Iterator, Mapping, Sequence
 
 from markdown_it.common.utils import unescapeAll
 
+from . import gc_policy
 from .cache import Cache
 from .changed import Changes
 from .check.local import LocalChecker, Target
@@ -208,7 +208,7 @@ async def run_check(
     project = project or collect(list(inputs), config)
     if changed is not None:
         project = replace(project, files=changed.select_files(project.files))
-    with _rare_garbage_collection():
+    with gc_policy.rare_collection():
         cache = open_cache(config) if config.cache and not config.offline else None
         try:
             errors: list[str] = []
@@ -288,23 +288,6 @@ async def check_documents(
         files=len(pages),
         errors=tuple(errors),
     )
-
-
-@contextmanager
-def _rare_garbage_collection():
-    """Extraction and checking allocate a million small acyclic objects; the cyclic collector,
-    run every 700 allocations by default, would scan them again and again (a fifth of an
-    offline check). Meanwhile: the young generation every 50,000 allocations (each pause
-    scans only those, ~30 ms, while answers wait in the event loop; the total is the same
-    whatever the threshold), the older generations not at all (hundreds of thousands of live
-    objects: pauses of ~0.5 s). Cycles that outlive a young collection wait for the end of the
-    run, when the defaults come back."""
-    thresholds = gc.get_threshold()
-    gc.set_threshold(50_000, 1000, 1000)
-    try:
-        yield
-    finally:
-        gc.set_threshold(*thresholds)
 
 
 class _ExternalChecks:
