@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -270,7 +271,33 @@ def test_a_result_read_back_is_marked_cached_but_stored_as_fresh(tmp_path):
         cache.put_result(url, again)  # writing a cached verdict back does not store the flag
     with Cache(tmp_path / "c") as cache:
         assert cache.get_result(url).from_cache  # marked on reading ...
-        assert cache._table.get_many([normalise_url(url)])[normalise_url(url)]["result"]["from_cache"] is False  # ... not stored
+        assert "from_cache" not in cache._table.get_many([normalise_url(url)])[normalise_url(url)]["result"]  # ... not stored
+
+
+def test_stored_records_leave_out_defaults_and_read_back_whole(tmp_path):
+    plain, moved = "https://x.org/plain", "https://x.org/moved"
+    chain = (Redirect(url=moved, status=301, location="https://x.org/new"),)
+    full = CheckResult(url=moved, status=Status.REDIRECTED, reason="301", detail="moved", http_status=301,
+                       redirects=chain, final_url="https://x.org/new", permanent=True, checked_at=5.0)
+    with Cache(tmp_path / "c") as cache:
+        cache.put_result(plain, CheckResult(url=plain, status=Status.OK, http_status=200, checked_at=5.0))
+        cache.put_result(moved, full)
+    with Cache(tmp_path / "c") as cache:
+        stored = cache._table.get_many([plain])[plain]
+        assert stored == {"result": {"url": plain, "status": "ok", "http_status": 200, "checked_at": 5.0}, "fresh_until": stored["fresh_until"]}
+        assert cache.get_result(moved) == replace(full, from_cache=True)
+
+
+def test_records_in_the_older_full_layout_still_read(tmp_path):
+    url = "https://x.org/a"
+    old = {"result": {"url": url, "status": "broken", "reason": "404", "detail": "", "http_status": 404, "redirects": [],
+                      "final_url": "", "permanent": False, "checked_at": 5.0, "from_cache": False},
+           "fresh_until": time.time() + 60, "history": {"first_broken": 5.0, "last_broken": 5.0, "broken_runs": 1, "last_run": "r1"}}
+    with Cache(tmp_path / "c") as cache:
+        cache._table.put_many({url: (old, 60)})
+    with Cache(tmp_path / "c") as cache:
+        assert cache.get_result(url) == CheckResult(url=url, status=Status.BROKEN, reason="404", http_status=404, checked_at=5.0, from_cache=True)
+        assert cache.history(url).broken_runs == 1
 
 
 def test_expired_entries_are_dropped_on_close(tmp_path):
