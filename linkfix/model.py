@@ -62,6 +62,15 @@ class Span:
     start: int
     end: int
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as constructor arguments (see _span): a warm run unpickles every link of the
+        # site from the extraction cache, and the dataclass default looks up the fields per object.
+        return _span, (self.path, self.line, self.column, self.start, self.end)
+
+
+def _span(path: str, line: int, column: int, start: int, end: int) -> Span:
+    return Span(path=path, line=line, column=column, start=start, end=end)
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Page:
@@ -85,6 +94,13 @@ class Link:
     context: str = ""  # words around the link in the page text
     tag: str = ""  # HTML element and attribute, e.g. "a[href]", "img[srcset]"
     reference: str = ""  # label of a reference-style link
+
+    def __reduce__(self) -> tuple[Any, ...]:  # see Span.__reduce__
+        return _link, (self.url, self.kind, self.span, self.page, self.anchor_text, self.context, self.tag, self.reference)
+
+
+def _link(url: str, kind: LinkKind, span: Span, page: Page, anchor_text: str, context: str, tag: str, reference: str) -> Link:
+    return Link(url=url, kind=kind, span=span, page=page, anchor_text=anchor_text, context=context, tag=tag, reference=reference)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
