@@ -4,6 +4,7 @@
     python benchmarks/external.py --urls 1000 --no-lychee
     python benchmarks/external.py --runs 3             # each checker 3 times, interleaved; medians
     python benchmarks/external.py --spread even --rate-limited   # the older, easier-to-saturate mix
+    python benchmarks/external.py --interval 0.05      # both spacing requests to a host 50 ms apart (lychee's default)
 
 A child process serves the generated web (hosts 127.0.0.10.., `linkfix_simweb`) plus a small
 control endpoint (per-host request counts and peak concurrent connections). Each checker then
@@ -166,7 +167,7 @@ def run_linkfix(server: Server, args: argparse.Namespace, workdir: Path, name: s
     command = [
         sys.executable, "-m", "linkfix", "check", str(server.docs), "--format", "json", "--output", str(out),
         "--allow-private", "--host-concurrency", str(args.host_concurrency),
-        "--max-concurrency", str(args.max_concurrency), "--request-interval", "0",
+        "--max-concurrency", str(args.max_concurrency), "--request-interval", str(args.interval),
         "--cache-dir", str(workdir / cache), "--quiet",
     ]  # fmt: skip
     run = _timed_against(server, command, workdir, name)
@@ -183,7 +184,7 @@ def run_lychee(server: Server, args: argparse.Namespace, workdir: Path) -> dict:
     command = [
         "lychee", "--no-progress", "--format", "json", "--output", str(out),
         "--max-concurrency", str(args.max_concurrency), "--host-concurrency", str(args.host_concurrency),
-        "--host-request-interval", "0", "--include-fragments", "--max-retries", "2", "--timeout", "20",
+        "--host-request-interval", f"{round(args.interval * 1000)}ms", "--include-fragments", "--max-retries", "2", "--timeout", "20",
         "--retry-wait-time", "1", str(server.docs),
     ]  # fmt: skip
     run = _timed_against(server, command, workdir, "lychee")
@@ -299,6 +300,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate-limited", action="store_true",
                         help="keep the 429-then-ok URLs (Retry-After: 1 each) in the mix")
     parser.add_argument("--no-uvloop", action="store_true", help="serve on asyncio's own loop even if uvloop is installed")
+    parser.add_argument("--interval", type=float, default=0.0, metavar="SECONDS",
+                        help="least time between two requests to one host, for both checkers (default 0; lychee's own default is 0.05)")
     parser.add_argument("--no-lychee", action="store_true")
     parser.add_argument("--runs", type=int, default=1, help="runs per checker; the median is reported")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
@@ -334,6 +337,9 @@ def main(argv: list[str] | None = None) -> int:
             )
         else:
             print("429-then-ok left out (--rate-limited keeps it)")
+        if args.interval:
+            print(f"requests to one host start >= {args.interval * 1000:.0f} ms apart (both checkers): the busiest host's "
+                  f"{busiest_urls} URLs need >= {busiest_urls * args.interval:.2f} s")
         # Wall times on a shared machine depend on who else runs: say how loaded it was.
         print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start")
         # Wall times on a shared 2-core machine vary run to run: with --runs N each checker runs
