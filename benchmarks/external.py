@@ -5,6 +5,7 @@
     python benchmarks/external.py --runs 3             # each checker 3 times, interleaved; medians
     python benchmarks/external.py --spread even --rate-limited   # the older, easier-to-saturate mix
     python benchmarks/external.py --interval 0.05      # both spacing requests to a host 50 ms apart (lychee's default)
+    python benchmarks/external.py --busiest-only       # only the busiest host's URLs: what that host alone costs
 
 A child process serves the generated web (hosts 127.0.0.10.., `linkfix_simweb`) plus a small
 control endpoint (per-host request counts and peak concurrent connections). Each checker then
@@ -168,7 +169,7 @@ def run_linkfix(server: Server, args: argparse.Namespace, workdir: Path, name: s
         sys.executable, "-m", "linkfix", "check", str(server.docs), "--format", "json", "--output", str(out),
         "--allow-private", "--host-concurrency", str(args.host_concurrency),
         "--max-concurrency", str(args.max_concurrency), "--request-interval", str(args.interval),
-        "--cache-dir", str(workdir / cache), "--quiet",
+        "--cache-dir", str(workdir / cache), "--quiet", *args.filter_flags,
     ]  # fmt: skip
     run = _timed_against(server, command, workdir, name)
     statuses: dict[str, str] = {}
@@ -185,7 +186,7 @@ def run_lychee(server: Server, args: argparse.Namespace, workdir: Path) -> dict:
         "lychee", "--no-progress", "--format", "json", "--output", str(out),
         "--max-concurrency", str(args.max_concurrency), "--host-concurrency", str(args.host_concurrency),
         "--host-request-interval", f"{round(args.interval * 1000)}ms", "--include-fragments", "--max-retries", "2", "--timeout", "20",
-        "--retry-wait-time", "1", str(server.docs),
+        "--retry-wait-time", "1", *args.filter_flags, str(server.docs),
     ]  # fmt: skip
     run = _timed_against(server, command, workdir, "lychee")
     failing: set[str] = set()
@@ -302,6 +303,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-uvloop", action="store_true", help="serve on asyncio's own loop even if uvloop is installed")
     parser.add_argument("--interval", type=float, default=0.0, metavar="SECONDS",
                         help="least time between two requests to one host, for both checkers (default 0; lychee's own default is 0.05)")
+    parser.add_argument("--busiest-only", action="store_true",
+                        help="check only the busiest host's URLs (both checkers): how long that host alone takes")
     parser.add_argument("--no-lychee", action="store_true")
     parser.add_argument("--runs", type=int, default=1, help="runs per checker; the median is reported")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
@@ -327,6 +330,11 @@ def main(argv: list[str] | None = None) -> int:
         )
         busiest, busiest_urls = urls_per_host(truth).most_common(1)[0]
         print(f"spread {args.spread}: busiest host {busiest} has {busiest_urls} URLs; server loop: {server.loop}")
+        args.filter_flags = []
+        if args.busiest_only:  # the site's pages stay the same; only that host's URLs are checked and scored
+            truth = {url: status for url, status in truth.items() if urlsplit(url).hostname == busiest}
+            args.filter_flags = ["--exclude", ".", "--include", rf"^https?://{re.escape(busiest)}[:/]"]
+            print(f"--busiest-only: checking and scoring only the {len(truth)} URLs on {busiest}")
         if args.rate_limited:
             floor, host, count = polite_floor(truth)
             shared = math.ceil(count / args.host_concurrency) * RETRY_AFTER
