@@ -5,6 +5,10 @@ A check asks about every URL of a site once per run, so this is the cache's hot 
 in Python; a run over 10,000 URLs spent more time there than in its HTTP exchanges. Here a
 document's URLs are read with one SELECT and a run's results written with one executemany per
 transaction. Records are JSON text, so the file is readable with any SQLite tool.
+
+A table of moderate size (a project's own cache) is read whole, in one scan, at the first lookup:
+scanning 10,000 rows takes a quarter of the time of looking them up a document at a time, and a
+warm run asks for nearly all of them. The rows stay as text until asked for.
 """
 
 from __future__ import annotations
@@ -14,13 +18,14 @@ import logging
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Literal, Mapping
 
 log = logging.getLogger(__name__)
 
 FILE_NAME = "urls.sqlite3"
 _BATCH = 500  # keys per SELECT: below SQLite's limit on bound parameters (999 in old builds)
 _BUSY_SECONDS = 10.0  # another linkfix run writing the same cache: wait this long for it
+WHOLE_TABLE_BYTES = 32 * 1024 * 1024  # up to this size (~100k URLs) the table is read whole
 
 
 class RecordTable:
@@ -29,6 +34,9 @@ class RecordTable:
     def __init__(self, directory: Path | None) -> None:
         self._memory: dict[str, tuple[Any, float]] | None = None
         self._db: sqlite3.Connection | None = None
+        # key -> record text of every unexpired row, read at the first lookup (False: the table
+        # is too big to read whole); this object's own writes are added as they happen.
+        self._rows: dict[str, str] | Literal[False] | None = None
         if directory is None:
             self._memory = {}
             return
@@ -48,6 +56,17 @@ class RecordTable:
                     found[key] = item[0]
             return found
         assert self._db is not None
+        if self._rows is None:
+            self._rows = self._read_whole()
+        if self._rows is not False:
+            for key in keys:
+                text = self._rows.get(key)
+                if text is not None:
+                    try:
+                        found[key] = json.loads(text)
+                    except ValueError:  # damaged by hand or by another tool: a miss, rewritten later
+                        continue
+            return found
         keys = list(keys)
         for start in range(0, len(keys), _BATCH):
             chunk = keys[start : start + _BATCH]
@@ -73,6 +92,14 @@ class RecordTable:
         with self._db:  # BEGIN ... COMMIT (ROLLBACK on error)
             self._db.execute("BEGIN")
             self._db.executemany("INSERT OR REPLACE INTO url (key, record, expires) VALUES (?, ?, ?)", rows)
+        if isinstance(self._rows, dict):
+            self._rows.update((key, text) for key, text, _ in rows)
+
+    def _read_whole(self) -> dict[str, str] | Literal[False]:
+        assert self._db is not None
+        if self.size_bytes() > WHOLE_TABLE_BYTES:
+            return False
+        return dict(self._db.execute("SELECT key, record FROM url WHERE expires > ?", (time.time(),)))
 
     def all_records(self) -> Iterable[tuple[str, Any]]:
         """Every unexpired (key, record), for `linkfix cache stats`."""
@@ -86,12 +113,14 @@ class RecordTable:
         return int(pages) * int(size)
 
     def drop_expired(self) -> None:
+        self._rows = None
         if self._db is not None:
             with self._db:
                 self._db.execute("BEGIN")
                 self._db.execute("DELETE FROM url WHERE expires <= ?", (time.time(),))
 
     def clear(self) -> None:
+        self._rows = None
         if self._memory is not None:
             self._memory.clear()
         elif self._db is not None:

@@ -189,7 +189,16 @@ def _write_raw_records(directory, rows):
     db.close()
 
 
-def test_entries_from_an_older_version_are_misses(tmp_path):
+@pytest.fixture(params=["whole table", "query per lookup"])
+def table_reading(request, monkeypatch):
+    """Both ways the records table is read: whole at the first lookup (a project's cache), or
+    a query per lookup (a table too big to hold)."""
+    if request.param == "query per lookup":
+        monkeypatch.setattr("linkfix.cache_table.WHOLE_TABLE_BYTES", 0)
+    return request.param
+
+
+def test_entries_from_an_older_version_are_misses(tmp_path, table_reading):
     import json
 
     fresh = time.time() + 60
@@ -211,7 +220,7 @@ def test_entries_from_an_older_version_are_misses(tmp_path):
         assert cache.get_result("https://x.org/d").status is Status.OK
 
 
-def test_preload_reads_many_records_at_once_with_the_same_answers(tmp_path):
+def test_preload_reads_many_records_at_once_with_the_same_answers(tmp_path, table_reading):
     urls = [f"https://x.org/{i}" for i in range(1200)]  # more than one SELECT's worth
     with Cache(tmp_path / "c") as cache:
         for i, url in enumerate(urls):
@@ -222,6 +231,20 @@ def test_preload_reads_many_records_at_once_with_the_same_answers(tmp_path):
             a, b = one_by_one.get_result(url), preloaded.get_result(url)
             assert (a and a.status) == (b and b.status)
             assert one_by_one.history(url) == preloaded.history(url)
+
+
+def test_a_table_read_whole_keeps_up_with_its_own_writes_and_leaves_out_expired_rows(tmp_path):
+    from linkfix.cache_table import RecordTable
+
+    (tmp_path / "c").mkdir()
+    table = RecordTable(tmp_path / "c")
+    table.put_many({"a": ({"n": 1}, 60), "gone": ({"n": 0}, -1)})
+    assert table.get_many(["a", "gone", "never"]) == {"a": {"n": 1}}  # read whole here
+    table.put_many({"a": ({"n": 2}, 60), "b": ({"n": 3}, 60)})
+    assert table.get_many(["a", "b"]) == {"a": {"n": 2}, "b": {"n": 3}}
+    table.clear()
+    assert table.get_many(["a", "b"]) == {}
+    table.close()
 
 
 def test_unusable_cache_directory_is_a_config_error(tmp_path):
