@@ -147,7 +147,7 @@ class _Host:
     later as a woken waiter would: on a busy loop every step costs the host a few milliseconds
     per round trip)."""
 
-    __slots__ = ("concurrency", "queue", "runners", "pending", "checking", "strikes", "interval", "next_start", "paused_until", "head_ok", "heads", "heads_wasted", "backlog")
+    __slots__ = ("concurrency", "queue", "runners", "pending", "early", "troubled", "checking", "strikes", "interval", "next_start", "paused_until", "head_ok", "heads", "heads_wasted", "backlog")
 
     def __init__(self, concurrency: int, interval: float) -> None:
         self.concurrency = max(1, concurrency)
@@ -156,6 +156,12 @@ class _Host:
         # URLs wait here until fewer than concurrency x CHECKS_PER_CONNECTION of the host's are
         # being checked: a task per URL up front cost a burst of CPU (and memory) at the start.
         self.pending: deque[tuple[str, bool, asyncio.Future[_Outcome]]] = deque()
+        # Server trouble clusters by route: once an answer from a directory of this host needs a
+        # retry (5xx, timeout, reset), the URLs waiting in that directory start before the rest,
+        # so that their own retries' backoff overlaps the host's other work instead of trailing
+        # after it (the last of a host's URLs to fail otherwise waits out its backoff alone).
+        self.early: deque[tuple[str, bool, asyncio.Future[_Outcome]]] = deque()
+        self.troubled: set[str] = set()  # directories (see _directory) with an answer retried
         self.checking = 0
         self.strikes = 0  # 429s (and 503s with Retry-After) in a row: each pauses the host longer
         self.backlog = 0  # URLs of this host being checked or waiting to be: its share of the work left
@@ -415,13 +421,14 @@ class HttpChecker:
             task.add_done_callback(functools.partial(_settle, outcome))
             return outcome
         host.backlog += 1
-        host.pending.append((base, want_ids, outcome))
+        waiting = host.early if host.troubled and _directory(self._apply_remap(base)) in host.troubled else host.pending
+        waiting.append((base, want_ids, outcome))
         self._start_checks(host)
         return outcome
 
     def _start_checks(self, host: _Host) -> None:
-        while host.checking < host.concurrency * CHECKS_PER_CONNECTION and host.pending:
-            base, want_ids, outcome = host.pending.popleft()
+        while host.checking < host.concurrency * CHECKS_PER_CONNECTION and (host.early or host.pending):
+            base, want_ids, outcome = (host.early or host.pending).popleft()
             if outcome.done():  # cancelled before it started
                 host.backlog -= 1
                 continue
@@ -429,6 +436,18 @@ class HttpChecker:
             task = asyncio.ensure_future(self._guarded_check(base, want_ids=want_ids, looked_up=True))
             task.add_done_callback(functools.partial(self._check_done, host, outcome))
             outcome.add_done_callback(functools.partial(_cancel_with, task))
+
+    def _note_trouble(self, url: str) -> None:
+        """An answer from `url` is to be retried: its directory's waiting URLs go first (see _Host.early)."""
+        host = self._host_for(url)
+        directory = _directory(url)
+        if directory in host.troubled:
+            return
+        host.troubled.add(directory)
+        rest: deque[tuple[str, bool, asyncio.Future[_Outcome]]] = deque()
+        for item in host.pending:
+            (host.early if _directory(self._apply_remap(item[0])) == directory else rest).append(item)
+        host.pending = rest
 
     def _check_done(self, host: _Host, outcome: asyncio.Future[_Outcome], task: asyncio.Task[_Outcome]) -> None:
         host.checking -= 1
@@ -734,6 +753,8 @@ class HttpChecker:
             delay = self._retry_delay(answer, attempt)
             if delay is None:
                 return answer
+            if attempt == 0:
+                self._note_trouble(url)
             attempt += 1
             log.debug("retrying %s %s in %.2fs (attempt %d): %s", method, url, delay, attempt, answer.error or answer.status)
             await asyncio.sleep(delay)
@@ -969,6 +990,17 @@ def _origin(url: str) -> str:
         if 0 <= found < end:
             end = found
     return f"{scheme.lower()}://{rest[:end]}"
+
+
+def _directory(url: str) -> str:
+    """`url` up to its last '/' before any query or fragment: the route it belongs to, cheaply
+    (asked for every waiting URL of a host with trouble)."""
+    end = len(url)
+    for mark in "?#":
+        found = url.find(mark)
+        if 0 <= found < end:
+            end = found
+    return url[: url.rfind("/", 0, end) + 1]
 
 
 def _split(url: str, fragment: str = "") -> tuple[str, str]:

@@ -705,6 +705,29 @@ async def test_a_hosts_urls_are_checked_a_few_at_a_time_not_all_at_once(web, mon
     assert 2 <= peak <= 2 * http.CHECKS_PER_CONNECTION  # not 40 tasks waiting for 2 connections
 
 
+async def test_a_directory_that_needed_a_retry_has_its_waiting_urls_checked_first(web, monkeypatch):
+    """Its other URLs likely fail too: started early, their retries' backoff overlaps the
+    host's other work instead of trailing after it."""
+    from linkfix.check import http
+
+    real = http.HttpChecker._guarded_check
+    started: list[str] = []
+
+    async def recorded(self, base, **kwargs):
+        started.append(base.split(HOST, 1)[1].split("/", 1)[1])
+        return await real(self, base, **kwargs)
+
+    monkeypatch.setattr(http.HttpChecker, "_guarded_check", recorded)
+    paths = ["status/500/bad/first", *(f"ok/page-{i}.html" for i in range(20)), "status/500/bad/later-1", "status/500/bad/later-2"]
+    async with checker(web, config(host_concurrency=1)) as c:
+        results = await c.check_many([(web.url(HOST, f"/{path}"), "") for path in paths])
+    assert sorted(started) == sorted(paths)  # each checked once
+    assert [r.status for r in results.values()].count(Status.ERROR) == 3
+    assert max(started.index("status/500/bad/later-1"), started.index("status/500/bad/later-2")) < started.index("ok/page-10.html")
+    assert started[-1] == "ok/page-19.html"  # the others keep their order
+    assert http._directory("https://x.org/a/b?c=d/e#f/g") == "https://x.org/a/"  # a query's slashes are no directory
+
+
 async def test_429s_in_a_row_pause_the_host_longer_each_time(web):
     from aiohttp import web as aioweb
 
