@@ -20,6 +20,7 @@ import functools
 import heapq
 import itertools
 import logging
+import math
 import os
 import random
 import re
@@ -71,6 +72,7 @@ HEAD_GONE_SAMPLE = 3
 # again next run); waiting 0.5 s made the last failing URLs of a run its last second.
 RETRY_BACKOFF = 0.25
 CHECKS_PER_CONNECTION = 4  # URLs of a host checked at once, per connection (some wait for probes or backoff)
+PACE_MARGIN = 2.0  # a paced host's headroom over the critical path (see _connections_for)
 CRITICAL_SHARE = 0.8  # hosts with this share of the most work left pass the global limit (admission.py)
 _HEAD_MISLEADS = -1
 Method = str | Callable[[], str]
@@ -147,12 +149,13 @@ class _Host:
     later as a woken waiter would: on a busy loop every step costs the host a few milliseconds
     per round trip)."""
 
-    __slots__ = ("concurrency", "queue", "runners", "pending", "early", "troubled", "checking", "strikes", "interval", "next_start", "paused_until", "head_ok", "heads", "heads_wasted", "backlog")
+    __slots__ = ("concurrency", "queue", "runners", "rtt", "pending", "early", "troubled", "checking", "strikes", "interval", "next_start", "paused_until", "head_ok", "heads", "heads_wasted", "backlog")
 
     def __init__(self, concurrency: int, interval: float) -> None:
         self.concurrency = max(1, concurrency)
         self.queue: list[tuple[int, int, _Job]] = []  # heap: (priority, arrival, job)
         self.runners = 0
+        self.rtt = 0.0  # moving average of its round trips (s); 0: none yet
         # URLs wait here until fewer than concurrency x CHECKS_PER_CONNECTION of the host's are
         # being checked: a task per URL up front cost a burst of CPU (and memory) at the start.
         self.pending: deque[tuple[str, bool, asyncio.Future[_Outcome]]] = deque()
@@ -240,6 +243,7 @@ class HttpChecker:
         self._runners: set[asyncio.Task[None]] = set()  # see _Host
         self._order = itertools.count()  # arrival order of queued requests (ties in priority)
         self._most_rounds = 0.0  # see _rank_hosts
+        self._critical_seconds = 0.0  # see _rank_hosts
         self._network_checked: asyncio.Future[None] | None = None
         self._in_flight = 0
         self._dns_failed: set[str] = set()
@@ -561,8 +565,20 @@ class HttpChecker:
         return _Outcome(result=result, ids=ids, read_ids=read_ids)
 
     def _rank_hosts(self) -> None:
-        """The most rounds of requests any host has left: the critical path of the run."""
+        """The critical path of the run: the most rounds of requests any host has left, and the
+        most time any host needs for them at its round-trip time so far."""
         self._most_rounds = max((host.backlog / host.concurrency for host in self._hosts.values()), default=0.0)
+        self._critical_seconds = max((host.backlog * host.rtt / host.concurrency for host in self._hosts.values()), default=0.0)
+
+    def _connections_for(self, host: _Host) -> int:
+        """Connections `host` may use now: all of them on the critical path; a host that needs
+        less time than that gets enough to finish with it, with headroom (PACE_MARGIN). Its
+        answers then come spread over the run instead of crowding its first seconds, and the
+        event loop reads the critical host's answers sooner. Paced by time, not rounds: a slow
+        host is not held to the pace of a fast one."""
+        if self._critical_seconds <= 0 or not host.rtt:
+            return host.concurrency
+        return max(1, min(host.concurrency, math.ceil(PACE_MARGIN * host.backlog * host.rtt / self._critical_seconds)))
 
     def _believe_head(self, answer: _Answer) -> bool:
         """Whether a HEAD's 404/410 stands without a GET (see HEAD_GONE_SAMPLE)."""
@@ -790,7 +806,7 @@ class HttpChecker:
         assert self._session is not None and self._admission is not None, "use HttpChecker in 'async with'"
         job = _Job(method=method, url=url, read=read, extra=extra, answer=asyncio.get_running_loop().create_future())
         heapq.heappush(host.queue, (priority, next(self._order), job))
-        if host.runners < host.concurrency:
+        if host.runners < self._connections_for(host):
             host.runners += 1
             runner = asyncio.ensure_future(self._run(host))
             self._runners.add(runner)
@@ -804,7 +820,7 @@ class HttpChecker:
         admission = self._admission
         assert admission is not None
         try:
-            while host.queue:
+            while host.queue and host.runners <= self._connections_for(host):
                 _, _, job = heapq.heappop(host.queue)
                 if job.answer.done():
                     continue  # its URL's check was cancelled meanwhile
@@ -822,7 +838,11 @@ class HttpChecker:
                     chosen = job.method if isinstance(job.method, str) else job.method()
                     self.requests_sent += 1
                     limit = 0 if chosen != "GET" else job.read if isinstance(job.read, int) else job.read()
+                    sent = time.monotonic()
                     answer = await self._request(chosen, job.url, limit, job.extra)
+                    if answer.status:
+                        took = time.monotonic() - sent
+                        host.rtt = took if not host.rtt else 0.8 * host.rtt + 0.2 * took
                 except BaseException as exc:  # cancelled, or a method chooser that failed
                     if not job.answer.done():
                         job.answer.cancel() if isinstance(exc, asyncio.CancelledError) else job.answer.set_exception(exc)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from linkfix.cache import Cache
@@ -254,6 +256,27 @@ async def test_host_concurrency_is_a_guarantee(web):
     assert all(r.status is Status.OK for r in results.values())
     stats = web.stats("slow.example.test")
     assert stats.peak_concurrent == 3  # used, and never exceeded
+
+
+async def test_hosts_off_the_critical_path_are_paced_by_time(web):
+    from linkfix.check.http import PACE_MARGIN, _Host
+
+    async with checker(web, config(host_concurrency=8)) as c:
+        busiest, small, slow, new = (_Host(8, 0.0) for _ in range(4))
+        busiest.backlog, busiest.rtt = 800, 0.05  # 100 rounds of 50 ms: 5 s, the critical path
+        small.backlog, small.rtt = 100, 0.05  # 0.625 s at 8 connections: 2 of them will do
+        slow.backlog, slow.rtt = 100, 0.5  # 6.25 s at 8: slower than the "busiest" — it is the critical one
+        new.backlog = 50  # no round trip measured yet: not paced
+        c._hosts.update({"busiest:": busiest, "small:": small, "slow:": slow, "new:": new})
+        c._rank_hosts()
+        assert c._critical_seconds == 100 * 0.5 / 8
+        assert c._connections_for(slow) == 8
+        assert c._connections_for(busiest) == min(8, math.ceil(PACE_MARGIN * 800 * 0.05 / c._critical_seconds)) == 8  # 5 s of 6.25: no room
+        assert c._connections_for(small) == math.ceil(PACE_MARGIN * 100 * 0.05 / c._critical_seconds) == 2
+        assert c._connections_for(new) == 8
+        slow.backlog = 0  # done: the 50 ms host is the critical path again
+        c._rank_hosts()
+        assert c._connections_for(busiest) == 8 and c._connections_for(small) == math.ceil(PACE_MARGIN * 100 / 800 * 8)
 
 
 async def test_per_host_override_of_concurrency(web):
