@@ -1004,23 +1004,23 @@ def _origin(url: str) -> str:
     scheme, sep, rest = url.partition("://")
     if not sep or not scheme.isalpha():
         return ""
-    end = len(rest)
-    for mark in "/?#":
-        found = rest.find(mark)
-        if 0 <= found < end:
-            end = found
-    return f"{scheme.lower()}://{rest[:end]}"
+    return f"{scheme.lower()}://{rest[:_first_of(rest, '/?#')]}"
 
 
 def _directory(url: str) -> str:
     """`url` up to its last '/' before any query or fragment: the route it belongs to, cheaply
     (asked for every waiting URL of a host with trouble)."""
-    end = len(url)
-    for mark in "?#":
-        found = url.find(mark)
-        if 0 <= found < end:
+    return url[: url.rfind("/", 0, _first_of(url, "?#")) + 1]
+
+
+def _first_of(text: str, marks: str) -> int:
+    """Where the first of `marks` is in `text`, or its length (cheaper than a regex or urlsplit)."""
+    end = len(text)
+    for mark in marks:
+        found = text.find(mark, 0, end)
+        if found >= 0:
             end = found
-    return url[: url.rfind("/", 0, end) + 1]
+    return end
 
 
 def _split(url: str, fragment: str = "") -> tuple[str, str]:
