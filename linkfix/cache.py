@@ -115,8 +115,11 @@ def result_ttl(status: Status, max_age: float) -> float:
 
 _RESULT_FIELDS = tuple(f.name for f in dataclasses.fields(CheckResult))
 # Fields left out of a stored result while they hold their default: most results are a plain
-# "ok", and the warm run decodes one per URL (a third less JSON to read and write).
-_RESULT_DEFAULTS = {f.name: f.default for f in dataclasses.fields(CheckResult) if f.default is not dataclasses.MISSING and f.name != "redirects"}
+# "ok", and the warm run decodes one per URL (a third less JSON to read and write). Redirects
+# are encoded apart; from_cache is never stored (what is stored is a fresh verdict; get_result
+# marks it cached).
+_RESULT_DEFAULTS = {f.name: f.default for f in dataclasses.fields(CheckResult)
+                    if f.default is not dataclasses.MISSING and f.name not in ("redirects", "from_cache")}
 
 
 def _encode_result(result: CheckResult) -> dict[str, Any]:
@@ -124,7 +127,7 @@ def _encode_result(result: CheckResult) -> dict[str, Any]:
     data: dict[str, Any] = {"url": result.url, "status": result.status.value}
     for name, default in _RESULT_DEFAULTS.items():
         value = getattr(result, name)
-        if value != default and name != "from_cache":  # what is stored is a fresh verdict; get_result marks it cached
+        if value != default:
             data[name] = value
     if result.redirects:
         data["redirects"] = [{"url": r.url, "status": r.status, "location": r.location} for r in result.redirects]

@@ -18,7 +18,7 @@ import logging
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any, Iterable, Literal, Mapping
+from typing import Any, Iterable, Iterator, Literal, Mapping
 
 log = logging.getLogger(__name__)
 
@@ -55,29 +55,28 @@ class RecordTable:
                 if item is not None and item[1] > now:
                     found[key] = item[0]
             return found
+        for key, text in self._stored_texts(keys, now):
+            try:
+                found[key] = json.loads(text)
+            except ValueError:  # damaged by hand or by another tool: a miss, rewritten later
+                continue
+        return found
+
+    def _stored_texts(self, keys: Iterable[str], now: float) -> Iterator[tuple[str, str]]:
+        """(key, record text) of the unexpired rows among `keys`: from the table read whole, or
+        with a query per batch of keys when it is too big for that."""
         assert self._db is not None
         if self._rows is None:
             self._rows = self._read_whole()
         if self._rows is not False:
-            for key in keys:
-                text = self._rows.get(key)
-                if text is not None:
-                    try:
-                        found[key] = json.loads(text)
-                    except ValueError:  # damaged by hand or by another tool: a miss, rewritten later
-                        continue
-            return found
+            rows = self._rows
+            yield from ((key, rows[key]) for key in keys if key in rows)
+            return
         keys = list(keys)
         for start in range(0, len(keys), _BATCH):
             chunk = keys[start : start + _BATCH]
             marks = ",".join("?" * len(chunk))
-            rows = self._db.execute(f"SELECT key, record FROM url WHERE expires > ? AND key IN ({marks})", (now, *chunk))
-            for key, text in rows:
-                try:
-                    found[key] = json.loads(text)
-                except ValueError:  # damaged by hand or by another tool: a miss, rewritten later
-                    continue
-        return found
+            yield from self._db.execute(f"SELECT key, record FROM url WHERE expires > ? AND key IN ({marks})", (now, *chunk))
 
     def put_many(self, records: Mapping[str, tuple[Any, float]]) -> None:
         """Store {key: (record, seconds to keep)} in one transaction."""
