@@ -165,7 +165,7 @@ def check_patch(data: bytes) -> None:
     from linkfix.errors import PatchError
     from linkfix.extract.html import extract_html
     from linkfix.extract.markdown import extract_markdown
-    from linkfix.patch import Edit, format_target, plan_edits
+    from linkfix.fix.patch import Edit, format_target, plan_edits
 
     case = decode_patch_case(data)
     text = case.text
@@ -231,7 +231,7 @@ def fuzz_child(target: str, seconds: int, workdir: Path) -> None:
         import linkfix.errors  # noqa: F401
         import linkfix.extract.html  # noqa: F401
         import linkfix.extract.markdown  # noqa: F401
-        import linkfix.patch  # noqa: F401
+        import linkfix.fix.patch  # noqa: F401
 
     check = CHECKS[target]
     corpus, crashes = workdir / "corpus", workdir / "crashes"

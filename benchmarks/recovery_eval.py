@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "fixtures"))
 
-from linkfix.cache import Cache  # noqa: E402
+from linkfix.store.cache import Cache  # noqa: E402
 from linkfix.check.http import HttpChecker  # noqa: E402
 from linkfix.config import Config  # noqa: E402
 from linkfix.model import Candidate, CheckResult, Link, LinkKind, LinkResult, Page, Scope, Span  # noqa: E402

@@ -37,7 +37,7 @@ import aiohttp
 from aiohttp.abc import AbstractResolver
 from aiohttp.resolver import DefaultResolver
 
-from ..cache import Cache, normalise_url
+from ..store.cache import Cache, normalise_url
 from ..config import Config, parse_accept
 from ..errors import NetworkDownError
 from ..extract.html import extract_html

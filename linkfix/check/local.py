@@ -22,7 +22,7 @@ from urllib.parse import unquote, urljoin
 
 from ..config import Config
 from ..model import CheckResult, Page, Scope, Status
-from ..sources import MARKDOWN_SUFFIXES, Project
+from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
 # Fragments every browser honours without a matching id.

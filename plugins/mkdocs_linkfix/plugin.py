@@ -34,8 +34,11 @@ from linkfix.errors import ConfigError, LinkfixError
 from linkfix.extract import extract_html
 from linkfix.model import Document, Report, Status
 from linkfix.report import FORMATS
-from linkfix.runner import Unreadable, check_documents, extract_document, read_source
-from linkfix.sources import SKIP_DIRS, MkDocsProject, Project
+from linkfix.inputs.read import Unreadable, read_text
+from linkfix.pipeline import check_documents
+from linkfix.extract.documents import extract_document
+from linkfix.inputs.sources import SKIP_DIRS, Project
+from linkfix.inputs.mkdocs import MkDocsProject
 
 # mkdocs counts warnings of "mkdocs.plugins.*" loggers towards `--strict`.
 log = get_plugin_logger(__name__)
@@ -168,7 +171,7 @@ class LinkfixPlugin(BasePlugin):
         path = page.file.abs_src_path
         if path and not getattr(page.file, "generated_by", None):  # mkdocs >= 1.6 can generate pages
             try:
-                text, warning = read_source(Path(path))
+                text, warning = read_text(Path(path))
                 if warning:
                     log.warning("%s: %s", page.file.src_uri, warning)
                 return extract_document(Path(path), text, want_text=bool(self.settings and self.settings.suggest))
@@ -204,7 +207,7 @@ class LinkfixPlugin(BasePlugin):
         target = self.config["report"]
         if not target:
             return
-        from linkfix.commands._output import write_text_atomic
+        from linkfix.cli.output import write_text_atomic
 
         path = Path(target)
         if not path.is_absolute():

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from linkfix.cache import Cache
+from linkfix.store.cache import Cache
 from linkfix.check.http import HttpChecker
 from linkfix.config import Config
 from linkfix.errors import NetworkDownError

@@ -118,7 +118,7 @@ def test_refresh_url_with_quotes_is_written_so_it_reads_back(url: str) -> None:
     # In <meta http-equiv=refresh content="0; url='...'"> a quote ends the URL: a new URL
     # with quotes used to read back cut short (found by the patch target's round trip).
     from linkfix.extract.html import extract_html
-    from linkfix.patch import Edit, format_target, plan_edits
+    from linkfix.fix.patch import Edit, format_target, plan_edits
 
     text = "<meta http-equiv=refresh content=\"0; url='r'\">"
     (link,) = extract_html(text, "p.html").links

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from linkfix.cache import Cache
+from linkfix.store.cache import Cache
 from linkfix.model import Candidate, CheckResult, Link, LinkKind, LinkResult, Page, Report, Scope, Span, Status
 from linkfix.report.json_format import format_json
 from linkfix_simweb import SimWeb
@@ -195,7 +195,7 @@ async def test_fix_killed_at_random_points_never_half_writes(tmp_path, signum):
 
 # -- the same guarantees, deterministically (no timing involved) -----------------------------------------
 def _one_edit(root: Path) -> tuple[Path, list, str]:
-    from linkfix.patch import Edit, digest_bytes
+    from linkfix.fix.patch import Edit, digest_bytes
 
     text = f"# Doc\n\nSee [the manual]({OLD}) now.\n"
     path = root / "doc.md"
@@ -207,7 +207,7 @@ def _one_edit(root: Path) -> tuple[Path, list, str]:
 
 @pytest.mark.parametrize("stage", ["fsync", "replace"])
 def test_interrupt_inside_the_atomic_write_leaves_the_old_file_and_no_temp(tmp_path, monkeypatch, stage):
-    from linkfix import patch
+    from linkfix.fix import patch
 
     path, edits, digest = _one_edit(tmp_path)
     before = path.read_bytes()
@@ -224,7 +224,7 @@ def test_interrupt_inside_the_atomic_write_leaves_the_old_file_and_no_temp(tmp_p
 
 
 def test_temp_file_left_by_a_killed_run_is_swept_by_the_next_write(tmp_path):
-    from linkfix import patch
+    from linkfix.fix import patch
 
     path, edits, digest = _one_edit(tmp_path)
     stale = tmp_path / ".doc.md.k1ll3d.linkfix-tmp"  # what SIGKILL between write and rename leaves
@@ -252,7 +252,7 @@ def _processes_mentioning(text: str) -> list[int]:
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="looks for leftover processes in /proc")
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 async def test_stopped_while_a_worker_parses_leaves_no_process_behind(slow_web, tmp_path, signum, code):
-    from linkfix.extract_worker import MIN_FILES
+    from linkfix.extract.worker import MIN_FILES
 
     docs = tmp_path / "many-docs"
     docs.mkdir()

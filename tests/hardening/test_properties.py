@@ -14,7 +14,7 @@ from linkfix.errors import PatchError
 from linkfix.extract.html import extract_html
 from linkfix.extract.markdown import extract_markdown
 from linkfix.model import LinkKind, Span
-from linkfix.patch import Edit, Source, format_target, patched_text, plan_edits
+from linkfix.fix.patch import Edit, Source, format_target, patched_text, plan_edits
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

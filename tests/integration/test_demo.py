@@ -24,7 +24,7 @@ def tree_digest(root: Path) -> str:
 
 @pytest.fixture(scope="module")
 def demo_run(tmp_path_factory):
-    from linkfix.demo import _simweb
+    from linkfix.cli.demo import _simweb
 
     _simweb()  # makes linkfix_simweb importable from a checkout, as the command does
     from linkfix_simweb.demo import DOCS_DIR
@@ -95,7 +95,7 @@ def test_demo_never_replaces_a_directory_it_did_not_make(tmp_path, monkeypatch):
 
 
 def test_demo_copy_is_replaced_on_the_next_run(tmp_path):
-    from linkfix.demo import copy_docs
+    from linkfix.cli.demo import copy_docs
 
     source = tmp_path / "src"
     source.mkdir()

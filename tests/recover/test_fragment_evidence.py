@@ -1,7 +1,7 @@
 """A dead link with a #fragment: recovery says whether each suggestion's page has that id, so
 that `fix` keeps the fragment only where it still leads somewhere."""
 
-from linkfix.cache import Cache
+from linkfix.store.cache import Cache
 from linkfix.check.http import HttpChecker
 from linkfix.config import Config
 from linkfix.model import Link, LinkKind, LinkResult, Page, Scope, Span

@@ -3,7 +3,7 @@
 
 from pathlib import Path
 
-from linkfix.cache import Cache
+from linkfix.store.cache import Cache
 from linkfix.check.http import HttpChecker
 from linkfix.config import Config
 from linkfix.model import Link, LinkKind, LinkResult, Page, Scope, Span

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from linkfix.fixer import plan_decisions
+from linkfix.fix.plan import plan_decisions
 from linkfix.report.html import format_html
 
 CHROMIUM = "/usr/bin/chromium"

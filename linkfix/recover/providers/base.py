@@ -51,7 +51,7 @@ class Fetcher(Protocol):
 
 
 class CacheStore(Protocol):
-    """linkfix.cache.Cache."""
+    """linkfix.store.cache.Cache."""
 
     def get(self, namespace: str, key: str) -> Any: ...
 

@@ -1,0 +1,39 @@
+"""`linkfix cache stats|clear`: look into or empty the result cache of this project."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ...config import Config, parse_duration
+
+NAME = "cache"
+HELP = "show what the result cache holds (stats) or empty it (clear)"
+ORDER = 40
+USES_CONFIG = True
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("action", choices=("stats", "clear"), help="stats: counts per kind and status; clear: delete every entry")
+
+
+def run(args: argparse.Namespace, config: Config) -> int:
+    from ...store.cache import Cache  # here, not at the top: `linkfix --help` need not load the cache
+
+    directory = config.path(config.cache_dir)
+    if not directory.is_dir():
+        # Do not create a cache directory just to say it is empty.
+        print(f"no cache at {directory}")
+        return 0
+    with Cache(directory, max_age=parse_duration(config.max_cache_age, "max_cache_age")) as cache:
+        if args.action == "clear":
+            removed = cache.stats()["entries"]
+            cache.clear()
+            print(f"cleared {removed} entries from {directory}")
+            return 0
+        stats = cache.stats()
+    width = max(len(key) for key in stats)
+    sys.stdout.write(f"cache: {directory}\n")
+    for key, value in stats.items():
+        sys.stdout.write(f"  {key:<{width}}  {value}\n")
+    return 0

@@ -1,0 +1,68 @@
+"""`linkfix check INPUTS...`: check every link, optionally suggest replacements."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ...config import Config
+from ...errors import InputError
+from ..output import write_reports
+
+if TYPE_CHECKING:
+    from ...inputs.crawl import CrawlLimits
+
+NAME = "check"
+HELP = "check the links of markdown sources, a built site, a mkdocs.yml project, or files"
+ORDER = 10
+USES_CONFIG = True
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("inputs", nargs="+", metavar="INPUT", help="directories, files, or a mkdocs.yml (a URL with --crawl)")
+    parser.add_argument("--changed-since", metavar="REF",
+                        help="only links in files changed since git REF, and on changed lines of modified files")
+    crawl = parser.add_argument_group("crawl options")
+    crawl.add_argument("--crawl", action="store_true", help="INPUT is a published site's URL: walk its pages (same host, robots.txt obeyed)")
+    crawl.add_argument("--crawl-depth", type=int, default=5, metavar="N", help="links followed from a seed page (default 5)")
+    crawl.add_argument("--crawl-pages", type=int, default=1000, metavar="N", help="pages fetched at most (default 1000)")
+    crawl.add_argument("--crawl-prefix", default="", metavar="PATH", help="path the crawl stays under (default: the start URL's directory)")
+
+
+def run(args: argparse.Namespace, config: Config) -> int:
+    # The checker (asyncio, markdown-it, the extractors, the cache) loads here, not when
+    # `linkfix --help` builds this command's parser.
+    import asyncio
+
+    from ...pipeline import keep_rare_collection, run_check
+
+    keep_rare_collection()  # to the process's end: see pipeline.keep_rare_collection
+
+    progress = sys.stderr.isatty() and not os.environ.get("CI") and not args.quiet
+    if args.crawl:
+        from ...pipeline import crawl_check
+
+        report = asyncio.run(crawl_check(args.inputs[0], config, _crawl_limits(args), progress=progress))
+    else:
+        changed = None
+        if args.changed_since is not None:
+            from ...inputs.changed import changed_since
+
+            first = Path(args.inputs[0])  # the repository holding the inputs, not the cwd's
+            changed = changed_since(args.changed_since, cwd=first if first.is_dir() else first.parent)
+        report = asyncio.run(run_check(args.inputs, config, progress=progress, changed=changed))
+    write_reports(report, config)
+    return 1 if any(r.failing for r in report.results) else 0
+
+
+def _crawl_limits(args: argparse.Namespace) -> "CrawlLimits":
+    from ...inputs.crawl import CrawlLimits  # the crawler (protego, lxml) loads only for --crawl
+
+    if len(args.inputs) != 1 or args.changed_since is not None:
+        raise InputError("--crawl takes exactly one URL and no --changed-since")
+    if args.crawl_depth < 0 or args.crawl_pages < 1:
+        raise InputError("--crawl-depth must be >= 0 and --crawl-pages >= 1")
+    return CrawlLimits(max_depth=args.crawl_depth, max_pages=args.crawl_pages, prefix=args.crawl_prefix)

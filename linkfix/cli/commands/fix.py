@@ -1,0 +1,115 @@
+"""`linkfix fix`: rewrite broken links in the sources with confident replacements.
+
+The plan comes from a saved result (`--from`), a reviewer's decisions (`--apply`), or a fresh
+check of INPUTS with suggestions on. `--dry-run` prints the diff and writes nothing.
+Exit codes: 0 nothing to change, 1 files changed (or would change, with --dry-run),
+2 a file was refused (changed since the check, not UTF-8, outside the project).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ...config import Config, parse_duration
+from ...errors import ConfigError, InputError
+
+if TYPE_CHECKING:
+    from ...fix.plan import FixPlan
+
+# The fixer, the cache and the report reader are imported where they are used: `linkfix
+# --help` builds this command's parser without paying for them.
+
+NAME = "fix"
+HELP = "rewrite broken links in the sources with confident replacements (see --dry-run)"
+ORDER = 20
+USES_CONFIG = True
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("inputs", nargs="*", metavar="INPUT", help="what to check first (as for `check`), unless --from or --apply")
+    parser.add_argument("--from", dest="from_result", metavar="RESULT.json", help="use a saved `check --format json` result instead of checking")
+    parser.add_argument("--apply", dest="decisions", metavar="DECISIONS.json", help="apply exactly the suggestions a reviewer accepted in the HTML report")
+    parser.add_argument("--dry-run", action="store_true", help="print a unified diff; change nothing")
+    parser.add_argument("--update-redirects", action="store_true", help="also rewrite permanent redirects to their final URL")
+    parser.add_argument("--archive-fallback", action="store_true", help="replace broken links without a live replacement by their archived copy")
+
+
+def run(args: argparse.Namespace, config: Config) -> int:
+    from ...fix.plan import prepare_changes, write_changes
+    from ...report.text import clean
+
+    base = Path.cwd()
+    plan = _plan(args, config)
+    for note in () if args.quiet else plan.notes:
+        span = note.span
+        sys.stderr.write(f"{clean(span.path)}:{span.line}:{span.column}  {clean(note.url)}  {clean(note.message)}\n")
+    changes, problems = prepare_changes(plan, base=base, root=base)
+    changed: list[str] = []
+    if args.dry_run:
+        diff = "".join(change.diff for change in changes)
+        sys.stdout.write(diff)
+        changed = [change.path for change in changes if change.after != change.source.text]
+    else:
+        changed, refused = write_changes(changes, base=base, root=base)
+        problems += refused
+    for problem in problems:
+        sys.stderr.write(f"linkfix: refused: {clean(problem)}\n")
+    if not args.quiet:
+        verb = "would change" if args.dry_run else "changed"
+        count = len({(f.span.path, f.span.start) for f in plan.fixes if f.span.path in changed})
+        sys.stderr.write(f"{count} link(s) {verb} in {len(changed)} file(s); {len(plan.notes)} note(s)\n")
+    if problems:
+        return 2
+    return 1 if changed else 0
+
+
+def _plan(args: argparse.Namespace, config: Config) -> FixPlan:
+    from ...store.cache import Cache
+    from ...fix.plan import FixOptions, plan_decisions, plan_fixes
+    from .report import read_report_file
+
+    if args.decisions:
+        if args.from_result or args.inputs:
+            raise ConfigError("--apply takes the decisions file alone (no INPUT, no --from)")
+        return plan_decisions(_read_json(args.decisions))
+    if args.from_result and args.inputs:
+        raise ConfigError("give either INPUTs to check or --from RESULT.json, not both")
+    if args.from_result:
+        report = read_report_file(args.from_result)
+    elif args.inputs:
+        import asyncio
+
+        from ...pipeline import keep_rare_collection, run_check  # the checker and its network stack load only when needed
+
+        keep_rare_collection()
+        report = asyncio.run(run_check(args.inputs, dataclasses.replace(config, suggest=True)))
+    else:
+        raise ConfigError("nothing to fix: give INPUTs to check, --from RESULT.json, or --apply DECISIONS.json")
+    options = FixOptions(
+        min_confidence=config.min_confidence,
+        update_redirects=args.update_redirects,
+        archive_fallback=args.archive_fallback,
+        confirm_runs=config.confirm_runs,
+        confirm_days=config.confirm_days,
+    )
+    if options.confirm_runs <= 1 and options.confirm_days <= 0:
+        return plan_fixes(report, options)
+    directory = config.path(config.cache_dir)
+    if not config.cache or not directory.is_dir():
+        return plan_fixes(report, options, None)
+    with Cache(directory, max_age=parse_duration(config.max_cache_age, "max_cache_age")) as cache:
+        return plan_fixes(report, options, cache.history)
+
+
+def _read_json(name: str) -> object:
+    try:
+        return json.loads(Path(name).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from exc
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
+        raise InputError(f"{name}: not a JSON decisions file ({exc})") from None

@@ -1,0 +1,49 @@
+"""`linkfix report RESULT.json`: render a saved JSON result again, in any format."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ...config import Config
+from ...errors import InputError
+from ...model import Report
+from ..output import write_reports
+
+NAME = "report"
+HELP = "render a saved JSON result (from check --format json) in other formats"
+ORDER = 30
+USES_CONFIG = True
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("result", metavar="RESULT.json", help="a result written by `linkfix check --format json` ('-' for stdin)")
+
+
+def read_report_file(name: str) -> Report:
+    """Load a saved JSON result; every failure is an InputError that names the file."""
+    from ...report.json_format import load_report  # the JSON reader loads only when a result is read
+
+    try:
+        raw = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError:
+        raise InputError(f"{name}: not UTF-8 text, not a linkfix JSON result") from None
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{name}: not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise InputError(f"{name}: JSON nested too deeply") from None
+    try:
+        return load_report(data)
+    except InputError as exc:
+        raise InputError(f"{name}: {exc}") from None
+
+
+def run(args: argparse.Namespace, config: Config) -> int:
+    write_reports(read_report_file(args.result), config)
+    return 0

@@ -1,0 +1,303 @@
+"""`linkfix check URL --crawl`: audit a published site when there are no sources at hand.
+
+The crawl stays on the start URL's host (same scheme-less host:port) and under a path prefix
+(default: the start URL's directory, like `wget --no-parent`; `--crawl-prefix /` widens it to the
+whole host). It is seeded with the start URL and the in-scope pages of the site's sitemaps
+(robots.txt `Sitemap:` lines, else /sitemap.xml; sitemap indexes followed), obeys robots.txt for
+the pages it fetches (protego, user-agent token "linkfix", `Crawl-delay` raising the host's
+request interval), and stops at `max_depth` links from a seed or after `max_pages` pages.
+
+Every request goes through HttpChecker.fetch, so politeness, remap, safety rules and the cache
+are the same as for any check. Every link of every crawled page is then checked like any other
+external link, and reported in the usual formats. A page the crawl already fetched with a plain
+200 is not requested again: it is ok, and its #fragments are judged against the ids read then.
+Robots rules govern the crawl only: a link to a disallowed page is still checked (one request),
+as a browser following it would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import posixpath
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Iterable
+from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
+
+from lxml import etree
+from protego import Protego
+
+from ..config import Config
+from ..errors import InputError
+from ..extract import extract_html
+from ..model import CheckResult, Document, Report, Scope, Status
+
+log = logging.getLogger(__name__)
+
+ROBOTS_AGENT = "linkfix"
+MAX_SITEMAPS = 20  # sitemap files read per crawl (an index may list thousands)
+MAX_PAGE_BYTES = 5_000_000
+MAX_SITEMAP_BYTES = 20_000_000
+# Followed links that name these are files, not pages: checked, never crawled.
+_NOT_PAGES = frozenset(
+    ".png .jpg .jpeg .gif .svg .webp .ico .pdf .zip .gz .tgz .bz2 .xz .tar .whl .exe .dmg .mp4 .webm "
+    ".mp3 .ogg .wav .css .js .json .xml .txt .csv .woff .woff2 .ttf .eot .map".split()
+)
+_FOLLOWED_TAGS = frozenset({"a[href]", "area[href]"})
+_IMPLICIT_FRAGMENTS = frozenset({"", "top"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CrawlLimits:
+    max_depth: int = 5
+    max_pages: int = 1000
+    prefix: str = ""  # path prefix the crawl stays under; "" = the start URL's directory
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CrawledPage:
+    url: str  # as requested (no fragment)
+    document: Document
+    depth: int
+    clean: bool  # answered 200 without a redirect: its status needs no second request
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Crawl:
+    pages: tuple[CrawledPage, ...]
+    errors: tuple[str, ...] = ()
+    skipped_by_robots: int = 0
+    truncated: bool = False  # the page limit stopped the crawl
+    start_problem: str = ""  # why the start page gave nothing to crawl ("" when it did)
+
+
+class CrawlScope:
+    """Which URLs the crawl may fetch: same host:port, under the prefix (scheme-insensitive,
+    so an http start that redirects to https stays in scope)."""
+
+    def __init__(self, start: str, prefix: str) -> None:
+        parts = urlsplit(start)
+        self.netloc = _netloc(start)
+        directory = parts.path if parts.path.endswith("/") else posixpath.dirname(parts.path) + "/"
+        self.prefix = prefix or directory or "/"
+        if not self.prefix.startswith("/"):
+            self.prefix = "/" + self.prefix
+
+    def __contains__(self, url: str) -> bool:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or _netloc(url) != self.netloc:
+            return False
+        return (parts.path or "/").startswith(self.prefix) or (parts.path or "/") + "/" == self.prefix
+
+
+def _netloc(url: str) -> str:
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    port = parts.port
+    if port is None or (parts.scheme, port) in (("http", 80), ("https", 443)):
+        return host
+    return f"{host}:{port}"
+
+
+def normalise(url: str) -> str:
+    """The crawl's identity of a page: fragment dropped, scheme/host lower-cased, empty path '/'."""
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path or "/", parts.query, ""))
+
+
+def validate_start(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise InputError(f"--crawl needs one http(s) URL to start from, got {url!r}")
+    return url
+
+
+# -- robots.txt and sitemaps ----------------------------------------------------------------
+
+
+async def read_robots(client: Any, start: str) -> Protego | None:
+    """The site's robots rules; None when there is no robots.txt (everything allowed).
+
+    RFC 9309: a 4xx means no rules; a server error (5xx) means "disallow all", represented here
+    by rules that disallow everything.
+    """
+    parts = urlsplit(start)
+    url = urlunsplit((parts.scheme, parts.netloc, "/robots.txt", "", ""))
+    fetched = await client.fetch(url, max_bytes=500_000)
+    if 200 <= fetched.status < 300:
+        return Protego.parse(fetched.text)
+    if 400 <= fetched.status < 500 or fetched.status == 0:
+        # No answer at all: the start page's own fetch will say why (DNS, refused, private ...).
+        return None
+    log.warning("robots.txt of %s unreachable (%s): not crawling, per RFC 9309", parts.netloc,
+                fetched.status or fetched.error)
+    return Protego.parse("User-agent: *\nDisallow: /\n")
+
+
+def parse_sitemap(text: str) -> tuple[list[str], list[str]]:
+    """(page URLs, nested sitemap URLs) of a sitemap or sitemap index; ([], []) when unreadable."""
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, recover=True, huge_tree=False)
+    try:
+        root = etree.fromstring(text.strip().encode("utf-8"), parser=parser)
+    except (etree.XMLSyntaxError, ValueError):
+        return [], []
+    if root is None:
+        return [], []
+    locs = [el.text.strip() for el in root.iter("{*}loc", "loc") if el.text and el.text.strip()]
+    if etree.QName(root).localname == "sitemapindex":
+        return [], locs
+    return locs, []
+
+
+async def sitemap_pages(client: Any, start: str, robots: Protego | None) -> list[str]:
+    parts = urlsplit(start)
+    queue = list(robots.sitemaps) if robots is not None else []
+    if not queue:
+        queue = [urlunsplit((parts.scheme, parts.netloc, "/sitemap.xml", "", ""))]
+    pages: list[str] = []
+    seen: set[str] = set()
+    while queue and len(seen) < MAX_SITEMAPS:
+        url = queue.pop(0)
+        if url in seen:
+            continue
+        seen.add(url)
+        if urlsplit(url).path.endswith(".gz"):
+            log.info("skipping compressed sitemap %s", url)
+            continue
+        fetched = await client.fetch(url, max_bytes=MAX_SITEMAP_BYTES)
+        if fetched.status != 200:
+            log.debug("sitemap %s: %s", url, fetched.status or fetched.error)
+            continue
+        found, nested = parse_sitemap(fetched.text)
+        pages.extend(found)
+        queue.extend(nested)
+    return pages
+
+
+# -- the crawl ------------------------------------------------------------------------------
+
+
+def _is_html(fetched: Any) -> bool:
+    headers = {k.lower(): v for k, v in fetched.headers.items()}
+    kind = headers.get("content-type", "").split(";")[0].strip().lower()
+    return kind in ("", "text/html", "application/xhtml+xml")
+
+
+def _not_crawlable(fetched: Any) -> str:
+    """Why a fetched page yields no links to follow ('' when it does)."""
+    if fetched.status == 0:
+        return fetched.error or "no answer"
+    if fetched.status != 200:
+        return f"HTTP {fetched.status}"
+    return "" if _is_html(fetched) else "not an HTML page"
+
+
+def _looks_like_page(url: str) -> bool:
+    suffix = posixpath.splitext(unquote(urlsplit(url).path))[1].lower()
+    return suffix not in _NOT_PAGES
+
+
+def _with_url(document: Document, url: str) -> Document:
+    """The document with its page's own URL set, so relative links resolve against it."""
+    page = replace(document.page, url=url)
+    return Document(page=page, links=tuple(replace(link, page=page) for link in document.links))
+
+
+async def crawl(client: Any, start: str, limits: CrawlLimits, *, robots: Protego | None,
+                want_text: bool = False) -> Crawl:
+    """Breadth-first walk of the site under `start`, one level at a time (each level's pages
+    fetched concurrently; the client enforces the per-host limits). `robots`: from read_robots."""
+    scope = CrawlScope(start, limits.prefix)
+    seeds = [start] + [u for u in await sitemap_pages(client, start, robots) if u in scope]
+    seen: set[str] = set()
+    level: list[str] = []
+    for url in seeds:
+        key = normalise(url)
+        if key not in seen:
+            seen.add(key)
+            level.append(key)
+    pages: list[CrawledPage] = []
+    errors: list[str] = []
+    start_problem = ""
+    skipped = requested = 0
+    truncated = False
+    depth = 0
+    while level and depth <= limits.max_depth:
+        allowed = []
+        for url in level:
+            if robots is None or robots.can_fetch(url, ROBOTS_AGENT):
+                allowed.append(url)
+                continue
+            skipped += 1
+            log.debug("robots.txt disallows %s", url)
+            if depth == 0 and url == level[0]:
+                start_problem = "robots.txt disallows it"
+        room = limits.max_pages - requested
+        if len(allowed) > room:
+            allowed, truncated = allowed[:room], True
+        requested += len(allowed)
+        fetched_all = await asyncio.gather(*(client.fetch(url, max_bytes=MAX_PAGE_BYTES) for url in allowed))
+        next_level: list[str] = []
+        for url, fetched in zip(allowed, fetched_all):
+            problem = _not_crawlable(fetched)
+            if problem:
+                if depth == 0 and url == level[0]:
+                    start_problem = problem
+                if fetched.status == 0:
+                    errors.append(f"{url}: {problem}")
+                continue  # a dead page's own status is reported where it is linked
+            final = fetched.final_url or url
+            if fetched.redirects and final not in scope:
+                continue  # redirected off the site: not ours to crawl
+            document = _with_url(extract_html(fetched.text, url, want_text=want_text), final)
+            pages.append(CrawledPage(url=url, document=document, depth=depth, clean=not fetched.redirects))
+            if depth == limits.max_depth:
+                continue
+            for link in document.links:
+                if link.tag not in _FOLLOWED_TAGS:
+                    continue
+                target = normalise(urljoin(document.page.base or final, link.url.strip()))
+                if target in scope and target not in seen and _looks_like_page(target):
+                    seen.add(target)
+                    next_level.append(target)
+        if truncated:
+            break
+        level = next_level
+        depth += 1
+    if truncated:
+        log.warning("crawl stopped at %d pages (--crawl-pages)", limits.max_pages)
+    log.info("crawled %d page(s); %d disallowed by robots.txt", len(pages), skipped)
+    return Crawl(pages=tuple(pages), errors=tuple(errors), skipped_by_robots=skipped, truncated=truncated,
+                 start_problem=start_problem)
+
+
+def known_results(crawled: Crawl, targets: Iterable[str], config: Config) -> dict[str, CheckResult]:
+    """Results for resolved targets that are pages the crawl fetched cleanly (no new request)."""
+    clean = {normalise(p.url): p.document.page.ids for p in crawled.pages if p.clean}
+    known: dict[str, CheckResult] = {}
+    for target in targets:
+        base, _, fragment = target.partition("#")
+        ids = clean.get(normalise(base))
+        if ids is None:
+            continue
+        ok = CheckResult(url=target, status=Status.OK, http_status=200, detail="fetched by the crawl")
+        if (fragment and config.include_fragments and fragment not in _IMPLICIT_FRAGMENTS
+                and not fragment.startswith(":~:") and fragment not in ids and unquote(fragment) not in ids):
+            ok = replace(ok, status=Status.BROKEN, reason="missing-fragment", detail=f"no id '{unquote(fragment)}' on the page")
+        known[target] = ok
+    return known
+
+
+def with_crawl_delay(start: str, config: Config, robots: Protego | None) -> Config:
+    """The config with robots.txt's Crawl-delay as the host's request interval (when larger)."""
+    delay = robots.crawl_delay(ROBOTS_AGENT) if robots is not None else None
+    if not delay:
+        return config
+    host = urlsplit(start).hostname or ""
+    settings = dict(config.hosts.get(host, {}))
+    if float(delay) <= float(settings.get("request_interval", config.request_interval)):
+        return config
+    settings["request_interval"] = float(delay)
+    log.info("robots.txt of %s asks for %.1f s between requests", host, float(delay))
+    return replace(config, hosts={**config.hosts, host: settings})

@@ -1,0 +1,107 @@
+"""A MkDocs project's configuration, as far as checking its links needs it.
+
+`mkdocs.yml` is read with a tolerant safe loader: configs name Python objects
+(`!!python/name:...`) and environment variables (`!ENV`), and only plain keys are needed here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+import yaml
+
+from ..errors import InputError
+
+
+@dataclass(slots=True, kw_only=True)
+class MkDocsProject:
+    config_file: Path
+    docs_dir: Path
+    site_url: str = ""
+    use_directory_urls: bool = True
+    nav_files: frozenset[str] = frozenset()  # docs-relative paths named in nav
+    redirects: dict[str, str] = field(default_factory=dict)  # docs-relative old .md -> target
+
+
+class _TolerantLoader(yaml.SafeLoader):
+    """mkdocs.yml files name Python objects (`!!python/name:...`) and env vars (`!ENV`).
+    We only need plain keys, so unknown tags load as their text instead of failing."""
+
+
+def _unknown_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node):
+    if isinstance(node, yaml.ScalarNode):
+        return loader.construct_scalar(node)
+    if isinstance(node, yaml.SequenceNode):
+        return loader.construct_sequence(node)
+    return loader.construct_mapping(node)
+
+
+def _env_tag(loader: yaml.SafeLoader, node: yaml.Node):
+    values = loader.construct_sequence(node) if isinstance(node, yaml.SequenceNode) else [loader.construct_scalar(node)]
+    for name in values[:-1] if len(values) > 1 else values:
+        if isinstance(name, str) and name in os.environ:
+            return os.environ[name]
+    return values[-1] if len(values) > 1 else None
+
+
+_TolerantLoader.add_multi_constructor("", _unknown_tag)
+_TolerantLoader.add_constructor("!ENV", _env_tag)
+
+
+def read_mkdocs(path: Path) -> MkDocsProject:
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_TolerantLoader)  # noqa: S506 - safe subclass
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text") from exc
+    except yaml.YAMLError as exc:
+        raise InputError(f"{path}: not valid YAML: {exc}") from exc
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: expected a mapping at the top level")
+    inherit = data.get("INHERIT")
+    if isinstance(inherit, str):
+        parent = read_mkdocs_dict(path.parent / inherit)
+        data = {**parent, **data}
+    base = path.parent
+    docs_dir = base / str(data.get("docs_dir", "docs"))
+    if not docs_dir.is_dir():
+        raise InputError(f"{path}: docs_dir '{data.get('docs_dir', 'docs')}' is not a directory")
+    redirects: dict[str, str] = {}
+    for plugin in data.get("plugins") or []:
+        if isinstance(plugin, dict) and isinstance(plugin.get("redirects"), dict):
+            maps = plugin["redirects"].get("redirect_maps") or {}
+            if isinstance(maps, dict):
+                redirects = {str(k): str(v) for k, v in maps.items()}
+    return MkDocsProject(
+        config_file=path,
+        docs_dir=docs_dir.resolve(),
+        site_url=str(data.get("site_url") or ""),
+        use_directory_urls=bool(data.get("use_directory_urls", True)),
+        nav_files=frozenset(_nav_files(data.get("nav"))),
+        redirects=redirects,
+    )
+
+
+def read_mkdocs_dict(path: Path) -> dict:
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_TolerantLoader)  # noqa: S506
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise InputError(f"cannot read inherited MkDocs config {path}: {exc}") from exc
+    return data if isinstance(data, dict) else {}
+
+
+def _nav_files(nav) -> Iterator[str]:
+    if isinstance(nav, str):
+        if not re.match(r"^[a-z][a-z0-9+.-]*:", nav, re.I):
+            yield nav
+    elif isinstance(nav, list):
+        for item in nav:
+            yield from _nav_files(item)
+    elif isinstance(nav, dict):
+        for value in nav.values():
+            yield from _nav_files(value)

@@ -1,0 +1,299 @@
+"""The check pipeline: sources -> extract -> resolve -> check (local, then external) -> recover.
+
+`run_check` is the one entry point the CLI, the mkdocs plugin and the demo share.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import time
+from contextlib import aclosing, contextmanager
+from dataclasses import replace
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable, Iterator, Mapping, Sequence
+
+from markdown_it.common.utils import unescapeAll
+
+from .check.local import LocalChecker, Target
+from .config import Config, parse_duration
+from .errors import InputError
+from .extract.documents import iter_documents, page_loader
+from .inputs.changed import Changes
+from .inputs.read import display_path
+from .inputs.sources import MARKDOWN_SUFFIXES, Project, collect
+from .model import CheckResult, Document, LinkResult, Page, Report, Scope, Status
+from .recover.gittime import link_times
+from .store.cache import Cache
+
+if TYPE_CHECKING:
+    from .inputs.crawl import CrawlLimits
+
+log = logging.getLogger(__name__)
+
+_HAND_OVER_SECONDS = 0.005  # extraction yields to the checker at least this often
+
+# When Python's cyclic garbage collector runs during a check. Extraction and checking allocate a
+# million small acyclic objects; the collector, run every 700 allocations by default, would scan
+# them again and again (a fifth of an offline check). During a run, instead: the young
+# generation every 50,000 allocations (each pause scans only those, ~30 ms, while answers wait in
+# the event loop), the older generations not at all (hundreds of thousands of live objects:
+# pauses of ~0.5 s). Cycles that outlive a young collection wait for the end of the run.
+GC_THRESHOLDS = (50_000, 1000, 1000)
+
+
+@contextmanager
+def rare_collection() -> Iterator[None]:
+    """GC_THRESHOLDS for the duration; the previous ones after (for a library caller: a mkdocs
+    build or serve process)."""
+    before = gc.get_threshold()
+    gc.set_threshold(*GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
+def keep_rare_collection() -> None:
+    """A command-line run lives only for its command: keep GC_THRESHOLDS to its end. Setting
+    the defaults back after the check made the next allocations (the report's) pay for a
+    collection of everything the check left alive: 0.15-0.3 s on 10k links, for nothing, as
+    the process exits right after."""
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
+def _as_is(url: str) -> str:
+    return url
+
+
+def open_cache(config: Config) -> Cache:
+    directory = config.path(config.cache_dir) if config.cache and not config.offline else None
+    return Cache(directory, max_age=parse_duration(config.max_cache_age, "max_cache_age"))
+
+
+async def run_check(
+    inputs: Sequence[str],
+    config: Config,
+    *,
+    resolver: Any = None,
+    progress: bool = False,
+    project: Project | None = None,
+    changed: Changes | None = None,
+) -> Report:
+    """Check every link of `inputs`; attach suggestions for broken external links on request.
+
+    With `changed` (--changed-since), only links on changed lines of changed files are checked.
+    """
+    started = time.time()
+    project = project or collect(list(inputs), config)
+    if changed is not None:
+        project = replace(project, files=changed.select_files(project.files))
+    with rare_collection():
+        cache = open_cache(config) if config.cache and not config.offline else None
+        try:
+            errors: list[str] = []
+            documents: Iterable[tuple[str, Document]] | AsyncIterator[tuple[str, Document]]
+            if changed is not None:
+                documents = changed.filter_documents(iter_documents(project, want_text=config.suggest, cache=cache, errors=errors), project.root)
+            else:
+                from .extract.worker import extract_in_worker, worth_a_worker
+
+                extract = extract_in_worker if worth_a_worker(project, config) else iter_documents
+                documents = extract(project, want_text=config.suggest, cache=cache, errors=errors)
+            return await check_documents(documents, project, config, resolver=resolver, progress=progress,
+                                         errors=errors, started=started, cache=cache)
+        finally:
+            if cache is not None:
+                cache.close()
+
+
+async def check_documents(
+    documents: Iterable[tuple[str, Document]] | AsyncIterator[tuple[str, Document]],
+    project: Project,
+    config: Config,
+    *,
+    resolver: Any = None,
+    progress: bool = False,
+    errors: Sequence[str] = (),
+    started: float | None = None,
+    known: Mapping[str, CheckResult] | None = None,
+    cache: Cache | None = None,
+) -> Report:
+    """Check extracted documents (keyed by root-relative path) against `project`.
+
+    `documents` may be lazy (`iter_documents`, or asynchronous: `extract_in_worker`): each
+    document's external URLs are handed to the checker as soon as it is extracted, so that the
+    hosts are busy while the rest is extracted. `errors` may still grow meanwhile: it is read at the end. `known` holds results
+    already established for some external URLs (pages a crawl fetched), so that they are not
+    requested twice. `cache` is the run's open cache, else one is opened for the checks.
+    """
+    started = time.time() if started is None else started
+    pages: dict[str, Page] = {}
+    local = LocalChecker(project, config, pages, page_loader(project))
+    known = dict(known or {})
+    placed: list[tuple[Any, Target]] = []
+    async with _ExternalChecks(config, resolver=resolver, progress=progress, skip=known, cache=cache) as external:
+        handed_over = time.perf_counter()
+        async with aclosing(_each(documents)) as stream:
+            async for rel, doc in stream:
+                pages[rel] = doc.page
+                # Markdown keeps targets as written (`a\)b`, `&amp;`); what is checked is what renders.
+                decode = unescapeAll if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _as_is
+                resolve = local.resolver_for(doc.page, rel)
+                found = [(link, resolve(decode(link.url))) for link in doc.links]
+                placed.extend(found)
+                external.add_many(target.resolved for _, target in found if target.scope is Scope.EXTERNAL)
+                if time.perf_counter() - handed_over > _HAND_OVER_SECONDS:
+                    await asyncio.sleep(0)  # let the checker send requests and read answers
+                    handed_over = time.perf_counter()
+        external_results = known | await external.results()
+
+    results: list[LinkResult] = []
+    offline = CheckResult(url="", status=Status.EXCLUDED, reason="offline", detail="external link not checked (--offline)")
+    for link, target in placed:
+        if target.scope is Scope.EXTERNAL:
+            result = external_results.get(target.resolved) or replace(offline, url=target.resolved)
+        else:
+            result = local.check(target)
+        results.append(LinkResult(link=link, resolved=target.resolved, scope=target.scope, result=result))
+
+    if config.suggest and not config.offline:
+        results = await _recover(results, config, resolver=resolver)
+
+    return Report(
+        results=tuple(results),
+        root=display_path(project.root),
+        started=datetime.fromtimestamp(started, timezone.utc).isoformat(timespec="seconds"),
+        duration=round(time.time() - started, 3),
+        files=len(pages),
+        errors=tuple(errors),
+    )
+
+
+class _ExternalChecks:
+    """The external URLs of a run, each handed to the HTTP checker (once) as it turns up."""
+
+    def __init__(self, config: Config, *, resolver: Any, progress: bool, skip: Mapping[str, CheckResult], cache: Cache | None) -> None:
+        self.config = config
+        self._resolver = resolver
+        self._progress = progress
+        self._skip = skip
+        self._cache = cache
+        self._own_cache: Cache | None = None
+        self._checker: Any = None  # HttpChecker, started with the first URL
+        self._targets: dict[str, tuple[str, str]] = {}
+
+    async def __aenter__(self) -> "_ExternalChecks":
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        try:
+            if self._checker is not None:
+                await self._checker.__aexit__(*exc_info)
+        finally:
+            if self._own_cache is not None:
+                self._own_cache.close()
+
+    def add_many(self, urls: Iterable[str]) -> None:
+        """Hand new URLs to the checker (their cache records read in one go)."""
+        if self.config.offline:
+            return
+        new = [url for url in dict.fromkeys(urls) if url not in self._targets and url not in self._skip]
+        if not new:
+            return
+        if self._checker is None:
+            self._start()
+        targets = [_split_fragment(url, self.config) for url in new]
+        self._checker.cache.preload(base for base, _ in targets)
+        for url, target in zip(new, targets):
+            self._targets[url] = target
+            self._checker.submit(*target)
+
+    def _start(self) -> None:
+        from .check.http import HttpChecker  # aiohttp loads only when there is a URL to check
+
+        cache = self._cache
+        if cache is None:
+            cache = self._own_cache = open_cache(self.config)
+        self._checker = HttpChecker(self.config, cache, resolver=self._resolver, progress=self._progress)
+        self._checker.open()
+
+    async def results(self) -> dict[str, CheckResult]:
+        if self._checker is None:
+            return {}
+        outcome = await self._checker.results(self._targets.values())
+        return {url: outcome[target] for url, target in self._targets.items()}
+
+
+async def _each(documents: Iterable[tuple[str, Document]] | AsyncIterator[tuple[str, Document]]) -> AsyncIterator[tuple[str, Document]]:
+    """Documents from a plain or an asynchronous source, alike."""
+    if hasattr(documents, "__aiter__"):
+        async with aclosing(documents):  # type: ignore[type-var]
+            async for item in documents:  # type: ignore[union-attr]
+                yield item
+    else:
+        for item in documents:  # type: ignore[union-attr]
+            yield item
+
+
+def _split_fragment(url: str, config: Config) -> tuple[str, str]:
+    base, _, fragment = url.partition("#")
+    return (base, fragment if config.include_fragments else "")
+
+
+async def _recover(results: list[LinkResult], config: Config, *, resolver) -> list[LinkResult]:
+    from .check.http import HttpChecker
+    from .recover.pipeline import recover_all
+
+    if not any(r.failing and r.scope is Scope.EXTERNAL for r in results):
+        return results
+    cache = open_cache(config)
+    try:
+        async with HttpChecker(config, cache, resolver=resolver) as client:
+            broken = [r for r in results if r.failing and r.scope is Scope.EXTERNAL]
+            return list(await recover_all(results, config=config, client=client, cache=cache,
+                                          link_times=link_times(broken)))
+    finally:
+        cache.close()
+
+
+async def crawl_check(start: str, config: Config, limits: "CrawlLimits", *, resolver: Any = None,
+                      progress: bool = False) -> Report:
+    """Crawl the site under `start`, then check every link found, like `run_check` does."""
+    from .check.http import HttpChecker
+    from .inputs.crawl import crawl, known_results, read_robots, validate_start, with_crawl_delay
+
+    start = validate_start(start)
+    if config.offline:
+        raise InputError("--crawl reads a live site: it cannot run with --offline")
+    if config.base_url:
+        # base_url maps URLs to local files; a crawl has no local files, only the live site.
+        log.info("--crawl: ignoring base_url %s", config.base_url)
+        config = replace(config, base_url="")
+    # robots.txt first, with a throw-away client: its Crawl-delay shapes the real client.
+    async with HttpChecker(config, Cache(None), resolver=resolver) as client:
+        robots = await read_robots(client, start)
+    config = with_crawl_delay(start, config, robots)
+    cache = open_cache(config)
+    try:
+        async with HttpChecker(config, cache, resolver=resolver) as client:
+            crawled = await crawl(client, start, limits, robots=robots, want_text=config.suggest)
+    finally:
+        cache.close()
+    if not crawled.pages:
+        # Nothing read is not "no broken links": say why instead of reporting a clean site.
+        raise InputError(f"--crawl: nothing to crawl at {start}: {crawled.start_problem or 'no HTML page in scope'}")
+    documents = [(page.url, page.document) for page in crawled.pages]
+    # Pages are URLs, not files: an empty project makes every link resolve as an external URL.
+    project = Project(files=[], root=Path.cwd(), markdown=False)
+    local = LocalChecker(project, config, {}, lambda rel: None)
+    targets = {
+        t.resolved for rel, doc in documents for link in doc.links
+        if (t := local.resolve(link.url, doc.page, rel)).scope is Scope.EXTERNAL
+    }
+    errors = list(crawled.errors) + ([f"{start}: start page not crawled: {crawled.start_problem}"] if crawled.start_problem else [])
+    report = await check_documents(documents, project, config, resolver=resolver, progress=progress,
+                                   errors=errors, known=known_results(crawled, targets, config))
+    return replace(report, root=start)

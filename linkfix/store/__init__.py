@@ -1,0 +1,1 @@
+"""The one persistent store: check results with their history, extractions, recovery facts."""

@@ -1,0 +1,71 @@
+"""Extraction in a worker process gives what extraction in this process gives."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from linkfix.extract import worker as extract_worker
+from linkfix.extract.documents import iter_documents
+from linkfix.pipeline import run_check
+from linkfix.store.cache import Cache
+from linkfix.config import Config
+from linkfix.inputs.sources import collect
+
+
+@pytest.fixture
+def site(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(extract_worker.MIN_FILES + 5):
+        (docs / f"page-{i:03d}.md").write_text(
+            f"# Page {i}\n\nSee [next](page-{i + 1:03d}.md#page-{i + 1}), [out](https://example.com/{i}) "
+            f"and <https://example.org/a?b={i}>.\n\n```\nhttps://not-a-link.example/{i}\n```\n",
+            encoding="utf-8",
+        )
+    (docs / "binary.md").write_bytes(b"\0\1\2 not text")
+    (docs / "latin1.md").write_bytes(b"# Caf\xe9\n\n[x](https://example.com/cafe)\n")
+    return docs
+
+
+def _all(project, *, cache=None, worker: bool):
+    errors: list[str] = []
+
+    async def collect_all():
+        if worker:
+            return [item async for item in extract_worker.extract_in_worker(project, want_text=False, cache=cache, errors=errors)]
+        return list(iter_documents(project, want_text=False, cache=cache, errors=errors))
+
+    return asyncio.run(collect_all()), errors
+
+
+def test_the_worker_gives_the_same_documents_in_the_same_order(site):
+    project = collect([str(site)], Config())
+    assert extract_worker.worth_a_worker(project, Config())
+    here, here_errors = _all(project, worker=False)
+    there, there_errors = _all(project, worker=True)
+    assert [rel for rel, _ in there] == [rel for rel, _ in here]
+    assert [doc for _, doc in there] == [doc for _, doc in here]
+    assert there_errors == here_errors and any("binary" in e for e in there_errors) and any("UTF-8" in e for e in there_errors)
+
+
+def test_a_warm_extraction_cache_needs_no_worker(site, tmp_path, monkeypatch):
+    project = collect([str(site)], Config())
+    with Cache(tmp_path / "cache") as cache:
+        first, _ = _all(project, cache=cache, worker=True)
+    monkeypatch.setattr(extract_worker, "ProcessPoolExecutor", None)  # would fail if called
+    with Cache(tmp_path / "cache") as cache:
+        second, _ = _all(project, cache=cache, worker=True)
+    assert second == first
+
+
+def test_a_check_reports_the_same_with_and_without_the_worker(site, monkeypatch):
+    config = Config(offline=False, cache=False, exclude=[".*"])  # external links excluded: no network
+    with_worker = asyncio.run(run_check([str(site)], config))
+    monkeypatch.setattr(extract_worker, "MIN_FILES", 10**9)
+    without = asyncio.run(run_check([str(site)], config))
+    assert [(r.link, r.result.status, r.result.reason) for r in with_worker.results] == [
+        (r.link, r.result.status, r.result.reason) for r in without.results
+    ]
+    assert with_worker.errors == without.errors and with_worker.files == without.files

@@ -1,0 +1,352 @@
+"""cache: keys, TTL per status class, history across runs, persistence."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import replace
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from linkfix.store.cache import BROKEN_TTL, Cache, History, normalise_url, result_ttl
+from linkfix.errors import ConfigError
+from linkfix.model import CheckResult, Redirect, Status
+
+
+def _result(url: str, status: Status, **kw) -> CheckResult:
+    return CheckResult(url=url, status=status, checked_at=time.time(), **kw)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("HTTP://Example.COM/a", "http://example.com/a"),
+        ("http://example.com:80/a", "http://example.com/a"),
+        ("https://example.com:443/a", "https://example.com/a"),
+        ("http://example.com/a#frag", "http://example.com/a"),
+        ("http://example.com/%7euser", "http://example.com/~user"),
+        ("http://example.com/a%2fb", "http://example.com/a%2Fb"),
+        ("http://example.com", "http://example.com/"),
+        ("http://example.com/?q=%3a", "http://example.com/?q=%3A"),
+    ],
+)
+def test_equivalent_urls_share_a_key(a, b):
+    assert normalise_url(a) == normalise_url(b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("http://example.com/a", "https://example.com/a"),
+        ("http://example.com:8080/a", "http://example.com/a"),
+        ("http://example.com/A", "http://example.com/a"),  # paths are case-sensitive
+        ("http://example.com/a?x=1", "http://example.com/a?x=2"),
+    ],
+)
+def test_different_urls_keep_different_keys(a, b):
+    assert normalise_url(a) != normalise_url(b)
+
+
+def test_malformed_urls_do_not_crash_the_key():
+    assert normalise_url("http://[::1") == "http://[::1"
+    assert normalise_url("http://example.com:99999/") == "http://example.com:99999/"
+
+
+def test_ttl_per_status_class():
+    day = 86400.0
+    assert result_ttl(Status.OK, day) == day
+    assert 0 < result_ttl(Status.REDIRECTED, day) < day
+    assert result_ttl(Status.BROKEN, day) == BROKEN_TTL
+    assert result_ttl(Status.BROKEN, 60) == 60  # never longer than max_cache_age
+    assert result_ttl(Status.BLOCKED, day) == BROKEN_TTL  # a bot wall is asked again within hours, not every run
+    for status in (Status.TIMEOUT, Status.ERROR, Status.EXCLUDED, Status.UNSUPPORTED):
+        assert result_ttl(status, day) == 0
+
+
+def test_results_round_trip_through_disk(tmp_path):
+    url = "https://Example.com/page#x"
+    hop = Redirect(url="https://example.com/old", status=301, location="https://example.com/page")
+    original = _result(url, Status.REDIRECTED, reason="permanent", redirects=(hop,), final_url="https://example.com/page", permanent=True, http_status=200)
+    with Cache(tmp_path / "c") as cache:
+        cache.put_result(url, original)
+    with Cache(tmp_path / "c") as cache:
+        got = cache.get_result("https://example.com/page")
+    assert got is not None and got.from_cache
+    assert got.redirects == (hop,)
+    assert (got.status, got.permanent, got.final_url, got.http_status) == (Status.REDIRECTED, True, original.final_url, 200)
+
+
+def test_transient_results_are_not_reused_but_remembered(tmp_path):
+    with Cache(tmp_path / "c") as cache:
+        for status in (Status.TIMEOUT, Status.ERROR):
+            cache.put_result(f"https://x.org/{status.value}", _result("u", status, reason="503"))
+    with Cache(tmp_path / "c") as cache:
+        for status in (Status.TIMEOUT, Status.ERROR):
+            url = f"https://x.org/{status.value}"
+            assert cache.get_result(url) is None  # never answered from the cache ...
+            last = cache.last_result(url)  # ... but the next run knows it failed last time
+            assert last is not None and last.status is status and last.reason == "503"
+        assert cache.last_result("https://x.org/never-seen") is None
+
+
+def test_a_stale_result_is_still_the_last_result(tmp_path):
+    cache = Cache(tmp_path / "c", max_age=0.05)
+    cache.put_result("https://x.org/a", _result("https://x.org/a", Status.OK))
+    cache.close()
+    time.sleep(0.1)
+    with Cache(tmp_path / "c", max_age=0.05) as cache:
+        assert cache.get_result("https://x.org/a") is None
+        assert cache.last_result("https://x.org/a").status is Status.OK
+
+
+def test_expired_results_are_misses(tmp_path):
+    cache = Cache(tmp_path / "c", max_age=0.05)
+    cache.put_result("https://x.org/a", _result("https://x.org/a", Status.OK))
+    cache.flush()
+    assert cache.get_result("https://x.org/a") is not None
+    time.sleep(0.1)
+    assert cache.get_result("https://x.org/a") is None
+    cache.close()
+
+
+def test_history_counts_each_run_once_and_resets_on_ok(tmp_path):
+    url = "https://x.org/gone"
+    broken = _result(url, Status.BROKEN, reason="404")
+    first = Cache(tmp_path / "c", run_id="run-1")
+    first.put_result(url, broken)
+    first.put_result(url, broken)  # the same run again: still one
+    assert first.history(url).broken_runs == 1
+    started = first.history(url).first_broken
+    first.close()
+
+    second = Cache(tmp_path / "c", run_id="run-2")
+    second.put_result(url, _result(url, Status.BROKEN, reason="404"))
+    history = second.history(url)
+    assert history.broken_runs == 2
+    assert history.first_broken == started
+    assert history.last_broken >= started
+    second.close()
+
+    third = Cache(tmp_path / "c", run_id="run-3")
+    third.put_result(url, _result(url, Status.BLOCKED))  # says nothing either way
+    assert third.history(url).broken_runs == 2
+    third.put_result(url, _result(url, Status.OK))
+    assert third.history(url) == History()
+    third.close()
+
+
+def test_cached_verdict_does_not_count_as_a_new_broken_run():
+    cache = Cache(None, run_id="a")
+    url = "https://x.org/gone"
+    cache.put_result(url, _result(url, Status.BROKEN))
+    cache.run_id = "b"
+    cache.put_result(url, cache.get_result(url))
+    assert cache.history(url).broken_runs == 1
+
+
+def test_namespaced_values_and_ttl(tmp_path):
+    with Cache(tmp_path / "c") as cache:
+        cache.set("archive", "https://x.org/a", {"url": "https://web.archive.org/x"}, ttl=3600)
+        cache.set("forever", "k", [1, 2], ttl=math.inf)
+        cache.set("never", "k", "v", ttl=0)
+    with Cache(tmp_path / "c") as cache:
+        assert cache.get("archive", "https://x.org/a") == {"url": "https://web.archive.org/x"}
+        assert cache.get("forever", "k") == [1, 2]
+        assert cache.get("never", "k") is None
+        assert cache.get("archive", "https://x.org/other") is None
+
+
+def test_stats_and_clear(tmp_path):
+    cache = Cache(tmp_path / "c")
+    cache.put_result("https://x.org/a", _result("https://x.org/a", Status.OK))
+    cache.put_result("https://x.org/b", _result("https://x.org/b", Status.BROKEN))
+    cache.set("ns", "k", 1, ttl=60)
+    stats = cache.stats()
+    assert stats["results"] == 2
+    assert stats["results_ok"] == 1 and stats["results_broken"] == 1
+    assert stats["history"] == 1
+    assert stats["other"] == 1
+    cache.clear()
+    assert cache.stats()["entries"] == 0
+    assert cache.get_result("https://x.org/a") is None
+    cache.close()
+
+
+def _write_raw_records(directory, rows):
+    """Rows (url, record text) straight into the records table, as another version or a
+    damaged file might hold them."""
+    import sqlite3
+
+    from linkfix.store.table import FILE_NAME
+
+    with Cache(directory):
+        pass  # creates the table
+    db = sqlite3.connect(directory / FILE_NAME)
+    with db:
+        db.executemany("INSERT OR REPLACE INTO url VALUES (?, ?, ?)", [(normalise_url(u), text, time.time() + 60) for u, text in rows])
+    db.close()
+
+
+@pytest.fixture(params=["whole table", "query per lookup"])
+def table_reading(request, monkeypatch):
+    """Both ways the records table is read: whole at the first lookup (a project's cache), or
+    a query per lookup (a table too big to hold)."""
+    if request.param == "query per lookup":
+        monkeypatch.setattr("linkfix.store.table.WHOLE_TABLE_BYTES", 0)
+    return request.param
+
+
+def test_entries_from_an_older_version_are_misses(tmp_path, table_reading):
+    import json
+
+    fresh = time.time() + 60
+    _write_raw_records(tmp_path / "c", [
+        ("https://x.org/a", json.dumps({"result": {"status": "no-such-status", "url": "x"}, "fresh_until": fresh})),
+        ("https://x.org/b", json.dumps("garbage")),
+        ("https://x.org/c", json.dumps({"result": {"url": "https://x.org/c", "status": "ok", "field_from_the_future": 1}, "fresh_until": fresh, "history": {"x": 1}})),
+        ("https://x.org/d", "{not json"),
+    ])
+    with Cache(tmp_path / "c") as cache:
+        assert cache.get_result("https://x.org/a") is None
+        assert cache.get_result("https://x.org/b") is None
+        assert cache.history("https://x.org/b") == History()
+        assert cache.get_result("https://x.org/c").status is Status.OK
+        assert cache.history("https://x.org/c") == History()
+        assert cache.get_result("https://x.org/d") is None
+        cache.put_result("https://x.org/d", _result("https://x.org/d", Status.OK))  # a damaged record is replaced
+    with Cache(tmp_path / "c") as cache:
+        assert cache.get_result("https://x.org/d").status is Status.OK
+
+
+def test_preload_reads_many_records_at_once_with_the_same_answers(tmp_path, table_reading):
+    urls = [f"https://x.org/{i}" for i in range(1200)]  # more than one SELECT's worth
+    with Cache(tmp_path / "c") as cache:
+        for i, url in enumerate(urls):
+            cache.put_result(url, _result(url, Status.OK if i % 2 else Status.BROKEN))
+    with Cache(tmp_path / "c") as one_by_one, Cache(tmp_path / "c") as preloaded:
+        preloaded.preload([*urls, "https://x.org/never-seen"])
+        for url in [*urls, "https://x.org/never-seen"]:
+            a, b = one_by_one.get_result(url), preloaded.get_result(url)
+            assert (a and a.status) == (b and b.status)
+            assert one_by_one.history(url) == preloaded.history(url)
+
+
+def test_a_table_read_whole_keeps_up_with_its_own_writes_and_leaves_out_expired_rows(tmp_path):
+    from linkfix.store.table import RecordTable
+
+    (tmp_path / "c").mkdir()
+    table = RecordTable(tmp_path / "c")
+    table.put_many({"a": ({"n": 1}, 60), "gone": ({"n": 0}, -1)})
+    assert table.get_many(["a", "gone", "never"]) == {"a": {"n": 1}}  # read whole here
+    table.put_many({"a": ({"n": 2}, 60), "b": ({"n": 3}, 60)})
+    assert table.get_many(["a", "b"]) == {"a": {"n": 2}, "b": {"n": 3}}
+    table.clear()
+    assert table.get_many(["a", "b"]) == {}
+    table.close()
+
+
+def test_unusable_cache_directory_is_a_config_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    with pytest.raises(ConfigError, match="cache_dir"):
+        Cache(blocker / "cache")
+
+
+def test_cache_command_stats_and_clear(tmp_path, monkeypatch, capsys):
+    from linkfix.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["cache", "stats"]) == 0
+    assert "no cache" in capsys.readouterr().out
+    assert not (tmp_path / ".linkfix-cache").exists()  # looking does not create one
+
+    with Cache(tmp_path / ".linkfix-cache") as cache:
+        cache.put_result("https://x.org/a", _result("https://x.org/a", Status.OK))
+        cache.put_result("https://x.org/b", _result("https://x.org/b", Status.BROKEN))
+    assert main(["cache", "stats"]) == 0
+    out = capsys.readouterr().out
+    assert "results_ok" in out and "results_broken" in out
+
+    assert main(["cache", "clear"]) == 0
+    assert "cleared" in capsys.readouterr().out
+    with Cache(tmp_path / ".linkfix-cache") as cache:
+        assert cache.get_result("https://x.org/a") is None
+
+
+def test_cache_command_honours_cache_dir(tmp_path, monkeypatch, capsys):
+    from linkfix.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    with Cache(tmp_path / "elsewhere") as cache:
+        cache.put_result("https://x.org/a", _result("https://x.org/a", Status.OK))
+    assert main(["cache", "stats", "--cache-dir", "elsewhere"]) == 0
+    assert "results_ok" in capsys.readouterr().out
+
+
+def test_a_result_read_back_is_marked_cached_but_stored_as_fresh(tmp_path):
+    url = "https://x.org/a"
+    with Cache(tmp_path / "c") as cache:
+        cache.put_result(url, _result(url, Status.OK))
+        again = cache.get_result(url)
+        assert again is not None and again.from_cache
+        cache.put_result(url, again)  # writing a cached verdict back does not store the flag
+    with Cache(tmp_path / "c") as cache:
+        assert cache.get_result(url).from_cache  # marked on reading ...
+        assert "from_cache" not in cache._table.get_many([normalise_url(url)])[normalise_url(url)]["result"]  # ... not stored
+
+
+def test_stored_records_leave_out_defaults_and_read_back_whole(tmp_path):
+    plain, moved = "https://x.org/plain", "https://x.org/moved"
+    chain = (Redirect(url=moved, status=301, location="https://x.org/new"),)
+    full = CheckResult(url=moved, status=Status.REDIRECTED, reason="301", detail="moved", http_status=301,
+                       redirects=chain, final_url="https://x.org/new", permanent=True, checked_at=5.0)
+    with Cache(tmp_path / "c") as cache:
+        cache.put_result(plain, CheckResult(url=plain, status=Status.OK, http_status=200, checked_at=5.0))
+        cache.put_result(moved, full)
+    with Cache(tmp_path / "c") as cache:
+        stored = cache._table.get_many([plain])[plain]
+        assert stored == {"result": {"url": plain, "status": "ok", "http_status": 200, "checked_at": 5.0}, "fresh_until": stored["fresh_until"]}
+        assert cache.get_result(moved) == replace(full, from_cache=True)
+
+
+def test_records_in_the_older_full_layout_still_read(tmp_path):
+    url = "https://x.org/a"
+    old = {"result": {"url": url, "status": "broken", "reason": "404", "detail": "", "http_status": 404, "redirects": [],
+                      "final_url": "", "permanent": False, "checked_at": 5.0, "from_cache": False},
+           "fresh_until": time.time() + 60, "history": {"first_broken": 5.0, "last_broken": 5.0, "broken_runs": 1, "last_run": "r1"}}
+    with Cache(tmp_path / "c") as cache:
+        cache._table.put_many({url: (old, 60)})
+    with Cache(tmp_path / "c") as cache:
+        assert cache.get_result(url) == CheckResult(url=url, status=Status.BROKEN, reason="404", http_status=404, checked_at=5.0, from_cache=True)
+        assert cache.history(url).broken_runs == 1
+
+
+def test_expired_entries_are_dropped_on_close(tmp_path):
+    import diskcache
+
+    cache = Cache(tmp_path / "c", max_age=0.05)
+    cache.put_result("https://x.org/a", _result("https://x.org/a", Status.OK))
+    cache.set("probe", "k", 1, ttl=0.05)
+    cache.set("keep", "k", 1, ttl=3600)
+    cache.flush()
+    time.sleep(0.1)
+    cache.close()
+    with diskcache.Cache(str(tmp_path / "c")) as store:
+        assert sorted(store.iterkeys()) == ["keep:k"]
+    with Cache(tmp_path / "c", max_age=0.05) as cache:  # the URL's record outlives its freshness
+        assert cache.get_result("https://x.org/a") is None and cache.last_result("https://x.org/a") is not None
+
+
+@given(
+    st.sampled_from(["http", "https", "HTTP", "ftp"]),
+    st.sampled_from(["example.com", "Example.COM", "a.b.", "127.0.0.10", "x-y.z", "[::1]", "-bad-.org"]),
+    st.sampled_from(["", ":80", ":443", ":8080", ":08", ":99999", ":x"]),
+    st.text(alphabet="/abc-._~%2Fé? #=&", max_size=12),
+)
+def test_the_plain_url_fast_path_keys_like_the_full_normalisation(scheme, host, port, rest):
+    from linkfix.store.cache import _normalise_slowly
+
+    url = f"{scheme}://{host}{port}/{rest}"
+    assert normalise_url(url) == _normalise_slowly(url)
