@@ -1,18 +1,11 @@
-"""Shared pytest fixtures. Makes the fixtures/ packages importable before the package is installed."""
+"""Shared pytest fixtures. The simulated web, `linkfix_simweb`, is a test asset in fixtures/
+(never installed): pyproject's pytest `pythonpath` setting puts fixtures/ on the path."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-try:
-    import linkfix_simweb  # noqa: F401
-except ImportError:
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fixtures"))
-
-from linkfix_simweb import SimWeb  # noqa: E402
+from linkfix_simweb import SimWeb
 
 
 @pytest.fixture

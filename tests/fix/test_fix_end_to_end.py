@@ -1,5 +1,5 @@
 """Issue 5, "done" 4: broken links in a docs tree -> check with suggestions -> fix -> every
-rewritten link checks clean against the simulated web, `git diff` shows only link targets,
+rewritten link checks clean against the demo's web, `git diff` shows only link targets,
 and a second `fix` changes nothing."""
 
 from __future__ import annotations
@@ -26,21 +26,19 @@ def git(cwd: Path, *args: str) -> str:
 
 
 async def test_check_fix_recheck(tmp_path, monkeypatch):
-    from linkfix_simweb import SimWeb
-    from linkfix_simweb.demo import build_demo_web
+    from linkfix.cli.demo.acme import DOCS_DIR, acme_web, demo_config
 
     monkeypatch.chdir(tmp_path)
-    async with SimWeb(latency=0.0) as web:
-        demo = build_demo_web(web)
-        shutil.copytree(demo.docs_dir, tmp_path / "docs")
+    async with acme_web() as web:
+        shutil.copytree(DOCS_DIR, tmp_path / "docs")
         git(tmp_path, "init", "-q")
         git(tmp_path, "add", "docs")
         git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "docs")
-        config = Config(**{**demo.config_overrides(), "cache": False}, config_dir=str(tmp_path))
+        config = Config(**{**demo_config(web), "cache": False}, config_dir=str(tmp_path))
         validate(config)
 
         async def check():
-            return canonical_report(await run_check(["docs"], config, resolver=web.resolver), demo.canonical)
+            return canonical_report(await run_check(["docs"], config, resolver=web.resolver), web.canonical)
 
         report = await check()
         plan = plan_fixes(report, FixOptions(update_redirects=True))

@@ -1,4 +1,4 @@
-"""`linkfix demo` end to end: simulated web up, check + recovery, reports written, server down."""
+"""`linkfix demo` end to end: the demo's loopback web up, check + recovery, reports written, server down."""
 
 from __future__ import annotations
 
@@ -24,10 +24,7 @@ def tree_digest(root: Path) -> str:
 
 @pytest.fixture(scope="module")
 def demo_run(tmp_path_factory):
-    from linkfix.cli.demo import _simweb
-
-    _simweb()  # makes linkfix_simweb importable from a checkout, as the command does
-    from linkfix_simweb.demo import DOCS_DIR
+    from linkfix.cli.demo.acme import DOCS_DIR
 
     before = tree_digest(DOCS_DIR)
     out = tmp_path_factory.mktemp("demo") / "linkfix-demo"
@@ -64,7 +61,8 @@ def test_demo_recovers_where_the_content_went(demo_run):
     other_host = top("https://blog.acme.test/2019/06/caching-explained.html")
     assert other_host["url"] == "https://engineering.acme.test/posts/caching-explained/"
     archived = top("https://tools.acme.test/legacy/migrate-v1.html")
-    assert archived["method"] == "archive" and "web.archive.org" in archived["url"]
+    assert archived["method"] == "archive"
+    assert archived["url"] == "https://web.archive.org/web/20200820100000/https://tools.acme.test/legacy/migrate-v1.html"
 
     assert links["https://docs.acme.test/quickstart.html"]["status"] == "redirected"
     assert links["https://forum.acme.test/t/caching-questions/812"]["status"] == "blocked"
@@ -72,6 +70,32 @@ def test_demo_recovers_where_the_content_went(demo_run):
     assert links["configuration.md#environment-variable"]["reason"] == "missing-fragment"
     assert links["https://docs.acme.test/guide/install.html#requirements"]["status"] == "ok"
     assert links["https://engineering.acme.test/posts/release-2-0/"]["status"] == "ok"
+
+
+def test_demo_shows_every_kind_of_rot(demo_run):
+    links = by_url(json.loads((demo_run["out"] / "result.json").read_text()))
+    kinds = {(link["status"], link["reason"]) for link in links.values() if link["status"] != "ok"}
+    assert kinds == {("broken", "404"), ("broken", "410"), ("broken", "soft-404"), ("broken", "missing-fragment"),
+                     ("blocked", "bot-challenge"), ("redirected", "permanent")}
+    chain = links["https://docs.acme.test/quickstart.html"]["redirects"]
+    assert [(hop["status"], hop["location"]) for hop in chain] == [
+        (301, "https://docs.acme.test/start/quickstart.html"), (301, "https://docs.acme.test/start/quickstart/")]
+    assert "30 links in 11 files: 19 ok, 1 redirected, 9 broken, 1 blocked" in demo_run["stdout"]
+
+
+def test_demo_patch_moves_every_recovered_link_to_its_new_home(demo_run):
+    patch = demo_run["stdout"].split("Suggested patch", 1)[1].split("\nReport: ", 1)[0]
+    url = r"\((https://[^)\s]+)\)"
+    removed = sorted(re.findall(rf"^-[^-].*?{url}", patch, re.M))
+    added = sorted(re.findall(rf"^\+[^+].*?{url}", patch, re.M))
+    moves = {
+        "https://docs.acme.test/guide/configuration.html": "https://docs.acme.test/guide/configure/settings.html",
+        "https://docs.acme.test/quickstart.html": "https://docs.acme.test/start/quickstart/",
+        "https://blog.acme.test/2019/06/caching-explained.html": "https://engineering.acme.test/posts/caching-explained/",
+        **{f"https://docs.acme.test/v1/api/{name}.html": f"https://docs.acme.test/reference/api/{name}/"
+           for name in ("authentication", "tokens", "webhooks")},
+    }
+    assert removed == sorted(moves) and added == sorted(moves.values())
 
 
 def test_demo_prints_summary_and_patch_with_real_urls(demo_run):

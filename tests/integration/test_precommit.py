@@ -21,7 +21,7 @@ pytest.importorskip("pre_commit", reason="pre-commit is not installed (pip insta
 REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
-_COPIED = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "linkfix", "plugins", "fixtures/linkfix_simweb")
+_COPIED = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "linkfix", "plugins")
 
 
 def git(repo: Path, *args: str) -> str:

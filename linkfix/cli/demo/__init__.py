@@ -1,12 +1,12 @@
 """`linkfix demo`: the whole pipeline on a bundled example docs site, offline, in seconds.
 
-Starts the simulated web (fixtures package `linkfix_simweb`, installed with linkfix) on
-loopback in this process, copies the example docs to OUT/docs (so the user can try `linkfix fix`
-on them without touching the package), runs check with recovery against the simulated hosts,
-writes OUT/report.html and OUT/result.json, and plans the fixes as `linkfix fix --dry-run`
-would. The demo's links name real-looking `https://` hosts; `remap` rules send requests to the
-loopback server, and every URL in the report is turned back into its real form before it is
-shown, so the report reads as it would on the real web.
+Starts the demo's own small web (`acme.py`: the hosts; `server.py`, `sites.py`, `archive.py`,
+`search.py`: how they answer) on loopback in this process, copies the example docs (`docs/`) to
+OUT/docs (so the user can try `linkfix fix` on them without touching the package), runs check with
+recovery against it, writes OUT/report.html and OUT/result.json, and plans the fixes as
+`linkfix fix --dry-run` would. The demo's links name real-looking `https://` hosts; `remap` rules
+send requests to the loopback server, and every URL in the report is turned back into its real
+form before it is shown, so the report reads as it would on the real web.
 """
 
 from __future__ import annotations
@@ -14,10 +14,9 @@ from __future__ import annotations
 import dataclasses
 import logging
 import shutil
-import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 from ...config import Config, validate
 from ...errors import InputError
@@ -40,22 +39,6 @@ class DemoResult:
     diff: str  # what `linkfix fix --dry-run` would change, as a unified diff
 
 
-def _simweb() -> tuple[Any, Any]:
-    """SimWeb and build_demo_web. A pip install ships `linkfix_simweb`; in a source checkout it
-    sits in fixtures/, which is then put on the path."""
-    try:
-        from linkfix_simweb import SimWeb
-        from linkfix_simweb.demo import build_demo_web
-    except ImportError:
-        fixtures = Path(__file__).resolve().parent.parent / "fixtures"
-        if not (fixtures / "linkfix_simweb").is_dir():
-            raise InputError("the demo needs the bundled simulated web (package linkfix_simweb): reinstall linkfix") from None
-        sys.path.insert(0, str(fixtures))
-        from linkfix_simweb import SimWeb
-        from linkfix_simweb.demo import build_demo_web
-    return SimWeb, build_demo_web
-
-
 #: Marks a docs copy the demo made, so that only such a copy is ever replaced.
 MARKER = ".linkfix-demo-copy"
 
@@ -72,17 +55,17 @@ def copy_docs(source: Path, target: Path) -> None:
 
 
 async def run_demo(out_dir: Path) -> DemoResult:
-    SimWeb, build_demo_web = _simweb()
+    from .acme import DOCS_DIR, acme_web, demo_config  # aiohttp: only when the demo runs
+
     docs = out_dir / "docs"
-    async with SimWeb() as web:
-        demo = build_demo_web(web)
-        copy_docs(demo.docs_dir, docs)
+    copy_docs(DOCS_DIR, docs)
+    async with acme_web() as web:
         # The copy is the demo's own: a .gitignore above it (a checkout ignoring linkfix-demo/)
         # must not hide it from the check.
-        config = Config(**demo.config_overrides(), gitignore=False, config_dir=str(out_dir))
+        config = Config(**demo_config(web), gitignore=False, config_dir=str(out_dir))
         validate(config)
         report = await run_check([str(docs)], config, resolver=web.resolver)
-        report = canonical_report(report, demo.canonical)
+        report = canonical_report(report, web.canonical)
     html_report, json_result = out_dir / HTML_NAME, out_dir / JSON_NAME
     from ..output import write_text_atomic
 
