@@ -3,7 +3,7 @@
 `plan_edits` is pure: it replaces exact character ranges of a text and nothing else.
 `apply_file_edits` is the I/O edge: it reads bytes, decodes them the way extraction did
 (UTF-8, an optional BOM, newlines untouched), refuses a file that changed since it was read,
-and writes atomically with the file's permissions kept. `format_target` spells a new URL so
+and writes with `linkfix.atomic.write_atomic` (one step; permissions and owner kept). `format_target` spells a new URL so
 that it parses back as the same URL in its place (HTML attribute or markdown destination).
 """
 
@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import difflib
 import functools
-import glob
 import hashlib
 import html
 import logging
 import os
 import re
-import secrets
 import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..atomic import write_atomic
 from ..errors import PatchError
 from ..model import LinkKind, Span
 
@@ -204,37 +203,12 @@ def apply_file_edits(path: Path, edits: list[Edit], *, expected_digest: str, roo
     after = patched_text(source, edits)
     if after == source.text:
         return False
-    data = (_BOM if source.bom else b"") + after.encode("utf-8")
-    _write_atomic(real, data, display=path)
+    try:
+        write_atomic(real, (_BOM if source.bom else b"") + after.encode("utf-8"))
+    except OSError as exc:
+        raise PatchError(f"{path}: cannot write: {exc.strerror or exc}") from exc
     log.info("patched %s (%d edit(s))", path, len(set(edits)))
     return True
-
-
-_TMP_SUFFIX = ".linkfix-tmp"
-
-
-def _write_atomic(real: Path, data: bytes, *, display: Path) -> None:
-    mode = stat.S_IMODE(real.stat().st_mode)
-    # A run killed outright (SIGKILL, power loss) between creating its temporary file and the
-    # replace leaves that file behind: the next write of the same file sweeps it away.
-    for stale in real.parent.glob(f".{glob.escape(real.name)}.*{_TMP_SUFFIX}"):
-        stale.unlink(missing_ok=True)
-    # Named before it exists (not mkstemp): an interrupt landing anywhere after the file is
-    # created still finds its name in the cleanup below.
-    tmp = real.parent / f".{real.name}.{secrets.token_hex(6)}{_TMP_SUFFIX}"
-    try:
-        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, real)
-    except BaseException as exc:  # Ctrl-C/SIGTERM too: never leave the temporary file behind
-        if not isinstance(exc, FileExistsError):  # only O_EXCL raises it: that file is not ours
-            tmp.unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise PatchError(f"{display}: cannot write: {exc.strerror or exc}") from exc
-        raise
 
 
 # ---------------------------------------------------------------------------------------------
