@@ -24,6 +24,7 @@ from typing import Any
 from ..atomic import write_atomic
 from ..errors import PatchError
 from ..model import LinkKind, Span
+from ..report.common import is_invisible
 
 log = logging.getLogger(__name__)
 
@@ -221,7 +222,25 @@ _ENTITY_START = re.compile(r"&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-
 
 
 def _percent(match: re.Match[str]) -> str:
-    return "".join(f"%{b:02X}" for b in match.group().encode("utf-8"))
+    return _percent_char(match.group())
+
+
+def _percent_char(chars: str) -> str:
+    return "".join(f"%{b:02X}" for b in chars.encode("utf-8"))
+
+
+def _without_hidden_characters(url: str) -> str:
+    """`url` with `|` and the characters that do not show as themselves percent-encoded.
+
+    `|` ends a table cell in a markdown table row, wherever it stands (GFM splits cells before
+    it parses links); invisible characters (controls, bidi overrides, zero-width characters,
+    U+2028 and other separators) hide what a URL says, or end its line. None of them may stand
+    unencoded in a URL (RFC 3986), and a browser percent-encodes them as these bytes anyway,
+    so the encoded URL is the same URL. (`is_safe_url` refused such characters in the host.)
+    """
+    if url.isascii() and "|" not in url:
+        return url  # ASCII controls and spaces: each place below has its own rule
+    return "".join(_percent_char(c) if c == "|" or (not c.isascii() and is_invisible(c)) else c for c in url)
 
 
 def format_target(url: str, *, kind: LinkKind, tag: str, span: Span, text: str) -> str:
@@ -232,8 +251,10 @@ def format_target(url: str, *, kind: LinkKind, tag: str, span: Span, text: str) 
     destinations get whitespace percent-encoded; inside `<...>` the brackets are encoded too;
     a bare URL that a linkifier would cut short becomes an autolink `<...>`;
     in a bare destination unbalanced parentheses and a leading `<` are backslash-escaped, which
-    CommonMark removes again when it reads the link.
+    CommonMark removes again when it reads the link. Everywhere, `|` and invisible characters
+    are percent-encoded (`_without_hidden_characters`).
     """
+    url = _without_hidden_characters(url)
     if tag or kind is LinkKind.HTML:
         if tag == "meta[content]":
             # In a refresh `content` a quote opens or closes the URL itself: encode quotes.

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Protocol
 from ..errors import InputError, PatchError
 from ..model import Candidate, LinkKind, LinkResult, Report, Span, Status
 from .patch import Edit, Source, apply_file_edits, format_target, patched_text, read_source, unified_diff, writable_path
-from ..report.common import DECISIONS_SCHEMA, fragment_of, is_safe_url, replacement_url
+from ..report.common import DECISIONS_SCHEMA, fragment_of, is_safe_url, replacement_url, unsafe_url_reason
 
 DAY = 86400.0
 #: `Candidate.method` of an archived copy: a last resort, written only with --archive-fallback.
@@ -127,7 +127,7 @@ def _plan_one(item: LinkResult, options: FixOptions, history: History | None) ->
         if caveat:
             messages.append(caveat)
         if not is_safe_url(new_url):
-            messages.append(f"suggestion {new_url!r} refused: only http(s) URLs are written")
+            messages.append(f"suggestion {new_url!r} refused: {unsafe_url_reason(new_url)}")
         else:
             return _fix(item, new_url, candidate.method, candidate.confidence), messages
     elif candidate is not None:
@@ -223,7 +223,8 @@ def plan_decisions(data: Any) -> FixPlan:
         if decision is None:
             continue
         if not is_safe_url(decision.new_url):
-            notes.append(Note(span=decision.span, url=decision.url, message=f"{decision.new_url!r} refused: only http(s) URLs are written"))
+            reason = unsafe_url_reason(decision.new_url)
+            notes.append(Note(span=decision.span, url=decision.url, message=f"{decision.new_url!r} refused: {reason}"))
             continue
         fixes.append(decision)
     return _without_conflicts(fixes, notes)

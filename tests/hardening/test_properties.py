@@ -6,6 +6,8 @@ spans, and URLs of any characters written back by `format_target` reading back a
 
 from __future__ import annotations
 
+import unicodedata
+
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from markdown_it.common.utils import unescapeAll
@@ -24,8 +26,12 @@ def span(start: int, end: int) -> Span:
 
 
 def percent_whitespace(url: str) -> str:
-    """What a URL is expected to read back as: whitespace and controls percent-encoded."""
-    return "".join("".join(f"%{b:02X}" for b in c.encode()) if ord(c) <= 0x20 or c == "\x7f" else c for c in url)
+    """What a URL is expected to read back as: whitespace, controls, `|` (a table cell's end)
+    and the other characters that do not show (bidi, zero-width, U+2028...) percent-encoded."""
+    hidden = {"Cc", "Cf", "Cs", "Zs", "Zl", "Zp"}
+    return "".join(
+        "".join(f"%{b:02X}" for b in c.encode()) if unicodedata.category(c) in hidden or c == "|" else c for c in url
+    )
 
 
 # -- plan_edits against a model -------------------------------------------------------------------
