@@ -16,7 +16,7 @@ from linkfix.errors import PatchError
 from linkfix.extract.html import extract_html
 from linkfix.extract.markdown import extract_markdown
 from linkfix.model import LinkKind, Span
-from linkfix.fix.patch import Edit, Source, format_target, patched_text, plan_edits
+from linkfix.fix.patch import Edit, EditableFile, format_target, patched_text, plan_edits
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -104,7 +104,7 @@ def test_edits_planned_on_lf_text_apply_to_the_crlf_file(lines: list[str], data:
     chosen = data.draw(st.lists(st.sampled_from(links), min_size=1, unique_by=lambda l: l.span.start))
     edits = [Edit(span=l.span, old=l.url, new=data.draw(URL)) for l in chosen]
     crlf = lf.replace("\n", "\r\n")
-    after = patched_text(Source(path=None, text=crlf, bom=False, digest=""), edits)  # type: ignore[arg-type]
+    after = patched_text(EditableFile(path=None, text=crlf, bom=False, digest=""), edits)  # type: ignore[arg-type]
     assert after == plan_edits(lf, edits).replace("\n", "\r\n")
 
 
