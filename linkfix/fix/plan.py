@@ -371,7 +371,10 @@ def _check_targets_read_back(path: str, file: Path, after: str, edits: list[Edit
                 "not editing this file (a linkfix bug: please report it)"
             )
     if len(links_after) != link_count:
-        raise PatchError(f"{path}: the new URLs would change which links the file has; not editing it (a linkfix bug: please report it)")
+        raise PatchError(
+            f"{path}: the new URLs would change which links the file has; not editing it "
+            "(a linkfix bug: please report it)"
+        )
 
 
 def write_changes(
