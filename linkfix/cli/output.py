@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Iterable
 
+from ..atomic import write_atomic
 from ..config import Config
 from ..errors import ConfigError
 from ..model import Report
@@ -43,15 +43,12 @@ def _render(name: str, report: Report) -> str:
 
 
 def write_text_atomic(path: Path, content: str | Iterable[str]) -> None:
-    """Write a report file in one step, so a reader never sees half a report."""
+    """Write a report file in one step, so a reader never sees half a report (and Ctrl-C
+    leaves the previous report, not a temporary file): `linkfix.atomic.write_atomic`."""
     pieces = [content] if isinstance(content, str) else content
     path = path.expanduser()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.writelines(pieces)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
+        write_atomic(path, (piece.encode("utf-8") for piece in pieces))
     except OSError as exc:
-        raise ConfigError(f"--output: cannot write {path}: {exc.strerror}") from exc
+        raise ConfigError(f"--output: cannot write {path}: {exc.strerror or exc}") from exc

@@ -1,30 +1,33 @@
 """Edit link targets in source files by span: plan, diff, and write safely.
 
 `plan_edits` is pure: it replaces exact character ranges of a text and nothing else.
-`apply_file_edits` is the I/O edge: it reads bytes, decodes them the way extraction did
-(UTF-8, an optional BOM, newlines untouched), refuses a file that changed since it was read,
-and writes atomically with the file's permissions kept. `format_target` spells a new URL so
-that it parses back as the same URL in its place (HTML attribute or markdown destination).
+`editable_path` says which files may be edited at all: documentation files inside the project
+root, writable unless asked otherwise. `apply_file_edits` is the I/O edge: it reads bytes,
+decodes them the way extraction did (UTF-8, an optional BOM, newlines untouched), refuses a
+file that changed since it was read, and writes with `linkfix.atomic.write_atomic` (one step;
+permissions and owner kept). `format_target` spells a new URL so that it parses back as the
+same URL in its place (HTML attribute or markdown destination).
 """
 
 from __future__ import annotations
 
 import difflib
 import functools
-import glob
 import hashlib
 import html
 import logging
 import os
 import re
-import secrets
 import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..atomic import write_atomic
 from ..errors import PatchError
+from ..inputs.sources import DOCUMENT_SUFFIXES, not_documentation
 from ..model import LinkKind, Span
+from ..report.common import is_invisible
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +51,8 @@ class Edit:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Source:
-    """A source file as read for patching."""
+class EditableFile:
+    """A documentation file as read for editing (strictly: UTF-8 or refused)."""
 
     path: Path
     text: str  # decoded, BOM removed, newlines as in the file
@@ -75,13 +78,16 @@ def decode_source(data: bytes, path: Path | str) -> tuple[str, bool]:
         ) from None
 
 
-def read_source(path: Path) -> Source:
+def read_editable(path: Path) -> EditableFile:
+    """The file as the edits will see it. Unlike `linkfix.inputs.read.read_text` (which reads
+    a source for checking, with replacement characters if need be) it refuses what it could
+    not write back byte for byte."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise PatchError(f"{path}: cannot read: {exc.strerror or exc}") from exc
     text, bom = decode_source(data, path)
-    return Source(path=path, text=text, bom=bom, digest=digest_bytes(data))
+    return EditableFile(path=path, text=text, bom=bom, digest=digest_bytes(data))
 
 
 def plan_edits(text: str, edits: list[Edit]) -> str:
@@ -164,77 +170,79 @@ def _matches(text: str, edits: list[Edit]) -> bool:
     return all(0 <= e.span.start <= e.span.end <= len(text) and text[e.span.start : e.span.end] == e.old for e in edits)
 
 
-def patched_text(source: Source, edits: list[Edit]) -> str:
-    """The source's new text (spans checked against the file as it is)."""
-    if not _matches(source.text, edits):
-        moved = _crlf_spans(source.text, edits)
+def patched_text(file: EditableFile, edits: list[Edit]) -> str:
+    """The file's new text (spans checked against the file as it is)."""
+    if not _matches(file.text, edits):
+        moved = _crlf_spans(file.text, edits)
         if moved is not None:
             edits = moved
-    return plan_edits(source.text, edits)
+    return plan_edits(file.text, edits)
 
 
-def writable_path(path: Path, root: Path) -> Path:
-    """The real file to write: refuses symlinks that lead out of `root` and non-regular files."""
+def editable_path(path: Path, root: Path, *, rewrite_read_only: bool = False, shown_as: str = "") -> Path:
+    """The real file to write for `path`, or PatchError saying why it may not be edited
+    (naming the file `shown_as`, by default `path`).
+
+    Only documentation files are edited: a regular file with a markdown or HTML suffix (under
+    its own name and its real one), inside `root` (symlinks that lead out of it are refused),
+    not under a directory linkfix never reads (.git, node_modules, a virtualenv...). A file
+    without write permission for its owner is left alone unless `rewrite_read_only`.
+    """
+    shown = shown_as or str(path)
     real = Path(os.path.realpath(path))
     real_root = Path(os.path.realpath(root))
     if real != real_root and real_root not in real.parents:
         raise PatchError(
-            f"{path}: resolves to {real}, outside the project root {real_root}; not touching it "
+            f"{shown}: resolves to {real}, outside the project root {real_root}; not touching it "
             "(run linkfix from the project's directory)"
         )
     try:
         mode = real.stat().st_mode
     except OSError as exc:
-        raise PatchError(f"{path}: cannot stat: {exc.strerror or exc}") from exc
+        raise PatchError(f"{shown}: cannot stat: {exc.strerror or exc}") from exc
     if not stat.S_ISREG(mode):
-        raise PatchError(f"{path}: not a regular file")
+        raise PatchError(f"{shown}: not a regular file")
+    reason = not_documentation(real, real_root)
+    if not reason and path.suffix.lower() not in DOCUMENT_SUFFIXES:
+        reason = f"a link to {real.relative_to(real_root).as_posix()} under a name that is not a documentation file's"
+    if reason:
+        raise PatchError(f"{shown}: {reason}; linkfix only edits the documentation it reads")
+    if not mode & stat.S_IWUSR and not rewrite_read_only:
+        raise PatchError(
+            f"{shown}: read-only (mode {stat.S_IMODE(mode):04o}); not changing it "
+            "(--rewrite-read-only rewrites it and keeps it read-only)"
+        )
     return real
 
 
-def apply_file_edits(path: Path, edits: list[Edit], *, expected_digest: str, root: Path | None = None) -> bool:
+def apply_file_edits(
+    path: Path,
+    edits: list[Edit],
+    *,
+    expected_digest: str,
+    root: Path | None = None,
+    rewrite_read_only: bool = False,
+    shown_as: str = "",
+) -> bool:
     """Apply `edits` to `path` in place. True when the file changed.
 
     `expected_digest` is the sha256 of the bytes the edits were planned from: a file that no
     longer has it changed underneath and is refused (PatchError) rather than clobbered.
     """
-    real = writable_path(path, root if root is not None else Path.cwd())
-    source = read_source(real)
-    if source.digest != expected_digest:
-        raise PatchError(f"{path}: changed since it was read; run linkfix again")
-    after = patched_text(source, edits)
-    if after == source.text:
+    shown = shown_as or str(path)
+    real = editable_path(path, root if root is not None else Path.cwd(), rewrite_read_only=rewrite_read_only, shown_as=shown)
+    current = read_editable(real)
+    if current.digest != expected_digest:
+        raise PatchError(f"{shown}: changed since it was read; run linkfix again")
+    after = patched_text(current, edits)
+    if after == current.text:
         return False
-    data = (_BOM if source.bom else b"") + after.encode("utf-8")
-    _write_atomic(real, data, display=path)
-    log.info("patched %s (%d edit(s))", path, len(set(edits)))
-    return True
-
-
-_TMP_SUFFIX = ".linkfix-tmp"
-
-
-def _write_atomic(real: Path, data: bytes, *, display: Path) -> None:
-    mode = stat.S_IMODE(real.stat().st_mode)
-    # A run killed outright (SIGKILL, power loss) between creating its temporary file and the
-    # replace leaves that file behind: the next write of the same file sweeps it away.
-    for stale in real.parent.glob(f".{glob.escape(real.name)}.*{_TMP_SUFFIX}"):
-        stale.unlink(missing_ok=True)
-    # Named before it exists (not mkstemp): an interrupt landing anywhere after the file is
-    # created still finds its name in the cleanup below.
-    tmp = real.parent / f".{real.name}.{secrets.token_hex(6)}{_TMP_SUFFIX}"
     try:
-        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, real)
-    except BaseException as exc:  # Ctrl-C/SIGTERM too: never leave the temporary file behind
-        if not isinstance(exc, FileExistsError):  # only O_EXCL raises it: that file is not ours
-            tmp.unlink(missing_ok=True)
-        if isinstance(exc, OSError):
-            raise PatchError(f"{display}: cannot write: {exc.strerror or exc}") from exc
-        raise
+        write_atomic(real, (_BOM if current.bom else b"") + after.encode("utf-8"))
+    except OSError as exc:
+        raise PatchError(f"{shown}: cannot write: {exc.strerror or exc}") from exc
+    log.info("patched %s (%d edit(s))", shown, len(set(edits)))
+    return True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -247,7 +255,25 @@ _ENTITY_START = re.compile(r"&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-
 
 
 def _percent(match: re.Match[str]) -> str:
-    return "".join(f"%{b:02X}" for b in match.group().encode("utf-8"))
+    return _percent_char(match.group())
+
+
+def _percent_char(chars: str) -> str:
+    return "".join(f"%{b:02X}" for b in chars.encode("utf-8"))
+
+
+def _without_hidden_characters(url: str) -> str:
+    """`url` with `|` and the characters that do not show as themselves percent-encoded.
+
+    `|` ends a table cell in a markdown table row, wherever it stands (GFM splits cells before
+    it parses links); invisible characters (controls, bidi overrides, zero-width characters,
+    U+2028 and other separators) hide what a URL says, or end its line. None of them may stand
+    unencoded in a URL (RFC 3986), and a browser percent-encodes them as these bytes anyway,
+    so the encoded URL is the same URL. (`is_safe_url` refused such characters in the host.)
+    """
+    if url.isascii() and "|" not in url:
+        return url  # ASCII controls and spaces: each place below has its own rule
+    return "".join(_percent_char(c) if c == "|" or (not c.isascii() and is_invisible(c)) else c for c in url)
 
 
 def format_target(url: str, *, kind: LinkKind, tag: str, span: Span, text: str) -> str:
@@ -258,8 +284,10 @@ def format_target(url: str, *, kind: LinkKind, tag: str, span: Span, text: str) 
     destinations get whitespace percent-encoded; inside `<...>` the brackets are encoded too;
     a bare URL that a linkifier would cut short becomes an autolink `<...>`;
     in a bare destination unbalanced parentheses and a leading `<` are backslash-escaped, which
-    CommonMark removes again when it reads the link.
+    CommonMark removes again when it reads the link. Everywhere, `|` and invisible characters
+    are percent-encoded (`_without_hidden_characters`).
     """
+    url = _without_hidden_characters(url)
     if tag or kind is LinkKind.HTML:
         if tag == "meta[content]":
             # In a refresh `content` a quote opens or closes the URL itself: encode quotes.

@@ -3,8 +3,13 @@
 Planning is pure: `plan_fixes` reads a Report (plus, optionally, each URL's broken history)
 and says, for every link occurrence, either what to write instead or why it is left alone.
 `plan_decisions` does the same for a reviewer's decisions file from the HTML report.
-`prepare_changes` reads the files, checks that each span still holds the link the report saw,
-and computes the new text; `write_changes` writes it with `linkfix.fix.patch`'s safe writer.
+`prepare_changes` reads the files, checks that each span still holds the link the report saw
+and that extracting the file as it is now finds a link target there, and computes the new text;
+`write_changes` writes it with `linkfix.fix.patch`'s safe writer.
+
+A report or a decisions file is input, not trusted: it names files and offsets, and anything
+that is not a link target of a documentation file (a config file, a workflow, a code sample)
+is refused, link by link.
 """
 
 from __future__ import annotations
@@ -17,9 +22,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Protocol
 
 from ..errors import InputError, PatchError
-from ..model import Candidate, LinkKind, LinkResult, Report, Span, Status
-from .patch import Edit, Source, apply_file_edits, format_target, patched_text, read_source, unified_diff, writable_path
-from ..report.common import DECISIONS_SCHEMA, fragment_of, is_safe_url, replacement_url
+from ..extract.documents import extract_document
+from ..model import Candidate, Link, LinkKind, LinkResult, Report, Span, Status
+from ..report.common import DECISIONS_SCHEMA, fragment_of, is_safe_url, replacement_url, unsafe_url_reason
+from .patch import Edit, EditableFile, apply_file_edits, editable_path, format_target, patched_text, read_editable, unified_diff
 
 DAY = 86400.0
 #: `Candidate.method` of an archived copy: a last resort, written only with --archive-fallback.
@@ -86,13 +92,17 @@ History = Callable[[str], HistoryLike]
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FileChange:
     path: str  # as the report names it
-    source: Source
+    original: EditableFile
     after: str
     edits: tuple[Edit, ...]
 
     @property
+    def changed(self) -> bool:
+        return self.after != self.original.text
+
+    @property
     def diff(self) -> str:
-        return unified_diff(self.path, self.source.text, self.after)
+        return unified_diff(self.path, self.original.text, self.after)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -127,7 +137,7 @@ def _plan_one(item: LinkResult, options: FixOptions, history: History | None) ->
         if caveat:
             messages.append(caveat)
         if not is_safe_url(new_url):
-            messages.append(f"suggestion {new_url!r} refused: only http(s) URLs are written")
+            messages.append(f"suggestion {new_url!r} refused: {unsafe_url_reason(new_url)}")
         else:
             return _fix(item, new_url, candidate.method, candidate.confidence), messages
     elif candidate is not None:
@@ -223,7 +233,8 @@ def plan_decisions(data: Any) -> FixPlan:
         if decision is None:
             continue
         if not is_safe_url(decision.new_url):
-            notes.append(Note(span=decision.span, url=decision.url, message=f"{decision.new_url!r} refused: only http(s) URLs are written"))
+            reason = unsafe_url_reason(decision.new_url)
+            notes.append(Note(span=decision.span, url=decision.url, message=f"{decision.new_url!r} refused: {reason}"))
             continue
         fixes.append(decision)
     return _without_conflicts(fixes, notes)
@@ -271,13 +282,17 @@ def _holds(written: str, fix: Fix) -> bool:
     return _MD_ESCAPE.sub(r"\1", written) == fix.url
 
 
-def prepare_changes(plan: FixPlan, *, base: Path, root: Path | None = None) -> tuple[list[FileChange], list[str]]:
-    """Read every file the plan touches; returns the changes and, per refused file, why.
+def prepare_changes(
+    plan: FixPlan, *, base: Path, root: Path | None = None, rewrite_read_only: bool = False
+) -> tuple[list[FileChange], list[str]]:
+    """Read every file the plan touches; returns the changes and the refusals, each a message.
 
-    Paths are relative to `base`. With `root`, a path that leads out of it (`..`, an absolute
-    path, a symlink) is refused before it is read. A file whose spans no longer hold the links
-    the report saw was edited after the check: it is refused as a whole (its other edits could
-    be just as stale)."""
+    Paths are relative to `base`; only documentation files inside `root` (default: `base`) are
+    read (see `patch.editable_path`). A file whose spans no longer hold the links the report
+    saw was edited after the check: it is refused as a whole (its other edits could be just as
+    stale). A span that holds the URL but is no link target when the file is extracted again
+    (a code sample, plain text: a crafted report) is refused on its own."""
+    root = root if root is not None else base
     by_file: dict[str, list[Fix]] = defaultdict(list)
     for fix in plan.fixes:
         by_file[fix.span.path].append(fix)
@@ -285,39 +300,97 @@ def prepare_changes(plan: FixPlan, *, base: Path, root: Path | None = None) -> t
     problems: list[str] = []
     for path, fixes in sorted(by_file.items()):
         try:
-            changes.append(_prepare_file(path, fixes, base, root))
+            change, refused = _prepare_file(path, fixes, base / path, root, rewrite_read_only)
         except PatchError as exc:
             problems.append(str(exc))
+            continue
+        problems.extend(refused)
+        if change.edits:
+            changes.append(change)
     return changes, problems
 
 
-def _prepare_file(path: str, fixes: Iterable[Fix], base: Path, root: Path | None) -> FileChange:
-    source = read_source(writable_path(base / path, root) if root is not None else base / path)
-    text = source.text
-    edits: list[Edit] = []
+def _prepare_file(path: str, fixes: list[Fix], file: Path, root: Path, rewrite_read_only: bool) -> tuple[FileChange, list[str]]:
+    original = read_editable(editable_path(file, root, rewrite_read_only=rewrite_read_only, shown_as=path))
+    text = original.text
     for fix in fixes:
         start, end = fix.span.start, fix.span.end
-        written = text[start:end] if end <= len(text) else None
-        if written is None or not _holds(written, fix):
+        if end > len(text) or not _holds(text[start:end], fix):
             raise PatchError(
                 f"{path}:{fix.span.line}: no longer holds {fix.url!r:.120} where the report saw it; "
                 "the file changed since the check, run it again"
             )
-        new = format_target(fix.new_url, kind=fix.kind, tag=fix.tag, span=fix.span, text=text)
-        edits.append(Edit(span=fix.span, old=written, new=new))
-    after = patched_text(source, edits)
-    return FileChange(path=path, source=source, after=after, edits=tuple(edits))
+    links = extract_document(file, text, want_text=False).links
+    targets = _by_target_span(links)
+    edits: list[Edit] = []
+    refused: list[str] = []
+    for fix in fixes:
+        start, end = fix.span.start, fix.span.end
+        link = next((link for link in targets.get((start, end), ()) if link.url == fix.url), None)
+        if link is None:
+            refused.append(
+                f"{path}:{fix.span.line}: {fix.url!r:.120} at offset {start} is not a link target of this file "
+                "as linkfix reads it (code, plain text?); not editing it"
+            )
+            continue
+        # Spelled for the place the file itself has (the report's kind and tag are not trusted).
+        new = format_target(fix.new_url, kind=link.kind, tag=link.tag, span=fix.span, text=text)
+        edits.append(Edit(span=fix.span, old=text[start:end], new=new))
+    after = patched_text(original, edits)
+    _check_targets_read_back(path, file, after, edits, link_count=len(links))
+    return FileChange(path=path, original=original, after=after, edits=tuple(edits)), refused
 
 
-def write_changes(changes: list[FileChange], *, base: Path, root: Path) -> tuple[list[str], list[str]]:
+def _by_target_span(links: Iterable[Link]) -> dict[tuple[int, int], list[Link]]:
+    targets: dict[tuple[int, int], list[Link]] = defaultdict(list)
+    for link in links:
+        if link.span.start < link.span.end:  # a zero-width span is a target extraction could not place
+            targets[(link.span.start, link.span.end)].append(link)
+    return targets
+
+
+def _check_targets_read_back(path: str, file: Path, after: str, edits: list[Edit], *, link_count: int) -> None:
+    """Every new target is read back as a link target where the old one was, and no link
+    appears or disappears: a URL spelled wrongly for its place never reaches the disk."""
+    if not edits:
+        return
+    shift = 0
+    placed: list[tuple[Edit, int, int]] = []
+    for edit in sorted(set(edits), key=lambda e: e.span.start):
+        start = edit.span.start + shift
+        placed.append((edit, start, start + len(edit.new)))
+        shift += len(edit.new) - (edit.span.end - edit.span.start)
+    links_after = extract_document(file, after, want_text=False).links
+    spans_after = {(link.span.start, link.span.end) for link in links_after}
+    for edit, start, end in placed:
+        # the new text is the target, or holds it in `<...>` (a bare URL made an autolink)
+        bracketed = edit.new.startswith("<") and edit.new.endswith(">")
+        if (start, end) not in spans_after and not (bracketed and (start + 1, end - 1) in spans_after):
+            raise PatchError(
+                f"{path}:{edit.span.line}: {edit.new!r:.120} would not read back as a link target there; "
+                "not editing this file (a linkfix bug: please report it)"
+            )
+    if len(links_after) != link_count:
+        raise PatchError(
+            f"{path}: the new URLs would change which links the file has; not editing it "
+            "(a linkfix bug: please report it)"
+        )
+
+
+def write_changes(
+    changes: list[FileChange], *, base: Path, root: Path, rewrite_read_only: bool = False
+) -> tuple[list[str], list[str]]:
     """Write every change whose text differs. Returns (changed paths, problems)."""
     changed: list[str] = []
     problems: list[str] = []
     for change in changes:
-        if change.after == change.source.text:
+        if not change.changed:
             continue
         try:
-            if apply_file_edits(base / change.path, list(change.edits), expected_digest=change.source.digest, root=root):
+            if apply_file_edits(
+                base / change.path, list(change.edits), expected_digest=change.original.digest, root=root,
+                rewrite_read_only=rewrite_read_only, shown_as=change.path,
+            ):
                 changed.append(change.path)
         except PatchError as exc:
             problems.append(str(exc))

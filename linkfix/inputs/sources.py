@@ -22,11 +22,34 @@ log = logging.getLogger(__name__)
 
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd"})
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
+DOCUMENT_SUFFIXES = MARKDOWN_SUFFIXES | HTML_SUFFIXES
 # Directories that never hold documentation sources of the project itself.
 SKIP_DIRS = frozenset(
     {".git", ".hg", ".svn", "node_modules", "__pycache__", ".tox", ".nox", ".mypy_cache",
      ".pytest_cache", ".ruff_cache", ".linkfix-cache", "site-packages", ".venv", "venv"}
 )
+
+
+def skipped_directory(directory: Path) -> bool:
+    """A tool, VCS or virtualenv directory: never walked for documentation."""
+    return directory.name in SKIP_DIRS or (directory / "pyvenv.cfg").exists()
+
+
+def not_documentation(path: Path, root: Path) -> str:
+    """Why `path`, a file under `root`, is not one linkfix reads as documentation when it walks
+    `root` ('' when it is one): the rule `fix` applies before it edits a file."""
+    if path.suffix.lower() not in DOCUMENT_SUFFIXES:
+        return f"not a documentation file ({', '.join(sorted(DOCUMENT_SUFFIXES))})"
+    try:
+        parts = path.relative_to(root).parts[:-1]
+    except ValueError:
+        return f"outside {root}"
+    directory = root
+    for part in parts:
+        directory = directory / part
+        if skipped_directory(directory):
+            return f"inside {directory.relative_to(root).as_posix()}/, which linkfix never reads as documentation"
+    return ""
 
 
 @dataclass(slots=True, kw_only=True)
@@ -149,9 +172,8 @@ def _walk(directory, excluded, ignores, use_gitignore, suffixes, seen) -> Iterat
             is_dir = entry.is_dir()
         except OSError:
             continue
-        if is_dir:
-            if entry.name in SKIP_DIRS or (path / "pyvenv.cfg").exists():
-                continue
+        if is_dir and skipped_directory(path):
+            continue
         if _is_excluded(path, excluded) or _ignored(path, is_dir, ignores):
             continue
         if is_dir:

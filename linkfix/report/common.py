@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from urllib.parse import urlsplit
 
 from ..model import Candidate, LinkResult, Report, Status
@@ -58,11 +59,36 @@ def replacement_url(item: LinkResult, candidate: Candidate) -> tuple[str, str]:
     return candidate.url, f"#{fragment} dropped: {candidate.url} has no such id"
 
 
+#: Unicode categories of characters that do not show as themselves: controls (C0, DEL, C1),
+#: format characters (bidi overrides and marks, zero-width ones), surrogates, and separators
+#: (spaces, U+2028 LINE SEPARATOR, U+2029 PARAGRAPH SEPARATOR).
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zs", "Zl", "Zp"})
+
+
+def is_invisible(char: str) -> bool:
+    return unicodedata.category(char) in INVISIBLE_CATEGORIES
+
+
 def is_safe_url(url: str) -> bool:
-    if any(ord(c) < 0x20 or ord(c) == 0x7F for c in url):
-        return False
+    """An http(s) URL with a host, that may be written into a source or made clickable."""
+    return not unsafe_url_reason(url)
+
+
+def unsafe_url_reason(url: str) -> str:
+    """Why `url` may not be written into a source or made clickable ('' when it may).
+
+    Controls (C0, DEL, C1) and lone surrogates are refused anywhere: no URL needs them, and
+    they end lines or break encoding. Other invisible characters (bidi overrides, U+2028) are
+    refused in the host, where they would disguise it; elsewhere the fixer percent-encodes them.
+    """
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in url):
+        return "it holds control characters"
     try:
         parts = urlsplit(url)
     except ValueError:  # e.g. an unclosed IPv6 bracket
-        return False
-    return parts.scheme.lower() in SAFE_SCHEMES and bool(parts.netloc)
+        return "not a valid URL"
+    if parts.scheme.lower() not in SAFE_SCHEMES or not parts.netloc:
+        return "only http(s) URLs are written"
+    if any(is_invisible(c) for c in parts.netloc):
+        return "its host name holds invisible characters"
+    return ""

@@ -13,7 +13,7 @@ from linkfix.fix.patch import (
     digest_bytes,
     format_target,
     plan_edits,
-    read_source,
+    read_editable,
     unified_diff,
 )
 
@@ -167,7 +167,7 @@ def test_read_source_and_decode():
 
 def test_read_source_missing_file(tmp_path):
     with pytest.raises(PatchError, match="cannot read"):
-        read_source(tmp_path / "nope.md")
+        read_editable(tmp_path / "nope.md")
 
 
 def link(kind: LinkKind, text: str, url: str, *, tag: str = "") -> dict:

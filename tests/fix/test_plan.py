@@ -1,5 +1,6 @@
 import dataclasses
 import json
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -268,3 +269,94 @@ def test_paths_outside_the_project_are_refused(tmp_path):
         changes, problems = prepare_changes(plan, base=project, root=project)
         assert changes == [] and "outside the project root" in problems[0]
     assert secret.read_text() == "[a](http://old/a)\n"
+
+
+# -- replacement URLs that would break their place, or hide in it -----------------------------------------
+def _table_rows(text: str) -> list[list[str]]:
+    """The cells of every body row, as a GFM table parser splits them."""
+    from markdown_it import MarkdownIt
+
+    rows, row = [], None
+    for token in MarkdownIt("commonmark").enable("table").parse(text):
+        if token.type == "tr_open":
+            row = []
+        elif token.type == "inline" and row is not None:
+            row.append(token.content)
+        elif token.type == "tr_close":
+            rows.append(row)
+            row = None
+    return rows[1:]  # without the header row
+
+
+@pytest.mark.parametrize("kind, cell", [
+    (LinkKind.INLINE, "[docs](http://old/a)"),
+    (LinkKind.AUTOLINK, "<http://old/a>"),
+    (LinkKind.BARE, "see http://old/a here"),
+    (LinkKind.HTML, '<a href="http://old/a">docs</a>'),
+])
+def test_a_pipe_in_the_new_url_keeps_the_table_row_one_row(tmp_path, kind, cell):
+    from linkfix.extract.markdown import extract_markdown
+
+    text = f"| name | where |\n|---|---|\n| one | {cell} |\n| two | plain |\n"
+    (tmp_path / "doc.md").write_text(text)
+    (link,) = extract_markdown(text, "doc.md").links
+    assert link.kind is kind
+    report = Report(results=(broken(link, cand("https://new/a|b?x=1|2", 0.95)),))
+    assert run_fix(tmp_path, report, FixOptions()) == (["doc.md"], [])
+    after = (tmp_path / "doc.md").read_text()
+    rows = _table_rows(after)
+    assert len(rows) == 2 and rows[1] == ["two", "plain"]
+    assert rows[0][0] == "one" and "b?x=1" in rows[0][1] and rows[0][1].endswith(("2)", "2>", "2 here", "</a>"))
+    (again,) = extract_markdown(after, "doc.md").links
+    assert urllib.parse.unquote(again.url) == "https://new/a|b?x=1|2"
+
+
+INVISIBLE = ["\u2028", "\u2029", "\u202e", "\u200f", "\u2066", "\ufeff", "\u00a0", "\u200b"]
+
+
+@pytest.mark.parametrize("char", INVISIBLE)
+@pytest.mark.parametrize("name, text", [("doc.md", "[a](http://old/a)\n"), ("page.html", '<a href="http://old/a">a</a>\n')])
+def test_invisible_and_line_breaking_characters_are_percent_encoded(tmp_path, char, name, text):
+    from linkfix.extract.documents import extract_document
+
+    (tmp_path / name).write_text(text)
+    (link,) = extract_document(tmp_path / name, text, want_text=False).links
+    link = dataclasses.replace(link, span=dataclasses.replace(link.span, path=name))
+    wanted = f"https://new/a{char}b?q={char}#f{char}"
+    report = Report(results=(broken(link, cand(wanted, 0.95)),))
+    assert run_fix(tmp_path, report, FixOptions()) == ([name], [])
+    after = (tmp_path / name).read_text()
+    assert char not in after
+    assert after.count("\n") == text.count("\n")
+    (again,) = extract_document(tmp_path / name, after, want_text=False).links
+    assert urllib.parse.unquote(again.url) == wanted
+
+
+@pytest.mark.parametrize("url", [
+    "https://new/a\u0085b",  # NEL, a C1 control
+    "https://new/a\x9bb",  # CSI, a C1 control
+    "https://new/a\ud800b",  # a lone surrogate: not even encodable
+    "https://ne\u202ew.test/a",  # a bidi override in the host name
+    "https://new\u2028.test/a",  # a line separator in the host name
+])
+def test_control_characters_and_invisible_host_names_are_refused(tmp_path, url):
+    text = "[a](http://old/a)\n"
+    (tmp_path / "doc.md").write_text(text)
+    report = Report(results=(broken(occurrence(text, "http://old/a"), cand(url, 0.95)),))
+    plan = plan_fixes(report, FixOptions())
+    assert plan.fixes == () and "refused" in plan.notes[0].message
+    assert run_fix(tmp_path, report, FixOptions()) == ([], [])
+    assert (tmp_path / "doc.md").read_text() == text
+
+
+def test_a_new_url_that_would_not_read_back_is_never_written(tmp_path, monkeypatch):
+    from linkfix.fix import plan as plan_module
+
+    text = "[a](http://old/a) and [b](http://old/b)\n"
+    (tmp_path / "doc.md").write_text(text)
+    report = Report(results=(broken(occurrence(text, "http://old/a"), cand("https://new/a", 0.95)),))
+    # a spelling bug: the destination ends early, the rest becomes prose
+    monkeypatch.setattr(plan_module, "format_target", lambda url, **place: f"{url}) oops")
+    changed, problems = run_fix(tmp_path, report, FixOptions())
+    assert changed == [] and "would not read back as a link target" in problems[0]
+    assert (tmp_path / "doc.md").read_text() == text

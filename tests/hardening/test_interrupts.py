@@ -227,13 +227,64 @@ def test_temp_file_left_by_a_killed_run_is_swept_by_the_next_write(tmp_path):
     from linkfix.fix import patch
 
     path, edits, digest = _one_edit(tmp_path)
-    stale = tmp_path / ".doc.md.k1ll3d.linkfix-tmp"  # what SIGKILL between write and rename leaves
+    stale = tmp_path / ".doc.md.0badc0ffee42.linkfix-tmp"  # what SIGKILL between write and rename leaves
     stale.write_bytes(b"half")
-    unrelated = tmp_path / ".other.md.k1ll3d.linkfix-tmp"  # another file's: not this write's business
+    unrelated = tmp_path / ".other.md.0badc0ffee42.linkfix-tmp"  # another file's: not this write's business
     unrelated.write_bytes(b"half")
+    longer = tmp_path / ".doc.md.orig.0badc0ffee42.linkfix-tmp"  # nor is doc.md.orig's (same prefix)
+    longer.write_bytes(b"half")
     assert patch.apply_file_edits(path, edits, expected_digest=digest, root=tmp_path)
     assert NEW in path.read_text(encoding="utf-8")
-    assert _leftovers(tmp_path) == [unrelated.name]
+    assert _leftovers(tmp_path) == sorted([unrelated.name, longer.name])
+
+
+def _report_leftovers(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if p.name != "report.json")
+
+
+@pytest.mark.parametrize("stage", ["fsync", "replace"])
+@pytest.mark.parametrize("signal_exception", [KeyboardInterrupt, SystemExit])
+def test_interrupt_while_a_report_is_written_leaves_the_old_report_and_no_temp(tmp_path, monkeypatch, stage, signal_exception):
+    from linkfix.cli.output import write_text_atomic
+
+    report = tmp_path / "report.json"
+    report.write_text('{"old": true}\n', encoding="utf-8")
+
+    def interrupted(*args, **kwargs):
+        raise signal_exception
+
+    monkeypatch.setattr(os, stage, interrupted)  # Ctrl-C (or SIGTERM's exit) arriving at that exact call
+    with pytest.raises(signal_exception):
+        write_text_atomic(report, '{"new": true}\n')
+    monkeypatch.undo()
+    assert report.read_text(encoding="utf-8") == '{"old": true}\n'
+    assert _report_leftovers(tmp_path) == []
+
+
+def test_interrupt_while_a_report_streams_leaves_the_old_report_and_no_temp(tmp_path):
+    from linkfix.cli.output import write_text_atomic
+
+    report = tmp_path / "report.json"
+    report.write_text('{"old": true}\n', encoding="utf-8")
+
+    def pieces():
+        yield '{"links": ['
+        raise KeyboardInterrupt  # Ctrl-C while a streamed format is still rendering
+
+    with pytest.raises(KeyboardInterrupt):
+        write_text_atomic(report, pieces())
+    assert report.read_text(encoding="utf-8") == '{"old": true}\n'
+    assert _report_leftovers(tmp_path) == []
+
+
+def test_report_temp_file_left_by_a_killed_run_is_swept_by_the_next_write(tmp_path):
+    from linkfix.cli.output import write_text_atomic
+
+    stale = tmp_path / ".report.json.0123456789ab.linkfix-tmp"
+    stale.write_text("half", encoding="utf-8")
+    write_text_atomic(tmp_path / "report.json", "{}\n")
+    assert (tmp_path / "report.json").read_text(encoding="utf-8") == "{}\n"
+    assert _report_leftovers(tmp_path) == []
 
 
 def _processes_mentioning(text: str) -> list[int]:

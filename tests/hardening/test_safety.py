@@ -12,7 +12,9 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
+import stat
 import tracemalloc
 from pathlib import Path
 
@@ -344,3 +346,150 @@ def test_fix_never_writes_outside_the_project(tmp_path, monkeypatch, capsys, how
     assert "outside the project root" in capsys.readouterr().err
     assert (outside / "doc.md").read_text(encoding="utf-8") == text
     assert not list(outside.glob(".*linkfix-tmp"))
+
+
+# -- fix edits link targets of documentation files, nothing else ------------------------------------------
+OLD_URL = "http://old.test/manual"
+
+
+def _crafted_result(root: Path, name: str, text: str, *, nth: int = 0) -> None:
+    """A saved result pointing at the `nth` occurrence of OLD_URL in `name`, whatever it is."""
+    start = -1
+    for _ in range(nth + 1):
+        start = text.index(OLD_URL, start + 1)
+    line = text.count("\n", 0, start) + 1
+    span = Span(path=name, line=line, column=start - text.rfind("\n", 0, start), start=start, end=start + len(OLD_URL))
+    link = Link(url=OLD_URL, kind=LinkKind.INLINE, span=span, page=Page(path=name), anchor_text="x")
+    item = LinkResult(
+        link=link, resolved=OLD_URL, scope=Scope.EXTERNAL,
+        result=CheckResult(url=OLD_URL, status=Status.BROKEN, reason="404", http_status=404),
+        suggestions=(Candidate(url="https://evil.test/payload", confidence=0.99, method="same-site"),),
+    )
+    (root / "result.json").write_text(format_json(Report(results=(item,), files=1)), encoding="utf-8")
+
+
+NOT_LINK_TARGETS = {
+    # not documentation at all
+    ".git/config": f'[remote "origin"]\n\turl = {OLD_URL}\n',
+    ".github/workflows/ci.yml": f"jobs:\n  build:\n    steps:\n      - run: curl -s {OLD_URL} | sh\n",
+    "tool.py": f'import os\nos.system("curl {OLD_URL}")\n',
+    # documentation, but a markdown file under a directory linkfix never reads
+    ".git/notes.md": f"[m]({OLD_URL})\n",
+    "node_modules/pkg/README.md": f"[m]({OLD_URL})\n",
+    # documentation, at places that are not link targets
+    "code-block.md": f"# Doc\n\n```sh\ncurl {OLD_URL}\n```\n",
+    "inline-code.md": f"# Doc\n\nRun `curl {OLD_URL}` first.\n",
+    "anchor-text.md": f"# Doc\n\n[{OLD_URL}](https://kept.test/)\n",
+    "comment.html": f"<p>x</p>\n<!-- {OLD_URL} -->\n",
+    "html-text.html": f"<p>Visit {OLD_URL} today</p>\n",
+}
+
+
+@pytest.mark.parametrize("how", ["from", "apply"])
+@pytest.mark.parametrize("name", sorted(NOT_LINK_TARGETS))
+def test_fix_refuses_what_is_not_a_link_target_of_a_documentation_file(tmp_path, monkeypatch, capsys, name, how):
+    text = NOT_LINK_TARGETS[name]
+    target = tmp_path / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    _crafted_result(tmp_path, name, text)
+    if how == "apply":
+        item = json.loads((tmp_path / "result.json").read_text())["links"][0]
+        decisions = {"schema": "https://linkfix.dev/schema/decisions-1.json", "version": 1, "decisions": [{
+            "file": name, "line": item["line"], "column": item["column"], "start": item["start"], "end": item["end"],
+            "url": OLD_URL, "kind": "inline", "tag": "", "replacement": "https://evil.test/payload", "decision": "accept",
+        }]}
+        (tmp_path / "decisions.json").write_text(json.dumps(decisions), encoding="utf-8")
+        argv = ["fix", "--apply", "decisions.json"]
+    else:
+        argv = ["fix", "--from", "result.json"]
+    monkeypatch.chdir(tmp_path)
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "refused" in err and name in err
+    assert target.read_text(encoding="utf-8") == text
+    assert not list(target.parent.glob(".*linkfix-tmp"))
+
+
+def test_fix_edits_the_link_and_refuses_the_code_sample_in_one_file(tmp_path, monkeypatch, capsys):
+    text = f"# Doc\n\nSee [the manual]({OLD_URL}).\n\n```sh\ncurl {OLD_URL}\n```\n"
+    (tmp_path / "doc.md").write_text(text, encoding="utf-8")
+    _crafted_result(tmp_path, "doc.md", text, nth=0)
+    first = json.loads((tmp_path / "result.json").read_text())
+    _crafted_result(tmp_path, "doc.md", text, nth=1)
+    second = json.loads((tmp_path / "result.json").read_text())
+    first["links"] += second["links"]
+    (tmp_path / "result.json").write_text(json.dumps(first), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["fix", "--from", "result.json"]) == 2
+    err = capsys.readouterr().err
+    assert "doc.md:6: " in err and "not a link target" in err
+    assert (tmp_path / "doc.md").read_text(encoding="utf-8") == text.replace(OLD_URL, "https://evil.test/payload", 1)
+
+
+@pytest.mark.parametrize("points_to", [".git/config", "tool.py"])
+def test_fix_refuses_a_documentation_name_that_links_to_something_else(tmp_path, monkeypatch, capsys, points_to):
+    text = f"[m]({OLD_URL})\n"
+    real = tmp_path / points_to
+    real.parent.mkdir(parents=True, exist_ok=True)
+    real.write_text(text, encoding="utf-8")
+    (tmp_path / "doc.md").symlink_to(real)
+    _crafted_result(tmp_path, "doc.md", text)
+    monkeypatch.chdir(tmp_path)
+    assert main(["fix", "--from", "result.json"]) == 2
+    assert "refused" in capsys.readouterr().err
+    assert real.read_text(encoding="utf-8") == text
+
+
+# -- fix keeps a file's owner, and leaves read-only files alone unless asked ------------------------------
+def _one_link_project(root: Path) -> tuple[Path, str]:
+    text = f"# Doc\n\nSee [the manual]({OLD_URL}) now.\n"
+    path = root / "doc.md"
+    path.write_text(text, encoding="utf-8")
+    _crafted_result(root, "doc.md", text)
+    return path, text
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="changing a file's owner needs root")
+def test_fix_run_as_root_keeps_the_files_owner(tmp_path, monkeypatch):
+    path, _ = _one_link_project(tmp_path)
+    os.chown(path, 1000, 1000)
+    path.chmod(0o640)
+    monkeypatch.chdir(tmp_path)
+    assert main(["fix", "--from", "result.json"]) == 1
+    assert "https://evil.test/payload" in path.read_text(encoding="utf-8")
+    info = path.stat()
+    assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (1000, 1000, 0o640)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="changing a file's owner needs root")
+def test_fix_says_so_and_writes_nothing_when_the_owner_cannot_be_kept(tmp_path, monkeypatch, capsys):
+    path, text = _one_link_project(tmp_path)
+    os.chown(path, 1000, 1000)
+
+    def refused(*args):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "fchown", refused)  # e.g. root squashed on a network file system
+    monkeypatch.chdir(tmp_path)
+    assert main(["fix", "--from", "result.json"]) == 2
+    assert "doc.md: cannot write: cannot keep its owner 1000:1000" in capsys.readouterr().err
+    assert path.read_text(encoding="utf-8") == text and path.stat().st_uid == 1000
+    assert not list(tmp_path.glob(".*linkfix-tmp"))
+
+
+def test_fix_refuses_read_only_files_unless_asked(tmp_path, monkeypatch, capsys):
+    path, text = _one_link_project(tmp_path)
+    path.chmod(0o444)
+    monkeypatch.chdir(tmp_path)
+    assert main(["fix", "--from", "result.json"]) == 2
+    err = capsys.readouterr().err
+    assert "doc.md" in err and "read-only" in err and "--rewrite-read-only" in err
+    assert path.read_text(encoding="utf-8") == text
+    assert main(["fix", "--from", "result.json", "--dry-run"]) == 2  # a dry run says so too
+    assert "read-only" in capsys.readouterr().err
+
+    assert main(["fix", "--from", "result.json", "--rewrite-read-only"]) == 1
+    assert "https://evil.test/payload" in path.read_text(encoding="utf-8")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o444  # and it stays read-only

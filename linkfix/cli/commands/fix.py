@@ -2,8 +2,11 @@
 
 The plan comes from a saved result (`--from`), a reviewer's decisions (`--apply`), or a fresh
 check of INPUTS with suggestions on. `--dry-run` prints the diff and writes nothing.
+Only link targets of documentation files inside the working directory are edited: a saved
+result or decisions file is input, and what it names that is no link target is refused.
 Exit codes: 0 nothing to change, 1 files changed (or would change, with --dry-run),
-2 a file was refused (changed since the check, not UTF-8, outside the project).
+2 a file or a link was refused (changed since the check, not UTF-8, outside the project, not
+documentation, not a link target, read-only).
 """
 
 from __future__ import annotations
@@ -37,6 +40,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dry-run", action="store_true", help="print a unified diff; change nothing")
     parser.add_argument("--update-redirects", action="store_true", help="also rewrite permanent redirects to their final URL")
     parser.add_argument("--archive-fallback", action="store_true", help="replace broken links without a live replacement by their archived copy")
+    parser.add_argument(
+        "--rewrite-read-only", action="store_true",
+        help="also rewrite files without write permission for their owner (refused by default); they stay read-only",
+    )
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
@@ -48,20 +55,20 @@ def run(args: argparse.Namespace, config: Config) -> int:
     for note in () if args.quiet else plan.notes:
         span = note.span
         sys.stderr.write(f"{clean(span.path)}:{span.line}:{span.column}  {clean(note.url)}  {clean(note.message)}\n")
-    changes, problems = prepare_changes(plan, base=base, root=base)
+    changes, problems = prepare_changes(plan, base=base, root=base, rewrite_read_only=args.rewrite_read_only)
     changed: list[str] = []
     if args.dry_run:
         diff = "".join(change.diff for change in changes)
         sys.stdout.write(diff)
-        changed = [change.path for change in changes if change.after != change.source.text]
+        changed = [change.path for change in changes if change.changed]
     else:
-        changed, refused = write_changes(changes, base=base, root=base)
+        changed, refused = write_changes(changes, base=base, root=base, rewrite_read_only=args.rewrite_read_only)
         problems += refused
     for problem in problems:
         sys.stderr.write(f"linkfix: refused: {clean(problem)}\n")
     if not args.quiet:
         verb = "would change" if args.dry_run else "changed"
-        count = len({(f.span.path, f.span.start) for f in plan.fixes if f.span.path in changed})
+        count = sum(len({edit.span.start for edit in change.edits}) for change in changes if change.path in changed)
         sys.stderr.write(f"{count} link(s) {verb} in {len(changed)} file(s); {len(plan.notes)} note(s)\n")
     if problems:
         return 2

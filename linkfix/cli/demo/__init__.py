@@ -72,7 +72,7 @@ async def run_demo(out_dir: Path) -> DemoResult:
     write_text_atomic(html_report, FORMATS["html"](report))
     write_text_atomic(json_result, FORMATS["json"](report))
     plan = plan_fixes(report, FixOptions(update_redirects=True))
-    changes, problems = prepare_changes(plan, base=Path.cwd())
+    changes, problems = prepare_changes(plan, base=Path.cwd(), root=docs)
     for problem in problems:
         log.warning("fix plan: %s", problem)
     return DemoResult(report=report, docs_dir=docs, html_report=html_report, json_result=json_result,
