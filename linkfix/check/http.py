@@ -42,10 +42,11 @@ from ..config import Config, parse_accept
 from ..errors import NetworkDownError
 from ..extract.html import extract_html
 from ..model import CheckResult, Redirect, Status
+from ..urls import request_host
 from . import policy, soft404
 from .admission import Admission
 from .cookies import ChainCookies
-from .netsafety import GuardedResolver, Reach, allowed, classify_host, forbidden_in
+from .netsafety import ConnectionGuard, GuardedResolver, Reach, SocketFactory, allowed, classify_host, forbidden_in, parse_address
 
 log = logging.getLogger(__name__)
 
@@ -209,6 +210,7 @@ class HttpChecker:
         cache: Cache,
         *,
         resolver: AbstractResolver | None = None,
+        socket_factory: SocketFactory | None = None,
         progress: bool = False,
         backoff: float = RETRY_BACKOFF,
         max_retry_after: float = policy.MAX_RETRY_AFTER,
@@ -217,6 +219,7 @@ class HttpChecker:
         self.cache = cache
         self.requests_sent = 0
         self._resolver = resolver
+        self._socket_factory = socket_factory  # opens the sockets the ConnectionGuard allowed
         self._backoff = backoff
         self._max_retry_after = max_retry_after
         self._accept = parse_accept(config.accept)
@@ -258,12 +261,16 @@ class HttpChecker:
 
     def open(self) -> None:
         """Create the session (inside a running event loop); `__aexit__` closes it."""
-        resolver = GuardedResolver(self._resolver or DefaultResolver(), allow_private=self.config.allow_private)
+        guard = ConnectionGuard(allow_private=self.config.allow_private, open_socket=self._socket_factory)
+        resolver = GuardedResolver(self._resolver or DefaultResolver(), allow_private=self.config.allow_private, guard=guard)
+        for proxy in {self._proxies.get("http"), self._proxies.get("https")} - {None, ""}:
+            _trust_proxy(str(proxy), guard, resolver)
         connector = aiohttp.TCPConnector(
             limit=self.config.max_concurrency,
             limit_per_host=0,  # per-host limits are ours (_Host runners): they also cover redirects
             resolver=resolver,
             ttl_dns_cache=300,
+            socket_factory=guard,  # every connection, whatever produced its address
         )
         self._session = aiohttp.ClientSession(
             connector=connector,
@@ -621,7 +628,11 @@ class HttpChecker:
             return CheckResult(url=url, status=Status.UNSUPPORTED, reason=parts.scheme.lower() or "no-scheme")
         if not hostname:
             return CheckResult(url=url, status=Status.BROKEN, reason="invalid-url", detail="no host name")
-        reach = _reach(_hostname(self._apply_remap(url)))
+        try:
+            # The host the client will connect to: `１２７。０。０。１` is 127.0.0.1.
+            reach = _reach(request_host(self._apply_remap(url)))
+        except ValueError as exc:
+            return CheckResult(url=url, status=Status.BROKEN, reason="invalid-url", detail=str(exc))
         if not allowed(reach, allow_private=self.config.allow_private):
             return _forbidden_result(url, reach, hostname)
         return False
@@ -731,14 +742,14 @@ class HttpChecker:
                 return answer, tuple(chain), None
             try:
                 following = self._apply_remap(urljoin(current, location.strip()))
-                following_host = _urlsplit(following).hostname or ""
+                following_host = request_host(following)  # as the client will spell it
             except ValueError:
                 return answer, tuple(chain), policy.Verdict(status=Status.BROKEN, reason="bad-redirect", detail=f"unusable Location {location!r}")
             chain.append(Redirect(url=current, status=answer.status, location=following))
             scheme = _urlsplit(following).scheme.lower()
             if scheme not in ("http", "https") or not following_host:
                 return answer, tuple(chain), policy.Verdict(status=Status.ERROR, reason="bad-redirect", detail=f"redirect to unsupported URL {following}")
-            key = (normalise_url(following), cookies.state(following_host.lower()))
+            key = (normalise_url(following), cookies.state(following_host))
             if key in seen:
                 return answer, tuple(chain), policy.Verdict(status=Status.BROKEN, reason="redirect-loop", detail=f"redirect loop back to {following}")
             if len(chain) > self.config.max_redirects:
@@ -884,7 +895,7 @@ class HttpChecker:
     def _headers_for(self, url: str) -> Mapping[str, str]:
         """The extra headers for `url`'s host (shared per scheme and host: do not mutate)."""
         parts = _urlsplit(url)
-        hostname = (parts.hostname or "").lower()
+        hostname = _hostname(url)
         known = self._host_headers.get((parts.scheme, hostname))
         if known is not None:
             return known
@@ -910,7 +921,7 @@ class HttpChecker:
 
     def _host_for(self, url: str) -> _Host:
         parts = _urlsplit(url)
-        hostname = (parts.hostname or "").lower()
+        hostname = _hostname(url)  # one politeness state however the host is spelled
         key = f"{hostname}:{parts.port or ''}"
         host = self._hosts.get(key)
         if host is None:
@@ -978,6 +989,19 @@ def _with_cookies(extra: _Extra, hostname: str, cookies: ChainCookies) -> _Extra
     return hostname, headers
 
 
+def _trust_proxy(proxy: str, guard: ConnectionGuard, resolver: GuardedResolver) -> None:
+    """Let the connections to a configured proxy through the address guards."""
+    try:
+        parts = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+        host, port = parts.hostname or "", parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError:
+        return  # aiohttp will refuse it when a request uses it
+    if parse_address(host) is not None:
+        guard.trust(host, port)
+    else:
+        resolver.trust(host, port)  # its addresses are trusted when it resolves
+
+
 def _is_challenge(answer: _Answer) -> bool:
     return policy.is_bot_challenge(answer.status, answer.header_map, answer.text()[:20000] if answer.body else "")
 
@@ -1036,10 +1060,10 @@ def _urlsplit(url: str) -> SplitResult:
     return urlsplit(url)
 
 
-@functools.lru_cache(maxsize=16384)
 def _hostname(url: str) -> str:
+    """The host a request to `url` goes to, as the client spells it ('' when it cannot)."""
     try:
-        return (_urlsplit(url).hostname or "").lower()
+        return request_host(url)
     except ValueError:
         return ""
 
