@@ -664,6 +664,9 @@ class HttpChecker:
         verdict = policy.judge_status(
             answer.status, answer.header_map, accept=self._accept, blocked_is_broken=self.config.blocked_is_broken, body=body
         )
+        if _retry_after(answer) > policy.MAX_RETRY_AFTER and verdict.status is not Status.OK:
+            waited = f"{verdict.detail} (it asks to wait {answer.header_map.get('Retry-After', '').strip()}: longer than linkfix waits, {policy.MAX_RETRY_AFTER:.0f} s)"
+            verdict = replace(verdict, detail=waited)
         if chain and verdict.status is Status.OK and normalise_url(answer.url) == normalise_url(chain[0].url):
             return verdict, answer.status  # back where it started (a cookie round trip): no redirect for the reader
         if chain and verdict.status is Status.OK:
@@ -794,18 +797,26 @@ class HttpChecker:
             return self._jittered(attempt) if answer.error in _RETRY_ERRORS else None
         if not policy.is_retryable(answer.status) or _is_challenge(answer):
             return None  # a challenge does not go away by asking again
+        if _retry_after(answer) > policy.MAX_RETRY_AFTER:
+            return None  # asks for longer than linkfix waits: final now (see _host_pause)
         if self._host_pause(answer, 0) is not None:
             return 0.0
         return self._jittered(attempt)
 
     def _host_pause(self, answer: _Answer, strikes: int) -> float | None:
         """How long the whole host waits after `answer`: its Retry-After on a 429/503, else on a
-        429 a backoff that grows with the host's `strikes` (429s in a row); None: no pause."""
+        429 a backoff that grows with the host's `strikes` (429s in a row); None: no pause.
+
+        A Retry-After longer than policy.MAX_RETRY_AFTER is not waited for at all: the answer is
+        final at once (blocked or error), and the host is not paused, since a wait that is cut
+        short serves the server no better than none. Its other URLs then get one request each."""
         if answer.status not in (429, 503) or _is_challenge(answer):
             return None
-        wait = policy.parse_retry_after(answer.header_map.get("Retry-After"), cap=self._max_retry_after)
-        if wait is not None:
-            return wait
+        wait = _retry_after(answer)
+        if wait > policy.MAX_RETRY_AFTER:
+            return None
+        if wait >= 0:
+            return min(wait, self._max_retry_after)
         return self._jittered(strikes) if answer.status == 429 else None
 
     def _jittered(self, attempt: int) -> float:
@@ -1000,6 +1011,14 @@ def _trust_proxy(proxy: str, guard: ConnectionGuard, resolver: GuardedResolver) 
         guard.trust(host, port)
     else:
         resolver.trust(host, port)  # its addresses are trusted when it resolves
+
+
+def _retry_after(answer: _Answer) -> float:
+    """The answer's Retry-After in seconds, uncapped; -1 when it has none (or none readable)."""
+    if answer.status not in (429, 503):
+        return -1.0
+    wait = policy.parse_retry_after(answer.header_map.get("Retry-After"), cap=math.inf)
+    return -1.0 if wait is None else wait
 
 
 def _is_challenge(answer: _Answer) -> bool:

@@ -38,6 +38,7 @@ GET_ONLY_HOSTS = frozenset(
         "www.reddit.com",
     }
 )
+# The longest Retry-After honoured: a longer one is not waited for, the answer is final at once.
 MAX_RETRY_AFTER = 60.0
 CHALLENGE_STATUSES = frozenset({401, 403, 429, 503, 999})  # answers an anti-bot wall may give
 

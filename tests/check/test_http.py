@@ -766,3 +766,26 @@ async def test_429s_in_a_row_pause_the_host_longer_each_time(web):
     assert len(gaps) == 2
     # 0.1 s (+ up to 50% jitter) after the first, 0.2 s (+ up to 50%) after the second
     assert 0.1 <= gaps[0] < 0.2 <= gaps[1]
+
+
+@pytest.mark.parametrize(("status", "verdict"), [(429, Status.BLOCKED), (503, Status.ERROR)])
+async def test_a_retry_after_longer_than_linkfix_waits_is_final_at_once(web, status, verdict):
+    """`Retry-After: 999999` is not waited for (it used to hold the host 60 s per answer, three
+    times): the answer is final, with one request, and the host's other URLs go on at once."""
+    import asyncio
+
+    from aiohttp import web as aioweb
+
+    async def far_away(request):
+        if request.path.startswith("/busy/"):
+            return aioweb.Response(status=status, headers={"Retry-After": "999999"}, text="come back later")
+        return None
+
+    web.sites[HOST].mount(far_away)
+    # The real cap (60 s): a checker that waited at all would miss the generous deadline below.
+    async with HttpChecker(config(host_concurrency=1, max_retries=2), Cache(None), resolver=web.resolver) as c:
+        busy, after = await asyncio.wait_for(asyncio.gather(c.check(web.url(HOST, "/busy/page")), c.check(web.url(HOST, "/ok/next.html"))), 20)
+    assert (busy.status, busy.http_status) == (verdict, status)
+    assert "999999" in busy.detail
+    assert web.stats(HOST).paths["/busy/page"] == (1 if status == 429 else 2)  # a HEAD's 503 is asked again with GET, once
+    assert after.status is Status.OK
