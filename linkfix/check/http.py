@@ -31,18 +31,18 @@ import urllib.request
 from collections import deque
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Literal, Mapping
-from urllib.parse import SplitResult, unquote, urljoin, urlsplit
+from urllib.parse import unquote, urljoin, urlsplit
 
 import aiohttp
 from aiohttp.abc import AbstractResolver
 from aiohttp.resolver import DefaultResolver
 
-from ..store.cache import Cache, normalise_url
+from ..store.cache import Cache
 from ..config import Config, parse_accept
 from ..errors import NetworkDownError
 from ..extract.html import extract_html
 from ..model import CheckResult, Redirect, Status
-from ..urls import request_host
+from ..urls import hostname, is_site_root, normalise_url, origin, request_host, route, sibling_key, split
 from . import policy, soft404
 from .admission import Admission
 from .cookies import ChainCookies
@@ -379,7 +379,7 @@ class HttpChecker:
         except NetworkDownError as exc:
             return Fetched(url=url, final_url=url, status=0, headers={}, text="", elapsed=0.0, error=f"network-down: {exc}")
         target = self._apply_remap(url)
-        extra = (_hostname(target), dict(headers)) if headers else None
+        extra = (hostname(target), dict(headers)) if headers else None
         answer, chain, stop = await self._follow(target, "GET", max_bytes, extra=extra)
         elapsed = time.monotonic() - started
         error = stop.reason if stop else answer.error
@@ -432,7 +432,7 @@ class HttpChecker:
             task.add_done_callback(functools.partial(_settle, outcome))
             return outcome
         host.backlog += 1
-        waiting = host.early if host.troubled and _directory(self._apply_remap(base)) in host.troubled else host.pending
+        waiting = host.early if host.troubled and route(self._apply_remap(base)) in host.troubled else host.pending
         waiting.append((base, want_ids, outcome))
         self._start_checks(host)
         return outcome
@@ -451,13 +451,13 @@ class HttpChecker:
     def _note_trouble(self, url: str) -> None:
         """An answer from `url` is to be retried: its directory's waiting URLs go first (see _Host.early)."""
         host = self._host_for(url)
-        directory = _directory(url)
+        directory = route(url)
         if directory in host.troubled:
             return
         host.troubled.add(directory)
         rest: deque[tuple[str, bool, asyncio.Future[_Outcome]]] = deque()
         for item in host.pending:
-            (host.early if _directory(self._apply_remap(item[0])) == directory else rest).append(item)
+            (host.early if route(self._apply_remap(item[0])) == directory else rest).append(item)
         host.pending = rest
 
     def _check_done(self, host: _Host, outcome: asyncio.Future[_Outcome], task: asyncio.Task[_Outcome]) -> None:
@@ -521,8 +521,8 @@ class HttpChecker:
 
     async def _request_url(self, url: str, key: str, target: str, host: _Host, *, want_ids: bool) -> _Outcome:
         """The requests `_check_url` needs for one URL (not in the cache), and their verdict."""
-        head_trusted = policy.head_is_trusted(_hostname(target))
-        probe_key = soft404.probe_key(target)
+        head_trusted = policy.head_is_trusted(hostname(target))
+        probe_key = sibling_key(target)
 
         reads_ids = [want_ids]
         # A URL that failed (error, timeout) in the last run too gets one try, and a GET: backing
@@ -589,10 +589,10 @@ class HttpChecker:
 
     def _believe_head(self, answer: _Answer) -> bool:
         """Whether a HEAD's 404/410 stands without a GET (see HEAD_GONE_SAMPLE)."""
-        return answer.status in policy.GONE and self._head_gone.get(soft404.probe_key(answer.url), 0) >= HEAD_GONE_SAMPLE
+        return answer.status in policy.GONE and self._head_gone.get(sibling_key(answer.url), 0) >= HEAD_GONE_SAMPLE
 
     def _learn_head_gone(self, head: _Answer, *, agreed: bool) -> None:
-        key = soft404.probe_key(head.url)
+        key = sibling_key(head.url)
         seen = self._head_gone.get(key, 0)
         if seen != _HEAD_MISLEADS:
             self._head_gone[key] = seen + 1 if agreed else _HEAD_MISLEADS
@@ -604,12 +604,12 @@ class HttpChecker:
         # What depends on the scheme and host alone is decided once per origin (a warm run asks
         # this for every URL, and splitting each one showed up in profiles), unless remap rules
         # may send a URL elsewhere.
-        origin = _origin(url) if not self._remap else ""
-        refused = self._origin_refusals.get(origin) if origin else None
+        key = origin(url) if not self._remap else ""
+        refused = self._origin_refusals.get(key) if key else None
         if refused is None:
             refused = self._refuse_origin(url)
-            if origin:
-                self._origin_refusals[origin] = refused
+            if key:
+                self._origin_refusals[key] = refused
         if refused:
             return replace(refused, url=url, checked_at=time.time())
         if self._exclude and any(p.search(url) for p in self._exclude) and not any(p.search(url) for p in self._include):
@@ -619,14 +619,14 @@ class HttpChecker:
     def _refuse_origin(self, url: str) -> CheckResult | Literal[False]:
         """The refusal `url`'s scheme and host (after remap) earn, or False."""
         try:
-            parts = _urlsplit(url)
-            hostname = parts.hostname or ""
+            parts = split(url)
+            written_host = parts.hostname or ""
             parts.port  # noqa: B018 - raises ValueError on a malformed port
         except ValueError as exc:
             return CheckResult(url=url, status=Status.BROKEN, reason="invalid-url", detail=str(exc))
         if parts.scheme.lower() not in ("http", "https"):
             return CheckResult(url=url, status=Status.UNSUPPORTED, reason=parts.scheme.lower() or "no-scheme")
-        if not hostname:
+        if not written_host:
             return CheckResult(url=url, status=Status.BROKEN, reason="invalid-url", detail="no host name")
         try:
             # The host the client will connect to: `１２７。０。０。１` is 127.0.0.1.
@@ -634,7 +634,7 @@ class HttpChecker:
         except ValueError as exc:
             return CheckResult(url=url, status=Status.BROKEN, reason="invalid-url", detail=str(exc))
         if not allowed(reach, allow_private=self.config.allow_private):
-            return _forbidden_result(url, reach, hostname)
+            return _forbidden_result(url, reach, written_host)
         return False
 
     def _judge(self, url: str, answer: _Answer, chain: tuple[Redirect, ...], stop: policy.Verdict | None) -> CheckResult:
@@ -679,7 +679,7 @@ class HttpChecker:
 
     async def _soft404(self, result: CheckResult, answer: _Answer, *, got_body: bool) -> tuple[CheckResult, _Answer]:
         """Compare a 200 page with its host's answer to a random sibling path."""
-        if policy.is_home_page(answer.url):
+        if is_site_root(answer.url):
             return result, answer  # a catch-all host answers its home page for everything: that is no soft-404
         probe = await self._probe(answer.url)
         if not probe.lenient:
@@ -697,7 +697,7 @@ class HttpChecker:
         return result, answer
 
     async def _probe(self, page_url: str) -> soft404.Probe:
-        key = soft404.probe_key(page_url)
+        key = sibling_key(page_url)
         future = self._probes.get(key)
         if future is None:
             future = asyncio.ensure_future(self._run_probe(page_url, key))
@@ -736,7 +736,7 @@ class HttpChecker:
         seen = {(normalise_url(url), "")}
         current = url
         while True:
-            current_host = _hostname(current)
+            current_host = hostname(current)
             answer = await self._attempt(method, current, read, priority, _with_cookies(extra, current_host, cookies), retries)
             cookies.take(current_host, answer.headers)
             method, priority = answer.method, CONTINUE  # later hops keep the method, finish first
@@ -749,7 +749,7 @@ class HttpChecker:
             except ValueError:
                 return answer, tuple(chain), policy.Verdict(status=Status.BROKEN, reason="bad-redirect", detail=f"unusable Location {location!r}")
             chain.append(Redirect(url=current, status=answer.status, location=following))
-            scheme = _urlsplit(following).scheme.lower()
+            scheme = split(following).scheme.lower()
             if scheme not in ("http", "https") or not following_host:
                 return answer, tuple(chain), policy.Verdict(status=Status.ERROR, reason="bad-redirect", detail=f"redirect to unsupported URL {following}")
             key = (normalise_url(following), cookies.state(following_host))
@@ -834,7 +834,7 @@ class HttpChecker:
             self._runners.add(runner)
             runner.add_done_callback(self._runners.discard)
         answer = await job.answer  # cancelled: the runner skips the job, or drops its answer
-        self._note_network(_hostname(url), answer)
+        self._note_network(hostname(url), answer)
         return answer
 
     async def _run(self, host: _Host) -> None:
@@ -892,7 +892,7 @@ class HttpChecker:
     async def _request(self, method: str, url: str, read: int, extra: _Extra = None) -> _Answer:
         assert self._session is not None
         headers = self._headers_for(url)
-        if extra is not None and extra[0] == _hostname(url):
+        if extra is not None and extra[0] == hostname(url):
             headers = {**headers, **extra[1]}
         try:
             # headers=None when there are none: aiohttp merges a given dict into the session's.
@@ -905,25 +905,25 @@ class HttpChecker:
 
     def _headers_for(self, url: str) -> Mapping[str, str]:
         """The extra headers for `url`'s host (shared per scheme and host: do not mutate)."""
-        parts = _urlsplit(url)
-        hostname = _hostname(url)
-        known = self._host_headers.get((parts.scheme, hostname))
+        parts = split(url)
+        name = hostname(url)
+        known = self._host_headers.get((parts.scheme, name))
         if known is not None:
             return known
         headers: dict[str, str] = {}
-        settings = self._hosts_config.get(hostname) or {}
+        settings = self._hosts_config.get(name) or {}
         headers.update({str(k): str(v) for k, v in (settings.get("headers") or {}).items()})
         # Per hop, never per chain: a redirect away from GitHub does not carry the token.
-        if self._github_token and hostname in GITHUB_HOSTS and parts.scheme == "https":
+        if self._github_token and name in GITHUB_HOSTS and parts.scheme == "https":
             headers.setdefault("Authorization", f"Bearer {self._github_token}")
-        self._host_headers[(parts.scheme, hostname)] = headers
+        self._host_headers[(parts.scheme, name)] = headers
         return headers
 
     def _proxy(self, url: str) -> str | None:
         """The proxy for `url` from HTTP_PROXY/HTTPS_PROXY, unless NO_PROXY covers its host."""
         if not (self._proxies.get("http") or self._proxies.get("https")):
             return None
-        parts = _urlsplit(url)
+        parts = split(url)
         key = (parts.scheme, parts.netloc)
         if key not in self._proxy_for_host:
             bypass = urllib.request.proxy_bypass_environment(parts.netloc, self._proxies)
@@ -931,12 +931,12 @@ class HttpChecker:
         return self._proxy_for_host[key]
 
     def _host_for(self, url: str) -> _Host:
-        parts = _urlsplit(url)
-        hostname = _hostname(url)  # one politeness state however the host is spelled
-        key = f"{hostname}:{parts.port or ''}"
+        parts = split(url)
+        name = hostname(url)  # one politeness state however the host is spelled
+        key = f"{name}:{parts.port or ''}"
         host = self._hosts.get(key)
         if host is None:
-            settings = self._hosts_config.get(hostname) or {}
+            settings = self._hosts_config.get(name) or {}
             host = _Host(
                 int(settings.get("concurrency", self.config.host_concurrency)),
                 float(settings.get("request_interval", self.config.request_interval)),
@@ -1042,49 +1042,10 @@ def _cancel_with(task: asyncio.Task[_Outcome], outcome: asyncio.Future[_Outcome]
         task.cancel()
 
 
-def _origin(url: str) -> str:
-    """`scheme://host[:port]` of a URL written that way, else '' (the slow path decides)."""
-    scheme, sep, rest = url.partition("://")
-    if not sep or not scheme.isalpha():
-        return ""
-    return f"{scheme.lower()}://{rest[:_first_of(rest, '/?#')]}"
-
-
-def _directory(url: str) -> str:
-    """`url` up to its last '/' before any query or fragment: the route it belongs to, cheaply
-    (asked for every waiting URL of a host with trouble)."""
-    return url[: url.rfind("/", 0, _first_of(url, "?#")) + 1]
-
-
-def _first_of(text: str, marks: str) -> int:
-    """Where the first of `marks` is in `text`, or its length (cheaper than a regex or urlsplit)."""
-    end = len(text)
-    for mark in marks:
-        found = text.find(mark, 0, end)
-        if found >= 0:
-            end = found
-    return end
-
-
 def _split(url: str, fragment: str = "") -> tuple[str, str]:
     """(URL without fragment, fragment): an explicit fragment wins over one written in the URL."""
     base, _, written = url.partition("#")
     return base, fragment or written
-
-
-# A URL is split by several steps of its check (refusal, host slots, headers, proxy, redirects);
-# Python 3.11's urlsplit is not memoised, and splitting showed up in profiles. Both are pure.
-@functools.lru_cache(maxsize=16384)
-def _urlsplit(url: str) -> SplitResult:
-    return urlsplit(url)
-
-
-def _hostname(url: str) -> str:
-    """The host a request to `url` goes to, as the client spells it ('' when it cannot)."""
-    try:
-        return request_host(url)
-    except ValueError:
-        return ""
 
 
 _reach = functools.lru_cache(maxsize=4096)(classify_host)  # pure; parses IP literals

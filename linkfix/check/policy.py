@@ -7,7 +7,6 @@ asks this module what the answer means and what to do next (retry, fall back to 
 from __future__ import annotations
 
 import email.utils
-import functools
 import re
 import time
 from dataclasses import dataclass
@@ -15,6 +14,7 @@ from typing import Mapping
 from urllib.parse import urlsplit
 
 from ..model import Redirect, Status
+from ..urls import is_site_root
 
 PERMANENT_REDIRECTS = frozenset({301, 308})
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
@@ -142,15 +142,9 @@ def is_permanent(chain: tuple[Redirect, ...]) -> bool:
     return bool(chain) and all(hop.status in PERMANENT_REDIRECTS for hop in chain)
 
 
-@functools.lru_cache(maxsize=16384)  # pure; asked for every 200 page (soft-404 step)
-def is_home_page(url: str) -> bool:
-    parts = urlsplit(url)
-    return parts.path in ("", "/") and not parts.query
-
-
 def judge_redirect_target(original: str, final: str) -> Verdict | None:
     """A redirect that ends on the home page or on a not-found URL hides a dead page."""
-    if is_home_page(final) and not is_home_page(original):
+    if is_site_root(final) and not is_site_root(original):
         return Verdict(status=Status.BROKEN, reason="redirect-to-home", detail=f"redirected to the site's home page {final}")
     path_and_query = urlsplit(final)._replace(scheme="", netloc="", fragment="").geturl()
     if _NOT_FOUND_URL.search(path_and_query) and not _NOT_FOUND_URL.search(

@@ -48,16 +48,15 @@ from .rank import (
     as_vector,
     cosine,
     dice,
-    is_home_page,
     jaccard,
     kld,
     margins,
     path_tokens,
     primary_evidence,
-    same_host,
     similarity_features,
 )
 from .rewrites import LearnedRewrites, cheap_rewrites
+from ..urls import is_home_page, same_site
 from .terms import content_terms
 
 log = logging.getLogger(__name__)
@@ -110,7 +109,7 @@ def acceptable(url: str, ref: Reference) -> bool:
         return ref.dead_is_home
     parts, dead = urlsplit(url), urlsplit(ref.dead)
     above = parts.path.endswith("/") and dead.path.startswith(parts.path) and len(dead.path) > len(parts.path)
-    return not (above and same_host(url, ref.dead))
+    return not (above and same_site(url, ref.dead))
 
 
 @lru_cache(maxsize=20000)
@@ -383,7 +382,7 @@ class Recoverer:
             + 2.0 * dice({t: 1.0 for t in reference_title}, {t: 1.0 for t in title})
             + 2.0 * text_sim
             + 0.5 / (1 + hit.rank)
-            + (0.3 if same_host(ref.dead, hit.url) else 0.0)
+            + (0.3 if same_site(ref.dead, hit.url) else 0.0)
         )
 
     async def _same_site(self, found: dict[str, Found], ref: Reference, queries: Sequence[Query], budget: Budget) -> None:
