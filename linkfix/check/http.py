@@ -736,9 +736,8 @@ class HttpChecker:
         seen = {(normalise_url(url), "")}
         current = url
         while True:
-            current_host = hostname(current)
-            answer = await self._attempt(method, current, read, priority, _with_cookies(extra, current_host, cookies), retries)
-            cookies.take(current_host, answer.headers)
+            answer = await self._attempt(method, current, read, priority, _with_cookies(extra, current, cookies), retries)
+            cookies.take(current, answer.headers)
             method, priority = answer.method, CONTINUE  # later hops keep the method, finish first
             location = answer.header_map.get("Location", "") if answer.status in policy.REDIRECTS else ""
             if not location:
@@ -752,7 +751,7 @@ class HttpChecker:
             scheme = split(following).scheme.lower()
             if scheme not in ("http", "https") or not following_host:
                 return answer, tuple(chain), policy.Verdict(status=Status.ERROR, reason="bad-redirect", detail=f"redirect to unsupported URL {following}")
-            key = (normalise_url(following), cookies.state(following_host))
+            key = (normalise_url(following), cookies.header_for(following))
             if key in seen:
                 return answer, tuple(chain), policy.Verdict(status=Status.BROKEN, reason="redirect-loop", detail=f"redirect loop back to {following}")
             if len(chain) > self.config.max_redirects:
@@ -990,14 +989,15 @@ class HttpChecker:
 
 
 # -- helpers ---------------------------------------------------------------------------------------
-def _with_cookies(extra: _Extra, hostname: str, cookies: ChainCookies) -> _Extra:
+def _with_cookies(extra: _Extra, url: str, cookies: ChainCookies) -> _Extra:
     """`extra` for one hop, plus the Cookie header the chain so far has earned there."""
-    header = cookies.header_for(hostname)
+    header = cookies.header_for(url)
     if not header:
         return extra
-    headers = dict(extra[1]) if extra is not None and extra[0] == hostname else {}
+    host = hostname(url)
+    headers = dict(extra[1]) if extra is not None and extra[0] == host else {}
     headers["Cookie"] = header
-    return hostname, headers
+    return host, headers
 
 
 def _trust_proxy(proxy: str, guard: ConnectionGuard, resolver: GuardedResolver) -> None:

@@ -115,15 +115,15 @@ async def test_cookies_stay_within_their_chain_and_domain(web):
     from multidict import CIMultiDict
 
     cookies = ChainCookies()
-    cookies.take("www.example.test", CIMultiDict([
+    cookies.take("http://www.example.test/", CIMultiDict([
         ("Set-Cookie", "a=1; Path=/"),
         ("Set-Cookie", "b=2; Domain=example.test"),
         ("Set-Cookie", "evil=1; Domain=other.test"),  # not this host's to set
         ("Set-Cookie", "=broken; ;;"),
     ]))
-    assert sorted(cookies.header_for("www.example.test").split("; ")) == ["a=1", "b=2"]
-    assert cookies.header_for("docs.example.test") == "b=2"
-    assert cookies.header_for("other.test") == ""
+    assert sorted(cookies.header_for("http://www.example.test/").split("; ")) == ["a=1", "b=2"]
+    assert cookies.header_for("http://docs.example.test/") == "b=2"
+    assert cookies.header_for("http://other.test/") == ""
     # Every URL starts without cookies: one page's cookie does not change how another answers.
     async with checker(web) as c:
         assert (await c.check(web.url(HOST, "/cookie/one"))).status is Status.OK
@@ -791,3 +791,28 @@ async def test_a_retry_after_longer_than_linkfix_waits_is_final_at_once(web, sta
     assert "999999" in busy.detail
     assert web.stats(HOST).paths["/busy/page"] == (1 if status == 429 else 2)  # a HEAD's 503 is asked again with GET, once
     assert after.status is Status.OK
+
+
+async def test_an_expired_cookie_is_not_sent_on_the_chains_next_hop(web):
+    from aiohttp import web as aioweb
+
+    sent: list[str] = []
+
+    async def chain(request):
+        if request.path == "/jar/start":
+            response = aioweb.Response(status=302, headers={"Location": "/jar/next"})
+            response.headers.add("Set-Cookie", "stale=1; Path=/; Expires=Wed, 21 Oct 2015 07:28:00 GMT")
+            response.headers.add("Set-Cookie", "deleted=1; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT")
+            response.headers.add("Set-Cookie", "gone=1; Path=/; Max-Age=0")
+            response.headers.add("Set-Cookie", "fresh=2; Path=/")
+            return response
+        if request.path == "/jar/next":
+            sent.append(request.headers.get("Cookie", ""))
+            return aioweb.Response(text="<title>landed</title><p>the page after the cookie hop</p>", content_type="text/html")
+        return None
+
+    web.sites[HOST].mount(chain)
+    async with checker(web) as c:
+        result = await c.check(web.url(HOST, "/jar/start"))
+    assert result.status is Status.REDIRECTED
+    assert sent and all(header == "fresh=2" for header in sent)
