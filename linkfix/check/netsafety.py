@@ -19,6 +19,7 @@ names it is asked for are resolved by the proxy, not here.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import socket
 from enum import Enum
@@ -127,6 +128,7 @@ _NAT64_LOCAL = ipaddress.ip_network("64:ff9b:1::/48")
 _IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
 
 
+@functools.lru_cache(maxsize=4096)  # pure; asked for every origin and every redirect hop
 def classify_host(host: str) -> Reach:
     """Judge a URL's host as the HTTP client will spell it (IDNA/UTS-46: full-width digits,
     ideographic dots, enclosed alphanumerics); names that need DNS are PUBLIC until resolved."""
@@ -143,6 +145,13 @@ def classify_host(host: str) -> Reach:
 
 def allowed(reach: Reach, *, allow_private: bool) -> bool:
     return reach is Reach.PUBLIC or (reach is Reach.PRIVATE and allow_private)
+
+
+def refusal(reach: Reach, host: str) -> tuple[str, str]:
+    """(reason, detail) for a host that is not fetched."""
+    if reach is Reach.METADATA:
+        return "metadata-address", f"{host} is a cloud metadata address: never fetched"
+    return "private-address", f"{host} is a loopback/private address (allow_private: true to check it)"
 
 
 class ConnectionGuard:
