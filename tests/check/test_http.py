@@ -839,3 +839,22 @@ async def test_an_expired_cookie_is_not_sent_on_the_chains_next_hop(web):
         result = await c.check(web.url(HOST, "/jar/start"))
     assert result.status is Status.REDIRECTED
     assert sent and all(header == "fresh=2" for header in sent)
+
+
+async def test_a_lookup_that_fails_before_queueing_is_not_skipped_by_the_check(web):
+    """The refusal and cache lookup happen before a URL is queued; if they fail there, the
+    check itself must look again (and report the failure), never send the request unlooked."""
+
+    class FailingCache(Cache):
+        def get_result(self, url):
+            if "broken-record" in url:
+                raise RuntimeError("corrupt record")
+            return super().get_result(url)
+
+    async with checker(web, cache=FailingCache(None)) as c:
+        result = await c.check(web.url(HOST, "/ok/broken-record.html"))
+        control = await c.check(web.url(HOST, "/ok/fine.html"))
+    assert (result.status, result.reason) == (Status.ERROR, "internal")
+    assert "corrupt record" in result.detail
+    assert web.stats(HOST).paths["/ok/broken-record.html"] == 0
+    assert control.status is Status.OK
