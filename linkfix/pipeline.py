@@ -24,7 +24,7 @@ from .extract.documents import iter_documents, page_loader
 from .inputs.changed import Changes
 from .inputs.read import display_path
 from .inputs.sources import MARKDOWN_SUFFIXES, Project, collect
-from .model import CheckResult, Document, LinkResult, Page, Report, Scope, Status
+from .model import CheckResult, Document, LinkResult, Page, Reason, Report, Scope, Status
 from .recover.gittime import link_times
 from .store.cache import Cache
 
@@ -152,7 +152,7 @@ async def check_documents(
         external_results = known | await external.results()
 
     results: list[LinkResult] = []
-    offline = CheckResult(url="", status=Status.EXCLUDED, reason="offline", detail="external link not checked (--offline)")
+    offline = CheckResult(url="", status=Status.EXCLUDED, reason=Reason.OFFLINE, detail="external link not checked (--offline)")
     for link, target in placed:
         if target.scope is Scope.EXTERNAL:
             result = external_results.get(target.resolved) or replace(offline, url=target.resolved)

@@ -27,6 +27,7 @@ from typing import Any, Callable
 
 from aiohttp.abc import AbstractResolver, ResolveResult
 
+from ..model import Reason
 from ..urls import normalise_host
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -147,11 +148,11 @@ def allowed(reach: Reach, *, allow_private: bool) -> bool:
     return reach is Reach.PUBLIC or (reach is Reach.PRIVATE and allow_private)
 
 
-def refusal(reach: Reach, host: str) -> tuple[str, str]:
+def refusal(reach: Reach, host: str) -> tuple[Reason, str]:
     """(reason, detail) for a host that is not fetched."""
     if reach is Reach.METADATA:
-        return "metadata-address", f"{host} is a cloud metadata address: never fetched"
-    return "private-address", f"{host} is a loopback/private address (allow_private: true to check it)"
+        return Reason.METADATA_ADDRESS, f"{host} is a cloud metadata address: never fetched"
+    return Reason.PRIVATE_ADDRESS, f"{host} is a loopback/private address (allow_private: true to check it)"
 
 
 class ConnectionGuard:

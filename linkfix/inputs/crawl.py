@@ -31,7 +31,7 @@ from protego import Protego
 from ..config import Config
 from ..errors import InputError
 from ..extract import extract_html
-from ..model import CheckResult, Document, Report, Scope, Status
+from ..model import CheckResult, Document, Reason, Report, Scope, Status
 from ..urls import authority, page_key
 
 log = logging.getLogger(__name__)
@@ -270,7 +270,7 @@ def known_results(crawled: Crawl, targets: Iterable[str], config: Config) -> dic
         ok = CheckResult(url=target, status=Status.OK, http_status=200, detail="fetched by the crawl")
         if (fragment and config.include_fragments and fragment not in _IMPLICIT_FRAGMENTS
                 and not fragment.startswith(":~:") and fragment not in ids and unquote(fragment) not in ids):
-            ok = replace(ok, status=Status.BROKEN, reason="missing-fragment", detail=f"no id '{unquote(fragment)}' on the page")
+            ok = replace(ok, status=Status.BROKEN, reason=Reason.MISSING_FRAGMENT, detail=f"no id '{unquote(fragment)}' on the page")
         known[target] = ok
     return known
 

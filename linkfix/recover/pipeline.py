@@ -35,7 +35,7 @@ from urllib.parse import unquote, urldefrag, urlsplit
 from ..check.http import page_ids
 from ..config import Config
 from ..errors import ConfigError, LinkfixError
-from ..model import Archived, Candidate, LinkResult, Scope, Status
+from ..model import Archived, Candidate, LinkResult, Reason, Scope, Status
 from . import calibration
 from .anchors import Anchor, analyse_anchor
 from .calibration import ARCHIVE_CONFIDENCE, DEFAULT_AUTOFIX_CONFIDENCE
@@ -134,7 +134,7 @@ def wants_recovery(lr: LinkResult) -> bool:
     if lr.scope is not Scope.EXTERNAL:
         return False
     if lr.result.status is Status.BROKEN:
-        return lr.result.reason != "missing-fragment"  # the page is there; the anchor moved
+        return lr.result.reason != Reason.MISSING_FRAGMENT  # the page is there; the anchor moved
     return lr.result.status is Status.REDIRECTED and lr.result.permanent
 
 
@@ -251,7 +251,7 @@ class Recoverer:
             await self._try_exact(found, ref, learned[:2])
         if not self._confident(found):
             cheap = [(u, "rewrite", {"rewrite": 1.0}, rule) for u, rule in cheap_rewrites(dead)]
-            if lr.result.reason == "dns":  # the host is gone: only a rewrite to another host can help
+            if lr.result.reason == Reason.DNS:  # the host is gone: only a rewrite to another host can help
                 cheap = [t for t in cheap if urlsplit(t[0]).hostname != urlsplit(dead).hostname]
             await self._try_exact(found, ref, cheap)
         if self._confident(found):

@@ -19,7 +19,7 @@ from aiohttp.abc import AbstractResolver
 
 from ...config import Config
 from ...errors import NetworkDownError
-from ...model import CheckResult, Status
+from ...model import CheckResult, Reason, Status
 from ...store.cache import Cache
 from ...urls import hostname, normalise_url
 from .. import policy
@@ -227,7 +227,7 @@ class HttpChecker:
         except Exception as exc:  # noqa: BLE001 - one odd URL must not stop the run
             log.warning("checking %s failed unexpectedly: %r", base, exc, exc_info=log.isEnabledFor(logging.DEBUG))
             return Outcome(
-                result=CheckResult(url=base, status=Status.ERROR, reason="internal", detail=f"{type(exc).__name__}: {exc}", checked_at=time.time())
+                result=CheckResult(url=base, status=Status.ERROR, reason=Reason.INTERNAL, detail=f"{type(exc).__name__}: {exc}", checked_at=time.time())
             )
 
     def _known_outcome(self, url: str, *, want_ids: bool, known: CheckResult | None) -> Outcome | None:

@@ -11,6 +11,7 @@ import asyncio
 from typing import Awaitable, Callable
 
 from ...errors import NetworkDownError
+from ...model import Reason
 from .transport import Answer
 
 NETWORK_DOWN_HOSTS = 5  # distinct hosts failing DNS, none answering, before "network down"
@@ -53,7 +54,7 @@ class NetworkWatch:
         """Count `answer` from `host`; `in_flight`: requests still on their way."""
         if answer.status:
             self._answered.add(host)
-        elif answer.error in ("dns", "dns-error"):
+        elif answer.error in (Reason.DNS, Reason.DNS_ERROR):
             self._dns_failed.add(host)
         if (
             self.down is None

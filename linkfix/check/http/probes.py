@@ -7,7 +7,7 @@ import asyncio
 from dataclasses import replace
 from typing import Any
 
-from ...model import CheckResult, Status
+from ...model import CheckResult, Reason, Status
 from ...store.cache import Cache
 from ...urls import is_site_root, sibling_key
 from .. import soft404
@@ -46,7 +46,7 @@ class Soft404Probes:
             answer = page
         if soft404.is_soft404(soft404.sketch(answer.text(), answer.url, compact=False), probe):
             return (
-                replace(result, status=Status.BROKEN, reason="soft-404", detail="the page looks like the site's answer for a page that does not exist"),
+                replace(result, status=Status.BROKEN, reason=Reason.SOFT_404, detail="the page looks like the site's answer for a page that does not exist"),
                 answer,
             )
         return result, answer

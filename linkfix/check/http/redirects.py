@@ -11,7 +11,7 @@ import aiohttp
 import yarl
 
 from ...config import Config
-from ...model import Redirect, Status
+from ...model import Reason, Redirect, Status
 from ...urls import hostname, normalise_url, request_host, split
 from .. import policy
 from ..netsafety import allowed, classify_host, refusal
@@ -49,17 +49,17 @@ class Redirects:
                 following = self._transport.remap(urljoin(current, location.strip()))
                 following_host = request_host(following)  # as the client will spell it
             except ValueError:
-                return answer, tuple(chain), policy.Verdict(status=Status.BROKEN, reason="bad-redirect", detail=f"unusable Location {location!r}")
+                return answer, tuple(chain), policy.Verdict(status=Status.BROKEN, reason=Reason.BAD_REDIRECT, detail=f"unusable Location {location!r}")
             chain.append(Redirect(url=current, status=answer.status, location=following))
             scheme = split(following).scheme.lower()
             if scheme not in ("http", "https") or not following_host:
-                return answer, tuple(chain), policy.Verdict(status=Status.ERROR, reason="bad-redirect", detail=f"redirect to unsupported URL {following}")
+                return answer, tuple(chain), policy.Verdict(status=Status.ERROR, reason=Reason.BAD_REDIRECT, detail=f"redirect to unsupported URL {following}")
             key = (normalise_url(following), cookies.header_for(following))
             if key in seen:
-                return answer, tuple(chain), policy.Verdict(status=Status.BROKEN, reason="redirect-loop", detail=f"redirect loop back to {following}")
+                return answer, tuple(chain), policy.Verdict(status=Status.BROKEN, reason=Reason.REDIRECT_LOOP, detail=f"redirect loop back to {following}")
             if len(chain) > self.config.max_redirects:
                 return answer, tuple(chain), policy.Verdict(
-                    status=Status.BROKEN, reason="too-many-redirects", detail=f"more than {self.config.max_redirects} redirects"
+                    status=Status.BROKEN, reason=Reason.TOO_MANY_REDIRECTS, detail=f"more than {self.config.max_redirects} redirects"
                 )
             reach = classify_host(following_host)
             if not allowed(reach, allow_private=self.config.allow_private):

@@ -19,7 +19,7 @@ from aiohttp.abc import AbstractResolver
 from aiohttp.resolver import DefaultResolver
 
 from ...config import Config
-from ...model import Redirect
+from ...model import Reason, Redirect
 from ...urls import hostname, split
 from ..netsafety import ConnectionGuard, GuardedResolver, Reach, SocketFactory, forbidden_in, parse_address
 
@@ -54,7 +54,7 @@ class Answer:
     headers: Mapping[str, str] | None = None
     body: bytes = b""
     charset: str = ""
-    error: str = ""  # short code when status == 0: dns, dns-error, timeout, reset, tls, ...
+    error: Reason = Reason.NONE  # when status == 0: dns, dns-error, timeout, reset, tls, ...
     detail: str = ""
 
     @property
@@ -180,32 +180,31 @@ def _trust_proxy(proxy: str, guard: ConnectionGuard, resolver: GuardedResolver) 
         resolver.trust(host, port)  # its addresses are trusted when it resolves
 
 
-def classify_error(exc: BaseException) -> tuple[str, str]:
-    """A failed exchange as (short code, detail): dns, dns-error, tls, timeout, connection,
-    reset, invalid-url, protocol, private-address, metadata-address, error."""
+def classify_error(exc: BaseException) -> tuple[Reason, str]:
+    """A failed exchange as (code, detail)."""
     forbidden = forbidden_in(exc)
     if forbidden is not None:
-        return ("metadata-address" if forbidden.reach is Reach.METADATA else "private-address"), str(forbidden)
+        return (Reason.METADATA_ADDRESS if forbidden.reach is Reach.METADATA else Reason.PRIVATE_ADDRESS), str(forbidden)
     if isinstance(exc, aiohttp.ClientConnectorDNSError):
         cause = exc.os_error
         if getattr(cause, "errno", None) in _DNS_NOT_FOUND:
-            return "dns", f"host name not found: {exc.host}"
-        return "dns-error", f"cannot resolve {exc.host}: {cause}"
+            return Reason.DNS, f"host name not found: {exc.host}"
+        return Reason.DNS_ERROR, f"cannot resolve {exc.host}: {cause}"
     if isinstance(exc, (aiohttp.ClientConnectorCertificateError, aiohttp.ClientSSLError)):
-        return "tls", str(exc)
+        return Reason.TLS, str(exc)
     if isinstance(exc, (asyncio.TimeoutError, aiohttp.ServerTimeoutError)):
-        return "timeout", "no answer in time"
+        return Reason.TIMEOUT, "no answer in time"
     if isinstance(exc, aiohttp.ClientConnectorError):
-        return "connection", str(exc)
+        return Reason.CONNECTION, str(exc)
     if isinstance(exc, (aiohttp.ServerDisconnectedError, aiohttp.ClientPayloadError, aiohttp.ClientOSError, ConnectionError)):
-        return "reset", str(exc) or type(exc).__name__
+        return Reason.RESET, str(exc) or type(exc).__name__
     if isinstance(exc, (aiohttp.InvalidURL, ValueError)):
-        return "invalid-url", str(exc)
+        return Reason.INVALID_URL, str(exc)
     if isinstance(exc, aiohttp.ClientResponseError):
-        return "protocol", exc.message
+        return Reason.PROTOCOL, exc.message
     if isinstance(exc, aiohttp.ClientError):
-        return "connection", str(exc) or type(exc).__name__
-    return "error", f"{type(exc).__name__}: {exc}"
+        return Reason.CONNECTION, str(exc) or type(exc).__name__
+    return Reason.ERROR, f"{type(exc).__name__}: {exc}"
 
 
 async def _read_capped(response: aiohttp.ClientResponse, limit: int) -> bytes:

@@ -12,7 +12,7 @@ from urllib.parse import unquote
 
 from ...config import Config, parse_accept
 from ...extract.html import extract_html
-from ...model import CheckResult, Redirect, Status
+from ...model import CheckResult, Reason, Redirect, Status
 from ...store.cache import Cache
 from ...urls import hostname, normalise_url, origin, request_host, sibling_key, split
 from .. import policy
@@ -61,7 +61,7 @@ class UrlCheck:
     def refusal(self, url: str) -> CheckResult | None:
         """A result that needs no request: unsupported scheme, excluded, forbidden address."""
         if self.config.offline:
-            return CheckResult(url=url, status=Status.EXCLUDED, reason="offline", detail="external link not checked (--offline)", checked_at=time.time())
+            return CheckResult(url=url, status=Status.EXCLUDED, reason=Reason.OFFLINE, detail="external link not checked (--offline)", checked_at=time.time())
         # What depends on the scheme and host alone is decided once per origin (a warm run asks
         # this for every URL, and splitting each one showed up in profiles), unless remap rules
         # may send a URL elsewhere.
@@ -74,7 +74,7 @@ class UrlCheck:
         if refused:
             return replace(refused, url=url, checked_at=time.time())
         if self._exclude and any(p.search(url) for p in self._exclude) and not any(p.search(url) for p in self._include):
-            return CheckResult(url=url, status=Status.EXCLUDED, reason="excluded", detail="matches an exclude pattern", checked_at=time.time())
+            return CheckResult(url=url, status=Status.EXCLUDED, reason=Reason.EXCLUDED, detail="matches an exclude pattern", checked_at=time.time())
         return None
 
     def _refuse_origin(self, url: str) -> CheckResult | Literal[False]:
@@ -84,16 +84,16 @@ class UrlCheck:
             written_host = parts.hostname or ""
             parts.port  # noqa: B018 - raises ValueError on a malformed port
         except ValueError as exc:
-            return CheckResult(url=url, status=Status.BROKEN, reason="invalid-url", detail=str(exc))
+            return CheckResult(url=url, status=Status.BROKEN, reason=Reason.INVALID_URL, detail=str(exc))
         if parts.scheme.lower() not in ("http", "https"):
-            return CheckResult(url=url, status=Status.UNSUPPORTED, reason=parts.scheme.lower() or "no-scheme")
+            return CheckResult(url=url, status=Status.UNSUPPORTED, reason=Reason.scheme(parts.scheme) if parts.scheme else Reason.NO_SCHEME)
         if not written_host:
-            return CheckResult(url=url, status=Status.BROKEN, reason="invalid-url", detail="no host name")
+            return CheckResult(url=url, status=Status.BROKEN, reason=Reason.INVALID_URL, detail="no host name")
         try:
             # The host the client will connect to: `１２７。０。０。１` is 127.0.0.1.
             reach = classify_host(request_host(self._transport.remap(url)))
         except ValueError as exc:
-            return CheckResult(url=url, status=Status.BROKEN, reason="invalid-url", detail=str(exc))
+            return CheckResult(url=url, status=Status.BROKEN, reason=Reason.INVALID_URL, detail=str(exc))
         if not allowed(reach, allow_private=self.config.allow_private):
             reason, detail = refusal(reach, written_host)
             return CheckResult(url=url, status=Status.EXCLUDED, reason=reason, detail=detail)
@@ -143,7 +143,7 @@ class UrlCheck:
         if headed:
             host.heads += 1
             host.heads_wasted += answer.method == "GET"
-        if not (result.reason == "dns" and not self._network.answered):
+        if not (result.reason == Reason.DNS and not self._network.answered):
             # A name that fails while no host has answered yet may be a dead network, not a dead
             # link: only remember it once the network has shown it works.
             self.cache.put_result(url, result)
@@ -182,7 +182,7 @@ class UrlCheck:
         """What the exchange means, and the HTTP status to report with it (None: no answer)."""
         if stop is not None:
             return stop, None
-        if answer.error in ("private-address", "metadata-address"):  # caught after DNS resolution
+        if answer.error in (Reason.PRIVATE_ADDRESS, Reason.METADATA_ADDRESS):  # caught at DNS or connection
             return policy.Verdict(status=Status.EXCLUDED, reason=answer.error, detail=answer.detail), None
         if answer.status == 0:
             return policy.judge_network_error(answer.error, answer.detail), None
@@ -200,7 +200,7 @@ class UrlCheck:
             hidden = policy.judge_redirect_target(chain[0].url, answer.url)
             if hidden is not None:
                 return hidden, answer.status
-            kind = "permanent" if policy.is_permanent(chain) else "temporary"
+            kind = Reason.PERMANENT if policy.is_permanent(chain) else Reason.TEMPORARY
             return policy.Verdict(status=Status.REDIRECTED, reason=kind, detail=f"{kind} redirect to {answer.url}"), answer.status
         return verdict, answer.status
 
@@ -223,7 +223,7 @@ def judge_fragment(result: CheckResult, fragment: str, ids: frozenset[str] | Non
     # GitHub renders ids as "user-content-x" and scrolls to "#x" with a script.
     if {fragment, decoded, f"user-content-{decoded}"} & ids:
         return result
-    return replace(result, status=Status.BROKEN, reason="missing-fragment", detail=f"the page has no element with id {decoded!r}")
+    return replace(result, status=Status.BROKEN, reason=Reason.MISSING_FRAGMENT, detail=f"the page has no element with id {decoded!r}")
 
 
 def _ids_ttl(result: CheckResult, max_age: float) -> float:
