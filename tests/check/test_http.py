@@ -858,3 +858,15 @@ async def test_a_lookup_that_fails_before_queueing_is_not_skipped_by_the_check(w
     assert "corrupt record" in result.detail
     assert web.stats(HOST).paths["/ok/broken-record.html"] == 0
     assert control.status is Status.OK
+
+
+def test_host_settings_apply_however_the_host_is_spelled():
+    """Settings are keyed, and hosts looked up, as the client spells them (IDNA, full width)."""
+    from linkfix.check.http.transport import Transport
+
+    cfg = config(hosts={"bücher.example": {"headers": {"X-Key": "1"}}, "ＤＯＣＳ.example.test": {"headers": {"X-Key": "2"}}})
+    transport = Transport(cfg)
+    assert transport.headers_for("https://bücher.example/a") == {"X-Key": "1"}
+    assert transport.headers_for("https://xn--bcher-kva.example/b") == {"X-Key": "1"}
+    assert transport.headers_for("https://docs.example.test/c") == {"X-Key": "2"}
+    assert transport.headers_for("https://ｄｏｃｓ.example.test/d") == {"X-Key": "2"}

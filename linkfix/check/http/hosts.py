@@ -27,7 +27,7 @@ from typing import Any, Awaitable, Callable, TypeVar
 from ...config import Config
 from ...model import Reason
 from ...store.cache import Cache
-from ...urls import hostname, route, split
+from ...urls import hostname, normalise_host, route, split
 from .. import policy
 from .admission import Admission
 from .network import NetworkWatch
@@ -143,7 +143,7 @@ class HostScheduler:
         self._network = network
         self._backoff = backoff
         self._max_retry_after = max_retry_after
-        self._hosts_config = {str(k).lower(): v for k, v in config.hosts.items()}
+        self._hosts_config = {normalise_host(str(k)): v for k, v in config.hosts.items()}  # keyed as hosts are looked up
         self._admission: Admission | None = None
         self._runners: set[asyncio.Task[None]] = set()  # see Host
         self._order = itertools.count()  # arrival order of queued requests (ties in priority)

@@ -20,7 +20,7 @@ from aiohttp.resolver import DefaultResolver
 
 from ...config import Config
 from ...model import Reason, Redirect
-from ...urls import hostname, split
+from ...urls import hostname, normalise_host, split
 from ..netsafety import ConnectionGuard, GuardedResolver, Reach, SocketFactory, forbidden_in, parse_address
 
 GITHUB_HOSTS = frozenset({"github.com", "api.github.com", "raw.githubusercontent.com"})
@@ -79,7 +79,7 @@ class Transport:
         self._socket_factory = socket_factory  # opens the sockets the ConnectionGuard allowed
         self._remap = [(re.compile(rule.split(maxsplit=1)[0]), rule.split(maxsplit=1)[1]) for rule in config.remap]
         self.remaps = bool(self._remap)
-        self._hosts_config = {str(k).lower(): v for k, v in config.hosts.items()}
+        self._hosts_config = {normalise_host(str(k)): v for k, v in config.hosts.items()}  # keyed as hosts are looked up
         self._github_token = os.environ.get("GITHUB_TOKEN", "")
         # HTTP(S)_PROXY / NO_PROXY, read once: aiohttp's trust_env looks them (and ~/.netrc) up
         # in a worker thread for every request, which costs more than the request on loopback.
