@@ -6,8 +6,9 @@ without defensive copies and so that tests can compare values directly.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any, Mapping
 
 
@@ -45,6 +46,80 @@ class Status(str, Enum):
 
 #: Statuses that make `linkfix check` exit 1.
 FAILING = frozenset({Status.BROKEN})
+
+
+class Reason(StrEnum):
+    """Why a target has its status: the short code reports and the JSON carry.
+
+    A str, so it compares, hashes and serialises as the very strings reports always had (a
+    result read back from the cache may hold the plain string: it compares equal). Two open
+    families are members too, made on first use: HTTP statuses (`Reason.http(404) == "404"`;
+    the status class is the result's `status`, the number its `http_status`) and the schemes of
+    links that are not checked (`Reason.scheme("mailto") == "mailto"`).
+    """
+
+    NONE = ""
+    # redirected
+    PERMANENT = "permanent"  # every hop 301/308
+    TEMPORARY = "temporary"
+    MKDOCS_REDIRECT = "mkdocs-redirect"
+    # broken
+    DNS = "dns"  # the host name does not exist
+    SOFT_404 = "soft-404"
+    MISSING_FRAGMENT = "missing-fragment"
+    MISSING_FILE = "missing-file"
+    OUTSIDE_ROOT = "outside-root"
+    INVALID_URL = "invalid-url"
+    BAD_REDIRECT = "bad-redirect"
+    REDIRECT_LOOP = "redirect-loop"
+    TOO_MANY_REDIRECTS = "too-many-redirects"
+    REDIRECT_TO_HOME = "redirect-to-home"
+    REDIRECT_TO_404 = "redirect-to-404"
+    # blocked
+    BOT_CHALLENGE = "bot-challenge"
+    # timeout, error: no HTTP answer (also the codes of a failed exchange)
+    TIMEOUT = "timeout"
+    DNS_ERROR = "dns-error"  # resolving failed for another reason than "no such name"
+    TLS = "tls"
+    CONNECTION = "connection"
+    RESET = "reset"
+    PROTOCOL = "protocol"
+    ERROR = "error"
+    INTERNAL = "internal"  # linkfix itself failed on this URL
+    # excluded, unsupported
+    OFFLINE = "offline"
+    EXCLUDED = "excluded"  # matches an exclude pattern
+    PRIVATE_ADDRESS = "private-address"
+    METADATA_ADDRESS = "metadata-address"
+    NO_SCHEME = "no-scheme"
+
+    @classmethod
+    def http(cls, status: int) -> "Reason":
+        """The reason for an HTTP status: its code ("404")."""
+        return cls(str(status))
+
+    @classmethod
+    def scheme(cls, name: str) -> "Reason":
+        """The reason for a link whose scheme is not checked: the scheme ("mailto")."""
+        return cls(name.lower())
+
+    @classmethod
+    def _missing_(cls, value: object) -> "Reason | None":
+        if not isinstance(value, str):
+            return None
+        if len(value) == 3 and value.isdigit():
+            name = f"HTTP_{value}"
+        elif _SCHEME_NAME.fullmatch(value):
+            name = f"SCHEME_{value.upper()}"
+        else:
+            return None
+        member = str.__new__(cls, value)
+        member._name_ = name
+        member._value_ = value
+        return cls._value2member_map_.setdefault(value, member)  # type: ignore[return-value]
+
+
+_SCHEME_NAME = re.compile(r"[a-z][a-z0-9+.-]*")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -124,7 +199,7 @@ class CheckResult:
 
     url: str  # the resolved target that was checked
     status: Status
-    reason: str = ""  # short code: "404", "missing-file", "missing-fragment", "dns", "soft-404", ...
+    reason: Reason = Reason.NONE  # short code: "404", "missing-file", "missing-fragment", "dns", "soft-404", ...
     detail: str = ""  # one human sentence
     http_status: int | None = None
     redirects: tuple[Redirect, ...] = ()

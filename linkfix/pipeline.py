@@ -24,11 +24,12 @@ from .extract.documents import iter_documents, page_loader
 from .inputs.changed import Changes
 from .inputs.read import display_path
 from .inputs.sources import MARKDOWN_SUFFIXES, Project, collect
-from .model import CheckResult, Document, LinkResult, Page, Report, Scope, Status
+from .model import CheckResult, Document, LinkResult, Page, Reason, Report, Scope, Status
 from .recover.gittime import link_times
 from .store.cache import Cache
 
 if TYPE_CHECKING:
+    from .check.http import Progress
     from .inputs.crawl import CrawlLimits
 
 log = logging.getLogger(__name__)
@@ -78,7 +79,7 @@ async def run_check(
     config: Config,
     *,
     resolver: Any = None,
-    progress: bool = False,
+    progress: "Progress | None" = None,
     project: Project | None = None,
     changed: Changes | None = None,
 ) -> Report:
@@ -115,7 +116,7 @@ async def check_documents(
     config: Config,
     *,
     resolver: Any = None,
-    progress: bool = False,
+    progress: "Progress | None" = None,
     errors: Sequence[str] = (),
     started: float | None = None,
     known: Mapping[str, CheckResult] | None = None,
@@ -151,7 +152,7 @@ async def check_documents(
         external_results = known | await external.results()
 
     results: list[LinkResult] = []
-    offline = CheckResult(url="", status=Status.EXCLUDED, reason="offline", detail="external link not checked (--offline)")
+    offline = CheckResult(url="", status=Status.EXCLUDED, reason=Reason.OFFLINE, detail="external link not checked (--offline)")
     for link, target in placed:
         if target.scope is Scope.EXTERNAL:
             result = external_results.get(target.resolved) or replace(offline, url=target.resolved)
@@ -175,7 +176,7 @@ async def check_documents(
 class _ExternalChecks:
     """The external URLs of a run, each handed to the HTTP checker (once) as it turns up."""
 
-    def __init__(self, config: Config, *, resolver: Any, progress: bool, skip: Mapping[str, CheckResult], cache: Cache | None) -> None:
+    def __init__(self, config: Config, *, resolver: Any, progress: "Progress | None", skip: Mapping[str, CheckResult], cache: Cache | None) -> None:
         self.config = config
         self._resolver = resolver
         self._progress = progress
@@ -260,7 +261,7 @@ async def _recover(results: list[LinkResult], config: Config, *, resolver) -> li
 
 
 async def crawl_check(start: str, config: Config, limits: "CrawlLimits", *, resolver: Any = None,
-                      progress: bool = False) -> Report:
+                      progress: "Progress | None" = None) -> Report:
     """Crawl the site under `start`, then check every link found, like `run_check` does."""
     from .check.http import HttpChecker
     from .inputs.crawl import crawl, known_results, read_robots, validate_start, with_crawl_delay

@@ -5,7 +5,11 @@ from __future__ import annotations
 import pickle
 from dataclasses import fields
 
-from linkfix.model import Link, LinkKind, Page, Span
+import json
+
+import pytest
+
+from linkfix.model import Link, LinkKind, Page, Reason, Span
 
 SPAN_VALUES = {"path": "docs/a.md", "line": 3, "column": 7, "start": 40, "end": 62}
 PAGE = Page(path="docs/a.md", url="a.html", title="A", text="words", ids=frozenset({"x"}), base="https://x.org/")
@@ -22,3 +26,23 @@ def test_span_and_link_survive_pickling_with_every_field_set():
     for protocol in (2, pickle.HIGHEST_PROTOCOL):
         again = pickle.loads(pickle.dumps(link, protocol=protocol))
         assert again == link and again.span == span and again.kind is LinkKind.REFERENCE
+
+
+def test_reasons_are_the_strings_reports_always_had():
+    assert Reason.DNS == "dns" and f"{Reason.SOFT_404}" == "soft-404" and str(Reason.MISSING_FRAGMENT) == "missing-fragment"
+    assert json.dumps({"reason": Reason.TOO_MANY_REDIRECTS}) == '{"reason": "too-many-redirects"}'
+    assert {Reason.DNS: 1}["dns"] == 1  # hashes like its string (results read back from the cache hold strings)
+    assert Reason("soft-404") is Reason.SOFT_404
+
+
+def test_http_statuses_and_schemes_are_members_made_on_first_use():
+    gone = Reason.http(404)
+    assert gone == "404" and gone is Reason("404") and gone.name == "HTTP_404"
+    assert pickle.loads(pickle.dumps(gone)) is gone
+    assert Reason.scheme("MailTo") == "mailto" and Reason.scheme("mailto").name == "SCHEME_MAILTO"
+    assert Reason.http(404) not in list(Reason)  # the declared set stays closed
+    for junk in ("Not A Reason", "4040", "", " dns"):
+        if junk:
+            with pytest.raises(ValueError):
+                Reason(junk)
+    assert Reason("") is Reason.NONE

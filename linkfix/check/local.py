@@ -21,7 +21,7 @@ from typing import Callable
 from urllib.parse import unquote, urljoin
 
 from ..config import Config
-from ..model import CheckResult, Page, Scope, Status
+from ..model import CheckResult, Page, Reason, Scope, Status
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
@@ -100,7 +100,7 @@ class LocalChecker:
                 return Target(
                     scope=Scope.UNSUPPORTED,
                     resolved=url,
-                    result=CheckResult(url=url, status=Status.UNSUPPORTED, reason=name,
+                    result=CheckResult(url=url, status=Status.UNSUPPORTED, reason=Reason.scheme(name),
                                        detail=f"{name}: links are not checked"),
                 )
         path_part, _, fragment = url.partition("#")
@@ -123,7 +123,7 @@ class LocalChecker:
                 scope=Scope.INTERNAL,
                 resolved=normal,
                 fragment=fragment,
-                result=CheckResult(url=normal, status=Status.BROKEN, reason="outside-root",
+                result=CheckResult(url=normal, status=Status.BROKEN, reason=Reason.OUTSIDE_ROOT,
                                    detail="link leaves the site root; not followed"),
             )
         normal = "" if normal == "." else normal
@@ -156,13 +156,13 @@ class LocalChecker:
         if found is None:
             redirect = self._mkdocs_redirect(path)
             if redirect is not None:
-                return CheckResult(url=resolved, status=Status.REDIRECTED, reason="mkdocs-redirect",
+                return CheckResult(url=resolved, status=Status.REDIRECTED, reason=Reason.MKDOCS_REDIRECT,
                                    detail=f"redirected by mkdocs-redirects to {redirect}",
                                    final_url=redirect, permanent=True, checked_at=self.now)
-            return CheckResult(url=resolved, status=Status.BROKEN, reason="missing-file",
+            return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FILE,
                                detail=f"no such file: {path or '/'}", checked_at=self.now)
         if fragment and self.config.include_fragments and not self._fragment_ok(found, fragment):
-            return CheckResult(url=resolved, status=Status.BROKEN, reason="missing-fragment",
+            return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FRAGMENT,
                                detail=f"no id '{unquote(fragment)}' in {found}", checked_at=self.now)
         return CheckResult(url=resolved, status=Status.OK, checked_at=self.now)
 

@@ -7,14 +7,14 @@ asks this module what the answer means and what to do next (retry, fall back to 
 from __future__ import annotations
 
 import email.utils
-import functools
 import re
 import time
 from dataclasses import dataclass
 from typing import Mapping
 from urllib.parse import urlsplit
 
-from ..model import Redirect, Status
+from ..model import Reason, Redirect, Status
+from ..urls import is_site_root
 
 PERMANENT_REDIRECTS = frozenset({301, 308})
 REDIRECTS = frozenset({301, 302, 303, 307, 308})
@@ -38,6 +38,7 @@ GET_ONLY_HOSTS = frozenset(
         "www.reddit.com",
     }
 )
+# The longest Retry-After honoured: a longer one is not waited for, the answer is final at once.
 MAX_RETRY_AFTER = 60.0
 CHALLENGE_STATUSES = frozenset({401, 403, 429, 503, 999})  # answers an anti-bot wall may give
 
@@ -54,7 +55,7 @@ _NOT_FOUND_URL = re.compile(r"(?:^|[/_.\-=?&])(?:404|not[-_]?found|page[-_]?not[
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Verdict:
     status: Status
-    reason: str
+    reason: Reason
     detail: str = ""
 
 
@@ -114,24 +115,24 @@ def judge_status(
 ) -> Verdict:
     """The meaning of a final (non-redirect) HTTP status."""
     if status in accept:
-        return Verdict(status=Status.OK, reason=str(status))
+        return Verdict(status=Status.OK, reason=Reason.http(status))
     if is_bot_challenge(status, headers, body):
-        return _blocked("bot-challenge", f"HTTP {status}: an anti-bot challenge answered", blocked_is_broken)
+        return _blocked(Reason.BOT_CHALLENGE, f"HTTP {status}: an anti-bot challenge answered", blocked_is_broken)
     if status in (401, 403, 407, 429, 999):
-        return _blocked(str(status), f"HTTP {status}: the server refused to show the page to a robot", blocked_is_broken)
+        return _blocked(Reason.http(status), f"HTTP {status}: the server refused to show the page to a robot", blocked_is_broken)
     if status in GONE:
-        return Verdict(status=Status.BROKEN, reason=str(status), detail=f"HTTP {status}: the page is gone")
+        return Verdict(status=Status.BROKEN, reason=Reason.http(status), detail=f"HTTP {status}: the page is gone")
     if 500 <= status <= 599 or status in RETRYABLE:
-        return Verdict(status=Status.ERROR, reason=str(status), detail=f"HTTP {status}: server error (after retries)")
+        return Verdict(status=Status.ERROR, reason=Reason.http(status), detail=f"HTTP {status}: server error (after retries)")
     if 400 <= status <= 499:
-        return Verdict(status=Status.BROKEN, reason=str(status), detail=f"HTTP {status}")
+        return Verdict(status=Status.BROKEN, reason=Reason.http(status), detail=f"HTTP {status}")
     if 200 <= status <= 299:
         # 2xx outside `accept`: the user said it does not count.
-        return Verdict(status=Status.BROKEN, reason=str(status), detail=f"HTTP {status} is not in accept")
-    return Verdict(status=Status.ERROR, reason=str(status), detail=f"unexpected HTTP status {status}")
+        return Verdict(status=Status.BROKEN, reason=Reason.http(status), detail=f"HTTP {status} is not in accept")
+    return Verdict(status=Status.ERROR, reason=Reason.http(status), detail=f"unexpected HTTP status {status}")
 
 
-def _blocked(reason: str, detail: str, blocked_is_broken: bool) -> Verdict:
+def _blocked(reason: Reason, detail: str, blocked_is_broken: bool) -> Verdict:
     if blocked_is_broken:
         return Verdict(status=Status.BROKEN, reason=reason, detail=detail)
     return Verdict(status=Status.BLOCKED, reason=reason, detail=detail)
@@ -141,33 +142,27 @@ def is_permanent(chain: tuple[Redirect, ...]) -> bool:
     return bool(chain) and all(hop.status in PERMANENT_REDIRECTS for hop in chain)
 
 
-@functools.lru_cache(maxsize=16384)  # pure; asked for every 200 page (soft-404 step)
-def is_home_page(url: str) -> bool:
-    parts = urlsplit(url)
-    return parts.path in ("", "/") and not parts.query
-
-
 def judge_redirect_target(original: str, final: str) -> Verdict | None:
     """A redirect that ends on the home page or on a not-found URL hides a dead page."""
-    if is_home_page(final) and not is_home_page(original):
-        return Verdict(status=Status.BROKEN, reason="redirect-to-home", detail=f"redirected to the site's home page {final}")
+    if is_site_root(final) and not is_site_root(original):
+        return Verdict(status=Status.BROKEN, reason=Reason.REDIRECT_TO_HOME, detail=f"redirected to the site's home page {final}")
     path_and_query = urlsplit(final)._replace(scheme="", netloc="", fragment="").geturl()
     if _NOT_FOUND_URL.search(path_and_query) and not _NOT_FOUND_URL.search(
         urlsplit(original)._replace(scheme="", netloc="", fragment="").geturl()
     ):
-        return Verdict(status=Status.BROKEN, reason="redirect-to-404", detail=f"redirected to a not-found page {final}")
+        return Verdict(status=Status.BROKEN, reason=Reason.REDIRECT_TO_404, detail=f"redirected to a not-found page {final}")
     return None
 
 
-def judge_network_error(kind: str, detail: str) -> Verdict:
-    """Failures without an HTTP answer. `kind` is the short code http.py derived."""
-    if kind == "dns":
-        return Verdict(status=Status.BROKEN, reason="dns", detail=detail or "the host name does not exist")
-    if kind == "timeout":
-        return Verdict(status=Status.TIMEOUT, reason="timeout", detail=detail or "no answer in time")
-    if kind == "invalid-url":
-        return Verdict(status=Status.BROKEN, reason="invalid-url", detail=detail)
-    return Verdict(status=Status.ERROR, reason=kind, detail=detail)
+def judge_network_error(kind: Reason, detail: str) -> Verdict:
+    """Failures without an HTTP answer. `kind` is the code the transport derived."""
+    if kind == Reason.DNS:
+        return Verdict(status=Status.BROKEN, reason=Reason.DNS, detail=detail or "the host name does not exist")
+    if kind == Reason.TIMEOUT:
+        return Verdict(status=Status.TIMEOUT, reason=Reason.TIMEOUT, detail=detail or "no answer in time")
+    if kind == Reason.INVALID_URL:
+        return Verdict(status=Status.BROKEN, reason=Reason.INVALID_URL, detail=detail)
+    return Verdict(status=Status.ERROR, reason=Reason(kind), detail=detail)
 
 
 def backoff_delay(attempt: int, *, base: float, cap: float = 30.0, jitter: float = 0.0) -> float:

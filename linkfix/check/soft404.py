@@ -3,12 +3,12 @@
 The random-URL probe (Bar-Yossef et al., "Sic transit gloria telae"): ask the host for a path
 that cannot exist next to the page. If the host answers 200 to that, its 200s mean nothing,
 and a page that looks like the probe's answer (same template text, or a not-found title) is
-dead. Pure functions here; http.py makes the requests and caches the probe per (host, dir).
+dead. Pure functions here; http makes the requests and caches the probe per (host, directory):
+linkfix.urls.sibling_key.
 """
 
 from __future__ import annotations
 
-import functools
 import posixpath
 import re
 import secrets
@@ -76,15 +76,6 @@ def probe_url(url: str) -> str:
         return urlunsplit((parts.scheme, parts.netloc, posixpath.join(parent, token) + "/", "", ""))
     _, ext = posixpath.splitext(name)
     return urlunsplit((parts.scheme, parts.netloc, posixpath.join(directory, token + ext), "", ""))
-
-
-@functools.lru_cache(maxsize=16384)  # pure; asked for every URL checked and every probe
-def probe_key(url: str) -> str:
-    """(host, directory) that one probe stands for."""
-    parts = urlsplit(url)
-    path = parts.path or "/"
-    directory = posixpath.dirname(path.rstrip("/")) if path.endswith("/") else posixpath.dirname(path)
-    return f"{parts.scheme}://{parts.netloc.lower()}{directory or '/'}"
 
 
 def read_page(html: str, final_url: str) -> tuple[str, tuple[str, ...]]:

@@ -31,7 +31,8 @@ from protego import Protego
 from ..config import Config
 from ..errors import InputError
 from ..extract import extract_html
-from ..model import CheckResult, Document, Report, Scope, Status
+from ..model import CheckResult, Document, Reason, Report, Scope, Status
+from ..urls import authority, page_key
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +79,7 @@ class CrawlScope:
 
     def __init__(self, start: str, prefix: str) -> None:
         parts = urlsplit(start)
-        self.netloc = _netloc(start)
+        self.netloc = authority(start)
         directory = parts.path if parts.path.endswith("/") else posixpath.dirname(parts.path) + "/"
         self.prefix = prefix or directory or "/"
         if not self.prefix.startswith("/"):
@@ -86,24 +87,9 @@ class CrawlScope:
 
     def __contains__(self, url: str) -> bool:
         parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or _netloc(url) != self.netloc:
+        if parts.scheme not in ("http", "https") or authority(url) != self.netloc:
             return False
         return (parts.path or "/").startswith(self.prefix) or (parts.path or "/") + "/" == self.prefix
-
-
-def _netloc(url: str) -> str:
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    port = parts.port
-    if port is None or (parts.scheme, port) in (("http", 80), ("https", 443)):
-        return host
-    return f"{host}:{port}"
-
-
-def normalise(url: str) -> str:
-    """The crawl's identity of a page: fragment dropped, scheme/host lower-cased, empty path '/'."""
-    parts = urlsplit(url)
-    return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path or "/", parts.query, ""))
 
 
 def validate_start(url: str) -> str:
@@ -213,7 +199,7 @@ async def crawl(client: Any, start: str, limits: CrawlLimits, *, robots: Protego
     seen: set[str] = set()
     level: list[str] = []
     for url in seeds:
-        key = normalise(url)
+        key = page_key(url)
         if key not in seen:
             seen.add(key)
             level.append(key)
@@ -257,7 +243,7 @@ async def crawl(client: Any, start: str, limits: CrawlLimits, *, robots: Protego
             for link in document.links:
                 if link.tag not in _FOLLOWED_TAGS:
                     continue
-                target = normalise(urljoin(document.page.base or final, link.url.strip()))
+                target = page_key(urljoin(document.page.base or final, link.url.strip()))
                 if target in scope and target not in seen and _looks_like_page(target):
                     seen.add(target)
                     next_level.append(target)
@@ -274,17 +260,17 @@ async def crawl(client: Any, start: str, limits: CrawlLimits, *, robots: Protego
 
 def known_results(crawled: Crawl, targets: Iterable[str], config: Config) -> dict[str, CheckResult]:
     """Results for resolved targets that are pages the crawl fetched cleanly (no new request)."""
-    clean = {normalise(p.url): p.document.page.ids for p in crawled.pages if p.clean}
+    clean = {page_key(p.url): p.document.page.ids for p in crawled.pages if p.clean}
     known: dict[str, CheckResult] = {}
     for target in targets:
         base, _, fragment = target.partition("#")
-        ids = clean.get(normalise(base))
+        ids = clean.get(page_key(base))
         if ids is None:
             continue
         ok = CheckResult(url=target, status=Status.OK, http_status=200, detail="fetched by the crawl")
         if (fragment and config.include_fragments and fragment not in _IMPLICIT_FRAGMENTS
                 and not fragment.startswith(":~:") and fragment not in ids and unquote(fragment) not in ids):
-            ok = replace(ok, status=Status.BROKEN, reason="missing-fragment", detail=f"no id '{unquote(fragment)}' on the page")
+            ok = replace(ok, status=Status.BROKEN, reason=Reason.MISSING_FRAGMENT, detail=f"no id '{unquote(fragment)}' on the page")
         known[target] = ok
     return known
 

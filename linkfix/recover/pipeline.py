@@ -35,7 +35,7 @@ from urllib.parse import unquote, urldefrag, urlsplit
 from ..check.http import page_ids
 from ..config import Config
 from ..errors import ConfigError, LinkfixError
-from ..model import Archived, Candidate, LinkResult, Scope, Status
+from ..model import Archived, Candidate, LinkResult, Reason, Scope, Status
 from . import calibration
 from .anchors import Anchor, analyse_anchor
 from .calibration import ARCHIVE_CONFIDENCE, DEFAULT_AUTOFIX_CONFIDENCE
@@ -48,16 +48,15 @@ from .rank import (
     as_vector,
     cosine,
     dice,
-    is_home_page,
     jaccard,
     kld,
     margins,
     path_tokens,
     primary_evidence,
-    same_host,
     similarity_features,
 )
 from .rewrites import LearnedRewrites, cheap_rewrites
+from ..urls import is_home_page, same_site
 from .terms import content_terms
 
 log = logging.getLogger(__name__)
@@ -110,7 +109,7 @@ def acceptable(url: str, ref: Reference) -> bool:
         return ref.dead_is_home
     parts, dead = urlsplit(url), urlsplit(ref.dead)
     above = parts.path.endswith("/") and dead.path.startswith(parts.path) and len(dead.path) > len(parts.path)
-    return not (above and same_host(url, ref.dead))
+    return not (above and same_site(url, ref.dead))
 
 
 @lru_cache(maxsize=20000)
@@ -135,7 +134,7 @@ def wants_recovery(lr: LinkResult) -> bool:
     if lr.scope is not Scope.EXTERNAL:
         return False
     if lr.result.status is Status.BROKEN:
-        return lr.result.reason != "missing-fragment"  # the page is there; the anchor moved
+        return lr.result.reason != Reason.MISSING_FRAGMENT  # the page is there; the anchor moved
     return lr.result.status is Status.REDIRECTED and lr.result.permanent
 
 
@@ -252,7 +251,7 @@ class Recoverer:
             await self._try_exact(found, ref, learned[:2])
         if not self._confident(found):
             cheap = [(u, "rewrite", {"rewrite": 1.0}, rule) for u, rule in cheap_rewrites(dead)]
-            if lr.result.reason == "dns":  # the host is gone: only a rewrite to another host can help
+            if lr.result.reason == Reason.DNS:  # the host is gone: only a rewrite to another host can help
                 cheap = [t for t in cheap if urlsplit(t[0]).hostname != urlsplit(dead).hostname]
             await self._try_exact(found, ref, cheap)
         if self._confident(found):
@@ -383,7 +382,7 @@ class Recoverer:
             + 2.0 * dice({t: 1.0 for t in reference_title}, {t: 1.0 for t in title})
             + 2.0 * text_sim
             + 0.5 / (1 + hit.rank)
-            + (0.3 if same_host(ref.dead, hit.url) else 0.0)
+            + (0.3 if same_site(ref.dead, hit.url) else 0.0)
         )
 
     async def _same_site(self, found: dict[str, Found], ref: Reference, queries: Sequence[Query], budget: Budget) -> None:

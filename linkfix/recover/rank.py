@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Callable, Iterable, Mapping, Sequence
 from urllib.parse import unquote, urlsplit
 
+from ..urls import same_site
 from .terms import collection_probability, content_terms, idf
 
 Vector = Mapping[str, float]
@@ -134,20 +135,6 @@ def path_tokens(url: str) -> list[str]:
 
 # ---- evidence for one candidate -------------------------------------------------------------
 
-_HOME_PATHS = frozenset({"", "/", "/index.html", "/index.htm", "/index.php", "/home", "/home/"})
-
-
-def is_home_page(url: str) -> bool:
-    parts = urlsplit(url)
-    return parts.path.lower() in _HOME_PATHS and not parts.query
-
-
-def same_host(a: str, b: str) -> bool:
-    ha = (urlsplit(a).hostname or "").removeprefix("www.")
-    hb = (urlsplit(b).hostname or "").removeprefix("www.")
-    return bool(ha) and ha == hb
-
-
 def similarity_features(
     *,
     dead_url: str,
@@ -169,7 +156,7 @@ def similarity_features(
         "title_sim": title_dice(reference_title, candidate_title),
         "anchor_title_dice": title_dice(anchor_terms, candidate_title),
         "url_jaccard": jaccard(path_tokens(dead_url), path_tokens(candidate_url)),
-        "same_host": 1.0 if same_host(dead_url, candidate_url) else 0.0,
+        "same_host": 1.0 if same_site(dead_url, candidate_url) else 0.0,
         "context_cos": cosine(context_terms, candidate_terms),
         "copy_coverage": coverage(copy_terms, candidate_terms) if has_copy else 0.0,
         "same_slug": 1.0 if slug(dead_url) and slug(dead_url) == slug(candidate_url) else 0.0,

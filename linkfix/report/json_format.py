@@ -11,6 +11,7 @@ import json
 import math
 from collections import Counter
 from json.encoder import encode_basestring
+from types import EllipsisType
 from typing import Iterator, Any, Callable, Mapping, TypeVar
 
 from .. import __version__
@@ -23,6 +24,7 @@ from ..model import (
     LinkKind,
     LinkResult,
     Page,
+    Reason,
     Redirect,
     Report,
     Scope,
@@ -259,8 +261,8 @@ class _Reader:
             raise InputError(f"report JSON: {self.where}.{key}: unexpected value {value!r:.80}")
         return value
 
-    def enum(self, key: str, enum: Callable[[str], T]) -> T:
-        value = self.get(key, str)
+    def enum(self, key: str, enum: Callable[[str], T], default: str | EllipsisType = ...) -> T:
+        value = self.get(key, str, default)
         try:
             return enum(value)
         except ValueError:
@@ -325,7 +327,7 @@ def _load_link(index: int, entry: Any, pages: dict[str, Page]) -> LinkResult:
     result = CheckResult(
         url=r.get("checked_url", str, r.get("resolved", str)),
         status=r.enum("status", Status),
-        reason=r.get("reason", str, ""),
+        reason=r.enum("reason", Reason, ""),
         detail=r.get("detail", str, ""),
         http_status=r.get("http_status", int, None),
         redirects=redirects,

@@ -17,32 +17,27 @@ Writes are buffered and flushed in one transaction (on `flush()`, `close()`, or 
 from __future__ import annotations
 
 import dataclasses
-import functools
 import logging
 import math
-import re
 import sqlite3
 import time
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
-from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 
 from .table import RecordTable
 from ..errors import ConfigError
 from ..model import CheckResult, Redirect, Status
+from ..urls import normalise_url
 
 log = logging.getLogger(__name__)
 
-DEFAULT_PORTS = {"http": 80, "https": 443}
 BROKEN_TTL = 3 * 3600.0  # a broken or blocked verdict is re-checked after a few hours
 HISTORY_TTL = 365 * 86400.0
 LAST_RESULT_TTL = 86400.0  # how long a result that is no longer fresh is still remembered
 FLUSH_EVERY = 500
-_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-_PERCENT = re.compile(r"%([0-9A-Fa-f]{2})")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -53,51 +48,6 @@ class History:
     last_broken: float = 0.0
     broken_runs: int = 0  # consecutive runs that found it broken; reset by an ok run
     last_run: str = ""  # run id that last counted, so a run counts once
-
-
-@functools.lru_cache(maxsize=65536)  # pure, and called several times per URL per run
-def normalise_url(url: str) -> str:
-    """Cache key: lower-case scheme and host, no default port, no fragment, canonical %XX."""
-    # Most URLs are written in normal form already: recognising that is a fifth of splitting
-    # and joining them (a warm run asks this for every URL once).
-    plain = _PLAIN_URL.fullmatch(url)
-    if plain is not None and (plain.group(3) is None or int(plain.group(3)) != DEFAULT_PORTS[plain.group(1)]):
-        return url
-    return _normalise_slowly(url)
-
-
-# Lower-case http(s), lower-case host name (not ending in a dot), a port without leading zero,
-# a path from "/", no %, no fragment, a query only when it is not empty.
-_PLAIN_URL = re.compile(r"(https?)://([a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::([1-9][0-9]{0,4}))?/[^\s#%?]*(?:\?[^\s#%]+)?")
-
-
-def _normalise_slowly(url: str) -> str:
-    try:
-        parts = urlsplit(url.strip())
-        port = parts.port
-    except ValueError:  # malformed port or IPv6 literal: key on the text itself
-        return url.strip()
-    scheme = parts.scheme.lower()
-    host = (parts.hostname or "").rstrip(".")
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = host
-    if parts.username is not None:
-        userinfo = parts.username + (f":{parts.password}" if parts.password is not None else "")
-        netloc = f"{userinfo}@{host}"
-    if port is not None and port != DEFAULT_PORTS.get(scheme):
-        netloc += f":{port}"
-    path = _normalise_percent(parts.path) or ("/" if scheme in DEFAULT_PORTS else "")
-    query = _normalise_percent(parts.query)
-    return urlunsplit(SplitResult(scheme, netloc, path, query, ""))
-
-
-def _normalise_percent(text: str) -> str:
-    def fix(match: re.Match[str]) -> str:
-        char = chr(int(match.group(1), 16))
-        return char if char in _UNRESERVED else "%" + match.group(1).upper()
-
-    return _PERCENT.sub(fix, text)
 
 
 def result_ttl(status: Status, max_age: float) -> float:

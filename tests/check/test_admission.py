@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from linkfix.check.admission import LAG_HIGH, LAG_LOW, SHRINK_ABOVE, Admission, Slots
+from linkfix.check.http.admission import LAG_HIGH, LAG_LOW, SHRINK_ABOVE, Admission, Slots
 
 
 async def _holders(slots: Slots, priorities: list[float]) -> tuple[list[asyncio.Task], list[float]]:

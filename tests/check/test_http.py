@@ -15,6 +15,14 @@ from linkfix.model import Status
 HOST = "docs.example.test"
 
 
+async def check_all(c, targets):
+    """Submit every (url, fragment) target, then collect them: the path the pipeline takes."""
+    targets = list(dict.fromkeys(targets))
+    for url, fragment in targets:
+        c.submit(url, fragment)
+    return await c.results(targets)
+
+
 def config(**overrides) -> Config:
     # The simulated web lives on loopback, so private addresses must be allowed.
     return Config(**{"allow_private": True, "max_retries": 2, **overrides})
@@ -71,7 +79,7 @@ async def test_head_404_is_rechecked_with_get(web):
 
 
 async def test_head_404s_are_believed_once_gets_agreed_in_that_directory(web):
-    from linkfix.check.http import HEAD_GONE_SAMPLE
+    from linkfix.check.http.url_check import HEAD_GONE_SAMPLE
 
     async with checker(web) as c:
         for i in range(HEAD_GONE_SAMPLE + 3):
@@ -86,7 +94,7 @@ async def test_head_404s_are_believed_once_gets_agreed_in_that_directory(web):
 async def test_a_directory_whose_head_misleads_is_always_confirmed(web):
     from aiohttp import web as aioweb
 
-    from linkfix.check.http import HEAD_GONE_SAMPLE
+    from linkfix.check.http.url_check import HEAD_GONE_SAMPLE
 
     async def odd_head(request):  # HEAD says 404 for a page GET serves (a broken HEAD route)
         if request.path == "/mixed/odd.html":
@@ -111,19 +119,19 @@ async def test_a_cookie_round_trip_is_followed_and_ok(web):
 
 
 async def test_cookies_stay_within_their_chain_and_domain(web):
-    from linkfix.check.cookies import ChainCookies
+    from linkfix.check.http.redirects import ChainCookies
     from multidict import CIMultiDict
 
     cookies = ChainCookies()
-    cookies.take("www.example.test", CIMultiDict([
+    cookies.take("http://www.example.test/", CIMultiDict([
         ("Set-Cookie", "a=1; Path=/"),
         ("Set-Cookie", "b=2; Domain=example.test"),
         ("Set-Cookie", "evil=1; Domain=other.test"),  # not this host's to set
         ("Set-Cookie", "=broken; ;;"),
     ]))
-    assert sorted(cookies.header_for("www.example.test").split("; ")) == ["a=1", "b=2"]
-    assert cookies.header_for("docs.example.test") == "b=2"
-    assert cookies.header_for("other.test") == ""
+    assert sorted(cookies.header_for("http://www.example.test/").split("; ")) == ["a=1", "b=2"]
+    assert cookies.header_for("http://docs.example.test/") == "b=2"
+    assert cookies.header_for("http://other.test/") == ""
     # Every URL starts without cookies: one page's cookie does not change how another answers.
     async with checker(web) as c:
         assert (await c.check(web.url(HOST, "/cookie/one"))).status is Status.OK
@@ -143,7 +151,7 @@ async def test_429_pauses_the_whole_host(web):
     # One connection to the host, so the order is fixed: the 429 arrives first, then the host
     # waits max_retry_after (0.2 s) before any other request, not only the rate-limited one.
     async with checker(web, config(host_concurrency=1, max_concurrency=1)) as c:
-        await c.check_many([(web.url(HOST, "/rate/1/page"), "")] + [(web.url(HOST, f"/ok/{i}.html"), "") for i in range(3)])
+        await check_all(c, [(web.url(HOST, "/rate/1/page"), "")] + [(web.url(HOST, f"/ok/{i}.html"), "") for i in range(3)])
     times = web.stats(HOST).times
     assert len(times) >= 4
     assert all(t - times[0] >= 0.19 for t in times[1:])
@@ -225,7 +233,7 @@ async def test_honest_host_pages_are_not_soft404(web):
 async def test_fragment_present_and_missing(web):
     url = web.url(HOST, "/fragments/page")
     async with checker(web) as c:
-        results = await c.check_many([(url, "install"), (url, "legacy"), (url, "no-such-id"), (url, "")])
+        results = await check_all(c, [(url, "install"), (url, "legacy"), (url, "no-such-id"), (url, "")])
     assert results[(url, "install")].status is Status.OK
     assert results[(url, "legacy")].status is Status.OK  # <a name="legacy">
     assert (results[(url, "no-such-id")].status, results[(url, "no-such-id")].reason) == (Status.BROKEN, "missing-fragment")
@@ -243,7 +251,7 @@ async def test_each_unique_url_is_checked_once(web):
     url = web.url(HOST, "/ok/once.html")
     variants = [url, url.replace("http://docs", "HTTP://DOCS"), url + "#x"]
     async with checker(web) as c:
-        await c.check_many([(v, "") for v in variants])
+        await check_all(c, [(v, "") for v in variants])
         await c.check(url)
     assert web.stats(HOST).paths["/ok/once.html"] <= 2  # HEAD, plus one GET for the #x ids
 
@@ -252,31 +260,31 @@ async def test_host_concurrency_is_a_guarantee(web):
     web.add_site("slow.example.test", latency=0.02)
     urls = [(web.url("slow.example.test", f"/ok/p{i}.html"), "") for i in range(30)]
     async with checker(web, config(host_concurrency=3, max_concurrency=64)) as c:
-        results = await c.check_many(urls)
+        results = await check_all(c, urls)
     assert all(r.status is Status.OK for r in results.values())
     stats = web.stats("slow.example.test")
     assert stats.peak_concurrent == 3  # used, and never exceeded
 
 
 async def test_hosts_off_the_critical_path_are_paced_by_time(web):
-    from linkfix.check.http import PACE_MARGIN, _Host
+    from linkfix.check.http.hosts import PACE_MARGIN, Host
 
     async with checker(web, config(host_concurrency=8)) as c:
-        busiest, small, slow, new = (_Host(8, 0.0) for _ in range(4))
+        busiest, small, slow, new = (Host(8, 0.0) for _ in range(4))
         busiest.backlog, busiest.rtt = 800, 0.05  # 100 rounds of 50 ms: 5 s, the critical path
         small.backlog, small.rtt = 100, 0.05  # 0.625 s at 8 connections: 2 of them will do
         slow.backlog, slow.rtt = 100, 0.5  # 6.25 s at 8: slower than the "busiest" — it is the critical one
         new.backlog = 50  # no round trip measured yet: not paced
-        c._hosts.update({"busiest:": busiest, "small:": small, "slow:": slow, "new:": new})
-        c._rank_hosts()
-        assert c._critical_seconds == 100 * 0.5 / 8
-        assert c._connections_for(slow) == 8
-        assert c._connections_for(busiest) == min(8, math.ceil(PACE_MARGIN * 800 * 0.05 / c._critical_seconds)) == 8  # 5 s of 6.25: no room
-        assert c._connections_for(small) == math.ceil(PACE_MARGIN * 100 * 0.05 / c._critical_seconds) == 2
-        assert c._connections_for(new) == 8
+        c.hosts.hosts.update({"busiest:": busiest, "small:": small, "slow:": slow, "new:": new})
+        c.hosts.rank_hosts()
+        assert c.hosts.critical_seconds == 100 * 0.5 / 8
+        assert c.hosts.connections_for(slow) == 8
+        assert c.hosts.connections_for(busiest) == min(8, math.ceil(PACE_MARGIN * 800 * 0.05 / c.hosts.critical_seconds)) == 8  # 5 s of 6.25: no room
+        assert c.hosts.connections_for(small) == math.ceil(PACE_MARGIN * 100 * 0.05 / c.hosts.critical_seconds) == 2
+        assert c.hosts.connections_for(new) == 8
         slow.backlog = 0  # done: the 50 ms host is the critical path again
-        c._rank_hosts()
-        assert c._connections_for(busiest) == 8 and c._connections_for(small) == math.ceil(PACE_MARGIN * 100 / 800 * 8)
+        c.hosts.rank_hosts()
+        assert c.hosts.connections_for(busiest) == 8 and c.hosts.connections_for(small) == math.ceil(PACE_MARGIN * 100 / 800 * 8)
 
 
 async def test_per_host_override_of_concurrency(web):
@@ -284,7 +292,7 @@ async def test_per_host_override_of_concurrency(web):
     urls = [(web.url("tiny.example.test", f"/ok/p{i}.html"), "") for i in range(10)]
     cfg = config(host_concurrency=8, hosts={"tiny.example.test": {"concurrency": 1}})
     async with checker(web, cfg) as c:
-        await c.check_many(urls)
+        await check_all(c, urls)
     assert web.stats("tiny.example.test").peak_concurrent == 1
 
 
@@ -293,14 +301,14 @@ async def test_redirect_hops_hold_the_target_hosts_slot(web):
     urls = [(web.url(HOST, f"/redirect/301/x?to={web.url('target.example.test', f'/ok/{i}.html')}"), "") for i in range(12)]
     cfg = config(host_concurrency=8, hosts={"target.example.test": {"concurrency": 2}})
     async with checker(web, cfg) as c:
-        results = await c.check_many(urls)
+        results = await check_all(c, urls)
     assert all(r.status is Status.REDIRECTED for r in results.values())
     assert web.stats("target.example.test").peak_concurrent <= 2
 
 
 async def test_request_interval_spaces_requests(web):
     async with checker(web, config(request_interval=0.05)) as c:
-        await c.check_many([(web.url(HOST, f"/ok/{i}.html"), "") for i in range(4)])
+        await check_all(c, [(web.url(HOST, f"/ok/{i}.html"), "") for i in range(4)])
     times = web.stats(HOST).times
     # A lower bound on the whole span (not per gap: connection set-up shifts single arrivals
     # by a millisecond or so); without the interval the requests would arrive together.
@@ -331,11 +339,11 @@ async def test_custom_headers_go_to_their_host_only(web):
 def test_github_token_only_for_github_hosts_over_https(monkeypatch):
     monkeypatch.setenv("GITHUB_TOKEN", "ghp_test")
     c = HttpChecker(config(), Cache(None))
-    assert c._headers_for("https://api.github.com/repos/a/b")["Authorization"] == "Bearer ghp_test"
-    assert "Authorization" in c._headers_for("https://raw.githubusercontent.com/a/b/main/x")
-    assert "Authorization" not in c._headers_for("https://github.com.evil.example/")
-    assert "Authorization" not in c._headers_for("http://github.com/a")  # never in clear text
-    assert "Authorization" not in c._headers_for("https://objects.githubusercontent.com/x")
+    assert c.transport.headers_for("https://api.github.com/repos/a/b")["Authorization"] == "Bearer ghp_test"
+    assert "Authorization" in c.transport.headers_for("https://raw.githubusercontent.com/a/b/main/x")
+    assert "Authorization" not in c.transport.headers_for("https://github.com.evil.example/")
+    assert "Authorization" not in c.transport.headers_for("http://github.com/a")  # never in clear text
+    assert "Authorization" not in c.transport.headers_for("https://objects.githubusercontent.com/x")
 
 
 async def test_remap_changes_the_request_not_the_reported_url(web):
@@ -388,7 +396,7 @@ async def test_network_down_raises_once_names_fail_everywhere(web):
     urls = [(f"http://dead{i}.example.invalid/page", "") for i in range(6)]
     async with checker(web) as c:
         with pytest.raises(NetworkDownError, match="network down"):
-            await c.check_many(urls)
+            await check_all(c, urls)
 
 
 async def test_failing_network_probe_raises(web):
@@ -401,7 +409,7 @@ async def test_failing_network_probe_raises(web):
 async def test_a_few_dead_domains_on_a_working_network_are_just_broken(web):
     async with checker(web) as c:
         assert (await c.check(web.url(HOST, "/ok/a.html"))).status is Status.OK
-        results = await c.check_many([(f"http://dead{i}.example.invalid/", "") for i in range(6)])
+        results = await check_all(c, [(f"http://dead{i}.example.invalid/", "") for i in range(6)])
     assert {r.reason for r in results.values()} == {"dns"}
 
 
@@ -434,14 +442,14 @@ async def test_warm_cache_second_run_sends_no_request(web, tmp_path):
     urls = [(web.url(HOST, p), "") for p in paths] + [(web.url(HOST, "/fragments/f"), "install"), (web.url("soft.example.test", "/gone.html"), "")]
     first_cache = Cache(tmp_path / "cache")
     async with checker(web, cache=first_cache) as c:
-        first = await c.check_many(urls)
+        first = await check_all(c, urls)
         sent = c.requests_sent
     first_cache.close()
     assert sent > 0
     web.reset_stats()
     second_cache = Cache(tmp_path / "cache")
     async with checker(web, cache=second_cache) as c:
-        second = await c.check_many(urls)
+        second = await check_all(c, urls)
         assert c.requests_sent == 0
     second_cache.close()
     assert sum(web.stats(h).requests for h in (HOST, "soft.example.test")) == 0
@@ -504,10 +512,25 @@ async def test_fetch_returns_text_and_never_raises(web):
     assert len(capped.text) <= 1000
 
 
-async def test_progress_is_quiet_off_a_terminal(web, capsys):
-    async with checker(web, progress=True) as c:
-        await c.check(web.url(HOST, "/ok/a.html"))
-    assert capsys.readouterr().err == ""
+async def test_progress_goes_to_the_listener_and_the_checker_writes_nothing(web, capsys):
+    class Listener:
+        def __init__(self):
+            self.updates: list[tuple[int, int, int]] = []
+            self.finished = 0
+
+        def update(self, done, total, paused_hosts):
+            self.updates.append((done, total, paused_hosts()))
+
+        def finish(self):
+            self.finished += 1
+
+    listener = Listener()
+    async with checker(web, progress=listener) as c:
+        await check_all(c, [(web.url(HOST, f"/ok/{i}.html"), "") for i in range(3)])
+    assert [done for done, _, _ in listener.updates] == [1, 2, 3]
+    assert listener.updates[-1] == (3, 3, 0) and listener.finished == 1
+    captured = capsys.readouterr()
+    assert captured.err == "" and captured.out == ""
 
 
 @pytest.mark.parametrize(
@@ -595,7 +618,7 @@ async def test_http_proxy_and_no_proxy_from_the_environment(web, proxy, monkeypa
 
 
 async def test_host_where_head_never_pays_off_switches_to_get(web):
-    from linkfix.check.http import HEAD_SAMPLE
+    from linkfix.check.http.hosts import HEAD_SAMPLE
 
     # Every page of a soft-404 host must be fetched for comparison, so each HEAD is wasted.
     async with checker(web) as c:
@@ -621,7 +644,7 @@ async def test_each_spelling_keeps_its_own_url(web):
     url = web.url(HOST, "/ok/spelled.html")
     shouted = url.replace("http://docs.example.test", "HTTP://DOCS.EXAMPLE.TEST")
     async with checker(web) as c:
-        results = await c.check_many([(url, ""), (shouted, "")])
+        results = await check_all(c, [(url, ""), (shouted, "")])
     assert results[(url, "")].url == url
     assert results[(shouted, "")].url == shouted
 
@@ -665,8 +688,8 @@ async def test_fetch_headers_go_to_the_asked_host_only(web):
 async def test_slots_serve_continuations_first_then_in_arrival_order():
     import asyncio
 
-    from linkfix.check.admission import Slots
-    from linkfix.check.http import CONTINUE, START
+    from linkfix.check.http.admission import Slots
+    from linkfix.check.http.hosts import CONTINUE, START
 
     slots = Slots(1)
     await slots.acquire(START)
@@ -689,13 +712,13 @@ async def test_slots_serve_continuations_first_then_in_arrival_order():
 
 
 async def test_get_preference_is_remembered_across_runs(web, tmp_path):
-    from linkfix.check.http import HEAD_SAMPLE
+    from linkfix.check.http.hosts import HEAD_SAMPLE
 
     urls = [(web.url("soft.example.test", f"/d{i}/gone.html"), "") for i in range(HEAD_SAMPLE + 2)]
     for round_ in range(2):
         cache = Cache(tmp_path / "cache")
         async with checker(web, config(host_concurrency=1), cache=cache) as c:
-            await c.check_many(urls if round_ == 0 else [(web.url("soft.example.test", "/other/page.html"), "")])
+            await check_all(c, urls if round_ == 0 else [(web.url("soft.example.test", "/other/page.html"), "")])
         cache.close()
         if round_ == 0:
             heads = web.stats("soft.example.test").methods["HEAD"]
@@ -706,10 +729,10 @@ async def test_get_preference_is_remembered_across_runs(web, tmp_path):
 
 
 async def test_a_hosts_urls_are_checked_a_few_at_a_time_not_all_at_once(web, monkeypatch):
-    from linkfix.check import http
+    from linkfix.check.http import checker as front, hosts
 
     running, peak = 0, 0
-    real = http.HttpChecker._guarded_check
+    real = front.HttpChecker._guarded_check
 
     async def counted(self, *args, **kwargs):
         nonlocal running, peak
@@ -720,35 +743,37 @@ async def test_a_hosts_urls_are_checked_a_few_at_a_time_not_all_at_once(web, mon
         finally:
             running -= 1
 
-    monkeypatch.setattr(http.HttpChecker, "_guarded_check", counted)
+    monkeypatch.setattr(front.HttpChecker, "_guarded_check", counted)
     urls = [(web.url(HOST, f"/ok/page-{i}.html"), "") for i in range(40)]
     async with checker(web, config(host_concurrency=2)) as c:
-        results = await c.check_many(urls)
+        results = await check_all(c, urls)
     assert all(r.status is Status.OK for r in results.values())
-    assert 2 <= peak <= 2 * http.CHECKS_PER_CONNECTION  # not 40 tasks waiting for 2 connections
+    assert 2 <= peak <= 2 * hosts.CHECKS_PER_CONNECTION  # not 40 tasks waiting for 2 connections
 
 
 async def test_a_directory_that_needed_a_retry_has_its_waiting_urls_checked_first(web, monkeypatch):
     """Its other URLs likely fail too: started early, their retries' backoff overlaps the
     host's other work instead of trailing after it."""
-    from linkfix.check import http
+    from linkfix.check.http import checker as front
 
-    real = http.HttpChecker._guarded_check
+    real = front.HttpChecker._guarded_check
     started: list[str] = []
 
     async def recorded(self, base, **kwargs):
         started.append(base.split(HOST, 1)[1].split("/", 1)[1])
         return await real(self, base, **kwargs)
 
-    monkeypatch.setattr(http.HttpChecker, "_guarded_check", recorded)
+    monkeypatch.setattr(front.HttpChecker, "_guarded_check", recorded)
     paths = ["status/500/bad/first", *(f"ok/page-{i}.html" for i in range(20)), "status/500/bad/later-1", "status/500/bad/later-2"]
     async with checker(web, config(host_concurrency=1)) as c:
-        results = await c.check_many([(web.url(HOST, f"/{path}"), "") for path in paths])
+        results = await check_all(c, [(web.url(HOST, f"/{path}"), "") for path in paths])
     assert sorted(started) == sorted(paths)  # each checked once
     assert [r.status for r in results.values()].count(Status.ERROR) == 3
     assert max(started.index("status/500/bad/later-1"), started.index("status/500/bad/later-2")) < started.index("ok/page-10.html")
     assert started[-1] == "ok/page-19.html"  # the others keep their order
-    assert http._directory("https://x.org/a/b?c=d/e#f/g") == "https://x.org/a/"  # a query's slashes are no directory
+    from linkfix.urls import route
+
+    assert route("https://x.org/a/b?c=d/e#f/g") == "https://x.org/a/"  # a query's slashes are no directory
 
 
 async def test_429s_in_a_row_pause_the_host_longer_each_time(web):
@@ -766,3 +791,82 @@ async def test_429s_in_a_row_pause_the_host_longer_each_time(web):
     assert len(gaps) == 2
     # 0.1 s (+ up to 50% jitter) after the first, 0.2 s (+ up to 50%) after the second
     assert 0.1 <= gaps[0] < 0.2 <= gaps[1]
+
+
+@pytest.mark.parametrize(("status", "verdict"), [(429, Status.BLOCKED), (503, Status.ERROR)])
+async def test_a_retry_after_longer_than_linkfix_waits_is_final_at_once(web, status, verdict):
+    """`Retry-After: 999999` is not waited for (it used to hold the host 60 s per answer, three
+    times): the answer is final, with one request, and the host's other URLs go on at once."""
+    import asyncio
+
+    from aiohttp import web as aioweb
+
+    async def far_away(request):
+        if request.path.startswith("/busy/"):
+            return aioweb.Response(status=status, headers={"Retry-After": "999999"}, text="come back later")
+        return None
+
+    web.sites[HOST].mount(far_away)
+    # The real cap (60 s): a checker that waited at all would miss the generous deadline below.
+    async with HttpChecker(config(host_concurrency=1, max_retries=2), Cache(None), resolver=web.resolver) as c:
+        busy, after = await asyncio.wait_for(asyncio.gather(c.check(web.url(HOST, "/busy/page")), c.check(web.url(HOST, "/ok/next.html"))), 20)
+    assert (busy.status, busy.http_status) == (verdict, status)
+    assert "999999" in busy.detail
+    assert web.stats(HOST).paths["/busy/page"] == (1 if status == 429 else 2)  # a HEAD's 503 is asked again with GET, once
+    assert after.status is Status.OK
+
+
+async def test_an_expired_cookie_is_not_sent_on_the_chains_next_hop(web):
+    from aiohttp import web as aioweb
+
+    sent: list[str] = []
+
+    async def chain(request):
+        if request.path == "/jar/start":
+            response = aioweb.Response(status=302, headers={"Location": "/jar/next"})
+            response.headers.add("Set-Cookie", "stale=1; Path=/; Expires=Wed, 21 Oct 2015 07:28:00 GMT")
+            response.headers.add("Set-Cookie", "deleted=1; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT")
+            response.headers.add("Set-Cookie", "gone=1; Path=/; Max-Age=0")
+            response.headers.add("Set-Cookie", "fresh=2; Path=/")
+            return response
+        if request.path == "/jar/next":
+            sent.append(request.headers.get("Cookie", ""))
+            return aioweb.Response(text="<title>landed</title><p>the page after the cookie hop</p>", content_type="text/html")
+        return None
+
+    web.sites[HOST].mount(chain)
+    async with checker(web) as c:
+        result = await c.check(web.url(HOST, "/jar/start"))
+    assert result.status is Status.REDIRECTED
+    assert sent and all(header == "fresh=2" for header in sent)
+
+
+async def test_a_lookup_that_fails_before_queueing_is_not_skipped_by_the_check(web):
+    """The refusal and cache lookup happen before a URL is queued; if they fail there, the
+    check itself must look again (and report the failure), never send the request unlooked."""
+
+    class FailingCache(Cache):
+        def get_result(self, url):
+            if "broken-record" in url:
+                raise RuntimeError("corrupt record")
+            return super().get_result(url)
+
+    async with checker(web, cache=FailingCache(None)) as c:
+        result = await c.check(web.url(HOST, "/ok/broken-record.html"))
+        control = await c.check(web.url(HOST, "/ok/fine.html"))
+    assert (result.status, result.reason) == (Status.ERROR, "internal")
+    assert "corrupt record" in result.detail
+    assert web.stats(HOST).paths["/ok/broken-record.html"] == 0
+    assert control.status is Status.OK
+
+
+def test_host_settings_apply_however_the_host_is_spelled():
+    """Settings are keyed, and hosts looked up, as the client spells them (IDNA, full width)."""
+    from linkfix.check.http.transport import Transport
+
+    cfg = config(hosts={"bücher.example": {"headers": {"X-Key": "1"}}, "ＤＯＣＳ.example.test": {"headers": {"X-Key": "2"}}})
+    transport = Transport(cfg)
+    assert transport.headers_for("https://bücher.example/a") == {"X-Key": "1"}
+    assert transport.headers_for("https://xn--bcher-kva.example/b") == {"X-Key": "1"}
+    assert transport.headers_for("https://docs.example.test/c") == {"X-Key": "2"}
+    assert transport.headers_for("https://ｄｏｃｓ.example.test/d") == {"X-Key": "2"}

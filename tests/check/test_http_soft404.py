@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from linkfix.check import soft404
+from linkfix.urls import sibling_key
 
 
 def _page(title: str, words: str) -> str:
@@ -20,10 +21,10 @@ def test_probe_url_is_a_sibling_with_the_same_extension():
     assert soft404.probe_url("https://x.org/a") != soft404.probe_url("https://x.org/a")  # random each time
 
 
-def test_probe_key_groups_pages_of_one_directory():
-    assert soft404.probe_key("https://X.org/guide/a.html") == soft404.probe_key("https://x.org/guide/b.html")
-    assert soft404.probe_key("https://x.org/guide/a.html") != soft404.probe_key("https://x.org/blog/a.html")
-    assert soft404.probe_key("https://x.org/guide/") == soft404.probe_key("https://x.org/other/")
+def test_sibling_key_groups_pages_of_one_directory():
+    assert sibling_key("https://X.org/guide/a.html") == sibling_key("https://x.org/guide/b.html")
+    assert sibling_key("https://x.org/guide/a.html") != sibling_key("https://x.org/blog/a.html")
+    assert sibling_key("https://x.org/guide/") == sibling_key("https://x.org/other/")
 
 
 def test_template_page_matches_the_probe():

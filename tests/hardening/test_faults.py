@@ -25,6 +25,15 @@ from linkfix.pipeline import run_check
 from linkfix_simweb.corpus import ARCHIVE_HOST, AVAILABILITY_HOST, SEARCH_HOST, build_web
 from linkfix_simweb.faults import API_FAULTS, BOMB_BYTES, FaultServer, endless_redirects, failing_api, rate_limit_window
 
+
+async def check_all(c, targets):
+    """Submit every (url, fragment) target, then collect them: the path the pipeline takes."""
+    targets = list(dict.fromkeys(targets))
+    for url, fragment in targets:
+        c.submit(url, fragment)
+    return await c.results(targets)
+
+
 log = logging.getLogger(__name__)
 HOST = "docs.example.test"
 MIB = 1024 * 1024
@@ -164,7 +173,7 @@ async def test_dns_failure_for_some_hosts_is_not_network_down(simweb):
     resolver = PartlyFailingResolver(simweb.resolver, missing=dead, flaky=flaky)
     targets = [(simweb.url(name, "/ok/page.html"), "") for name in live + dead + flaky]
     async with checker(config(max_retries=1), resolver=resolver) as c:
-        results = await c.check_many(targets)  # raises NetworkDownError if it mistook this for an outage
+        results = await check_all(c, targets)  # raises NetworkDownError if it mistook this for an outage
     by_host = {url.split("/")[2].split(":")[0]: r for (url, _), r in results.items()}
     assert all(by_host[name].status is Status.OK for name in live)
     assert all((by_host[name].status, by_host[name].reason) == (Status.BROKEN, "dns") for name in dead)
@@ -179,7 +188,7 @@ async def test_host_that_starts_rate_limiting_mid_run_is_blocked_not_broken(simw
     simweb.add_site(HOST, rate_limit_after=6)
     targets = [(simweb.url(HOST, f"/ok/page{i}.html"), "") for i in range(12)]
     async with checker(config(max_retries=1, host_concurrency=2), resolver=simweb.resolver) as c:
-        results = await c.check_many(targets)
+        results = await check_all(c, targets)
     statuses = [r.status for r in results.values()]
     assert Status.BROKEN not in statuses and Status.ERROR not in statuses
     assert statuses.count(Status.OK) >= 3  # the ones answered before the limit started
@@ -197,7 +206,7 @@ async def test_rate_limit_window_is_ridden_out_by_retries(simweb):
     site.mount(rate_limit_window(after=3, count=4))
     targets = [(simweb.url(HOST, f"/ok/page{i}.html"), "") for i in range(8)]
     async with checker(config(max_retries=3, host_concurrency=1), resolver=simweb.resolver) as c:
-        results = await c.check_many(targets)
+        results = await check_all(c, targets)
     assert all(r.status is Status.OK for r in results.values())
     assert 429 in simweb.stats(HOST).statuses
 

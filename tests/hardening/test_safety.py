@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import socket
@@ -19,6 +20,7 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
+import yarl
 from aiohttp import web as aioweb
 from lxml import etree
 from lxml import html as lxml_html
@@ -37,8 +39,8 @@ MIB = 1024 * 1024
 HOST, OTHER = "docs.example.test", "other.example.test"
 
 
-def checker(cfg: Config, resolver=None) -> HttpChecker:
-    return HttpChecker(cfg, Cache(None), resolver=resolver, backoff=0.01, max_retry_after=0.2)
+def checker(cfg: Config, resolver=None, socket_factory=None) -> HttpChecker:
+    return HttpChecker(cfg, Cache(None), resolver=resolver, socket_factory=socket_factory, backoff=0.01, max_retry_after=0.2)
 
 
 # -- forbidden addresses -------------------------------------------------------------------------------
@@ -52,6 +54,16 @@ FORBIDDEN_TARGETS = {
     "/to-metadata": ("http://169.254.169.254/latest/meta-data/iam/", "metadata-address"),
     "/to-mapped-metadata": ("http://[::ffff:169.254.169.254]/", "metadata-address"),
     "/to-metadata-name": ("http://metadata.google.internal/computeMetadata/v1/", "metadata-address"),
+    # Spellings the HTTP client reads as an IP address (IDNA/UTS-46): judged as that address.
+    "/to-fullwidth-loopback": ("http://１２７.０.０.１:9/", "private-address"),
+    "/to-ideographic-private": ("http://10。0。0。5/admin", "private-address"),
+    "/to-enclosed-loopback": ("http://①②⑦.0.0.1:9/", "private-address"),
+    "/to-fullwidth-metadata": ("http://１６９.２５４.１６９.２５４/latest/meta-data/", "metadata-address"),
+    "/to-ideographic-metadata": ("http://169。254。169。254/latest/meta-data/", "metadata-address"),
+    "/to-enclosed-metadata": ("http://⑯⑨.254.169.254/latest/meta-data/", "metadata-address"),
+    "/to-6to4-loopback": ("http://[2002:7f00:1::]:9/", "private-address"),
+    "/to-6to4-metadata": ("http://[2002:a9fe:a9fe::]/", "metadata-address"),
+    "/to-site-local": ("http://[fec0::1]/", "private-address"),
 }
 
 
@@ -94,7 +106,19 @@ async def test_redirects_to_forbidden_addresses_are_not_followed(redirecting_pro
     assert "public.example.test" in asked_hosts  # the control: the first hop went out
     for path, (target, reason) in FORBIDDEN_TARGETS.items():
         if reason == "metadata-address" or not allow_private:
-            assert target not in seen and target.split("/")[2] not in asked_hosts, target
+            as_sent = yarl.URL(target)  # how the client (and so the proxy) would spell it
+            assert target not in seen and str(as_sent) not in seen, target
+            assert target.split("/")[2] not in asked_hosts and as_sent.raw_authority not in asked_hosts, target
+
+
+async def test_a_proxy_named_by_a_private_name_is_trusted_and_its_targets_still_judged(redirecting_proxy, monkeypatch):
+    seen = redirecting_proxy
+    port = os.environ["HTTP_PROXY"].rsplit(":", 1)[1]
+    monkeypatch.setenv("HTTP_PROXY", f"http://localhost:{port}")  # resolves to loopback: the user's choice
+    async with checker(Config(max_retries=0, timeout=2.0)) as c:
+        result = await c.check("http://public.example.test/to-fullwidth-metadata")
+    assert seen == ["http://public.example.test/to-fullwidth-metadata"]  # through the proxy, once
+    assert (result.status, result.reason) == (Status.EXCLUDED, "metadata-address")
 
 
 class FixedResolver:
@@ -138,6 +162,64 @@ async def test_literal_forbidden_addresses_are_not_contacted(simweb):
     assert (direct.status, direct.reason) == (Status.EXCLUDED, "private-address")
     assert (metadata.status, metadata.reason) == (Status.EXCLUDED, "metadata-address")
     assert simweb.stats(HOST).requests == 0 and not simweb.unknown_hosts
+
+
+class SocketRecorder:
+    """Stands in for socket creation under the connection guard: records every address a
+    connection is asked for; opens loopback ones (the simulated web) and refuses the rest, so
+    nothing ever leaves loopback, whatever the code under test does."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def __call__(self, addr_info):
+        self.asked.append(addr_info[4][0])
+        if not ipaddress.ip_address(addr_info[4][0]).is_loopback:
+            raise ConnectionRefusedError(111, "refused by the test's recorder")
+        return socket.socket(addr_info[0], addr_info[1], addr_info[2])
+
+
+NON_ASCII_PRIVATE = ["http://１２７.０.０.１:{port}/ok/page.html", "http://127。0。0。1:{port}/ok/page.html", "http://①②⑦.0.0.1:{port}/ok/page.html"]
+NON_ASCII_METADATA = [
+    "http://１６９.２５４.１６９.２５４/latest/meta-data/",
+    "http://169。254。169。254/latest/meta-data/",
+    "http://⑯⑨.254.169.254/latest/meta-data/",
+    "http://[2002:a9fe:a9fe::]/latest/meta-data/",  # 6to4 of the metadata address
+    "http://[::ffff:a9fe:a9fe]/latest/meta-data/",
+]
+
+
+async def test_non_ascii_ip_literals_in_links_are_not_contacted(simweb):
+    simweb.add_site(HOST)
+    recorder = SocketRecorder()
+    async with checker(Config(max_retries=0), simweb.resolver, recorder) as c:
+        private = [await c.check(url.format(port=simweb.port)) for url in NON_ASCII_PRIVATE]
+        site_local = await c.check("http://[fec0::1]/")
+    async with checker(Config(max_retries=0, allow_private=True), simweb.resolver, recorder) as c:
+        metadata = [await c.check(url) for url in NON_ASCII_METADATA]
+        fetched = await c.fetch(NON_ASCII_METADATA[0])
+        control = await c.check(simweb.url(HOST, "/ok/page.html"))
+    assert [(r.status, r.reason) for r in private + [site_local]] == [(Status.EXCLUDED, "private-address")] * 4
+    assert [(r.status, r.reason) for r in metadata] == [(Status.EXCLUDED, "metadata-address")] * len(NON_ASCII_METADATA)
+    assert (fetched.status, fetched.error) == (0, "metadata-address")
+    assert control.status is Status.OK and recorder.asked  # the control: the recorder sees connections
+    assert set(recorder.asked) == {"127.0.0.1"}  # only the control's
+
+
+async def test_redirects_to_non_ascii_ip_literals_are_not_followed(simweb):
+    targets = {f"/hop/{i}": url for i, url in enumerate(NON_ASCII_METADATA)}
+
+    async def redirect(request):
+        target = targets.get(request.path)
+        return aioweb.Response(status=302, headers={"Location": target}) if target else None
+
+    simweb.add_site(HOST).mount(redirect)
+    recorder = SocketRecorder()
+    async with checker(Config(max_retries=0, allow_private=True), simweb.resolver, recorder) as c:
+        results = [await c.check(simweb.url(HOST, path)) for path in targets]
+    assert [(r.status, r.reason) for r in results] == [(Status.EXCLUDED, "metadata-address")] * len(targets)
+    assert [[hop.status for hop in r.redirects] for r in results] == [[302]] * len(targets)  # the hop was seen, not followed
+    assert recorder.asked and set(recorder.asked) == {"127.0.0.1"}  # the first hops, nothing else
 
 
 # -- credentials -----------------------------------------------------------------------------------------

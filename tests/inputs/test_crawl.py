@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from linkfix.config import Config
-from linkfix.inputs.crawl import CrawlLimits, CrawlScope, normalise, parse_sitemap
+from linkfix.inputs.crawl import CrawlLimits, CrawlScope, parse_sitemap
+from linkfix.urls import page_key
 from linkfix.pipeline import crawl_check
 from linkfix.errors import InputError
 from linkfix.model import Status
@@ -135,7 +136,7 @@ def test_scope_is_host_and_prefix():
     assert "https://docs.example.com:8443/en/latest/x" not in scope
     assert "https://evil.example.com/en/latest/x" not in scope
     assert "mailto:x@docs.example.com" not in scope
-    assert normalise("HTTPS://Docs.Example.com?q=1#frag") == "https://docs.example.com/?q=1"
+    assert page_key("HTTPS://Docs.Example.com?q=1#frag") == "https://docs.example.com/?q=1"
 
 
 def test_parse_sitemap_forms_and_garbage():

@@ -94,9 +94,11 @@ def test_margins_measure_lead_over_the_best_other():
 
 
 def test_home_page_detection():
-    assert rank.is_home_page("https://example.org/")
-    assert rank.is_home_page("https://example.org")
-    assert not rank.is_home_page("https://example.org/docs/")
+    from linkfix.urls import is_home_page
+
+    assert is_home_page("https://example.org/")
+    assert is_home_page("https://example.org")
+    assert not is_home_page("https://example.org/docs/")
 
 
 def test_title_dice_ignores_the_site_name_part():

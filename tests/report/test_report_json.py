@@ -92,3 +92,19 @@ def test_json_golden(report, golden):
 def test_every_status_in_totals():
     data = json.loads(format_json(Report(results=())))
     assert set(data["totals"]) == {s.value for s in Status} | {"total"}
+
+
+def test_reasons_read_back_as_the_enum_with_the_same_strings(report):
+    from linkfix.model import Reason
+
+    data = json.loads(format_json(report))
+    reasons = {link["reason"] for link in data["links"]}
+    assert reasons and all(isinstance(r, str) for r in reasons)  # the JSON keeps plain strings
+    data["links"][0]["reason"], data["links"][1]["reason"] = "mailto", "410"  # written by any version
+    reloaded = load_report(data)
+    assert reloaded.results[0].result.reason is Reason.scheme("mailto")
+    assert reloaded.results[1].result.reason is Reason.http(410)
+    assert all(isinstance(r.result.reason, Reason) for r in reloaded.results)
+    data["links"][0]["reason"] = "Not A Reason!"
+    with pytest.raises(InputError, match="reason"):
+        load_report(data)

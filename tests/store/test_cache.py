@@ -7,8 +7,6 @@ import time
 from dataclasses import replace
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from linkfix.store.cache import BROKEN_TTL, Cache, History, normalise_url, result_ttl
 from linkfix.errors import ConfigError
@@ -337,16 +335,3 @@ def test_expired_entries_are_dropped_on_close(tmp_path):
         assert sorted(store.iterkeys()) == ["keep:k"]
     with Cache(tmp_path / "c", max_age=0.05) as cache:  # the URL's record outlives its freshness
         assert cache.get_result("https://x.org/a") is None and cache.last_result("https://x.org/a") is not None
-
-
-@given(
-    st.sampled_from(["http", "https", "HTTP", "ftp"]),
-    st.sampled_from(["example.com", "Example.COM", "a.b.", "127.0.0.10", "x-y.z", "[::1]", "-bad-.org"]),
-    st.sampled_from(["", ":80", ":443", ":8080", ":08", ":99999", ":x"]),
-    st.text(alphabet="/abc-._~%2Fé? #=&", max_size=12),
-)
-def test_the_plain_url_fast_path_keys_like_the_full_normalisation(scheme, host, port, rest):
-    from linkfix.store.cache import _normalise_slowly
-
-    url = f"{scheme}://{host}{port}/{rest}"
-    assert normalise_url(url) == _normalise_slowly(url)

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,7 +39,9 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
     keep_rare_collection()  # to the process's end: see pipeline.keep_rare_collection
 
-    progress = sys.stderr.isatty() and not os.environ.get("CI") and not args.quiet
+    from ..progress import progress_bar
+
+    progress = progress_bar(quiet=args.quiet)
     if args.crawl:
         from ...pipeline import crawl_check
 

@@ -32,22 +32,34 @@ MAX_TEXT_BYTES = 2_000_000
 
 
 class Fetched(Protocol):
-    """What `client.fetch` returns (linkfix.check.http.Fetched)."""
+    """What `client.fetch` returns (linkfix.check.http.Fetched: frozen, so read-only here)."""
 
-    url: str
-    final_url: str
-    status: int | None
-    headers: Mapping[str, str]
-    text: str
-    error: str
+    @property
+    def url(self) -> str: ...
+
+    @property
+    def final_url(self) -> str: ...
+
+    @property
+    def status(self) -> int:  # 0: no HTTP answer (see `error`)
+        ...
+
+    @property
+    def headers(self) -> Mapping[str, str]: ...
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def error(self) -> str: ...
 
 
 class Fetcher(Protocol):
     """The injected HTTP client (linkfix.check.http.HttpChecker)."""
 
-    async def fetch(self, url: str, max_bytes: int = ..., headers: Mapping[str, str] | None = ...) -> Fetched: ...
+    async def fetch(self, url: str, *, max_bytes: int = ..., headers: Mapping[str, str] | None = ...) -> Fetched: ...
 
-    async def check(self, url: str, fragment: str = "") -> CheckResult: ...
+    async def check(self, url: str, *, fragment: str = "") -> CheckResult: ...
 
 
 class CacheStore(Protocol):

@@ -21,6 +21,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import etree
 
+from ...urls import same_site
 from ..pages import parse_page
 from ..rank import path_tokens
 from ..terms import content_terms
@@ -32,12 +33,6 @@ MAX_DIRS = 4  # parent directories probed, deepest first
 
 _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, recover=True)
 _SPHINX = re.compile(r"^\s*Search\.setIndex\((.*)\)\s*;?\s*$", re.S)
-
-
-def same_site(a: str, b: str) -> bool:
-    ha = (urlsplit(a).hostname or "").removeprefix("www.")
-    hb = (urlsplit(b).hostname or "").removeprefix("www.")
-    return bool(ha) and ha == hb
 
 
 def parent_dirs(url: str) -> list[str]:

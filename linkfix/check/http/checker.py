@@ -1,0 +1,265 @@
+"""External URL checking, the front: each unique URL checked once per run, its result cached.
+
+Every occurrence of a URL awaits one future per normalised URL; a fresh cached result (or a
+refusal) costs no request and no task. The rest is the other modules' job: `url_check` (which
+requests one URL needs and what they mean), `redirects` (chains and their cookies), `hosts`
+(politeness and retries), `transport` (the session and the connection guard), `network`
+(network down is not link rot).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import replace
+from typing import Callable, Iterable, Mapping, Protocol
+
+from aiohttp.abc import AbstractResolver
+
+from ...config import Config
+from ...errors import NetworkDownError
+from ...model import CheckResult, Reason, Status
+from ...store.cache import Cache
+from ...urls import hostname, normalise_url
+from .. import policy
+from ..netsafety import SocketFactory
+from .hosts import CONTINUE, RETRY_BACKOFF, HostScheduler
+from .network import NetworkWatch
+from .redirects import Redirects
+from .transport import Answer, Fetched, Transport
+from .url_check import IDS_NAMESPACE, Outcome, UrlCheck, fragment_always_ok, judge_fragment
+
+log = logging.getLogger(__name__)
+
+
+class Progress(Protocol):
+    """Where the checker reports its progress (the CLI's progress bar: cli/progress.py)."""
+
+    def update(self, done: int, total: int, paused_hosts: Callable[[], int]) -> None:
+        """`done` of `total` unique URLs are known; `paused_hosts()` counts hosts in backoff."""
+
+    def finish(self) -> None:
+        """The checker is closing."""
+
+
+class HttpChecker:
+    """Checks external URLs; also the HTTP client recovery uses (`fetch`)."""
+
+    def __init__(
+        self,
+        config: Config,
+        cache: Cache,
+        *,
+        resolver: AbstractResolver | None = None,
+        socket_factory: SocketFactory | None = None,
+        progress: Progress | None = None,
+        backoff: float = RETRY_BACKOFF,
+        max_retry_after: float = policy.MAX_RETRY_AFTER,
+    ) -> None:
+        """`max_retry_after` caps each wait for a Retry-After (tests shorten it); a Retry-After
+        over policy.MAX_RETRY_AFTER is not waited for at all."""
+        self.config = config
+        self.cache = cache
+        self.transport = Transport(config, resolver=resolver, socket_factory=socket_factory)
+        self.network = NetworkWatch(config.network_probe)
+        self.hosts = HostScheduler(config, cache, self.transport, self.network, backoff=backoff, max_retry_after=max_retry_after)
+        self.redirects = Redirects(config, self.hosts, self.transport)
+        self._want_ids: set[str] = set()  # normalised URLs some submitted target needs the ids of
+        self.urls = UrlCheck(config, cache, self.transport, self.redirects, self.network, want_ids=self._want_ids)
+        self._outcomes: dict[str, asyncio.Future[Outcome]] = {}
+        self._id_outcomes: dict[str, asyncio.Future[Outcome]] = {}
+        self._progress = progress
+        self._done = 0
+
+    @property
+    def requests_sent(self) -> int:
+        return self.hosts.requests_sent
+
+    # -- lifecycle ----------------------------------------------------------------------------
+    async def __aenter__(self) -> "HttpChecker":
+        self.open()
+        return self
+
+    def open(self) -> None:
+        """Create the session (inside a running event loop); `__aexit__` closes it."""
+        self.transport.open()
+        self.hosts.open()
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self.hosts.close()
+        if self._progress is not None:
+            self._progress.finish()
+        if self._outcomes or self.requests_sent:
+            log.info(
+                "external links: %d unique URLs, %d requests to %d hosts, %d soft-404 probes (%d directories answer 200 for anything)",
+                len(self._outcomes), self.requests_sent, len(self.hosts.hosts), len(self.urls.probes), len(self.urls.probes.lenient),
+            )
+        for future in (*self._outcomes.values(), *self._id_outcomes.values()):
+            if not future.done():
+                future.cancel()
+        self.urls.probes.cancel()
+        await self.transport.close()
+        self.cache.flush()
+
+    # -- public API ---------------------------------------------------------------------------
+    async def check(self, url: str, *, fragment: str = "") -> CheckResult:
+        """The status of `url` (and of `#fragment` on it). Raises NetworkDownError only."""
+        base, fragment = _split(url, fragment)
+        # shield: one caller's cancellation must not cancel the check every occurrence shares
+        outcome = await asyncio.shield(self._outcome_future(base, want_ids=self._needs_ids(fragment)))
+        if self.network.down:
+            raise self.network.down
+        return self._result_for(base, fragment, outcome)
+
+    def submit(self, url: str, fragment: str = "") -> None:
+        """Start checking `url` (for `#fragment`) in the background; `results` collects it.
+
+        One task per URL, not per target. Whether a URL's page is read for its ids is decided
+        when its first request gets a slot, so a fragment target submitted after the URL
+        itself but before its turn costs no second request."""
+        base, fragment = _split(url, fragment)
+        needs_ids = self._needs_ids(fragment)
+        if needs_ids:
+            self._want_ids.add(normalise_url(base))
+        self._outcome_future(base, want_ids=needs_ids)
+
+    async def results(self, targets: Iterable[tuple[str, str]]) -> dict[tuple[str, str], CheckResult]:
+        """The results of submitted (url, fragment) targets, once all are known. Raises
+        NetworkDownError (and cancels what is left) when the network turned out to be down."""
+        split = {target: _split(*target) for target in dict.fromkeys(targets)}
+        futures = {target: self._outcome_future(base, want_ids=self._needs_ids(fragment)) for target, (base, fragment) in split.items()}
+        try:
+            await asyncio.gather(*set(futures.values()))
+        except NetworkDownError:
+            for future in futures.values():
+                future.cancel()
+            await asyncio.gather(*futures.values(), return_exceptions=True)
+            raise
+        if self.network.down:
+            raise self.network.down
+        return {target: self._result_for(base, fragment, futures[target].result()) for target, (base, fragment) in split.items()}
+
+    def _result_for(self, base: str, fragment: str, outcome: Outcome) -> CheckResult:
+        result = outcome.result
+        if result.url != base:  # another spelling of the same URL was checked: report this one
+            result = replace(result, url=base)
+        if not fragment:
+            return result
+        ids = outcome.ids if self._needs_ids(fragment) else None
+        return judge_fragment(replace(result, url=f"{base}#{fragment}"), fragment, ids)
+
+    async def fetch(self, url: str, *, max_bytes: int = 2_000_000, headers: Mapping[str, str] | None = None) -> Fetched:
+        """GET `url` with the checker's politeness, safety and redirect handling. Never raises
+        for network trouble: `status == 0` and `error` say what happened. `headers` (an API
+        key, say) go to `url`'s host only, never to a host a redirect leads to."""
+        started = time.monotonic()
+        refusal = self.urls.refusal(url)
+        if refusal is not None:
+            return Fetched(url=url, final_url=url, status=0, headers={}, text="", elapsed=0.0, error=refusal.reason)
+        try:
+            await self.network.ensure_up(self._send_probe)
+        except NetworkDownError as exc:
+            return Fetched(url=url, final_url=url, status=0, headers={}, text="", elapsed=0.0, error=f"network-down: {exc}")
+        target = self.transport.remap(url)
+        extra = (hostname(target), dict(headers)) if headers else None
+        answer, chain, stop = await self.redirects.follow(target, "GET", max_bytes, extra=extra)
+        return Fetched(
+            url=url,
+            final_url=answer.url,
+            status=0 if stop else answer.status,
+            headers=dict(answer.header_map),
+            text=answer.text() if not stop else "",
+            elapsed=time.monotonic() - started,
+            error=stop.reason if stop else answer.error,
+            redirects=chain,
+        )
+
+    # -- one URL, once ------------------------------------------------------------------------------
+    def _needs_ids(self, fragment: str) -> bool:
+        return bool(fragment) and self.config.include_fragments and not fragment_always_ok(fragment)
+
+    def _outcome_future(self, base: str, *, want_ids: bool) -> asyncio.Future[Outcome]:
+        key = normalise_url(base)
+        future = self._outcomes.get(key)
+        if future is None:
+            try:
+                known = self._known_outcome(base, want_ids=want_ids, known=None)
+            except Exception:  # noqa: BLE001 - the task looks again and reports the failure
+                known, looked_up = None, False
+            else:
+                looked_up = True
+            if known is None:
+                future = self.hosts.queue(base, lambda: self._guarded_check(base, want_ids=want_ids, looked_up=looked_up))
+            else:  # answered without a request: no task to schedule (most URLs of a warm run)
+                future = asyncio.get_running_loop().create_future()
+                future.set_result(known)
+            self._outcomes[key] = future
+            if self._progress is not None:
+                future.add_done_callback(self._advance)
+            return future
+        if not want_ids:
+            return future
+        # Checked (or being checked) without its ids; a fragment target needs them once.
+        ids_future = self._id_outcomes.get(key)
+        if ids_future is None:
+            ids_future = asyncio.ensure_future(self._ids_after(future, base))
+            self._id_outcomes[key] = ids_future
+        return ids_future
+
+    def _advance(self, _: object) -> None:
+        self._done += 1
+        if self._progress is not None:
+            self._progress.update(self._done, len(self._outcomes), self.hosts.paused_hosts)
+
+    async def _ids_after(self, first: asyncio.Future[Outcome], base: str) -> Outcome:
+        outcome = await first
+        if outcome.read_ids or outcome.result.status not in (Status.OK, Status.REDIRECTED):
+            return outcome
+        return await self._guarded_check(base, want_ids=True, known=outcome.result)
+
+    async def _guarded_check(self, base: str, *, want_ids: bool, known: CheckResult | None = None, looked_up: bool = False) -> Outcome:
+        """`_check_url` that turns any unexpected failure into an ERROR result, not a crash."""
+        try:
+            return await self._check_url(base, want_ids=want_ids, known=known, looked_up=looked_up)
+        except (NetworkDownError, asyncio.CancelledError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - one odd URL must not stop the run
+            log.warning("checking %s failed unexpectedly: %r", base, exc, exc_info=log.isEnabledFor(logging.DEBUG))
+            return Outcome(
+                result=CheckResult(url=base, status=Status.ERROR, reason=Reason.INTERNAL, detail=f"{type(exc).__name__}: {exc}", checked_at=time.time())
+            )
+
+    def _known_outcome(self, url: str, *, want_ids: bool, known: CheckResult | None) -> Outcome | None:
+        """The outcome when no request is needed: refused, or fresh in the cache."""
+        refusal = self.urls.refusal(url)
+        if refusal is not None:
+            return Outcome(result=refusal)
+        cached = known or self.cache.get_result(url)
+        if cached is not None:
+            if not want_ids or cached.status not in (Status.OK, Status.REDIRECTED):
+                return Outcome(result=cached)
+            known_ids = self.cache.get(IDS_NAMESPACE, normalise_url(url))
+            if isinstance(known_ids, dict) and "ids" in known_ids:
+                ids = known_ids["ids"]
+                return Outcome(result=cached, ids=None if ids is None else frozenset(ids), read_ids=True)
+        return None
+
+    async def _check_url(self, url: str, *, want_ids: bool, known: CheckResult | None, looked_up: bool = False) -> Outcome:
+        if not looked_up or known is not None:
+            found = self._known_outcome(url, want_ids=want_ids, known=known)
+            if found is not None:
+                return found
+        await self.network.ensure_up(self._send_probe)
+        target = self.transport.remap(url)
+        return await self.urls.request(url, normalise_url(url), target, self.hosts.host_for(target), want_ids=want_ids)
+
+    async def _send_probe(self, url: str) -> Answer:
+        """The network probe: one HEAD, no retry, no redirect followed."""
+        return await self.hosts.exchange(self.hosts.host_for(url), "HEAD", url, 0, CONTINUE)
+
+
+def _split(url: str, fragment: str = "") -> tuple[str, str]:
+    """(URL without fragment, fragment): an explicit fragment wins over one written in the URL."""
+    base, _, written = url.partition("#")
+    return base, fragment or written

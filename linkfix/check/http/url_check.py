@@ -1,0 +1,230 @@
+"""One URL's check: whether it needs a request at all (`refusal`), which requests (HEAD or GET,
+a GET to confirm a HEAD, a soft-404 comparison, the page's ids for #fragments), and what their
+answers mean (`policy` decides; this module asks)."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, replace
+from typing import Literal
+from urllib.parse import unquote
+
+from ...config import Config, parse_accept
+from ...extract.html import extract_html
+from ...model import CheckResult, Reason, Redirect, Status
+from ...store.cache import Cache
+from ...urls import hostname, normalise_url, origin, request_host, sibling_key, split
+from .. import policy
+from ..netsafety import allowed, classify_host, refusal
+from .hosts import START, Host, retry_after
+from .network import NetworkWatch
+from .probes import Soft404Probes
+from .redirects import Redirects
+from .transport import PAGE_BYTES, SNIFF_BYTES, Answer, Transport
+
+IDS_NAMESPACE = "ids"
+# A HEAD 404/410 is confirmed with a GET (some servers answer HEAD wrongly), until this many
+# GETs in one directory of a host agreed and none disagreed: after that the directory's HEAD
+# 404s are believed. Per directory, because a site's HEAD handling differs by route, not by page.
+HEAD_GONE_SAMPLE = 3
+_HEAD_MISLEADS = -1
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Outcome:
+    """A URL's result plus the ids of its page when they were read (for #fragment checks)."""
+
+    result: CheckResult
+    ids: frozenset[str] | None = None  # None: not an HTML page, or not read
+    read_ids: bool = False  # the page was fetched for its ids (so None means "not HTML")
+
+
+class UrlCheck:
+    def __init__(
+        self, config: Config, cache: Cache, transport: Transport, redirects: Redirects, network: NetworkWatch, *, want_ids: set[str]
+    ) -> None:
+        self.config = config
+        self.cache = cache
+        self.probes = Soft404Probes(cache, redirects)
+        self._transport = transport
+        self._redirects = redirects
+        self._network = network
+        self._want_ids = want_ids  # normalised URLs some submitted target needs the ids of (the front's)
+        self._accept = parse_accept(config.accept)
+        self._exclude = [re.compile(p) for p in config.exclude]
+        self._include = [re.compile(p) for p in config.include]
+        self._origin_refusals: dict[str, CheckResult | Literal[False]] = {}  # see refusal
+        self._head_gone: dict[str, int] = {}  # sibling key -> HEAD 404s a GET confirmed, or _HEAD_MISLEADS
+
+    # -- no request -------------------------------------------------------------------------------
+    def refusal(self, url: str) -> CheckResult | None:
+        """A result that needs no request: unsupported scheme, excluded, forbidden address."""
+        if self.config.offline:
+            return CheckResult(url=url, status=Status.EXCLUDED, reason=Reason.OFFLINE, detail="external link not checked (--offline)", checked_at=time.time())
+        # What depends on the scheme and host alone is decided once per origin (a warm run asks
+        # this for every URL, and splitting each one showed up in profiles), unless remap rules
+        # may send a URL elsewhere.
+        key = origin(url) if not self._transport.remaps else ""
+        refused = self._origin_refusals.get(key) if key else None
+        if refused is None:
+            refused = self._refuse_origin(url)
+            if key:
+                self._origin_refusals[key] = refused
+        if refused:
+            return replace(refused, url=url, checked_at=time.time())
+        if self._exclude and any(p.search(url) for p in self._exclude) and not any(p.search(url) for p in self._include):
+            return CheckResult(url=url, status=Status.EXCLUDED, reason=Reason.EXCLUDED, detail="matches an exclude pattern", checked_at=time.time())
+        return None
+
+    def _refuse_origin(self, url: str) -> CheckResult | Literal[False]:
+        """The refusal `url`'s scheme and host (after remap) earn, or False."""
+        try:
+            parts = split(url)
+            written_host = parts.hostname or ""
+            parts.port  # noqa: B018 - raises ValueError on a malformed port
+        except ValueError as exc:
+            return CheckResult(url=url, status=Status.BROKEN, reason=Reason.INVALID_URL, detail=str(exc))
+        if parts.scheme.lower() not in ("http", "https"):
+            return CheckResult(url=url, status=Status.UNSUPPORTED, reason=Reason.scheme(parts.scheme) if parts.scheme else Reason.NO_SCHEME)
+        if not written_host:
+            return CheckResult(url=url, status=Status.BROKEN, reason=Reason.INVALID_URL, detail="no host name")
+        try:
+            # The host the client will connect to: `１２７。０。０。１` is 127.0.0.1.
+            reach = classify_host(request_host(self._transport.remap(url)))
+        except ValueError as exc:
+            return CheckResult(url=url, status=Status.BROKEN, reason=Reason.INVALID_URL, detail=str(exc))
+        if not allowed(reach, allow_private=self.config.allow_private):
+            reason, detail = refusal(reach, written_host)
+            return CheckResult(url=url, status=Status.EXCLUDED, reason=reason, detail=detail)
+        return False
+
+    # -- the requests -------------------------------------------------------------------------------
+    async def request(self, url: str, key: str, target: str, host: Host, *, want_ids: bool) -> Outcome:
+        """The requests one URL (not in the cache) needs, and their verdict. `key` is its
+        normalised form, `target` where its requests go (after remap), `host` the target's."""
+        head_trusted = policy.head_is_trusted(hostname(target))
+        probe_key = sibling_key(target)
+
+        reads_ids = [want_ids]
+        # A URL that failed (error, timeout) in the last run too gets one try, and a GET: backing
+        # off and retrying is for passing trouble, and a HEAD's 5xx would be asked again by GET.
+        previous = self.cache.last_result(url)
+        failed_before = previous is not None and previous.status in (Status.ERROR, Status.TIMEOUT)
+        retries = 0 if failed_before else None
+        lenient = self.probes.lenient
+
+        def choose() -> str:
+            # Decided when the request gets its slot, not when the URL was queued: by then a
+            # probe may have shown that this directory needs GET anyway, or a fragment link to
+            # this URL may have turned up.
+            reads_ids[0] = want_ids or key in self._want_ids
+            return "GET" if reads_ids[0] or probe_key in lenient or failed_before or not head_trusted or host.prefers_get else "HEAD"
+
+        def read() -> int:  # asked after choose(), for every hop of this URL
+            return PAGE_BYTES if reads_ids[0] else SNIFF_BYTES
+
+        answer, chain, stop = await self._redirects.follow(target, choose, read, priority=START, retries=retries)
+        headed = answer.method == "HEAD"
+        if headed and stop is None and answer.status and policy.should_retry_with_get(answer.status) and not self._believe_head(answer):
+            if answer.status in (405, 501):
+                host.head_ok = False  # the host does not do HEAD: save a request on its next URLs
+            head = answer
+            answer, chain, stop = await self._redirects.follow(target, "GET", read, retries=retries)
+            if head.status in policy.GONE and stop is None and answer.status:
+                self._learn_head_gone(head, agreed=answer.status in policy.GONE)
+        want_ids = reads_ids[0]
+        result = self._judge(url, answer, chain, stop)
+        ids: frozenset[str] | None = None
+        if result.status in (Status.OK, Status.REDIRECTED) and answer.status == 200 and answer.is_html:
+            result, answer = await self.probes.judge(result, answer, got_body=answer.method == "GET")
+            if want_ids and result.status is not Status.BROKEN:
+                ids = page_ids(answer.text(), answer.url)
+        if headed:
+            host.heads += 1
+            host.heads_wasted += answer.method == "GET"
+        if not (result.reason == Reason.DNS and not self._network.answered):
+            # A name that fails while no host has answered yet may be a dead network, not a dead
+            # link: only remember it once the network has shown it works.
+            self.cache.put_result(url, result)
+        read_ids = want_ids and answer.method == "GET" and result.status in (Status.OK, Status.REDIRECTED)
+        if read_ids:
+            # {"ids": None} remembers "not an HTML page" so the next run does not fetch it again.
+            self.cache.set(IDS_NAMESPACE, key, {"ids": None if ids is None else sorted(ids)}, _ids_ttl(result, self.cache.max_age))
+        return Outcome(result=result, ids=ids, read_ids=read_ids)
+
+    def _believe_head(self, answer: Answer) -> bool:
+        """Whether a HEAD's 404/410 stands without a GET (see HEAD_GONE_SAMPLE)."""
+        return answer.status in policy.GONE and self._head_gone.get(sibling_key(answer.url), 0) >= HEAD_GONE_SAMPLE
+
+    def _learn_head_gone(self, head: Answer, *, agreed: bool) -> None:
+        key = sibling_key(head.url)
+        seen = self._head_gone.get(key, 0)
+        if seen != _HEAD_MISLEADS:
+            self._head_gone[key] = seen + 1 if agreed else _HEAD_MISLEADS
+
+    # -- what the answers mean ----------------------------------------------------------------------------
+    def _judge(self, url: str, answer: Answer, chain: tuple[Redirect, ...], stop: policy.Verdict | None) -> CheckResult:
+        verdict, http_status = self._verdict(answer, chain, stop)
+        return CheckResult(
+            url=url,
+            status=verdict.status,
+            reason=verdict.reason,
+            detail=verdict.detail,
+            http_status=http_status,
+            redirects=chain,
+            final_url=answer.url if chain else "",
+            permanent=policy.is_permanent(chain),
+            checked_at=time.time(),
+        )  # built once: dataclasses.replace per step showed up in profiles
+
+    def _verdict(self, answer: Answer, chain: tuple[Redirect, ...], stop: policy.Verdict | None) -> tuple[policy.Verdict, int | None]:
+        """What the exchange means, and the HTTP status to report with it (None: no answer)."""
+        if stop is not None:
+            return stop, None
+        if answer.error in (Reason.PRIVATE_ADDRESS, Reason.METADATA_ADDRESS):  # caught at DNS or connection
+            return policy.Verdict(status=Status.EXCLUDED, reason=answer.error, detail=answer.detail), None
+        if answer.status == 0:
+            return policy.judge_network_error(answer.error, answer.detail), None
+        # Only an anti-bot answer needs its body read (markers); decoding every body costs.
+        body = answer.text()[:20000] if answer.body and answer.status in policy.CHALLENGE_STATUSES else ""
+        verdict = policy.judge_status(
+            answer.status, answer.header_map, accept=self._accept, blocked_is_broken=self.config.blocked_is_broken, body=body
+        )
+        if retry_after(answer) > policy.MAX_RETRY_AFTER and verdict.status is not Status.OK:
+            asked = answer.header_map.get("Retry-After", "").strip()
+            verdict = replace(verdict, detail=f"{verdict.detail} (it asks to wait {asked}: longer than linkfix waits, {policy.MAX_RETRY_AFTER:.0f} s)")
+        if chain and verdict.status is Status.OK and normalise_url(answer.url) == normalise_url(chain[0].url):
+            return verdict, answer.status  # back where it started (a cookie round trip): no redirect for the reader
+        if chain and verdict.status is Status.OK:
+            hidden = policy.judge_redirect_target(chain[0].url, answer.url)
+            if hidden is not None:
+                return hidden, answer.status
+            kind = Reason.PERMANENT if policy.is_permanent(chain) else Reason.TEMPORARY
+            return policy.Verdict(status=Status.REDIRECTED, reason=kind, detail=f"{kind} redirect to {answer.url}"), answer.status
+        return verdict, answer.status
+
+
+# -- #fragments ---------------------------------------------------------------------------------------------
+def page_ids(html: str, url: str) -> frozenset[str]:
+    """Fragment targets of a page: element ids and <a name> anchors (the HTML extractor's)."""
+    return frozenset(extract_html(html, url, want_text=False).page.ids)
+
+
+def fragment_always_ok(fragment: str) -> bool:
+    """Fragments every browser honours without an id: the top of page, text directives."""
+    return fragment.lower() in ("top", "") or fragment.startswith(":~:")
+
+
+def judge_fragment(result: CheckResult, fragment: str, ids: frozenset[str] | None) -> CheckResult:
+    if ids is None or result.status not in (Status.OK, Status.REDIRECTED) or fragment_always_ok(fragment):
+        return result
+    decoded = unquote(fragment)
+    # GitHub renders ids as "user-content-x" and scrolls to "#x" with a script.
+    if {fragment, decoded, f"user-content-{decoded}"} & ids:
+        return result
+    return replace(result, status=Status.BROKEN, reason=Reason.MISSING_FRAGMENT, detail=f"the page has no element with id {decoded!r}")
+
+
+def _ids_ttl(result: CheckResult, max_age: float) -> float:
+    return max_age if result.status is Status.OK else max_age / 4
