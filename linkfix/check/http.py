@@ -496,10 +496,9 @@ class HttpChecker:
         if cached is not None:
             if not want_ids or cached.status not in (Status.OK, Status.REDIRECTED):
                 return _Outcome(result=cached)
-            known_ids = self.cache.get(IDS_NAMESPACE, normalise_url(url))
-            if isinstance(known_ids, dict) and "ids" in known_ids:
-                ids = known_ids["ids"]
-                return _Outcome(result=cached, ids=None if ids is None else frozenset(ids), read_ids=True)
+            known_ids = _decode_ids(self.cache.get(IDS_NAMESPACE, normalise_url(url)))
+            if known_ids is not False:
+                return _Outcome(result=cached, ids=known_ids, read_ids=True)
         return None
 
     async def _check_url(self, url: str, *, want_ids: bool, known: CheckResult | None, looked_up: bool = False) -> _Outcome:
@@ -1124,12 +1123,27 @@ def _ids_ttl(result: CheckResult, max_age: float) -> float:
     return max_age if result.status is Status.OK else max_age / 4
 
 
+def _decode_ids(data: Any) -> frozenset[str] | None | Literal[False]:
+    """A page's ids as cached ({"ids": None} for "not an HTML page"); False for a miss, or for
+    anything not in that shape (the cache's bytes are not ours to trust)."""
+    if not isinstance(data, dict) or "ids" not in data:
+        return False
+    ids = data["ids"]
+    if ids is None:
+        return None
+    return frozenset(ids) if isinstance(ids, list) and all(type(i) is str for i in ids) else False
+
+
 def _decode_probe(data: Any) -> soft404.Probe | None:
-    if not isinstance(data, dict) or not isinstance(data.get("status"), int):
+    if not isinstance(data, dict) or type(data.get("status")) is not int:
         return None
     sketch = None
-    if isinstance(data.get("words"), list):
-        sketch = soft404.make_sketch(final_url=str(data.get("final_url", "")), title=str(data.get("title", "")), words=tuple(map(str, data["words"])))
+    words = data.get("words")
+    if isinstance(words, list):
+        final_url, title = data.get("final_url", ""), data.get("title", "")
+        if type(final_url) is not str or type(title) is not str or not all(type(w) is str for w in words):
+            return None
+        sketch = soft404.make_sketch(final_url=final_url, title=title, words=tuple(words))
     return soft404.Probe(status=data["status"], sketch=sketch)
 
 
