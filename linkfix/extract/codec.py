@@ -16,6 +16,7 @@ _KINDS = {kind.value: kind for kind in LinkKind}
 # A link row: url, kind, page index, span path, line, column, start, end, anchor text, context, tag, reference.
 _LINK_ROW = (str, str, int, str, int, int, int, int, str, str, str, str)
 _PAGE_ROW = (str, str, str, str, list, str)  # path, url, title, text, ids, base
+_TEXT = {str}
 
 
 def encode(document: Document) -> dict[str, Any]:
@@ -58,7 +59,7 @@ def decode(data: Any) -> Document | None:
 
 
 def _page(row: Any) -> Page | None:
-    if type(row) is not list or tuple(map(type, row)) != _PAGE_ROW or not all(type(i) is str for i in row[4]):
+    if type(row) is not list or tuple(map(type, row)) != _PAGE_ROW or not set(map(type, row[4])) <= _TEXT:
         return None
     path, url, title, text, ids, base = row
     return Page(path=path, url=url, title=title, text=text, ids=frozenset(ids), base=base)

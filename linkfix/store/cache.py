@@ -33,12 +33,15 @@ import re
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from ..model import CheckResult, Status
-from .disk import MISS, InertStore, UnusableCache, dumps, loads, open_store, remove_store_files
 from .records import EMPTY_RECORD, History, UrlRecord, decode_result, encode_result, next_history
+from .values import MISS, dumps, loads
+
+if TYPE_CHECKING:
+    from .disk import InertStore
 
 __all__ = ["BROKEN_TTL", "Cache", "History", "normalise_url", "result_ttl"]
 
@@ -51,6 +54,7 @@ LAST_RESULT_TTL = 86400.0  # how long a result that is no longer fresh is still 
 FLUSH_EVERY = 500
 RECORDS = "url:"  # key prefix of the per-URL records
 WHOLE_READ_RECORDS = 100_000  # up to this many records, the first lookup reads them all at once
+_SAID: set[tuple[str, str, str]] = set()  # the warnings given up caches have given
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _PERCENT = re.compile(r"%([0-9A-Fa-f]{2})")
 
@@ -124,6 +128,8 @@ class Cache:
         self._store: InertStore | None = None
         if directory is not None:
             try:
+                from .disk import open_store  # here: a run without a cache never imports diskcache
+
                 self._store = open_store(directory)
             except Exception as exc:  # noqa: BLE001 - whatever the directory holds, the run goes on
                 self._give_up("cannot be opened", exc)
@@ -175,10 +181,9 @@ class Cache:
         return record
 
     def _read_records(self, keys: Iterable[str]) -> None:
-        texts = self._stored_texts(keys)
+        texts, records, decode = self._stored_texts(keys), self._records, UrlRecord.decode
         for key in keys:
-            data = loads(texts.get(key))
-            self._records[key] = EMPTY_RECORD if data is MISS else UrlRecord.decode(data)
+            records[key] = decode(loads(texts.get(key)))  # not JSON (MISS): an empty record
 
     def _stored_texts(self, keys: Iterable[str]) -> dict[str, str]:
         """URL -> stored record text, for those of `keys` the store has."""
@@ -240,8 +245,7 @@ class Cache:
                 self._give_up("cannot be read", exc)
         now = time.time()
         for text in texts.values():
-            data = loads(text)
-            record = EMPTY_RECORD if data is MISS else UrlRecord.decode(data)
+            record = UrlRecord.decode(loads(text))
             result = decode_result(record.result)
             if result is not None and record.fresh_until > now:
                 counts["results"] += 1
@@ -266,6 +270,8 @@ class Cache:
                 self._give_up("cannot be cleared", exc)
         if self.directory is not None:
             try:
+                from .disk import open_store, remove_store_files
+
                 remove_store_files(self.directory)
                 self._store = open_store(self.directory)
                 self.problem = ""
@@ -276,12 +282,11 @@ class Cache:
         """Store what this run wrote; without a store it stays this run's memory."""
         if self._store is None or not (self._unsaved or self._facts):
             return
+        records = self._records
+        rows = [(RECORDS + key, dumps(records[key].encode()), keep) for key, keep in self._unsaved.items()]
+        rows.extend((name, text, keep) for name, (text, keep) in self._facts.items())
         try:
-            with self._store.transact():
-                for key, keep in self._unsaved.items():
-                    self._store.set(RECORDS + key, dumps(self._records[key].encode()), expire=keep)
-                for name, (text, expire) in self._facts.items():
-                    self._store.set(name, text, expire=expire)
+            self._store.set_many(rows)
         except Exception as exc:  # noqa: BLE001 - see _give_up
             self._give_up("cannot be written", exc)
             return
@@ -309,9 +314,13 @@ class Cache:
         bytes are not ours to trust (a damaged or crafted database fails in every way sqlite3
         and diskcache can), and no state of a cache is a reason for a run to fail."""
         self._close_store()
-        self.problem = f"{exc}" if isinstance(exc, UnusableCache) else f"{type(exc).__name__}: {exc}"
+        self.problem = f"{type(exc).__name__}: {exc}"
         hint = "; `linkfix cache clear` replaces it" if doing in ("cannot be opened", "cannot be read") else ""
-        log.warning("cache: %s %s (%s); going on without it%s", self.directory, doing, self.problem, hint)
+        # Once per process: a run may open the cache more than once (checks, then recovery).
+        said = (str(self.directory), doing, self.problem)
+        level = logging.DEBUG if said in _SAID else logging.WARNING
+        _SAID.add(said)
+        log.log(level, "cache: %s %s (%s); going on without it%s", self.directory, doing, self.problem, hint)
 
     def _close_store(self) -> None:
         store, self._store = self._store, None

@@ -33,6 +33,7 @@ _RESULT_TYPES: dict[str, tuple[type, ...]] = {
     "redirects": (list,), "final_url": (str,), "permanent": (bool,), "checked_at": _NUMBER,
     "from_cache": (bool,),  # written by older versions; never stored now, ignored on reading
 }
+_STATUSES = {status.value: status for status in Status}
 _HOP_TYPES = {"url": (str,), "status": (int,), "location": (str,)}
 _HISTORY_TYPES = {"first_broken": _NUMBER, "last_broken": _NUMBER, "broken_runs": (int,), "last_run": (str,)}
 # Fields left out of a stored result while they hold their default: most results are a plain
@@ -57,28 +58,41 @@ def encode_result(result: CheckResult) -> dict[str, Any]:
 
 def decode_result(data: Any, *, from_cache: bool = False) -> CheckResult | None:
     """The result in `data`, or None unless every known field has its type (unknown fields,
-    from a later version, are dropped)."""
-    if not isinstance(data, dict) or not _typed(data, _RESULT_TYPES):
+    from a later version, are dropped). Plain loops, no generators: it runs once per URL."""
+    if type(data) is not dict:
         return None
-    values = {key: value for key, value in data.items() if key in _RESULT_TYPES}
-    hops = values.get("redirects", ())
-    if not all(isinstance(hop, dict) and hop.keys() == _HOP_TYPES.keys() and _typed(hop, _HOP_TYPES) for hop in hops):
+    known = True
+    for key, value in data.items():
+        types = _RESULT_TYPES.get(key)
+        if types is None:
+            known = False
+        elif type(value) not in types:
+            return None
+    values = dict(data) if known else {key: value for key, value in data.items() if key in _RESULT_TYPES}
+    status = _STATUSES.get(values.get("status"))
+    if status is None or "url" not in values:  # no status, or one this version does not know
         return None
-    try:
-        values["status"] = Status(values["status"])
-    except (KeyError, ValueError):  # no status, or one this version does not know
-        return None
-    if "url" not in values:
-        return None
-    values["redirects"] = tuple(Redirect(url=hop["url"], status=hop["status"], location=hop["location"]) for hop in hops)
-    if "checked_at" in values:
-        values["checked_at"] = float(values["checked_at"])
+    values["status"] = status
+    hops = values.get("redirects")
+    if hops is not None:
+        for hop in hops:
+            if type(hop) is not dict or hop.keys() != _HOP_TYPES.keys() or not _typed(hop, _HOP_TYPES):
+                return None
+        values["redirects"] = tuple(Redirect(url=hop["url"], status=hop["status"], location=hop["location"]) for hop in hops)
+    checked_at = values.get("checked_at")
+    if type(checked_at) is int:
+        values["checked_at"] = float(checked_at)
     values["from_cache"] = from_cache
     return CheckResult(**values)
 
 
 def _typed(data: dict[str, Any], types: dict[str, tuple[type, ...]]) -> bool:
-    return all(type(value) in types.get(key, (type(value),)) for key, value in data.items())
+    """Every known key of `data` has one of its types (unknown keys are not judged)."""
+    for key, value in data.items():
+        expected = types.get(key)
+        if expected is not None and type(value) not in expected:
+            return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,13 +114,13 @@ class UrlRecord:
     @classmethod
     def decode(cls, data: Any) -> "UrlRecord":
         """Tolerant: what is unusable (another layout, garbage, wrong types) is left empty."""
-        if not isinstance(data, dict):
+        if type(data) is not dict:
             return EMPTY_RECORD
         result, fresh_until, history = data.get("result"), data.get("fresh_until"), data.get("history")
         return cls(
-            result=result if isinstance(result, dict) else None,
-            fresh_until=float(fresh_until) if type(fresh_until) in _NUMBER else 0.0,
-            history=_decode_history(history),
+            result if type(result) is dict else None,
+            float(fresh_until) if type(fresh_until) in _NUMBER else 0.0,
+            NO_HISTORY if history is None else _decode_history(history),
         )
 
 

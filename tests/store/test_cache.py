@@ -252,9 +252,12 @@ def test_bulk_reads_agree_with_get_and_leave_out_expired_rows(tmp_path):
     assert store.texts_in("url:") == {"url:a": '{"n":1}'}
     assert store.texts_among(["url:a", "url:gone", "url:never", "other:a"]) == {"url:a": '{"n":1}', "other:a": '{"n":5}'}
     assert {key: store.get(key) for key in ("url:a", "url:gone", "other:a")} == {"url:a": '{"n":1}', "url:gone": None, "other:a": '{"n":5}'}
-    store.set("url:a", '{"n":2}', expire=60)
-    store.set("url:b", '{"n":3}', expire=60)
+    store.set_many([("url:a", '{"n":2}', 60), ("url:b", '{"n":3}', 60), ("forever:k", "[]", None)])  # one overwritten
     assert store.texts_in("url:") == {"url:a": '{"n":2}', "url:b": '{"n":3}'}
+    assert (store.get("url:b"), store.get("forever:k", expire_time=True)) == ('{"n":3}', ("[]", None))  # diskcache reads its rows
+    assert len(store) == 6  # diskcache's own count of rows, kept by its triggers
+    # its consistency check (counts, sizes, files) finds nothing but our .gitignore
+    assert [str(w.message) for w in store.check()] == [f"unknown file: {tmp_path / 'c' / '.gitignore'}"]
     store.clear()
     assert store.texts_in("url:") == {}
     store.close()

@@ -9,13 +9,18 @@ ever ran, and the files they aim at sit next to the cache directory.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import json
 import logging
 import os
 import pickle
+import resource
 import shutil
+import signal
 import sqlite3
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -28,6 +33,7 @@ from linkfix.extract.documents import EXTRACT_NAMESPACE, extraction_key
 from linkfix.model import CheckResult, Status
 from linkfix.store.cache import Cache
 
+REPO = Path(__file__).resolve().parents[2]
 MODE_RAW, MODE_BINARY, MODE_TEXT, MODE_PICKLE = 1, 2, 3, 4  # diskcache's row modes
 
 
@@ -234,25 +240,51 @@ def test_a_damaged_cache_is_replaced_by_cache_clear(tmp_path, capsys):
         assert cache.get("ns", "k") == 1
 
 
+def _full_disk(monkeypatch, error: Exception) -> None:
+    """Every write transaction of the store fails as on a full disk."""
+
+    @contextlib.contextmanager
+    def full(self, retry=False):
+        raise error
+        yield  # pragma: no cover - a generator, never reached
+
+    monkeypatch.setattr(diskcache.Cache, "transact", full)
+
+
 @pytest.mark.parametrize("error", [OSError(errno.ENOSPC, "No space left on device"), sqlite3.OperationalError("database or disk is full")],
                          ids=["ENOSPC", "SQLITE_FULL"])
 def test_a_full_disk_warns_once_and_the_run_completes(tmp_path, caplog, monkeypatch, error):
     directory, docs = tmp_path / "cache", _docs(tmp_path)
-
-    def full(*args, **kwargs):
-        raise error
-
-    monkeypatch.setattr(diskcache.Cache, "set", full)
+    _full_disk(monkeypatch, error)
     with caplog.at_level(logging.WARNING):
         assert _check(tmp_path, docs, directory) == 1
     assert len(_cache_warnings(caplog)) == 1, _cache_warnings(caplog)
 
 
-def test_results_not_saved_on_a_full_disk_are_still_known_to_the_run(tmp_path, monkeypatch):
-    def full(*args, **kwargs):
-        raise OSError(errno.ENOSPC, "No space left on device")
+def _small_files() -> None:
+    # Files may not grow past 400 KiB: writes beyond fail (EFBIG) as on a full disk. Opening the
+    # store fits; the extractions of the long files below do not. The report goes to stdout, a
+    # pipe, which the limit does not cover.
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (400 * 1024, 400 * 1024))
 
-    monkeypatch.setattr(diskcache.Cache, "set", full)
+
+def test_a_real_write_failure_mid_run_warns_once_and_the_run_completes(tmp_path):
+    docs = _docs(tmp_path)
+    words = " ".join(f"word{i}" for i in range(40_000))
+    for n in range(8):  # ~200 KB to keep for each
+        (docs / f"long{n}.md").write_text(f"# Long {n}\n\n{words}\n\n[home](index.md)\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "linkfix", "check", str(docs), "--cache-dir", str(tmp_path / "cache"), "-f", "json"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, preexec_fn=_small_files)
+    assert done.returncode == 1, done.stderr
+    assert [link["url"] for link in json.loads(done.stdout)["links"] if link["status"] == "broken"] == ["missing.md"]
+    assert "Traceback" not in done.stderr
+    assert done.stderr.count("cache:") == 1 and "cannot be written" in done.stderr, done.stderr
+
+
+def test_results_not_saved_on_a_full_disk_are_still_known_to_the_run(tmp_path, monkeypatch):
+    _full_disk(monkeypatch, OSError(errno.ENOSPC, "No space left on device"))
     url = "https://x.org/a"
     cache = Cache(tmp_path / "cache")
     cache.set("ns", "k", [1, 2], ttl=60)
