@@ -449,7 +449,7 @@ async def test_warm_cache_second_run_sends_no_request(web, tmp_path):
     assert all(r.from_cache for r in second.values())
 
 
-async def test_cached_facts_in_the_wrong_shape_are_misses_not_crashes(web, tmp_path):
+async def test_cached_facts_in_the_wrong_shape_are_asked_again(web, tmp_path):
     """The cache directory may hold anything: a page's ids, a soft-404 probe or a host's method
     that is not in the shape this version writes is asked of the server again."""
     from linkfix.check.http import HOST_NAMESPACE, IDS_NAMESPACE, PROBE_NAMESPACE
@@ -460,7 +460,7 @@ async def test_cached_facts_in_the_wrong_shape_are_misses_not_crashes(web, tmp_p
     with Cache(tmp_path / "cache") as cache:
         async with checker(web, cache=cache) as c:
             assert (await c.check(page)).status is Status.OK  # a fresh result, so the ids are looked up
-        cache.set(IDS_NAMESPACE, normalise_url(page), {"ids": [["install"], 1]}, ttl=3600)
+        cache.set(IDS_NAMESPACE, normalise_url(page), {"ids": "install"}, ttl=3600)  # text, not a list: not its letters
         cache.set(PROBE_NAMESPACE, probe_key(soft), {"status": 200, "words": [1, 2], "title": {"x": 1}, "final_url": soft}, ttl=3600)
         cache.set(HOST_NAMESPACE, HOST, ["get"], ttl=3600)
     web.reset_stats()

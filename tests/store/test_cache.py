@@ -371,3 +371,26 @@ def test_the_plain_url_fast_path_keys_like_the_full_normalisation(scheme, host, 
 
     url = f"{scheme}://{host}{port}/{rest}"
     assert normalise_url(url) == _normalise_slowly(url)
+
+
+def test_values_come_back_as_json_data_lone_surrogates_included(tmp_path):
+    # Text read with surrogateescape keeps undecodable bytes as lone surrogates, which UTF-8 cannot hold.
+    value = {"text": "caf\udce9 é \U0001f600", "pair": (1, 2), "n": None, "f": 1.5, "inf": math.inf}
+    with Cache(tmp_path / "c") as cache:
+        cache.set("ns", "k", value, ttl=60)
+        assert cache.get("ns", "k") == {**value, "pair": [1, 2]}  # the same data before it is stored ...
+    with Cache(tmp_path / "c") as cache:
+        assert cache.get("ns", "k") == {**value, "pair": [1, 2]}  # ... and after
+
+
+def test_cache_stats_on_an_unusable_cache_names_it_and_exits_2(tmp_path, monkeypatch, capsys):
+    from linkfix.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".linkfix-cache").mkdir()
+    (tmp_path / ".linkfix-cache" / "cache.db").write_bytes(b"not a database" * 100)
+    assert main(["cache", "stats"]) == 2
+    assert ".linkfix-cache" in capsys.readouterr().err
+    assert main(["cache", "clear"]) == 0
+    assert main(["cache", "stats"]) == 0
+    assert "entries" in capsys.readouterr().out
