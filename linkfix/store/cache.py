@@ -33,11 +33,11 @@ import re
 import time
 import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Collection, Iterable
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from ..model import CheckResult, Status
-from .records import EMPTY_RECORD, History, UrlRecord, decode_result, encode_result, next_history
+from .records import History, UrlRecord, decode_result, encode_result, next_history
 from .values import MISS, dumps, loads
 
 if TYPE_CHECKING:
@@ -180,12 +180,12 @@ class Cache:
             record = self._records[key]
         return record
 
-    def _read_records(self, keys: Iterable[str]) -> None:
+    def _read_records(self, keys: Collection[str]) -> None:
         texts, records, decode = self._stored_texts(keys), self._records, UrlRecord.decode
         for key in keys:
             records[key] = decode(loads(texts.get(key)))  # not JSON (MISS): an empty record
 
-    def _stored_texts(self, keys: Iterable[str]) -> dict[str, str]:
+    def _stored_texts(self, keys: Collection[str]) -> dict[str, str]:
         """URL -> stored record text, for those of `keys` the store has."""
         if self._store is None:
             return {}
@@ -283,7 +283,7 @@ class Cache:
         if self._store is None or not (self._unsaved or self._facts):
             return
         records = self._records
-        rows = [(RECORDS + key, dumps(records[key].encode()), keep) for key, keep in self._unsaved.items()]
+        rows: list[tuple[str, str, float | None]] = [(RECORDS + key, dumps(records[key].encode()), keep) for key, keep in self._unsaved.items()]
         rows.extend((name, text, keep) for name, (text, keep) in self._facts.items())
         try:
             self._store.set_many(rows)

@@ -79,7 +79,7 @@ class InertDisk(diskcache.Disk):
     def get(self, key: Any, raw: bool) -> str | None:
         return key if raw and type(key) is str else None  # a pickled key is never unpickled
 
-    def store(self, value: Any, read: bool, key: Any = None) -> tuple[int, int, None, str | bytes]:
+    def store(self, value: Any, read: bool, key: Any = None) -> tuple[int, int, None, Any]:
         if read or type(value) not in (str, bytes):
             raise TypeError(f"cache values are text, not {type(value).__name__}")
         return 0, MODE_RAW, None, value if type(value) is str else sqlite3.Binary(value)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 from ..model import CheckResult, Redirect, Status
 
@@ -34,8 +34,8 @@ _RESULT_TYPES: dict[str, tuple[type, ...]] = {
     "from_cache": (bool,),  # written by older versions; never stored now, ignored on reading
 }
 _STATUSES = {status.value: status for status in Status}
-_HOP_TYPES = {"url": (str,), "status": (int,), "location": (str,)}
-_HISTORY_TYPES = {"first_broken": _NUMBER, "last_broken": _NUMBER, "broken_runs": (int,), "last_run": (str,)}
+_HOP_TYPES: dict[str, tuple[type, ...]] = {"url": (str,), "status": (int,), "location": (str,)}
+_HISTORY_TYPES: dict[str, tuple[type, ...]] = {"first_broken": _NUMBER, "last_broken": _NUMBER, "broken_runs": (int,), "last_run": (str,)}
 # Fields left out of a stored result while they hold their default: most results are a plain
 # "ok", and the warm run decodes one per URL (a third less JSON to read and write). Redirects
 # are encoded apart; from_cache is never stored (what is stored is a fresh verdict; reading
@@ -69,7 +69,7 @@ def decode_result(data: Any, *, from_cache: bool = False) -> CheckResult | None:
         elif type(value) not in types:
             return None
     values = dict(data) if known else {key: value for key, value in data.items() if key in _RESULT_TYPES}
-    status = _STATUSES.get(values.get("status"))
+    status = _STATUSES.get(values.get("status", ""))
     if status is None or "url" not in values:  # no status, or one this version does not know
         return None
     values["status"] = status
@@ -86,7 +86,7 @@ def decode_result(data: Any, *, from_cache: bool = False) -> CheckResult | None:
     return CheckResult(**values)
 
 
-def _typed(data: dict[str, Any], types: dict[str, tuple[type, ...]]) -> bool:
+def _typed(data: Mapping[str, Any], types: Mapping[str, tuple[type, ...]]) -> bool:
     """Every known key of `data` has one of its types (unknown keys are not judged)."""
     for key, value in data.items():
         expected = types.get(key)
@@ -119,7 +119,7 @@ class UrlRecord:
         result, fresh_until, history = data.get("result"), data.get("fresh_until"), data.get("history")
         return cls(
             result if type(result) is dict else None,
-            float(fresh_until) if type(fresh_until) in _NUMBER else 0.0,
+            float(fresh_until) if type(fresh_until) in _NUMBER else 0.0,  # type: ignore[arg-type]
             NO_HISTORY if history is None else _decode_history(history),
         )
 

@@ -22,7 +22,7 @@ def dumps(value: Any) -> str:
 MISS = object()
 # The C scanner behind json.loads, called directly: a warm run parses one record per URL, and
 # json.loads's two Python-level wrappers cost as much as the parsing itself.
-_scan = make_scanner(json.JSONDecoder())
+_scan = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # typeshed types make_scanner as a class
 
 
 def loads(text: Any) -> Any:
