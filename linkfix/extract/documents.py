@@ -16,7 +16,7 @@ from ..inputs.read import MAX_FILE_BYTES, Unreadable, display_path, read_text
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..model import Document, Page
 from ..store.cache import Cache
-from . import extract_html, extract_markdown
+from . import codec, extract_html, extract_markdown
 
 log = logging.getLogger(__name__)
 
@@ -72,17 +72,22 @@ def accept_outcome(project: Project, path: Path, outcome: Outcome, errors: list[
 def cached_outcome(cache: Cache | None, key: str) -> Outcome | None:
     """A file's extraction from an earlier run: the file's bytes (and display path, and the
     extractor's own code) are unchanged. On a warm run over an unchanged site, extraction was
-    most of the time left. Only successful extractions are kept."""
+    most of the time left. Only successful extractions are kept, as data (`codec`): anything
+    else under the key is a miss, and the file is extracted again."""
     if cache is None or not key:
         return None
-    outcome = cache.get(EXTRACT_NAMESPACE, key)
-    return outcome if isinstance(outcome, tuple) and outcome and isinstance(outcome[0], Document) else None
+    stored = cache.get(EXTRACT_NAMESPACE, key)
+    if not isinstance(stored, dict) or type(stored.get("warning")) is not str:
+        return None
+    document = codec.decode(stored.get("document"))
+    return None if document is None else (document, stored["warning"])
 
 
 def remember_outcome(cache: Cache | None, key: str, outcome: Outcome) -> None:
     """Keep a successful extraction for `cached_outcome` in later runs."""
     if cache is not None and key and not isinstance(outcome, str):
-        cache.set(EXTRACT_NAMESPACE, key, outcome, cache.max_age)
+        document, warning = outcome
+        cache.set(EXTRACT_NAMESPACE, key, {"document": codec.encode(document), "warning": warning}, cache.max_age)
 
 
 def extraction_key(path: Path, want_text: bool) -> str:

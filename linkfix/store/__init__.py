@@ -1,1 +1,1 @@
-"""The one persistent store: check results with their history, extractions, recovery facts."""
+"""The one persistent store (diskcache, inert JSON values, never executed): check results with their history, extractions, recovery facts."""

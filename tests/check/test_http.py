@@ -457,6 +457,32 @@ async def test_warm_cache_second_run_sends_no_request(web, tmp_path):
     assert all(r.from_cache for r in second.values())
 
 
+async def test_cached_facts_in_the_wrong_shape_are_asked_again(web, tmp_path):
+    """The cache directory may hold anything: a page's ids, a soft-404 probe or a host's method
+    that is not in the shape this version writes is asked of the server again."""
+    from linkfix.check.http.hosts import HOST_NAMESPACE
+    from linkfix.check.http.probes import PROBE_NAMESPACE
+    from linkfix.check.http.url_check import IDS_NAMESPACE
+    from linkfix.urls import normalise_url, sibling_key
+
+    page, soft = web.url(HOST, "/fragments/f"), web.url("soft.example.test", "/docs/gone.html")
+    with Cache(tmp_path / "cache") as cache:
+        async with checker(web, cache=cache) as c:
+            assert (await c.check(page)).status is Status.OK  # a fresh result, so the ids are looked up
+        cache.set(IDS_NAMESPACE, normalise_url(page), {"ids": "install"}, ttl=3600)  # text, not a list: not its letters
+        cache.set(PROBE_NAMESPACE, sibling_key(soft), {"status": 200, "words": [1, 2], "title": {"x": 1}, "final_url": soft}, ttl=3600)
+        cache.set(HOST_NAMESPACE, HOST, ["get"], ttl=3600)
+    web.reset_stats()
+    with Cache(tmp_path / "cache") as cache:
+        async with checker(web, cache=cache) as c:
+            found = await c.check(page, fragment="install")
+            missing = await c.check(page, fragment="nowhere")
+            gone = await c.check(soft)
+    assert (found.status, missing.status, missing.reason) == (Status.OK, Status.BROKEN, "missing-fragment")
+    assert (gone.status, gone.reason) == (Status.BROKEN, "soft-404")
+    assert web.stats(HOST).paths["/fragments/f"] >= 1  # asked again for its ids
+
+
 async def test_errors_are_rechecked_next_run_without_retries(web, tmp_path):
     url = web.url(HOST, "/status/500/page")
     sent = []

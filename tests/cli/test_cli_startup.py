@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SITES = ROOT / "fixtures" / "sites"
 NAMES = ["check", "fix", "report", "cache", "demo"]
 # Heavy or network-bound modules, and the modules of the other commands.
-WATCHED = ["asyncio", "aiohttp", "jinja2", "xml.etree.ElementTree", "linkfix.pipeline", "linkfix.fix.plan", "linkfix.fix.patch",
+WATCHED = ["asyncio", "aiohttp", "diskcache", "jinja2", "xml.etree.ElementTree", "linkfix.pipeline", "linkfix.fix.plan", "linkfix.fix.patch",
            "linkfix.report.html", "linkfix.cli.commands.fix", "linkfix.cli.commands.demo", "linkfix.cli.commands.check"]
 
 

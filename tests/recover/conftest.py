@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,14 +80,18 @@ class FakeClient:
 
 
 class DictCache:
+    """Keeps values as the real cache does: as JSON text, so they come back as JSON data (a
+    tuple as a list), and a value that is not data fails here as it would there."""
+
     def __init__(self) -> None:
-        self.store: dict[tuple[str, str], Any] = {}
+        self.store: dict[tuple[str, str], str] = {}
 
     def get(self, namespace: str, key: str) -> Any:
-        return self.store.get((namespace, key))
+        text = self.store.get((namespace, key))
+        return None if text is None else json.loads(text)
 
     def set(self, namespace: str, key: str, value: Any, ttl: float) -> None:
-        self.store[(namespace, key)] = value
+        self.store[(namespace, key)] = json.dumps(value)
 
 
 @pytest.fixture

@@ -217,3 +217,19 @@ async def test_a_client_without_request_headers_skips_brave_with_a_warning(monke
     provider = SEARCHES["brave"]({"api_key_env": "TEST_BRAVE_KEY"}, Remote(NoHeaders()))
     assert await provider.search("q", near=DEAD, limit=10, budget=budget()) == []
     assert any("cannot send request headers" in r.message for r in caplog.records)
+
+
+async def test_remote_answers_are_cached_as_data_and_a_wrong_shape_is_asked_again(tmp_path):
+    from linkfix.store.cache import Cache
+
+    url = "https://search.test/q?x=1"
+    client = FakeClient({url: (200, "answer")})
+    with Cache(tmp_path / "cache") as cache:
+        assert await Remote(client, cache).get(url, namespace="searxng", ttl=60) == (200, url, "answer")
+    with Cache(tmp_path / "cache") as cache:
+        assert await Remote(client, cache).get(url, namespace="searxng", ttl=60) == (200, url, "answer")
+        assert len(client.sent) == 1  # the second run asked the cache
+        for wrong in ({"status": 200}, [200, url], ["200", url, "answer"], [200, url, None], "answer"):
+            cache.set("searxng", url, wrong, ttl=60)
+            assert await Remote(client, cache).get(url, namespace="searxng", ttl=60) == (200, url, "answer")
+    assert len(client.sent) == 6  # each wrong shape was a miss, asked again

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
+import logging
 import math
 import time
 from dataclasses import replace
 
 import pytest
 
-from linkfix.store.cache import BROKEN_TTL, Cache, History, normalise_url, result_ttl
-from linkfix.errors import ConfigError
+from linkfix.store.cache import BROKEN_TTL, Cache, History, result_ttl
+from linkfix.urls import normalise_url
 from linkfix.model import CheckResult, Redirect, Status
 
 
@@ -173,32 +175,39 @@ def test_stats_and_clear(tmp_path):
 
 
 def _write_raw_records(directory, rows):
-    """Rows (url, record text) straight into the records table, as another version or a
-    damaged file might hold them."""
-    import sqlite3
+    """Records (url, record text) straight into the store, as another version or a damaged
+    file might hold them."""
+    from linkfix.store.cache import RECORDS
+    from linkfix.store.disk import open_store
 
-    from linkfix.store.table import FILE_NAME
+    store = open_store(directory)
+    for url, text in rows:
+        store.set(RECORDS + normalise_url(url), text, expire=60)
+    store.close()
 
-    with Cache(directory):
-        pass  # creates the table
-    db = sqlite3.connect(directory / FILE_NAME)
-    with db:
-        db.executemany("INSERT OR REPLACE INTO url VALUES (?, ?, ?)", [(normalise_url(u), text, time.time() + 60) for u, text in rows])
-    db.close()
+
+def _stored_record(directory, url):
+    """The record of `url` as the store holds it (JSON data)."""
+    from linkfix.store.cache import RECORDS
+    from linkfix.store.disk import open_store
+
+    store = open_store(directory)
+    try:
+        return json.loads(store.get(RECORDS + normalise_url(url)))
+    finally:
+        store.close()
 
 
 @pytest.fixture(params=["whole table", "query per lookup"])
 def table_reading(request, monkeypatch):
-    """Both ways the records table is read: whole at the first lookup (a project's cache), or
-    a query per lookup (a table too big to hold)."""
+    """Both ways the records are read: all at the first lookup (a project's cache), or a
+    query per lookup (too many to hold)."""
     if request.param == "query per lookup":
-        monkeypatch.setattr("linkfix.store.table.WHOLE_TABLE_BYTES", 0)
+        monkeypatch.setattr("linkfix.store.cache.WHOLE_READ_RECORDS", 0)
     return request.param
 
 
 def test_entries_from_an_older_version_are_misses(tmp_path, table_reading):
-    import json
-
     fresh = time.time() + 60
     _write_raw_records(tmp_path / "c", [
         ("https://x.org/a", json.dumps({"result": {"status": "no-such-status", "url": "x"}, "fresh_until": fresh})),
@@ -231,25 +240,39 @@ def test_preload_reads_many_records_at_once_with_the_same_answers(tmp_path, tabl
             assert one_by_one.history(url) == preloaded.history(url)
 
 
-def test_a_table_read_whole_keeps_up_with_its_own_writes_and_leaves_out_expired_rows(tmp_path):
-    from linkfix.store.table import RecordTable
+def test_bulk_reads_agree_with_get_and_leave_out_expired_rows(tmp_path):
+    from linkfix.store.disk import open_store
 
-    (tmp_path / "c").mkdir()
-    table = RecordTable(tmp_path / "c")
-    table.put_many({"a": ({"n": 1}, 60), "gone": ({"n": 0}, -1)})
-    assert table.get_many(["a", "gone", "never"]) == {"a": {"n": 1}}  # read whole here
-    table.put_many({"a": ({"n": 2}, 60), "b": ({"n": 3}, 60)})
-    assert table.get_many(["a", "b"]) == {"a": {"n": 2}, "b": {"n": 3}}
-    table.clear()
-    assert table.get_many(["a", "b"]) == {}
-    table.close()
+    store = open_store(tmp_path / "c")
+    store.set("url:a", '{"n":1}', expire=60)
+    store.set("url:gone", '{"n":0}', expire=-1)
+    store.set("url;after", '{"n":9}', expire=60)  # just past the prefix
+    store.set("other:a", '{"n":5}', expire=60)
+    assert store.texts_in("url:") == {"url:a": '{"n":1}'}
+    assert store.texts_among(["url:a", "url:gone", "url:never", "other:a"]) == {"url:a": '{"n":1}', "other:a": '{"n":5}'}
+    assert {key: store.get(key) for key in ("url:a", "url:gone", "other:a")} == {"url:a": '{"n":1}', "url:gone": None, "other:a": '{"n":5}'}
+    store.set_many([("url:a", '{"n":2}', 60), ("url:b", '{"n":3}', 60), ("forever:k", "[]", None)])  # one overwritten
+    assert store.texts_in("url:") == {"url:a": '{"n":2}', "url:b": '{"n":3}'}
+    assert (store.get("url:b"), store.get("forever:k", expire_time=True)) == ('{"n":3}', ("[]", None))  # diskcache reads its rows
+    assert len(store) == 6  # diskcache's own count of rows, kept by its triggers
+    # its consistency check (counts, sizes, files) finds nothing but our .gitignore
+    assert [str(w.message) for w in store.check()] == [f"unknown file: {tmp_path / 'c' / '.gitignore'}"]
+    store.clear()
+    assert store.texts_in("url:") == {}
+    store.close()
 
 
-def test_unusable_cache_directory_is_a_config_error(tmp_path):
+def test_an_unusable_cache_directory_is_named_in_one_warning_and_not_used(tmp_path, caplog):
+    # It used to be a ConfigError (exit 2 at every run until the directory was deleted by hand).
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
-    with pytest.raises(ConfigError, match="cache_dir"):
-        Cache(blocker / "cache")
+    with caplog.at_level(logging.WARNING):
+        cache = Cache(blocker / "cache")
+        assert cache.problem
+        cache.put_result("https://x.org/a", _result("https://x.org/a", Status.OK))
+        assert cache.get_result("https://x.org/a").status is Status.OK  # still this run's memory
+        cache.close()
+    assert [r.levelno for r in caplog.records if str(blocker / "cache") in r.getMessage()] == [logging.WARNING]
 
 
 def test_cache_command_stats_and_clear(tmp_path, monkeypatch, capsys):
@@ -292,7 +315,7 @@ def test_a_result_read_back_is_marked_cached_but_stored_as_fresh(tmp_path):
         cache.put_result(url, again)  # writing a cached verdict back does not store the flag
     with Cache(tmp_path / "c") as cache:
         assert cache.get_result(url).from_cache  # marked on reading ...
-        assert "from_cache" not in cache._table.get_many([normalise_url(url)])[normalise_url(url)]["result"]  # ... not stored
+    assert "from_cache" not in _stored_record(tmp_path / "c", url)["result"]  # ... not stored
 
 
 def test_stored_records_leave_out_defaults_and_read_back_whole(tmp_path):
@@ -303,9 +326,9 @@ def test_stored_records_leave_out_defaults_and_read_back_whole(tmp_path):
     with Cache(tmp_path / "c") as cache:
         cache.put_result(plain, CheckResult(url=plain, status=Status.OK, http_status=200, checked_at=5.0))
         cache.put_result(moved, full)
+    stored = _stored_record(tmp_path / "c", plain)
+    assert stored == {"result": {"url": plain, "status": "ok", "http_status": 200, "checked_at": 5.0}, "fresh_until": stored["fresh_until"]}
     with Cache(tmp_path / "c") as cache:
-        stored = cache._table.get_many([plain])[plain]
-        assert stored == {"result": {"url": plain, "status": "ok", "http_status": 200, "checked_at": 5.0}, "fresh_until": stored["fresh_until"]}
         assert cache.get_result(moved) == replace(full, from_cache=True)
 
 
@@ -314,8 +337,7 @@ def test_records_in_the_older_full_layout_still_read(tmp_path):
     old = {"result": {"url": url, "status": "broken", "reason": "404", "detail": "", "http_status": 404, "redirects": [],
                       "final_url": "", "permanent": False, "checked_at": 5.0, "from_cache": False},
            "fresh_until": time.time() + 60, "history": {"first_broken": 5.0, "last_broken": 5.0, "broken_runs": 1, "last_run": "r1"}}
-    with Cache(tmp_path / "c") as cache:
-        cache._table.put_many({url: (old, 60)})
+    _write_raw_records(tmp_path / "c", [(url, json.dumps(old))])
     with Cache(tmp_path / "c") as cache:
         assert cache.get_result(url) == CheckResult(url=url, status=Status.BROKEN, reason="404", http_status=404, checked_at=5.0, from_cache=True)
         assert cache.history(url).broken_runs == 1
@@ -332,6 +354,29 @@ def test_expired_entries_are_dropped_on_close(tmp_path):
     time.sleep(0.1)
     cache.close()
     with diskcache.Cache(str(tmp_path / "c")) as store:
-        assert sorted(store.iterkeys()) == ["keep:k"]
+        assert sorted(store.iterkeys()) == ["keep:k", "url:https://x.org/a"]  # the expired fact is gone
     with Cache(tmp_path / "c", max_age=0.05) as cache:  # the URL's record outlives its freshness
         assert cache.get_result("https://x.org/a") is None and cache.last_result("https://x.org/a") is not None
+
+
+def test_values_come_back_as_json_data_lone_surrogates_included(tmp_path):
+    # Text read with surrogateescape keeps undecodable bytes as lone surrogates, which UTF-8 cannot hold.
+    value = {"text": "caf\udce9 é \U0001f600", "pair": (1, 2), "n": None, "f": 1.5, "inf": math.inf}
+    with Cache(tmp_path / "c") as cache:
+        cache.set("ns", "k", value, ttl=60)
+        assert cache.get("ns", "k") == {**value, "pair": [1, 2]}  # the same data before it is stored ...
+    with Cache(tmp_path / "c") as cache:
+        assert cache.get("ns", "k") == {**value, "pair": [1, 2]}  # ... and after
+
+
+def test_cache_stats_on_an_unusable_cache_names_it_and_exits_2(tmp_path, monkeypatch, capsys):
+    from linkfix.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".linkfix-cache").mkdir()
+    (tmp_path / ".linkfix-cache" / "cache.db").write_bytes(b"not a database" * 100)
+    assert main(["cache", "stats"]) == 2
+    assert ".linkfix-cache" in capsys.readouterr().err
+    assert main(["cache", "clear"]) == 0
+    assert main(["cache", "stats"]) == 0
+    assert "entries" in capsys.readouterr().out

@@ -28,7 +28,7 @@ from .hosts import CONTINUE, RETRY_BACKOFF, HostScheduler
 from .network import NetworkWatch
 from .redirects import Redirects
 from .transport import Answer, Fetched, Transport
-from .url_check import IDS_NAMESPACE, Outcome, UrlCheck, fragment_always_ok, judge_fragment
+from .url_check import IDS_NAMESPACE, Outcome, UrlCheck, decode_ids, fragment_always_ok, judge_fragment
 
 log = logging.getLogger(__name__)
 
@@ -239,10 +239,9 @@ class HttpChecker:
         if cached is not None:
             if not want_ids or cached.status not in (Status.OK, Status.REDIRECTED):
                 return Outcome(result=cached)
-            known_ids = self.cache.get(IDS_NAMESPACE, normalise_url(url))
-            if isinstance(known_ids, dict) and "ids" in known_ids:
-                ids = known_ids["ids"]
-                return Outcome(result=cached, ids=None if ids is None else frozenset(ids), read_ids=True)
+            known_ids = decode_ids(self.cache.get(IDS_NAMESPACE, normalise_url(url)))
+            if known_ids is not False:
+                return Outcome(result=cached, ids=known_ids, read_ids=True)
         return None
 
     async def _check_url(self, url: str, *, want_ids: bool, known: CheckResult | None, looked_up: bool = False) -> Outcome:

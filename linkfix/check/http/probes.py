@@ -80,9 +80,15 @@ class Soft404Probes:
 
 
 def _decode_probe(data: Any) -> soft404.Probe | None:
-    if not isinstance(data, dict) or not isinstance(data.get("status"), int):
+    """A cached probe, or None for anything not in the shape this module writes (the cache's
+    bytes are not ours to trust)."""
+    if not isinstance(data, dict) or type(data.get("status")) is not int:
         return None
     sketch = None
-    if isinstance(data.get("words"), list):
-        sketch = soft404.make_sketch(final_url=str(data.get("final_url", "")), title=str(data.get("title", "")), words=tuple(map(str, data["words"])))
+    words = data.get("words")
+    if isinstance(words, list):
+        final_url, title = data.get("final_url", ""), data.get("title", "")
+        if type(final_url) is not str or type(title) is not str or not all(type(w) is str for w in words):
+            return None
+        sketch = soft404.make_sketch(final_url=final_url, title=title, words=tuple(words))
     return soft404.Probe(status=data["status"], sketch=sketch)

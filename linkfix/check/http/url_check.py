@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import unquote
 
 from ...config import Config, parse_accept
@@ -228,3 +228,14 @@ def judge_fragment(result: CheckResult, fragment: str, ids: frozenset[str] | Non
 
 def _ids_ttl(result: CheckResult, max_age: float) -> float:
     return max_age if result.status is Status.OK else max_age / 4
+
+
+def decode_ids(data: Any) -> frozenset[str] | None | Literal[False]:
+    """A page's ids as cached ({"ids": None} for "not an HTML page"); False for a miss, or for
+    anything not in that shape (the cache's bytes are not ours to trust)."""
+    if not isinstance(data, dict) or "ids" not in data:
+        return False
+    ids = data["ids"]
+    if ids is None:
+        return None
+    return frozenset(ids) if isinstance(ids, list) and all(type(i) is str for i in ids) else False

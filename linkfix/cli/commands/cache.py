@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from ...config import Config, parse_duration
+from ...errors import InputError
 
 NAME = "cache"
 HELP = "show what the result cache holds (stats) or empty it (clear)"
@@ -28,10 +29,14 @@ def run(args: argparse.Namespace, config: Config) -> int:
     with Cache(directory, max_age=parse_duration(config.max_cache_age, "max_cache_age")) as cache:
         if args.action == "clear":
             removed = cache.stats()["entries"]
-            cache.clear()
+            cache.clear()  # a cache that could not be used is replaced by an empty one
+            if cache.problem:
+                raise InputError(f"cache_dir: cannot clear the cache at {directory}: {cache.problem}")
             print(f"cleared {removed} entries from {directory}")
             return 0
         stats = cache.stats()
+        if cache.problem:
+            raise InputError(f"cache_dir: the cache at {directory} cannot be used ({cache.problem}); `linkfix cache clear` replaces it")
     width = max(len(key) for key in stats)
     sys.stdout.write(f"cache: {directory}\n")
     for key, value in stats.items():

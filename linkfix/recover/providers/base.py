@@ -63,7 +63,8 @@ class Fetcher(Protocol):
 
 
 class CacheStore(Protocol):
-    """linkfix.store.cache.Cache."""
+    """linkfix.store.cache.Cache: values are JSON data (a tuple comes back a list), and what
+    comes back is checked before use (the cache directory may hold anything)."""
 
     def get(self, namespace: str, key: str) -> Any: ...
 
@@ -176,7 +177,8 @@ class Remote:
         """(status, final URL, text) of url, from the cache when possible; (None, url, "") on failure."""
         if self.cache is not None:
             cached = self.cache.get(namespace, url)
-            if cached is not None:
+            # [status, final URL, text] as stored below; anything else is a miss, asked again
+            if isinstance(cached, list) and [type(part) for part in cached] == [int, str, str]:
                 status, final_url, text = cached
                 return status, final_url, text
         if budget is not None and budget.expired():
@@ -212,7 +214,7 @@ class Remote:
         final_url = (fetched.final_url or url) if getattr(fetched, "redirects", ()) else url
         text = fetched.text or ""
         if self.cache is not None and (status < 500):
-            self.cache.set(namespace, url, (status, final_url, text), ttl if status < 400 else TTL_FAILURE)
+            self.cache.set(namespace, url, [status, final_url, text], ttl if status < 400 else TTL_FAILURE)
         return status, final_url, text
 
 

@@ -1,0 +1,65 @@
+"""Documents as plain JSON data, for the extraction cache: `encode` and `decode` round-trip a
+Document exactly, and `decode` accepts nothing else.
+
+The layout is compact because a warm run decodes every document of a site: pages once each
+(the document's own first; links point at theirs by index, so they share it again after
+decoding), and each link as one fixed-length row.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import Document, Link, LinkKind, Page, Span
+
+_KINDS = {kind.value: kind for kind in LinkKind}
+# A link row: url, kind, page index, span path, line, column, start, end, anchor text, context, tag, reference.
+_LINK_ROW = (str, str, int, str, int, int, int, int, str, str, str, str)
+_PAGE_ROW = (str, str, str, str, list, str)  # path, url, title, text, ids, base
+_TEXT = {str}
+
+
+def encode(document: Document) -> dict[str, Any]:
+    pages: dict[int, int] = {id(document.page): 0}  # by identity: links share their page object
+    page_rows = [_page_row(document.page)]
+    links = []
+    for link in document.links:
+        index = pages.get(id(link.page))
+        if index is None:
+            index = pages[id(link.page)] = len(page_rows)
+            page_rows.append(_page_row(link.page))
+        span = link.span
+        links.append([link.url, link.kind.value, index, span.path, span.line, span.column, span.start, span.end,
+                      link.anchor_text, link.context, link.tag, link.reference])
+    return {"pages": page_rows, "links": links}
+
+
+def _page_row(page: Page) -> list[Any]:
+    return [page.path, page.url, page.title, page.text, sorted(page.ids), page.base]
+
+
+def decode(data: Any) -> Document | None:
+    """The Document `encode` made, or None for anything else (any other shape or type)."""
+    if not isinstance(data, dict) or not isinstance(data.get("pages"), list) or not isinstance(data.get("links"), list):
+        return None
+    pages = [_page(row) for row in data["pages"]]
+    if not pages or None in pages:
+        return None
+    links = []
+    kinds, row_types = _KINDS, _LINK_ROW
+    for row in data["links"]:
+        if type(row) is not list or tuple(map(type, row)) != row_types:
+            return None
+        url, kind, index, path, line, column, start, end, anchor_text, context, tag, reference = row
+        if kind not in kinds or not 0 <= index < len(pages):
+            return None
+        links.append(Link(url=url, kind=kinds[kind], span=Span(path=path, line=line, column=column, start=start, end=end),
+                          page=pages[index], anchor_text=anchor_text, context=context, tag=tag, reference=reference))  # type: ignore[arg-type]
+    return Document(page=pages[0], links=tuple(links))  # type: ignore[arg-type]
+
+
+def _page(row: Any) -> Page | None:
+    if type(row) is not list or tuple(map(type, row)) != _PAGE_ROW or not set(map(type, row[4])) <= _TEXT:
+        return None
+    path, url, title, text, ids, base = row
+    return Page(path=path, url=url, title=title, text=text, ids=frozenset(ids), base=base)
