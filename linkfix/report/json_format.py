@@ -40,7 +40,7 @@ from . import json_document as doc
 from . import register, register_stream
 from .json_document import SCHEMA_URL, SCHEMA_VERSION
 
-__all__ = ["SCHEMA_URL", "SCHEMA_VERSION", "format_json", "iter_json", "dump_report", "read_report", "load_report"]
+__all__ = ["SCHEMA_URL", "SCHEMA_VERSION", "format_json", "iter_json", "dump_report", "read_report", "load_report", "escape_lone_surrogates"]
 
 _encode = msgspec.json.Encoder().encode
 _format = msgspec.json.format
@@ -164,10 +164,18 @@ def _json_text(value: Any, indent: int = 0) -> str:
         indent=indent or None,
         separators=(",", ": ") if indent else (", ", ": "),
     )
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return escape_lone_surrogates(text)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_lone_surrogates(text: str) -> str:
+    """JSON text with each lone surrogate as its escape \\udcXX: valid inside a JSON string
+    (the only place one can be), and the text can then be written as UTF-8."""
+    if text.isascii() or not _SURROGATE.search(text):
+        return text
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _finite(value: Any) -> Any:
