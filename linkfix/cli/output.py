@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
@@ -42,16 +43,25 @@ def _render(name: str, report: Report) -> str:
     return formatter(report)
 
 
-def write_text_atomic(path: Path, content: str | Iterable[str]) -> None:
-    """Write a report file in one step, so a reader never sees half a report."""
-    pieces = [content] if isinstance(content, str) else content
+def write_text_atomic(path: Path, content: str | Iterable[bytes]) -> None:
+    """Write a report file in one step, so a reader never sees half a report: a text (written
+    as UTF-8) or a streamer's UTF-8 bytes, piece by piece."""
+    pieces = [content.encode("utf-8")] if isinstance(content, str) else content
     path = path.expanduser()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+    except OSError as exc:
+        raise ConfigError(f"--output: cannot write {path}: {exc.strerror}") from exc
+    try:
+        with os.fdopen(fd, "wb") as handle:
             handle.writelines(pieces)
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
-    except OSError as exc:
-        raise ConfigError(f"--output: cannot write {path}: {exc.strerror}") from exc
+    except BaseException as exc:
+        # Interrupted or failed while streaming: no temporary file is left behind.
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError):
+            raise ConfigError(f"--output: cannot write {path}: {exc.strerror}") from exc
+        raise
