@@ -7,6 +7,7 @@ the two can never drift apart. Subcommands live in `linkfix/cli/commands/`, one 
 from __future__ import annotations
 
 import argparse
+import copy
 import gc
 import importlib
 import logging
@@ -21,6 +22,7 @@ from typing import Any, NoReturn, Sequence
 from .. import __version__
 from ..config import GROUPS, Config, load_config, parse_flag_value
 from ..errors import LinkfixError
+from ..report.text import clean
 from . import commands
 
 log = logging.getLogger("linkfix")
@@ -131,9 +133,26 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+class EscapingFormatter(logging.Formatter):
+    """Log messages carry paths, URLs and titles from sources and fetched pages: each is shown
+    escaped (`report.text.clean`: control characters, bidi controls, line separators, a file
+    name's undecodable bytes), so it cannot forge a log line, drive the terminal or reorder
+    what the reader sees. A traceback keeps its lines, each escaped the same way."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        shown = copy.copy(record)  # other handlers get the record as it was
+        shown.message = clean(record.message)
+        return super().formatMessage(shown)
+
+    def formatException(self, ei: Any) -> str:
+        return "\n".join(clean(line) for line in super().formatException(ei).split("\n"))
+
+
 def _configure_logging(args: argparse.Namespace) -> None:
     level = logging.ERROR if args.quiet else (logging.WARNING, logging.INFO, logging.DEBUG)[min(args.verbose, 2)]
-    logging.basicConfig(level=level, format="linkfix: %(levelname)s: %(message)s", stream=sys.stderr)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(EscapingFormatter("linkfix: %(levelname)s: %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler])
     if args.verbose < 2:
         logging.getLogger("asyncio").setLevel(logging.ERROR)
 
@@ -179,7 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             config = config_from_args(args, search_dir=_search_dir(args)) if getattr(module, "USES_CONFIG", False) else None
             return module.run(args, config)
     except LinkfixError as exc:
-        print(f"linkfix: error: {exc}", file=sys.stderr)
+        print(f"linkfix: error: {clean(str(exc))}", file=sys.stderr)  # names hostile paths and values
         return exc.exit_code
     except KeyboardInterrupt:
         if terminated.received:

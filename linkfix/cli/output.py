@@ -42,13 +42,14 @@ def _render(name: str, report: Report) -> str:
     return formatter(report)
 
 
-def write_text_atomic(path: Path, content: str | Iterable[str]) -> None:
+def write_text_atomic(path: Path, content: str | Iterable[bytes]) -> None:
     """Write a report file in one step, so a reader never sees half a report (and Ctrl-C
-    leaves the previous report, not a temporary file): `linkfix.atomic.write_atomic`."""
-    pieces = [content] if isinstance(content, str) else content
+    leaves the previous report, not a temporary file): a text (written as UTF-8) or a
+    streamer's UTF-8 bytes, piece by piece, through `linkfix.atomic.write_atomic`."""
+    pieces = [content.encode("utf-8")] if isinstance(content, str) else content
     path = path.expanduser()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, (piece.encode("utf-8") for piece in pieces))
+        write_atomic(path, pieces)
     except OSError as exc:
         raise ConfigError(f"--output: cannot write {path}: {exc.strerror or exc}") from exc

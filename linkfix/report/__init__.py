@@ -13,7 +13,7 @@ from typing import Callable, Generic, Iterator, Mapping, TypeVar
 from ..model import Report
 
 Formatter = Callable[[Report], str]
-Streamer = Callable[[Report], Iterator[str]]
+Streamer = Callable[[Report], Iterator[bytes]]  # the file's UTF-8 bytes, piece by piece
 
 F = TypeVar("F")
 

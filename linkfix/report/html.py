@@ -7,6 +7,9 @@ and accept/reject controls that produce the `decisions.json` `linkfix fix --appl
 Safety: jinja2 autoescapes every value; only http(s) URLs become links; and a Content
 Security Policy allows no network access and no script but the page's own (pinned by its
 sha256), so hostile text from a fetched page is shown, never run.
+
+A file name that is not UTF-8 is shown escaped (\\xff, as in the text report); the decisions
+carry its exact name, from a JSON string in `data-file-json`.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from urllib.parse import urlsplit
 from ..model import LinkResult, Report, Status
 from . import register
 from .common import DECISIONS_SCHEMA, is_safe_url, replacement_url, status_counts
+from .text import escape_surrogates
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -37,11 +41,18 @@ def _environment():
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=True,
+        finalize=_shown,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+
+
+def _shown(value: Any) -> Any:
+    """Every value the template writes: a file name's undecodable bytes (lone surrogates,
+    which UTF-8 cannot carry) shown escaped; anything else as it is."""
+    return escape_surrogates(value) if isinstance(value, str) else value
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -65,6 +76,7 @@ class _Row:
     host: str
     choices: tuple[_Choice, ...]
     archived_safe: bool
+    file_json: str  # the exact file name as JSON, when it is shown escaped; else ""
 
 
 def _host(item: LinkResult) -> str:
@@ -110,7 +122,11 @@ def _rows(report: Report) -> list[_Row]:
                 )
             )
         archived_safe = item.archived is not None and is_safe_url(item.archived.url)
-        rows.append(_Row(id=f"l{number}", item=item, host=_host(item), choices=tuple(choices), archived_safe=archived_safe))
+        path = item.link.span.path
+        file_json = json.dumps(path) if escape_surrogates(path) != path else ""
+        rows.append(
+            _Row(id=f"l{number}", item=item, host=_host(item), choices=tuple(choices), archived_safe=archived_safe, file_json=file_json)
+        )
     return rows
 
 

@@ -1,18 +1,26 @@
-"""The `json` format: the whole run, versioned, and `load_report` to read it back.
+"""The `json` format: the whole run, versioned, and `read_report`/`load_report` to read it back.
 
-The layout is documented by `schema.json` next to this module. Page text and page ids are
-left out (they are large and belong to the sources); each link keeps its page's path, URL and
-title plus the words around it, so a reloaded report can still be rendered and fixed.
+The layout is defined once, by the msgspec Structs of `json_document` (which also generate the
+published `schema.json`): the writer fills them and msgspec encodes them; the reader has msgspec
+decode and validate a file into them, then rebuilds the model. Page text and page ids are left
+out (they are large and belong to the sources); each link keeps its page's path, URL and title
+plus the words around it, so a reloaded report can still be rendered and fixed.
+
+File names that are not UTF-8 (os.fsdecode's lone surrogates \\udc80-\\udcff) are written as
+JSON's own \\udcXX escapes, so they come back as the same names. msgspec refuses lone
+surrogates both ways, so such a value takes Python's json instead: only reports that hold one
+pay for it.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
-from json.encoder import encode_basestring
-from types import EllipsisType
-from typing import Iterator, Any, Callable, Mapping, TypeVar
+from typing import Any, Iterator, Mapping, Sequence
+
+import msgspec
 
 from .. import __version__
 from ..errors import InputError
@@ -21,82 +29,68 @@ from ..model import (
     Candidate,
     CheckResult,
     Link,
-    LinkKind,
     LinkResult,
     Page,
     Reason,
     Redirect,
     Report,
-    Scope,
     Span,
     Status,
 )
+from . import json_document as doc
 from . import register, register_stream
+from .json_document import SCHEMA_URL, SCHEMA_VERSION
 
-SCHEMA_URL = "https://linkfix.dev/schema/report-1.json"
-SCHEMA_VERSION = 1
+__all__ = ["SCHEMA_URL", "SCHEMA_VERSION", "format_json", "iter_json", "dump_report", "read_report", "load_report", "escape_lone_surrogates"]
 
-_ONE_LINE = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
-_compact = _ONE_LINE.encode
-#: A str's JSON text as `_ONE_LINE` writes it (json's C function when _json is there).
-_string = encode_basestring
+_encode = msgspec.json.Encoder().encode
+_format = msgspec.json.format
+_decode = msgspec.json.Decoder(doc.Report).decode
+
+#: Links encoded per piece the streaming writer yields.
+_BATCH = 2000
 
 
 def tool_version() -> str:
     return __version__
 
 
+# ---------------------------------------------------------------------------------------------
+# Writing
+
+
 @register("json")
 def format_json(report: Report) -> str:
-    return "".join(iter_json(report))
+    return b"".join(iter_json(report)).decode("utf-8")
 
 
 @register_stream("json")
-def iter_json(report: Report) -> Iterator[str]:
-    """Readable and diffable, yet fast on 100k links: the run's fields indented, one line per
-    page and per link (json's C encoder only runs without `indent`; a link's line is what that
-    encoder writes for `_dump_link`, assembled by `_encode_link`). Produced in pieces, so a
-    writer holds one link's text at a time rather than the whole report."""
-    data = _dump_head(report)
-    pages = data.pop("pages")
+def iter_json(report: Report) -> Iterator[bytes]:
+    """The file's UTF-8 bytes, piece by piece. Readable and diffable, yet fast on 100k links:
+    the run's fields indented, one line per page and per link (in `json.dumps`'s spelling: ", "
+    and ": " between items). A writer holds a batch of links' text at a time, never the whole
+    report, and the bytes msgspec writes go to the file without a round trip through str."""
+    head = msgspec.to_builtins(_head(report))
+    pages = head.pop("pages")
+    del head["links"]
     if not report.results:
-        yield json.dumps({**data, "pages": pages, "links": []}, indent=2, ensure_ascii=False) + "\n"
+        yield (_json_text({**head, "pages": pages, "links": []}, indent=2) + "\n").encode()
         return
-    compact = _compact
-    yield json.dumps(data, indent=2, ensure_ascii=False)[:-2]  # without the closing "\n}"
-    yield ',\n  "pages": {\n'
-    yield ",\n".join(f"    {compact(path)}: {compact(page)}" for path, page in pages.items())
-    yield '\n  },\n  "links": [\n'
-    separator = "    "
-    for item in report.results:
-        yield separator + _encode_link(item)
-        separator = ",\n    "
-    yield "\n  ]\n}\n"
+    yield _json_text(head, indent=2)[:-2].encode()  # without the closing "\n}"
+    yield b',\n  "pages": {\n'
+    yield ",\n".join(f"    {_json_text(path)}: {_json_text(page)}" for path, page in pages.items()).encode()
+    yield b'\n  },\n  "links": [\n'
+    results = report.results
+    for first in range(0, len(results), _BATCH):
+        yield (b"    " if first == 0 else b",\n    ") + _link_lines(results[first : first + _BATCH])
+    yield b"\n  ]\n}\n"
 
 
 def dump_report(report: Report) -> dict[str, Any]:
-    """The report as plain JSON-ready data (what `format_json` serialises)."""
-    return {**_dump_head(report), "links": [_dump_link(item) for item in report.results]}
-
-
-def _dump_head(report: Report) -> dict[str, Any]:
-    """Everything but the links."""
-    pages: dict[str, dict[str, str]] = {}
-    for item in report.results:
-        page = item.link.page
-        pages.setdefault(page.path, {"url": page.url, "title": page.title, "base": page.base})
-    return {
-        "schema": SCHEMA_URL,
-        "version": SCHEMA_VERSION,
-        "tool": {"name": "linkfix", "version": tool_version()},
-        "started": report.started,
-        "duration": report.duration,
-        "root": report.root,
-        "files": report.files,
-        "errors": list(report.errors),
-        "totals": count_statuses(report),
-        "pages": pages,
-    }
+    """The report as plain JSON-ready data (what `format_json` writes)."""
+    document = _head(report)
+    document.links = [_link_document(item) for item in report.results]
+    return msgspec.to_builtins(document)
 
 
 def count_statuses(report: Report) -> dict[str, int]:
@@ -107,110 +101,94 @@ def count_statuses(report: Report) -> dict[str, int]:
     return totals
 
 
-def _dump_link(item: LinkResult) -> dict[str, Any]:
-    link, result = item.link, item.result
-    return {
-        "file": link.span.path,
-        "line": link.span.line,
-        "column": link.span.column,
-        "start": link.span.start,
-        "end": link.span.end,
-        "page": link.page.path,
-        "url": link.url,
-        "resolved": item.resolved,
-        "scope": item.scope.value,
-        "kind": link.kind.value,
-        "tag": link.tag,
-        "reference": link.reference,
-        "anchor_text": link.anchor_text,
-        "context": link.context,
-        "status": result.status.value,
-        "reason": result.reason,
-        "detail": result.detail,
-        "http_status": result.http_status,
-        "checked_url": result.url,
-        "redirects": _dump_redirects(result.redirects),
-        "final_url": result.final_url,
-        "permanent": result.permanent,
-        "checked_at": result.checked_at,
-        "from_cache": result.from_cache,
-        "suggestions": _dump_suggestions(item),
-        "archived": None if item.archived is None else _dump_archived(item.archived),
-    }
+def _head(report: Report) -> doc.Report:
+    """The document with its pages and without its links."""
+    pages: dict[str, doc.Page] = {}
+    for item in report.results:
+        page = item.link.page
+        if page.path not in pages:
+            pages[page.path] = doc.Page(url=page.url, title=page.title, base=page.base)
+    return doc.Report(
+        schema=SCHEMA_URL,
+        version=SCHEMA_VERSION,
+        tool=doc.Tool(name="linkfix", version=tool_version()),
+        started=report.started,
+        duration=report.duration,
+        root=report.root,
+        files=report.files,
+        errors=list(report.errors),
+        totals=doc.Totals(**count_statuses(report)),
+        pages=pages,
+        links=[],
+    )
 
 
-def _dump_redirects(redirects: Any) -> list[dict[str, Any]]:
-    return [{"url": r.url, "status": r.status, "location": r.location} for r in redirects]
-
-
-def _dump_suggestions(item: LinkResult) -> list[dict[str, Any]]:
-    return [
-        {"url": c.url, "confidence": c.confidence, "method": c.method, "score": c.score, "evidence": _plain(c.evidence)}
-        for c in item.suggestions
-    ]
-
-
-def _dump_archived(archived: Archived) -> dict[str, Any]:
-    return {"url": archived.url, "datetime": archived.datetime, "title": archived.title}
-
-
-def _encode_link(item: LinkResult) -> str:
-    """`_compact(_dump_link(item))`, the same text at about half the cost.
-
-    The keys are written once in the f-string and each value is encoded directly (strings by
-    json's C function), without a dict per link or the encoder's walk over it. A link with a
-    value of any other type than the usual ones takes the generic path (which also raises what
-    it always raised).
-    """
+def _link_document(item: LinkResult) -> doc.Link:
     link, result = item.link, item.result
     span = link.span
-    line, column, start, end = span.line, span.column, span.start, span.end
-    http_status, checked_at = result.http_status, result.checked_at
-    permanent, from_cache = result.permanent, result.from_cache
-    # Exact types only: a bool is an int, and json writes NaN and Infinity its own way.
-    if not (
-        line.__class__ is column.__class__ is start.__class__ is end.__class__ is int
-        and (http_status is None or http_status.__class__ is int)
-        and checked_at.__class__ is float
-        and checked_at - checked_at == 0.0  # finite
-        and permanent.__class__ is from_cache.__class__ is bool
-    ):
-        return _compact(_dump_link(item))
-    redirects = result.redirects
+    # Positional, in doc.Link's field order: a keyword call costs a third more on 100k links.
+    return doc.Link(
+        span.path, span.line, span.column, span.start, span.end, link.page.path,
+        link.url, item.resolved, item.scope, link.kind, link.tag, link.reference,
+        link.anchor_text, link.context, result.status, result.reason, result.detail,
+        result.http_status, result.url,
+        [doc.Redirect(hop.url, hop.status, hop.location) for hop in result.redirects] if result.redirects else [],
+        result.final_url, result.permanent, result.checked_at, result.from_cache,
+        [_suggestion_document(c) for c in item.suggestions] if item.suggestions else [],
+        None if item.archived is None else doc.Archived(item.archived.url, item.archived.datetime, item.archived.title),
+    )  # fmt: skip
+
+
+def _suggestion_document(candidate: Candidate) -> doc.Suggestion:
+    return doc.Suggestion(candidate.url, candidate.confidence, candidate.method, candidate.score, _plain(candidate.evidence))
+
+
+def _link_lines(items: Sequence[LinkResult]) -> bytes:
+    """The links' lines, joined by ",\\n    "."""
     try:
-        # The same text is usually written twice or three times: encode it once.
-        file = _string(span.path)
-        url = _string(link.url)
-        resolved = url if item.resolved == link.url else _string(item.resolved)
-        checked_url = resolved if result.url == item.resolved else _string(result.url)
-        return (
-            f'{{"file": {file}, "line": {line}, "column": {column}, "start": {start}, "end": {end}, '
-            f'"page": {file if link.page.path == span.path else _string(link.page.path)}, '
-            f'"url": {url}, "resolved": {resolved}, '
-            # `_value_` is what Enum.value returns, minus a descriptor call (three per link).
-            f'"scope": {_string(item.scope._value_)}, "kind": {_string(link.kind._value_)}, '
-            f'"tag": {_string(link.tag)}, "reference": {_string(link.reference)}, '
-            f'"anchor_text": {_string(link.anchor_text)}, "context": {_string(link.context)}, '
-            f'"status": {_string(result.status._value_)}, "reason": {_string(result.reason)}, '
-            f'"detail": {_string(result.detail)}, "http_status": {"null" if http_status is None else http_status}, '
-            f'"checked_url": {checked_url}, '
-            f'"redirects": {_encode_redirects(redirects) if redirects else "[]"}, '
-            f'"final_url": {_string(result.final_url)}, "permanent": {"true" if permanent else "false"}, '
-            f'"checked_at": {checked_at!r}, "from_cache": {"true" if from_cache else "false"}, '
-            f'"suggestions": {_compact(_dump_suggestions(item)) if item.suggestions else "[]"}, '
-            f'"archived": {"null" if item.archived is None else _compact(_dump_archived(item.archived))}}}'
-        )
-    except (TypeError, AttributeError):  # a str field holding something else, a plain-str status
-        return _compact(_dump_link(item))
+        lines = [_format(_encode(_link_document(item)), indent=0) for item in items]
+    except UnicodeEncodeError:  # a lone surrogate somewhere in the batch: those links one by one
+        lines = [_json_text(_link_document(item)).encode() for item in items]
+    return b",\n    ".join(lines)
 
 
-def _encode_redirects(redirects: Any) -> str:
-    hops = []
-    for hop in redirects:
-        if hop.status.__class__ is not int:
-            return _compact(_dump_redirects(redirects))
-        hops.append(f'{{"url": {_string(hop.url)}, "status": {hop.status}, "location": {_string(hop.location)}}}')
-    return f"[{', '.join(hops)}]"
+def _json_text(value: Any, indent: int = 0) -> str:
+    """`value` as JSON text: on one line with ", " and ": " (indent 0), or indented."""
+    try:
+        return _format(_encode(value), indent=indent).decode()
+    except UnicodeEncodeError:
+        pass
+    # A lone surrogate (a file name that is not UTF-8): json writes it raw into the str, where
+    # it becomes the JSON escape \udcXX (valid inside a JSON string, the only place it can be).
+    text = json.dumps(
+        _finite(msgspec.to_builtins(value)),
+        ensure_ascii=False,
+        indent=indent or None,
+        separators=(",", ": ") if indent else (", ", ": "),
+    )
+    return escape_lone_surrogates(text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_lone_surrogates(text: str) -> str:
+    """JSON text with each lone surrogate as its escape \\udcXX: valid inside a JSON string
+    (the only place one can be), and the text can then be written as UTF-8."""
+    if text.isascii() or not _SURROGATE.search(text):
+        return text
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _finite(value: Any) -> Any:
+    """NaN and infinities as null, as msgspec writes them (JSON has neither)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_finite(item) for item in value]
+    return value
 
 
 def _plain(value: Any) -> Any:
@@ -232,140 +210,169 @@ def _plain(value: Any) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------
-# Loading
+# Reading
 
 
-T = TypeVar("T")
+def read_report(raw: bytes | str) -> Report:
+    """Rebuild a Report from the text `format_json` wrote. Raises InputError."""
+    try:
+        document = _decode(raw)
+    except msgspec.ValidationError as exc:
+        raise _invalid(exc, _header(raw)) from None
+    except msgspec.DecodeError as exc:
+        if isinstance(raw, bytes) and not _is_utf8(raw):
+            raise InputError("not UTF-8 text, not a linkfix JSON result") from None
+        if _SURROGATE_ESCAPE.search(raw if isinstance(raw, bytes) else raw.encode("utf-8", "surrogatepass")):
+            return load_report(_python_json(raw))
+        raise InputError(f"not JSON ({_lower(str(exc))})") from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply") from None
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text, not a linkfix JSON result") from None
+    return _report(document)
 
 
-class _Reader:
-    """Typed field access that turns any shape problem into one InputError naming the field."""
-
-    def __init__(self, data: Any, where: str) -> None:
-        if not isinstance(data, dict):
-            raise InputError(f"report JSON: {where}: expected an object, got {type(data).__name__}")
-        self.data = data
-        self.where = where
-
-    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
-        try:
-            value = self.data[key]
-        except KeyError:
-            if default is ...:
-                raise InputError(f"report JSON: {self.where}: missing '{key}'") from None
-            return default
-        if value is None and default is None:
-            return None
-        # bool is an int subclass: true/false never pass for a number.
-        if not isinstance(value, kind) or (value.__class__ is bool and kind is not bool):
-            raise InputError(f"report JSON: {self.where}.{key}: unexpected value {value!r:.80}")
-        return value
-
-    def enum(self, key: str, enum: Callable[[str], T], default: str | EllipsisType = ...) -> T:
-        value = self.get(key, str, default)
-        try:
-            return enum(value)
-        except ValueError:
-            raise InputError(f"report JSON: {self.where}.{key}: unknown value {value!r:.80}") from None
+def load_report(data: Any) -> Report:
+    """Rebuild a Report from `format_json` output already parsed by json. Raises InputError."""
+    try:
+        document = msgspec.convert(data, doc.Report)
+    except msgspec.ValidationError as exc:
+        raise _invalid(exc, data if isinstance(data, dict) else None) from None
+    return _report(document)
 
 
-def load_report(data: dict) -> Report:
-    """Rebuild a Report from `format_json` output (already parsed). Raises InputError."""
-    top = _Reader(data, "report")
-    if top.get("schema", str, "") != SCHEMA_URL:
-        raise InputError(f"report JSON: not a linkfix report (schema must be {SCHEMA_URL})")
-    version = top.get("version", int)
-    if version != SCHEMA_VERSION:
-        raise InputError(f"report JSON: version {version} is not supported (this linkfix reads {SCHEMA_VERSION})")
-    pages_data = top.get("pages", dict, {})
-    pages = {path: _load_page(path, entry) for path, entry in pages_data.items()}
-    links = top.get("links", list)
-    results = tuple(_load_link(i, entry, pages) for i, entry in enumerate(links))
-    errors = top.get("errors", list, [])
-    if not all(isinstance(e, str) for e in errors):
-        raise InputError("report JSON: report.errors: expected a list of strings")
+def _is_utf8(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _python_json(raw: bytes | str) -> Any:
+    """json's parse, for the JSON escapes of lone surrogates that msgspec refuses."""
+
+    def integer(text: str) -> int:
+        # What msgspec reads (64 bits) and no more: int() of thousands of digits is slow.
+        if len(text.lstrip("-")) > 20:
+            raise InputError(f"report JSON: an integer of {len(text)} digits")
+        return int(text)
+
+    def no_constant(name: str) -> Any:
+        raise InputError(f"not JSON ({name} is not a JSON number)")
+
+    try:
+        return json.loads(raw, parse_int=integer, parse_constant=no_constant)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply") from None
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text, not a linkfix JSON result") from None
+
+
+class _Header(msgspec.Struct):
+    """What identifies a report, read when the whole document does not validate."""
+
+    schema: Any = None
+    version: Any = None
+
+
+def _header(raw: bytes | str) -> dict[str, Any] | None:
+    """The report's schema and version, or None when the document is not an object."""
+    try:
+        header = msgspec.json.decode(raw, type=_Header)
+    except (msgspec.MsgspecError, RecursionError, UnicodeDecodeError):
+        return None
+    return {"schema": header.schema, "version": header.version}
+
+
+def _invalid(exc: msgspec.ValidationError, header: Mapping[str, Any] | None) -> InputError:
+    """The error a report that does not validate gets: a foreign or newer file said as such,
+    anything else with its JSON path (`report.links[3].status: unknown value 'rotten'`)."""
+    if header is not None and header.get("schema") != SCHEMA_URL:
+        return InputError(f"report JSON: not a linkfix report (schema must be {SCHEMA_URL})")
+    if header is not None and header.get("version") != SCHEMA_VERSION:
+        version = header.get("version")
+        return InputError(f"report JSON: version {version!r:.20} is not supported (this linkfix reads {SCHEMA_VERSION})")
+    message, _, where = str(exc).partition(" - at `$")
+    if len(message) > 160:  # a long bad value, quoted
+        message = message[:150] + "…" + message[-10:]
+    return InputError(f"report JSON: report{where.rstrip('`')}: {_lower(message)}")
+
+
+# msgspec's words for JSON types, as a person says them.
+_TYPES = {"object": "an object", "array": "an array", "str": "a string", "int": "an integer",
+          "float": "a number", "bool": "true or false", "null": "null"}  # fmt: skip
+_WORDING = (("Object missing required field", "missing"), ("Object contains unknown field", "unknown field"),
+            ("Invalid enum value", "unknown value"), ("JSON is malformed: ", ""))  # fmt: skip
+
+
+def _lower(message: str) -> str:
+    for theirs, ours in _WORDING:
+        message = message.replace(theirs, ours)
+    message = re.sub(r"`(\w+(?: \| \w+)*)`", lambda m: " or ".join(_TYPES.get(t, f"'{t}'") for t in m[1].split(" | ")), message)
+    return message[:1].lower() + message[1:]
+
+
+def _report(document: doc.Report) -> Report:
+    pages = {path: Page(path=path, url=page.url, title=page.title, base=page.base) for path, page in document.pages.items()}
     return Report(
-        results=results,
-        root=top.get("root", str, ""),
-        started=top.get("started", str, ""),
-        duration=float(top.get("duration", (int, float), 0.0)),
-        files=top.get("files", int, 0),
-        errors=tuple(errors),
+        results=tuple(_link_result(index, entry, pages) for index, entry in enumerate(document.links)),
+        root=document.root,
+        started=document.started,
+        duration=document.duration,
+        files=document.files,
+        errors=tuple(document.errors),
     )
 
 
-def _load_page(path: str, entry: Any) -> Page:
-    r = _Reader(entry, f"pages[{path!r}]")
-    return Page(path=path, url=r.get("url", str, ""), title=r.get("title", str, ""), base=r.get("base", str, ""))
+def _reason(index: int, value: str) -> Reason:
+    try:
+        return Reason(value)
+    except ValueError:
+        raise InputError(f"report JSON: report.links[{index}].reason: unknown value {value!r:.80}") from None
 
 
-def _load_link(index: int, entry: Any, pages: dict[str, Page]) -> LinkResult:
-    r = _Reader(entry, f"links[{index}]")
-    path = r.get("file", str)
-    page_path = r.get("page", str, path)
-    page = pages.get(page_path) or Page(path=page_path)
-    span = Span(
-        path=path,
-        line=r.get("line", int),
-        column=r.get("column", int),
-        start=r.get("start", int),
-        end=r.get("end", int),
-    )
-    if not 0 <= span.start <= span.end:
-        raise InputError(f"report JSON: links[{index}]: bad span {span.start}..{span.end}")
+def _link_result(index: int, entry: doc.Link, pages: dict[str, Page]) -> LinkResult:
+    if entry.start > entry.end:
+        raise InputError(f"report JSON: report.links[{index}]: bad span {entry.start}..{entry.end}")
+    span = Span(path=entry.file, line=entry.line, column=entry.column, start=entry.start, end=entry.end)
     link = Link(
-        url=r.get("url", str),
-        kind=r.enum("kind", LinkKind),
+        url=entry.url,
+        kind=entry.kind,
         span=span,
-        page=page,
-        anchor_text=r.get("anchor_text", str, ""),
-        context=r.get("context", str, ""),
-        tag=r.get("tag", str, ""),
-        reference=r.get("reference", str, ""),
+        page=pages.get(entry.page) or Page(path=entry.page),
+        anchor_text=entry.anchor_text,
+        context=entry.context,
+        tag=entry.tag,
+        reference=entry.reference,
     )
-    redirects = tuple(_load_redirect(index, i, hop) for i, hop in enumerate(r.get("redirects", list, [])))
     result = CheckResult(
-        url=r.get("checked_url", str, r.get("resolved", str)),
-        status=r.enum("status", Status),
-        reason=r.enum("reason", Reason, ""),
-        detail=r.get("detail", str, ""),
-        http_status=r.get("http_status", int, None),
-        redirects=redirects,
-        final_url=r.get("final_url", str, ""),
-        permanent=r.get("permanent", bool, False),
-        checked_at=float(r.get("checked_at", (int, float), 0.0)),
-        from_cache=r.get("from_cache", bool, False),
+        url=entry.checked_url,
+        status=entry.status,
+        reason=_reason(index, entry.reason),
+        detail=entry.detail,
+        http_status=entry.http_status,
+        redirects=tuple(Redirect(url=hop.url, status=hop.status, location=hop.location) for hop in entry.redirects),
+        final_url=entry.final_url,
+        permanent=entry.permanent,
+        checked_at=entry.checked_at,
+        from_cache=entry.from_cache,
     )
-    suggestions = tuple(_load_candidate(index, i, c) for i, c in enumerate(r.get("suggestions", list, [])))
-    archived_data = r.get("archived", dict, None)
-    archived = None
-    if archived_data is not None:
-        a = _Reader(archived_data, f"links[{index}].archived")
-        archived = Archived(url=a.get("url", str), datetime=a.get("datetime", str), title=a.get("title", str, ""))
+    suggestions = tuple(
+        Candidate(url=c.url, confidence=c.confidence, method=c.method, score=c.score, evidence=c.evidence)
+        for c in entry.suggestions
+    )
+    archived = entry.archived
     return LinkResult(
         link=link,
-        resolved=r.get("resolved", str),
-        scope=r.enum("scope", Scope),
+        resolved=entry.resolved,
+        scope=entry.scope,
         result=result,
         suggestions=suggestions,
-        archived=archived,
-    )
-
-
-def _load_redirect(index: int, hop: int, entry: Any) -> Redirect:
-    r = _Reader(entry, f"links[{index}].redirects[{hop}]")
-    return Redirect(url=r.get("url", str), status=r.get("status", int), location=r.get("location", str))
-
-
-def _load_candidate(index: int, i: int, entry: Any) -> Candidate:
-    r = _Reader(entry, f"links[{index}].suggestions[{i}]")
-    confidence = float(r.get("confidence", (int, float)))
-    if not 0.0 <= confidence <= 1.0:
-        raise InputError(f"report JSON: links[{index}].suggestions[{i}].confidence: not in [0, 1]: {confidence}")
-    return Candidate(
-        url=r.get("url", str),
-        confidence=confidence,
-        method=r.get("method", str),
-        score=float(r.get("score", (int, float), 0.0)),
-        evidence=r.get("evidence", dict, {}),
+        archived=None if archived is None else Archived(url=archived.url, datetime=archived.datetime, title=archived.title),
     )

@@ -2,7 +2,8 @@
 
 Broken links are failures. Links that could not be verified (blocked, timeout, error) and links
 not checked (excluded, unsupported) are skipped with the reason, so only what makes `check`
-exit 1 turns a CI dashboard red. Characters XML 1.0 cannot carry are dropped.
+exit 1 turns a CI dashboard red. Characters XML 1.0 cannot carry are replaced by U+FFFD; a file
+name's undecodable bytes are shown escaped (\\xff), as in the text report.
 """
 
 from __future__ import annotations
@@ -14,13 +15,14 @@ from xml.etree import ElementTree as ET
 from ..model import LinkResult, Report, Status
 from . import register
 from .common import top_suggestion
+from .text import escape_surrogates
 
 # Not allowed in XML 1.0 even as character references.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 
 
 def _xml(value: str) -> str:
-    return _NOT_XML.sub("\ufffd", value)
+    return _NOT_XML.sub("\ufffd", escape_surrogates(value))
 
 
 @register("junit")

@@ -27,7 +27,16 @@ _RULES = {
 
 
 def _uri(path: str) -> str:
-    return quote(path.replace("\\", "/"), safe="/")
+    """The file's URI: its bytes percent-encoded, so a name that is not UTF-8 names that file."""
+    return quote(_bytes(path.replace("\\", "/")), safe="/")
+
+
+def _bytes(text: str) -> bytes:
+    """UTF-8, with os.fsdecode's stand-ins for undecodable bytes turned back into those bytes."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate os.fsdecode never makes
+        return text.encode("utf-8", "surrogatepass")
 
 
 @register("sarif")
@@ -62,7 +71,8 @@ def format_sarif(report: Report) -> str:
         "results": [_result(item) for item in problems(report)],
     }
     log = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    # A lone surrogate (a file name that is not UTF-8) as its JSON escape, as in the json format.
+    return json_format.escape_lone_surrogates(json.dumps(log, indent=2, ensure_ascii=False)) + "\n"
 
 
 def _result(item: LinkResult) -> dict:
@@ -80,7 +90,7 @@ def _result(item: LinkResult) -> dict:
     elif item.archived is not None:
         message += f". Archived copy: {item.archived.url}"
     location = {"physicalLocation": {"artifactLocation": {"uri": _uri(span.path)}, "region": region}}
-    fingerprint = hashlib.sha256(f"{span.path}\0{item.link.url}".encode()).hexdigest()
+    fingerprint = hashlib.sha256(_bytes(f"{span.path}\0{item.link.url}")).hexdigest()
     out: dict = {
         "ruleId": rule_id,
         "ruleIndex": list(_RULES).index(result.status),

@@ -2,8 +2,9 @@
 
 Problems only (broken, error, timeout, blocked), grouped by file and sorted by position, each
 with its top suggestion; then one summary line. A clean run prints just the summary.
-Everything that came from a fetched page or a source file is stripped of control characters,
-so a hostile title or URL cannot move the cursor or recolour the terminal.
+Everything that came from a fetched page or a source file is shown escaped where a terminal or
+a viewer would act on it (`clean`), so a hostile title or URL cannot move the cursor, recolour
+the terminal, forge a line or reorder what the reader sees.
 """
 
 from __future__ import annotations
@@ -23,15 +24,37 @@ _COLOURS = {
 }
 _BOLD, _DIM, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
 
-# C0/C1 controls and DEL (keeps nothing that a terminal interprets).
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# What is acted on rather than shown: C0/C1 controls and DEL (terminal escape sequences, NEL);
+# the bidirectional controls that reorder a line (marks, embeddings, overrides, isolates: the
+# "Trojan Source" set); the line and paragraph separators; and lone surrogates, which is how a
+# file name that is not UTF-8 arrives (os.fsdecode) and which no UTF-8 output can carry.
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def clean(value: str) -> str:
-    """One line of inert text: control characters shown as escapes."""
-    if value.isprintable():  # no control character (they are all unprintable): the usual case
+    """One line of inert text: what a terminal or viewer would act on is shown as an escape
+    (\\x1b, \\u202e); a file name's undecodable byte as that byte (\\xff)."""
+    if value.isprintable():  # none of them (they are all unprintable): the usual case
         return value
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", value)
+    return _UNSAFE.sub(_escape, value)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def escape_surrogates(value: str) -> str:
+    """Only the lone surrogates escaped as `clean` does: for formats that escape the rest their
+    own way (HTML, XML) but must still be written as UTF-8."""
+    if value.isprintable() or not _SURROGATE.search(value):
+        return value
+    return _SURROGATE.sub(_escape, value)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if 0xDC80 <= code <= 0xDCFF:  # os.fsdecode's stand-in for the byte code - 0xDC00
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 @register("text")
@@ -64,7 +87,7 @@ def _describe(item: LinkResult, paint) -> list[str]:
     lines = [line]
     top = top_suggestion(item)
     if top is not None:
-        lines.append(f"    -> {clean(top.url)}  [{top.method}, confidence {top.confidence:.2f}]")
+        lines.append(f"    -> {clean(top.url)}  [{clean(top.method)}, confidence {top.confidence:.2f}]")
     elif item.archived is not None:
         lines.append(paint(_DIM, f"    archived: {clean(item.archived.url)}"))
     return lines

@@ -87,7 +87,9 @@ def test_report_rerenders_saved_result(project, capsys):
 
 @pytest.mark.parametrize(
     "content, message",
-    [(b"{", "not JSON"), (b"\xff\xfe", "not UTF-8"), (b"[]", "expected an object"), (b"[" * 100000 + b"]" * 100000, "nested too deeply")],
+    # A deep array at the top is refused as not an object before its depth matters (the typed
+    # reader stops at the first error); deep nesting where any value is allowed: see below.
+    [(b"{", "not JSON"), (b"\xff\xfe", "not UTF-8"), (b"[]", "expected an object"), (b"[" * 100000 + b"]" * 100000, "expected an object")],
     ids=["truncated", "utf16", "array", "deep"],
 )
 def test_report_bad_input(project, capsys, content, message):
@@ -95,6 +97,15 @@ def test_report_bad_input(project, capsys, content, message):
     assert invoke("report", ["bad.json"]) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+def test_report_deep_nesting_in_free_form_evidence(project, capsys):
+    text = (project / "result.json").read_text()
+    assert '"evidence": {}' in text
+    (project / "deep.json").write_text(text.replace('"evidence": {}', '"evidence": {"x": ' + "[" * 100000 + "]" * 100000 + "}"))
+    assert invoke("report", ["deep.json"]) == 2
+    err = capsys.readouterr().err
+    assert "nested too deeply" in err and "Traceback" not in err
 
 
 def test_report_missing_file(project, capsys):

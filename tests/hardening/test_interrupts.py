@@ -268,7 +268,7 @@ def test_interrupt_while_a_report_streams_leaves_the_old_report_and_no_temp(tmp_
     report.write_text('{"old": true}\n', encoding="utf-8")
 
     def pieces():
-        yield '{"links": ['
+        yield b'{"links": ['
         raise KeyboardInterrupt  # Ctrl-C while a streamed format is still rendering
 
     with pytest.raises(KeyboardInterrupt):

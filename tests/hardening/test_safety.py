@@ -5,7 +5,10 @@
 - credentials (per-host `headers`, GITHUB_TOKEN) go to their own host only, and never into the
   cache directory or a report;
 - response bodies are read up to a cap;
-- fetched strings are escaped in every report format;
+- fetched strings are escaped in every report format, and so are bidi controls, line
+  separators and control characters in link URLs, anchor texts, file paths and log lines;
+- a file name that is not UTF-8 is reported in every format, escaped where people read it and
+  exactly where programs read it (the JSON report, which `fix --from` uses);
 - links cannot make linkfix read outside the project root, nor `fix` write outside it.
 """
 
@@ -16,6 +19,8 @@ import json
 import os
 import socket
 import stat
+import subprocess
+import sys
 import tracemalloc
 from pathlib import Path
 
@@ -364,6 +369,99 @@ def test_fetched_strings_are_escaped_in_every_report_format():
     json.loads(outputs["sarif"])
     junit = etree.fromstring(outputs["junit"].encode("utf-8"))
     assert not list(junit.iter("script"))
+
+
+# Bidirectional controls (Trojan Source), separators and NEL: a viewer acts on them, so the
+# formats people read show them escaped, wherever in a link they come from.
+REORDERING = "\u202e\u202a\u202b\u202c\u202d\u2066\u2067\u2068\u2069\u200e\u200f\u061c\u2028\u2029\x85\x1b"
+
+
+def _reordering_report() -> Report:
+    odd = "evil\u202egnp.\u2066\x1b[2J.md"
+    span = Span(path=f"docs/{odd}", line=1, column=2, start=1, end=20)
+    page = Page(path=span.path, title="title\u202e\u2029x")
+    link = Link(url=f"https://a.test/\u202e{odd}\u2028\x85", kind=LinkKind.INLINE, span=span, page=page, anchor_text="a\u2067b")
+    result = CheckResult(url=link.url, status=Status.BROKEN, reason="404\u200f", detail="gone \u202d\u2068 \u061c\u200e")
+    suggestion = Candidate(url="https://b.test/\u202eexe.txt", confidence=0.9, method="search\u202b\u202c")
+    item = LinkResult(link=link, resolved=link.url, scope=Scope.EXTERNAL, result=result, suggestions=(suggestion,))
+    return Report(results=(item,), files=1, errors=(f"docs/{odd}: \u2069not UTF-8",))
+
+
+@pytest.mark.parametrize("name", ["text", "markdown", "github"])
+def test_bidi_controls_and_separators_are_escaped_where_people_read(name):
+    out = FORMATS[name](_reordering_report())
+    assert not set(out) & set(REORDERING), sorted(hex(ord(c)) for c in set(out) & set(REORDERING))
+    assert "\\u202e" in out
+
+
+def _linkfix(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    """The CLI in a child process whose stdout is strict UTF-8, as on a UTF-8 terminal or pipe
+    (C.UTF-8 would make Python escape surrogates itself and hide the crash)."""
+    env = dict(os.environ, PYTHONIOENCODING="utf-8:strict", NO_COLOR="1")
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parents[2]), env.get("PYTHONPATH", "")])
+    return subprocess.run([sys.executable, "-m", "linkfix", *args], cwd=cwd, env=env, capture_output=True, timeout=120)
+
+
+def test_log_lines_on_stderr_are_escaped(tmp_path):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "evil\u202e\x1b[2J\u2028x.md").write_bytes(b"\xff\xfe [a](b.md)\n")  # not UTF-8: logged
+    done = _linkfix(["check", "docs", "--offline"], tmp_path)
+    err = done.stderr.decode("utf-8")
+    assert "not valid UTF-8" in err and "Traceback" not in err
+    assert "docs/evil\\u202e\\x1b[2J\\u2028x.md" in err
+    assert not set(err) & set(REORDERING)
+
+
+def test_error_messages_are_escaped(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", "gone\u202e\x1b[2J.json"]) == 2
+    err = capsys.readouterr().err
+    assert "gone\\u202e\\x1b[2J.json: cannot read" in err and "\x1b" not in err
+
+
+ODD_NAME = b"docs/\xff\xfe.md"  # not UTF-8: os.fsdecode gives "docs/\udcff\udcfe.md"
+
+
+@pytest.fixture
+def odd_project(tmp_path):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / os.fsdecode(ODD_NAME)).write_text("# Odd\n\n[gone](missing.md)\n", encoding="utf-8")
+    (tmp_path / "docs" / "index.md").write_text("[odd](\u00ff\u00fe.md) [also](missing.md)\n", encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize("name", ["text", "json", "markdown", "html", "sarif", "junit", "github"])
+def test_a_file_name_that_is_not_utf8_is_reported_in_every_format(odd_project, name):
+    # The same format twice: to a file and to stdout.
+    done = _linkfix(["check", "docs", "--offline", "-f", f"{name},{name}", "-o", f"out.{name}", "-o", "-"], odd_project)
+    assert done.returncode == 1, done.stderr.decode(errors="replace")
+    assert b"Traceback" not in done.stderr
+    written = (odd_project / f"out.{name}").read_bytes().decode("utf-8")  # strict: valid UTF-8
+    assert done.stdout.decode("utf-8") == written
+    if name == "json":
+        files = {link["file"] for link in json.loads(written)["links"]}
+        assert os.fsdecode(ODD_NAME) in files  # exactly the name: `fix --from` finds the file
+        assert '"file": "docs/\\udcff\\udcfe.md"' in written
+    elif name == "sarif":
+        assert '"uri": "docs/%FF%FE.md"' in written  # the file's bytes, percent-encoded
+    elif name == "markdown":
+        assert "docs/\\\\xff\\\\xfe.md" in written  # shown escaped, the backslash escaped for markdown
+    else:
+        assert "docs/\\xff\\xfe.md" in written  # shown escaped, byte by byte
+
+
+def test_fix_from_a_result_finds_a_file_whose_name_is_not_utf8(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    name = os.fsdecode(b"\xff.md")
+    text = "# Doc\n\nSee [the manual](http://old.test/manual) now.\n"
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    _saved_result(tmp_path, name, text)
+    assert "\\udcff.md" in (tmp_path / "result.json").read_text(encoding="utf-8")
+    assert main(["report", "result.json", "-f", "text"]) == 0
+    assert "\\xff.md:3:18  BROKEN" in capsys.readouterr().out
+    assert main(["fix", "--from", "result.json"]) == 1, capsys.readouterr().err
+    assert (tmp_path / name).read_text(encoding="utf-8") == text.replace("http://old.test/manual", "https://new.test/manual/")
 
 
 # -- path safety -----------------------------------------------------------------------------------------

@@ -198,3 +198,21 @@ def test_hostile_text_is_shown_not_run(page):
     assert page.run("return document.querySelectorAll('tr.candidate[data-replacement^=\"javascript\"] button').length") == 0
     # our own script did run (the CSP pins it by hash)
     assert page.run("return document.getElementById('decision-count').textContent") == "0 accepted, 0 rejected"
+
+
+def test_decisions_carry_the_exact_name_of_a_file_that_is_not_utf8(browser, report, tmp_path):
+    """The page shows such a name escaped (\\xff); the decision names the file itself, which
+    `linkfix fix --apply` then opens (os.fsdecode's surrogates, via JSON's \\udcXX escapes)."""
+    import dataclasses
+
+    odd = "docs/\udcff name.md"
+    first = report.results[0]
+    link = dataclasses.replace(first.link, span=dataclasses.replace(first.link.span, path=odd), page=dataclasses.replace(first.link.page, path=odd))
+    path = tmp_path / "odd.html"
+    path.write_text(format_html(dataclasses.replace(report, results=(dataclasses.replace(first, link=link),))), encoding="utf-8")
+    browser.open(path.as_uri())
+    assert browser.run("return document.querySelector('article.link code.where').textContent") == "docs/\\xff name.md:3:14"
+    browser.click("article.link tr.candidate[data-index='0'] button.accept")
+    preview = json.loads(browser.run("return document.getElementById('decisions-preview').textContent"))
+    assert [entry["file"] for entry in preview["decisions"]] == [odd]
+    assert [fix.span.path for fix in plan_decisions(preview).fixes] == [odd]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -24,22 +23,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def read_report_file(name: str) -> Report:
     """Load a saved JSON result; every failure is an InputError that names the file."""
-    from ...report.json_format import load_report  # the JSON reader loads only when a result is read
+    from ...report.json_format import read_report  # the JSON reader loads only when a result is read
 
     try:
-        raw = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+        raw = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
     except OSError as exc:
         raise InputError(f"{name}: cannot read: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError:
-        raise InputError(f"{name}: not UTF-8 text, not a linkfix JSON result") from None
     try:
-        data = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{name}: not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
-    except RecursionError:
-        raise InputError(f"{name}: JSON nested too deeply") from None
-    try:
-        return load_report(data)
+        return read_report(raw)
     except InputError as exc:
         raise InputError(f"{name}: {exc}") from None
 

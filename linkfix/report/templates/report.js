@@ -31,7 +31,8 @@
         var verdict = row.dataset.decision;
         if (verdict !== "accept" && verdict !== "reject") { return; }
         entries.push({
-          file: link.dataset.file,
+          // A file name that is not UTF-8 is shown escaped; its exact name is a JSON string.
+          file: link.dataset.fileJson ? JSON.parse(link.dataset.fileJson) : link.dataset.file,
           line: Number(link.dataset.line),
           column: Number(link.dataset.column),
           start: Number(link.dataset.start),
