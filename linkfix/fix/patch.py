@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PatchError
+from ..inputs.read import Unreadable, read_bytes
 from ..model import LinkKind, Span
 
 log = logging.getLogger(__name__)
@@ -77,9 +78,9 @@ def decode_source(data: bytes, path: Path | str) -> tuple[str, bool]:
 
 def read_source(path: Path) -> Source:
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise PatchError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+        data = read_bytes(path)  # regular files only, size-capped: never a FIFO or a device
+    except Unreadable as exc:
+        raise PatchError(f"{path}: cannot read: {exc}") from exc
     text, bom = decode_source(data, path)
     return Source(path=path, text=text, bom=bom, digest=digest_bytes(data))
 
