@@ -276,7 +276,7 @@ class HttpChecker:
             cookie_jar=aiohttp.DummyCookieJar(),  # see cookies.py: cookies live for one redirect chain
             auto_decompress=True,
         )
-        busiest = max([self.config.host_concurrency, *(int(h.get("concurrency", 0) or 0) for h in self._hosts_config.values() if isinstance(h, dict))])
+        busiest = max([self.config.host_concurrency, *(int(h.get("concurrency", 0) or 0) for h in self._hosts_config.values())])
         self._admission = Admission(self.config.max_concurrency, minimum=busiest, on_tick=self._rank_hosts)
         self._admission.start()
 
