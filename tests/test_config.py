@@ -1,6 +1,8 @@
 import pytest
+from msgspec import UNSET
 
-from linkfix.config import Config, load_config, parse_accept, parse_duration
+from linkfix.config import Config, HostSettings, load_config, parse_accept, parse_duration
+from linkfix.config.schema import SCHEMA_FILE, config_schema, schema_text
 from linkfix.errors import ConfigError
 
 
@@ -41,8 +43,8 @@ def test_unknown_key_is_named_with_a_hint(tmp_path):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("timeout: fast\n", "key 'timeout' expects a number"),
-        ("offline: 1\n", "key 'offline' expects true or false"),
+        ("timeout: fast\n", "linkfix.yml: timeout: expects a number > 0, got 'fast'"),
+        ("offline: 1\n", "linkfix.yml: offline: expects true or false, got 1"),
         ("exclude: ['(']\n", "exclude: invalid regex"),
         ("remap: ['only-one-part']\n", "remap: expected 'REGEX REPLACEMENT'"),
         ("accept: ['2xx']\n", "accept: cannot read '2xx'"),
@@ -84,3 +86,132 @@ def test_config_paths_are_relative_to_the_config_file(tmp_path):
 def test_every_key_has_group_and_help():
     for f in Config.keys():
         assert f.metadata["group"] and f.metadata["help"], f.name
+
+
+# -- typed nested settings ------------------------------------------------------------------------------
+def test_nested_settings_are_typed_however_they_are_given(tmp_path):
+    (tmp_path / "linkfix.yml").write_text(
+        "hosts:\n  docs.example.com: {concurrency: 2, headers: {X-Key: v}}\n"
+        "archive: {provider: wayback, requests_per_minute: 0}\n"  # one mapping for a list of one
+        "search: [{provider: site}, {provider: searxng, url: 'https://s.test'}]\n"
+    )
+    config = load_config(search_dir=tmp_path)
+    host = config.hosts["docs.example.com"]
+    assert isinstance(host, HostSettings) and host.concurrency == 2 and host.headers == {"X-Key": "v"}
+    assert host.request_interval is UNSET and host.get("request_interval", 1.5) == 1.5
+    assert [dict(p) for p in config.archive] == [{"provider": "wayback", "requests_per_minute": 0.0}]
+    assert [p.get("provider") for p in config.search] == ["site", "searxng"]
+    in_code = Config(hosts={"docs.example.com": {"concurrency": 2, "headers": {"X-Key": "v"}}})
+    assert in_code.hosts == config.hosts
+
+
+def test_nested_settings_given_in_code_are_checked_too():
+    with pytest.raises(ConfigError, match=r"hosts\.x\.concurrency: expects a whole number >= 1, got 'two'"):
+        Config(hosts={"x": {"concurrency": "two"}})
+    with pytest.raises(ConfigError, match=r"search\[0\]\.provider: unknown provider 'nope'"):
+        Config(search=[{"provider": "nope"}])
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("search: [{provider: site, url: 'https://x.test'}]", "search[0]: unknown key 'url' (provider 'site' takes no settings)"),
+        ("search: [{provider: brave, key: X}]", "search[0]: unknown key 'key' (provider 'brave' takes url, api_key_env, requests_per_minute)"),
+        ("search: [{provider: brave, api_key_env: 'MY KEY'}]", "search[0].api_key_env: expects an environment variable name, got 'MY KEY'"),
+        ("archive: [{provider: memento, url: 'ftp://x'}]", "archive[0].url: expects an http(s):// URL, got 'ftp://x'"),
+        ("archive: [{provider: 3}]", "archive[0].provider: unknown provider 3 (choose from memento, wayback)"),
+        ("archive: wayback", "archive: expects a list of mappings with 'provider: NAME', got 'wayback'"),
+        ("hosts: [a.test]", "hosts: expects a mapping, got ['a.test']"),
+        ("hosts: {a.test: {headers: {X: 3}}}", "hosts.a.test.headers.X: expects text without control characters"),
+        ("hosts: {a.test: {headers: {X: \"a\\x00b\"}}}", "hosts.a.test.headers.X: expects text without control characters"),
+        ("hosts: {1: {concurrency: 1}}", "hosts.1: expects a host name"),
+        ("exclude: [[a]]", "exclude[0]: expects a string, got ['a']"),
+        ("max_retries: -1", "max_retries: expects a whole number >= 0, got -1"),
+        ("confirm_runs: 0", "confirm_runs: expects a whole number >= 1, got 0"),
+        ("min_confidence: 1.5", "min_confidence: expects a number from 0 to 1, got 1.5"),
+        ("base_url: docs.example.com", "base_url: expects an http(s):// URL or '', got 'docs.example.com'"),
+    ],
+)
+def test_nested_and_constrained_values_name_their_path(tmp_path, text, message):
+    (tmp_path / "linkfix.yml").write_text(text + "\n")
+    with pytest.raises(ConfigError) as error:
+        load_config(search_dir=tmp_path)
+    assert str(error.value).startswith(str(tmp_path / "linkfix.yml") + ": ") or str(error.value).startswith("linkfix.yml: ")
+    assert message in str(error.value)
+
+
+def test_flag_values_are_checked_like_file_values(tmp_path):
+    with pytest.raises(ConfigError, match=r"^--timeout: expects a number > 0, got 0\.0$"):
+        load_config(search_dir=tmp_path, overrides={"timeout": 0.0})
+    with pytest.raises(ConfigError, match=r"^--hosts: hosts\.a\.test: unknown key 'concurency' \(did you mean 'concurrency'\?\)$"):
+        load_config(search_dir=tmp_path, overrides={"hosts": {"a.test": {"concurency": 1}}})
+
+
+@pytest.mark.parametrize(
+    "rule, ok",
+    [
+        (r"^https://(?P<host>[^/]+)/(.*) https://mirror.test/\g<host>/\2", True),
+        (r"^http://(x)\.test/ https://x.test/\1/\g<0>", True),
+        (r"^http://(x)\.test/ https://x.test/\2", False),
+        (r"^http://(?P<a>x)\.test/ https://x.test/\g<b>", False),
+        (r"^http://x\.test/ https://x.test/\g<", False),
+    ],
+)
+def test_remap_replacements_are_tried_on_a_sample_match(tmp_path, rule, ok):
+    (tmp_path / "linkfix.yml").write_text(f"remap: ['{rule}']\n")
+    if ok:
+        assert load_config(search_dir=tmp_path).remap == [rule]
+    else:
+        with pytest.raises(ConfigError, match=r"remap\[0\]: replacement .* cannot be applied"):
+            load_config(search_dir=tmp_path)
+
+
+def test_a_config_file_that_is_a_device_is_refused(tmp_path):
+    (tmp_path / "linkfix.yml").symlink_to("/dev/zero")
+    with pytest.raises(ConfigError, match="not a regular file"):
+        load_config(explicit=tmp_path / "linkfix.yml")
+
+
+# -- JSON schema ------------------------------------------------------------------------------------------
+def test_the_shipped_schema_is_the_generated_one():
+    assert SCHEMA_FILE.read_text(encoding="utf-8") == schema_text(), "run: python -m linkfix.config.schema --write"
+
+
+def test_the_schema_knows_every_key_with_its_help():
+    properties = config_schema()["properties"]
+    assert list(properties) == [f.name for f in Config.keys()]
+    assert all(properties[f.name]["description"] == f.metadata["help"] for f in Config.keys())
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "exclude: '^https://x'\naccept: [200, '300..=399']\n",
+        "hosts: {docs.example.com: {concurrency: 2, request_interval: 0.5, headers: {Authorization: Bearer x}}}\n",
+        "archive: {provider: wayback}\nsearch: [{provider: site}, {provider: brave, api_key_env: BRAVE}]\n",
+        "timeout: 0\n",
+        "hosts: {docs.example.com: {concurrency: two}}\n",
+        "hosts: {docs.example.com: {headers: {X: \"a\\r\\nb: c\"}}}\n",
+        "hosts: {'https://docs.example.com': {concurrency: 1}}\n",
+        "user_agent: \"x\\ny\"\n",
+        "search: [{provider: nope}]\n",
+        "search: [{provider: site, url: 'https://x.test'}]\n",
+        "similarity: 1.5\n",
+        "max_concurency: 3\n",
+        "max_cache_age: soon\n",
+    ],
+)
+def test_the_schema_and_linkfix_agree(tmp_path, text):
+    """Whatever a type can express, the schema accepts exactly what linkfix accepts."""
+    import jsonschema
+    import yaml
+
+    (tmp_path / "linkfix.yml").write_text(text)
+    try:
+        load_config(search_dir=tmp_path)
+        accepted = True
+    except ConfigError:
+        accepted = False
+    errors = list(jsonschema.Draft202012Validator(config_schema()).iter_errors(yaml.safe_load(text) or {}))
+    assert accepted == (not errors), (accepted, [e.message for e in errors])

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, NoReturn, Sequence
 
 from .. import __version__
-from ..config import GROUPS, Config, load_config, parse_flag_value
+from ..config import GROUPS, Config, key_kind, load_config, parse_flag_value
 from ..errors import LinkfixError
 from ..report.text import clean
 from . import commands
@@ -46,15 +46,16 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
             names.insert(0, "-o")
         if f.name == "format":
             names.insert(0, "-f")
-        if f.type == "bool":
+        kind = key_kind(f.name)
+        if kind == "bool":
             kwargs["action"] = argparse.BooleanOptionalAction
-        elif f.type == "int":
+        elif kind == "int":
             kwargs.update(type=int, metavar="N")
-        elif f.type == "float":
+        elif kind == "float":
             kwargs.update(type=float, metavar="X")
-        elif f.type == "list[str]":
+        elif kind == "list":
             kwargs.update(action="append", metavar="VALUE")
-        elif f.type in ("dict", "list[dict]"):
+        elif kind == "json":
             kwargs.update(metavar="JSON")
         else:
             kwargs.update(metavar="VALUE")
@@ -68,10 +69,11 @@ def config_from_args(args: argparse.Namespace, *, search_dir: Path | None = None
         dest = f"cfg_{f.name}"
         if hasattr(args, dest):
             value = getattr(args, dest)
-            if f.type == "list[str]":
+            kind = key_kind(f.name)
+            if kind == "list":
                 # `--format json,html` and repeated flags both work.
                 value = [part for item in value for part in (item.split(",") if f.name == "format" else [item]) if part]
-            elif f.type in ("dict", "list[dict]"):
+            elif kind == "json":
                 value = parse_flag_value(f.name, value)
             overrides[f.name] = value
     return load_config(explicit=getattr(args, "config", None), search_dir=search_dir, overrides=overrides)

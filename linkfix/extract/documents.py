@@ -12,7 +12,7 @@ import logging
 from pathlib import Path
 from typing import Callable, Iterator
 
-from ..inputs.read import MAX_FILE_BYTES, Unreadable, display_path, read_text
+from ..inputs.read import Unreadable, display_path, read_bytes, read_text
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..model import Document, Page
 from ..store.cache import Cache
@@ -93,8 +93,8 @@ def remember_outcome(cache: Cache | None, key: str, outcome: Outcome) -> None:
 def extraction_key(path: Path, want_text: bool) -> str:
     """Digest of what the extraction depends on, or "" when the file cannot be read."""
     try:
-        data = path.read_bytes() if path.stat().st_size <= MAX_FILE_BYTES else b""
-    except OSError:
+        data = read_bytes(path)
+    except Unreadable:
         return ""
     if not data:
         return ""
@@ -122,6 +122,10 @@ def page_loader(project: Project) -> Callable[[str], Page | None]:
 
     def load(rel: str) -> Page | None:
         path = project.root / rel
+        reason = project.refusal(path)
+        if reason is not None:  # a symlink out of the project: its ids are not ours to read
+            log.warning("not reading %s for fragments: %s", path, reason)
+            return None
         try:
             text, _ = read_text(path)
         except Unreadable:

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..atomic import write_atomic
 from ..errors import PatchError
+from ..inputs.read import Unreadable, read_bytes
 from ..inputs.sources import DOCUMENT_SUFFIXES, not_documentation
 from ..model import LinkKind, Span
 from ..report.common import is_invisible
@@ -83,9 +84,9 @@ def read_editable(path: Path) -> EditableFile:
     a source for checking, with replacement characters if need be) it refuses what it could
     not write back byte for byte."""
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise PatchError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+        data = read_bytes(path)  # regular files only, size-capped: never a FIFO or a device
+    except Unreadable as exc:
+        raise PatchError(f"{path}: cannot read: {exc}") from exc
     text, bom = decode_source(data, path)
     return EditableFile(path=path, text=text, bom=bom, digest=digest_bytes(data))
 

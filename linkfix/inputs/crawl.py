@@ -25,10 +25,11 @@ from pathlib import Path
 from typing import Any, Iterable
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
+import msgspec
 from lxml import etree
 from protego import Protego
 
-from ..config import Config
+from ..config import Config, HostSettings
 from ..errors import InputError
 from ..extract import extract_html
 from ..model import CheckResult, Document, Reason, Report, Scope, Status
@@ -281,9 +282,9 @@ def with_crawl_delay(start: str, config: Config, robots: Protego | None) -> Conf
     if not delay:
         return config
     host = urlsplit(start).hostname or ""
-    settings = dict(config.hosts.get(host, {}))
+    settings = config.hosts.get(host) or HostSettings()
     if float(delay) <= float(settings.get("request_interval", config.request_interval)):
         return config
-    settings["request_interval"] = float(delay)
     log.info("robots.txt of %s asks for %.1f s between requests", host, float(delay))
-    return replace(config, hosts={**config.hosts, host: settings})
+    slower = msgspec.structs.replace(settings, request_interval=float(delay))
+    return replace(config, hosts={**config.hosts, host: slower})

@@ -15,6 +15,9 @@ from typing import Iterator
 import yaml
 
 from ..errors import InputError
+from .yamlfile import YamlRefused, read_yaml
+
+MAX_INHERIT = 10  # config files in one INHERIT chain
 
 
 @dataclass(slots=True, kw_only=True)
@@ -53,20 +56,7 @@ _TolerantLoader.add_constructor("!ENV", _env_tag)
 
 
 def read_mkdocs(path: Path) -> MkDocsProject:
-    try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_TolerantLoader)  # noqa: S506 - safe subclass
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text") from exc
-    except yaml.YAMLError as exc:
-        raise InputError(f"{path}: not valid YAML: {exc}") from exc
-    if not isinstance(data, dict):
-        raise InputError(f"{path}: expected a mapping at the top level")
-    inherit = data.get("INHERIT")
-    if isinstance(inherit, str):
-        parent = read_mkdocs_dict(path.parent / inherit)
-        data = {**parent, **data}
+    data = _read_chain(path)
     base = path.parent
     docs_dir = base / str(data.get("docs_dir", "docs"))
     if not docs_dir.is_dir():
@@ -87,12 +77,36 @@ def read_mkdocs(path: Path) -> MkDocsProject:
     )
 
 
-def read_mkdocs_dict(path: Path) -> dict:
+def _read_chain(path: Path) -> dict:
+    """The config of `path` over the configs it INHERITs from (each key from the nearest file
+    that sets it: the keys read here are scalars and lists, which MkDocs's merge replaces too).
+    The chain is followed to MAX_INHERIT files; a loop is refused."""
+    chain = [path.resolve()]
+    data = _read_one(path, path)
+    merged = dict(data)
+    while isinstance(data.get("INHERIT"), str):
+        parent = (chain[-1].parent / data["INHERIT"]).resolve()
+        if parent in chain:
+            raise InputError(f"{path}: INHERIT loop: {' -> '.join(p.name for p in chain)} -> {parent.name}")
+        if len(chain) > MAX_INHERIT:
+            raise InputError(f"{path}: INHERIT chain longer than {MAX_INHERIT} files")
+        chain.append(parent)
+        data = _read_one(parent, path)
+        merged = {**data, **merged}
+    return merged
+
+
+def _read_one(path: Path, top: Path) -> dict:
+    which = "" if path == top else f" (inherited by {top})"
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_TolerantLoader)  # noqa: S506
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise InputError(f"cannot read inherited MkDocs config {path}: {exc}") from exc
-    return data if isinstance(data, dict) else {}
+        data = read_yaml(path, _TolerantLoader)
+    except YamlRefused as exc:
+        raise InputError(f"{path}{which}: {exc}") from exc
+    if not isinstance(data, dict):
+        if path != top and data is None:
+            return {}
+        raise InputError(f"{path}{which}: expected a mapping at the top level")
+    return data
 
 
 def _nav_files(nav) -> Iterator[str]:

@@ -11,12 +11,15 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-import pathspec
 from ..config import Config
 from ..errors import InputError
 from .mkdocs import MkDocsProject, read_mkdocs
+from .read import Unreadable, display_path, read_bytes
+
+if TYPE_CHECKING:
+    import pathspec
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +31,7 @@ SKIP_DIRS = frozenset(
     {".git", ".hg", ".svn", "node_modules", "__pycache__", ".tox", ".nox", ".mypy_cache",
      ".pytest_cache", ".ruff_cache", ".linkfix-cache", "site-packages", ".venv", "venv"}
 )
+GITIGNORE_BYTES = 1024 * 1024
 
 
 def skipped_directory(directory: Path) -> bool:
@@ -63,6 +67,13 @@ class Project:
     site_files: frozenset[str] = frozenset()  # every file under root, root-relative posix paths
     site_dirs: frozenset[str] = frozenset()  # every directory under root, root-relative
     errors: list[str] = field(default_factory=list)  # inputs skipped, with the reason
+    # Files are read only from under this directory (default: root), through no SKIP_DIRS
+    # directory: a symlink in the docs cannot make linkfix read (and report) ../.git/config.
+    boundary: Path | None = None
+
+    def refusal(self, path: Path) -> str | None:
+        """Why `path` must not be read, or None when it may be."""
+        return outside_reason(path, self.boundary or self.root)
 
     def relative(self, path: Path) -> str | None:
         """Root-relative posix path of a file, or None when it is outside the root."""
@@ -81,30 +92,61 @@ def collect(inputs: list[str], config: Config) -> Project:
         if not p.exists() and not p.is_symlink():
             raise InputError(f"no such file or directory: {p}")
     excluded = [re.compile(p) for p in config.exclude_path]
+    skipped: list[str] = []
 
     if len(paths) == 1 and paths[0].is_file() and paths[0].name in ("mkdocs.yml", "mkdocs.yaml"):
         mk = read_mkdocs(paths[0])
-        files = list(walk(mk.docs_dir, excluded, config.gitignore, suffixes=MARKDOWN_SUFFIXES))
-        root = Path(config.path(config.root_dir)) if config.root_dir else mk.docs_dir
-        return _finish(Project(files=files, root=root.resolve(), markdown=True, mkdocs=mk))
+        root = (Path(config.path(config.root_dir)) if config.root_dir else mk.docs_dir).resolve()
+        # What MkDocs itself builds from: the project directory (docs/index.md -> ../README.md
+        # is a common idiom), or wider when docs_dir or root_dir is set outside it.
+        boundary = Path(os.path.commonpath([mk.config_file.parent.resolve(), mk.docs_dir, root]))
+        files = list(walk(mk.docs_dir, excluded, config.gitignore, suffixes=MARKDOWN_SUFFIXES, boundary=boundary, skipped=skipped))
+        return _finish(Project(files=files, root=root, markdown=True, mkdocs=mk, errors=skipped, boundary=boundary))
 
-    files: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            files.extend(walk(p, excluded, config.gitignore, suffixes=MARKDOWN_SUFFIXES | HTML_SUFFIXES))
-        elif not _is_excluded(p, excluded):
-            files.append(p)
-    markdown_count = sum(f.suffix.lower() in MARKDOWN_SUFFIXES for f in files)
-    markdown = markdown_count * 2 >= len(files) if files else True
     if config.root_dir:
         root = config.path(config.root_dir)
     elif len(paths) == 1 and paths[0].is_dir():
         root = paths[0]
     else:
-        root = Path(os.path.commonpath([str(p.resolve().parent if p.is_file() else p.resolve()) for p in paths]))
+        # From the paths as given: a symlink among them must not move the root to its target.
+        root = Path(os.path.commonpath([os.path.abspath(p if p.is_dir() else p.parent) for p in paths]))
     if not root.is_dir():
         raise InputError(f"root_dir: not a directory: {root}")
-    return _finish(Project(files=files, root=root.resolve(), markdown=markdown))
+    # Reads stay under the root and the directories named on the command line; a file named
+    # there (pre-commit passes every changed file) is read only if its real path is inside too.
+    named = [os.path.realpath(p if p.is_dir() else p.parent) for p in paths]
+    boundary = Path(os.path.commonpath([os.path.realpath(root), *named]))
+    files: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            files.extend(walk(p, excluded, config.gitignore, suffixes=MARKDOWN_SUFFIXES | HTML_SUFFIXES,
+                              boundary=boundary, skipped=skipped))
+        elif not _is_excluded(p, excluded):
+            reason = outside_reason(p, boundary)
+            if reason is None:
+                files.append(p)
+            else:
+                skipped.append(f"{display_path(p)}: {reason}")
+                log.warning("skipping %s: %s", p, reason)
+    markdown_count = sum(f.suffix.lower() in MARKDOWN_SUFFIXES for f in files)
+    markdown = markdown_count * 2 >= len(files) if files else True
+    return _finish(Project(files=files, root=root.resolve(), markdown=markdown, errors=skipped, boundary=boundary))
+
+
+def outside_reason(path: Path, boundary: Path) -> str | None:
+    """Why reading `path` would leave the project (`boundary`, resolved), or None.
+
+    The real path decides, so a symlink anywhere on the way counts; directories the walk never
+    enters (.git, node_modules, virtualenvs, ...) count as outside too."""
+    real = Path(os.path.realpath(path))
+    try:
+        inside = real.relative_to(boundary).parts
+    except ValueError:
+        return "symlink leads outside the project root; not read"
+    hidden = next((part for part in inside[:-1] if part in SKIP_DIRS), None)
+    if hidden is not None:
+        return f"symlink leads outside the project's files (into {hidden}); not read"
+    return None
 
 
 def _finish(project: Project) -> Project:
@@ -137,49 +179,71 @@ def walk(
     use_gitignore: bool,
     *,
     suffixes: frozenset[str],
+    boundary: Path | None = None,
+    skipped: list[str] | None = None,
 ) -> Iterator[Path]:
     """Files under `top` with one of `suffixes`, skipping tool/VCS/virtualenv directories,
-    `exclude_path` matches and (by default) what .gitignore files say."""
+    `exclude_path` matches and (by default) what .gitignore files say. With a `boundary`,
+    symlinks that lead out of it are not followed; they are named in `skipped`, with why."""
     ignores: list[tuple[Path, pathspec.PathSpec]] = []
     if use_gitignore:
         ignores = _gitignores_above(top)
     seen: set[tuple[int, int]] = set()  # (device, inode) of visited dirs: symlink loops end here
-    yield from _walk(top, excluded, ignores, use_gitignore, suffixes, seen)
+    walker = _Walker(excluded, use_gitignore, suffixes, boundary, skipped if skipped is not None else [], seen)
+    yield from walker.walk(top, ignores)
 
 
-def _walk(directory, excluded, ignores, use_gitignore, suffixes, seen) -> Iterator[Path]:
-    try:
-        st = directory.stat()
-    except OSError as exc:
-        log.warning("cannot read directory %s: %s", directory, exc.strerror)
-        return
-    if (st.st_dev, st.st_ino) in seen:
-        log.warning("skipping %s: directory already visited (symlink loop?)", directory)
-        return
-    seen.add((st.st_dev, st.st_ino))
-    if use_gitignore:
-        spec = _read_gitignore(directory / ".gitignore")
-        if spec is not None:
-            ignores = ignores + [(directory, spec)]
-    try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
-    except OSError as exc:
-        log.warning("cannot list directory %s: %s", directory, exc.strerror)
-        return
-    for entry in entries:
-        path = Path(entry.path)
+@dataclass(slots=True)
+class _Walker:
+    excluded: list[re.Pattern[str]]
+    use_gitignore: bool
+    suffixes: frozenset[str]
+    boundary: Path | None
+    skipped: list[str]
+    seen: set[tuple[int, int]]
+
+    def walk(self, directory: Path, ignores: list) -> Iterator[Path]:
         try:
-            is_dir = entry.is_dir()
-        except OSError:
-            continue
-        if is_dir and skipped_directory(path):
-            continue
-        if _is_excluded(path, excluded) or _ignored(path, is_dir, ignores):
-            continue
-        if is_dir:
-            yield from _walk(path, excluded, ignores, use_gitignore, suffixes, seen)
-        elif path.suffix.lower() in suffixes:
-            yield path
+            st = directory.stat()
+        except OSError as exc:
+            log.warning("cannot read directory %s: %s", directory, exc.strerror)
+            return
+        if (st.st_dev, st.st_ino) in self.seen:
+            log.warning("skipping %s: directory already visited (symlink loop?)", directory)
+            return
+        self.seen.add((st.st_dev, st.st_ino))
+        if self.use_gitignore:
+            spec = _read_gitignore(directory / ".gitignore")
+            if spec is not None:
+                ignores = ignores + [(directory, spec)]
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError as exc:
+            log.warning("cannot list directory %s: %s", directory, exc.strerror)
+            return
+        for entry in entries:
+            path = Path(entry.path)
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                continue
+            if is_dir:
+                if skipped_directory(path):
+                    continue
+            elif path.suffix.lower() not in self.suffixes:
+                continue
+            if _is_excluded(path, self.excluded) or _ignored(path, is_dir, ignores):
+                continue
+            if self.boundary is not None and entry.is_symlink():
+                reason = outside_reason(path, self.boundary)
+                if reason is not None:
+                    self.skipped.append(f"{display_path(path)}: {reason}")
+                    log.warning("skipping %s: %s", path, reason)
+                    continue
+            if is_dir:
+                yield from self.walk(path, ignores)
+            else:
+                yield path
 
 
 def _gitignores_above(top: Path) -> list[tuple[Path, pathspec.PathSpec]]:
@@ -198,10 +262,15 @@ def _gitignores_above(top: Path) -> list[tuple[Path, pathspec.PathSpec]]:
 
 
 def _read_gitignore(path: Path) -> pathspec.PathSpec | None:
-    try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
+    if not path.exists():
         return None
+    try:
+        lines = read_bytes(path, limit=GITIGNORE_BYTES).decode("utf-8", errors="replace").splitlines()
+    except Unreadable as exc:
+        log.warning("ignoring %s: %s", path, exc)
+        return None
+    import pathspec  # here, not at start-up: only a walk over a directory needs it
+
     return pathspec.GitIgnoreSpec.from_lines(lines)
 
 

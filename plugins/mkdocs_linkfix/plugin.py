@@ -37,7 +37,7 @@ from linkfix.report import FORMATS
 from linkfix.inputs.read import Unreadable, read_text
 from linkfix.pipeline import check_documents
 from linkfix.extract.documents import extract_document
-from linkfix.inputs.sources import SKIP_DIRS, Project
+from linkfix.inputs.sources import SKIP_DIRS, Project, outside_reason
 from linkfix.inputs.mkdocs import MkDocsProject
 
 # mkdocs counts warnings of "mkdocs.plugins.*" loggers towards `--strict`.
@@ -64,7 +64,8 @@ class ConfigKey(BaseConfigOption):
         try:
             return coerce(self.name, value, "linkfix")
         except ConfigError as exc:
-            raise ValidationError(str(exc).removeprefix("linkfix: ")) from exc
+            # mkdocs names the option already: "option 'timeout': expects a number > 0, ..."
+            raise ValidationError(str(exc).removeprefix("linkfix: ").removeprefix(f"{self.name}: ")) from exc
 
 
 def _default(field: dataclasses.Field) -> Any:
@@ -137,7 +138,9 @@ class LinkfixPlugin(BasePlugin):
     def on_page_markdown(self, markdown: str, *, page: Any, config: Any, files: Any) -> str:
         if self.settings is None:
             return markdown
-        self.documents[page.file.src_uri] = self._extract(markdown, page)
+        document = self._extract(markdown, page, config)
+        if document is not None:
+            self.documents[page.file.src_uri] = document
         return markdown
 
     def on_page_content(self, html: str, *, page: Any, config: Any, files: Any) -> str:
@@ -164,12 +167,17 @@ class LinkfixPlugin(BasePlugin):
 
     # -- helpers ------------------------------------------------------------------------------
 
-    def _extract(self, markdown: str, page: Any) -> Document:
+    def _extract(self, markdown: str, page: Any, config: Any) -> Document | None:
         """Links of the page's source file as written (so spans point into the file); the
         markdown mkdocs hands over (front matter stripped, maybe edited by other plugins) is
-        used only for generated pages that have no file."""
+        used only for generated pages that have no file. None for a page whose file is a
+        symlink out of the project (../.git/config): linkfix does not read it."""
         path = page.file.abs_src_path
         if path and not getattr(page.file, "generated_by", None):  # mkdocs >= 1.6 can generate pages
+            reason = outside_reason(Path(path), _boundary(config))
+            if reason is not None:
+                log.warning("%s: %s", page.file.src_uri, reason)
+                return None
             try:
                 text, warning = read_text(Path(path))
                 if warning:
@@ -200,7 +208,7 @@ class LinkfixPlugin(BasePlugin):
             use_directory_urls=bool(config.use_directory_urls),
             redirects=_redirect_maps(config),
         )
-        return Project(files=[], root=docs_dir, markdown=True, mkdocs=mkdocs,
+        return Project(files=[], root=docs_dir, markdown=True, mkdocs=mkdocs, boundary=_boundary(config),
                        site_files=frozenset(files), site_dirs=frozenset(dirs))
 
     def _write_report(self, report: Report, config: Any) -> None:
@@ -234,6 +242,12 @@ class LinkfixPlugin(BasePlugin):
         for line in lines:
             log.warning(line)  # counted by `mkdocs build --strict`
         log.warning(summary)
+
+
+def _boundary(config: Any) -> Path:
+    """Where the plugin reads files: the project directory (mkdocs.yml's), and docs_dir."""
+    project = Path(os.path.dirname(config.config_file_path or "") or ".").resolve()
+    return Path(os.path.commonpath([project, Path(config.docs_dir).resolve()]))
 
 
 def _where(result: Any) -> str:

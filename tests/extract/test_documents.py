@@ -49,3 +49,18 @@ def test_unchanged_files_are_not_extracted_again(tmp_path, monkeypatch):
     assert calls[2:] == ["b.md"]  # only the edited file
     assert [link.url for _, doc in third for link in doc.links][-1] == "https://x.org/c"
     assert list(documents.iter_documents(project, want_text=False, cache=None, errors=[])) == third  # the same as without a cache
+
+
+def test_fragment_pages_are_not_read_through_a_symlink_out_of_the_project(tmp_path):
+    outside = tmp_path / "outside.md"
+    outside.write_text("# Outside\n\n<a id='secret-id'></a>\n", encoding="utf-8")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n\n[a](inside.md#x) [b](leak.md#secret-id)\n", encoding="utf-8")
+    (docs / "page.md").write_text("# Page\n\n<a id='here'></a>\n", encoding="utf-8")
+    (docs / "inside.md").symlink_to("page.md")
+    (docs / "leak.md").symlink_to(outside)
+    project = collect([str(docs / "index.md")], Config())  # the targets are not inputs: loaded on demand
+    load = documents.page_loader(project)
+    assert "here" in load("inside.md").ids  # the control: a symlink within the project is read
+    assert load("leak.md") is None

@@ -108,7 +108,7 @@ def test_bad_option_is_a_config_error(tmp_path, in_process_plugin, caplog):
     set_options(project, offline=True, timeout="soon")
     with pytest.raises(Abort, match="configuration error"):
         load_config(str(project / "mkdocs.yml"))
-    assert "option 'timeout': key 'timeout' expects a number >= 0, got 'soon'" in caplog.text
+    assert "option 'timeout': expects a number > 0, got 'soon'" in caplog.text
     set_options(project, offline=True, fail_on="sometimes")
     with pytest.raises(Abort):
         load_config(str(project / "mkdocs.yml"))
@@ -181,3 +181,25 @@ def test_disabled_plugin_checks_nothing(tmp_path, in_process_plugin, monkeypatch
     monkeypatch.chdir(project)
     plugin = build_in_process(project)  # the three broken links do not fail the build
     assert plugin.report is None
+
+
+def test_a_page_that_is_a_symlink_out_of_the_project_is_not_read(tmp_path, in_process_plugin, monkeypatch, caplog):
+    root = copy_fixtures(tmp_path)
+    (root / ".git").mkdir()
+    (root / ".git" / "config").write_text("[http]\n\textraheader = AUTHORIZATION: basic c2VjcmV0 [x](https://example.com/)\n")
+    outside = tmp_path / "private.md"
+    outside.write_text("# Private\n\ntoken c2VjcmV0 [y](https://example.com/private)\n")
+    (root / "docs" / "leak.md").symlink_to("../.git/config")
+    (root / "docs" / "private.md").symlink_to(outside)
+    project = root / "plain"
+    set_options(project, offline=True, cache=False, fail_on="never")
+    monkeypatch.chdir(project)
+    plugin = build_in_process(project)
+    assert plugin.report.results  # the control: the other pages were checked
+    assert not [r for r in plugin.report.results if r.link.span.path.endswith(("leak.md", "private.md"))]
+    from linkfix.report import FORMATS
+
+    assert all("c2VjcmV0" not in formatter(plugin.report) for formatter in FORMATS.values())
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert any("leak.md" in w and "outside" in w for w in warnings)
+    assert any("private.md" in w and "outside" in w for w in warnings)

@@ -151,8 +151,7 @@ class HostScheduler:
         self.critical_seconds = 0.0  # see rank_hosts
 
     def open(self) -> None:
-        settings = [h for h in self._hosts_config.values() if isinstance(h, dict)]
-        busiest = max([self.config.host_concurrency, *(int(h.get("concurrency", 0) or 0) for h in settings)])
+        busiest = max([self.config.host_concurrency, *(int(h.get("concurrency", 0) or 0) for h in self._hosts_config.values())])
         self._admission = Admission(self.config.max_concurrency, minimum=busiest, on_tick=self.rank_hosts)
         self._admission.start()
 

@@ -1,0 +1,150 @@
+"""`Config`: every configuration key, declared once — its type and constraints (the annotation),
+its default, its `--help` group and help text.
+
+The command line builds one flag per key from these declarations, the mkdocs plugin one option
+per key, `convert` checks values against the annotations (path-aware errors), and `schema`
+turns them into the JSON schema of linkfix.yml: nothing about a key is written twice. Names
+follow lychee's where the meaning is the same.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from .providers import ArchiveSettings, SearchSettings, SiteSettings, WaybackSettings
+from .types import (Count, Days, Duration, Fraction, HeaderValue, HostName, HostSettings, OptionalHttpUrl,
+                    PositiveSeconds, Seconds, Whole)
+
+# Groups, in the order `linkfix --help` shows them.
+INPUT, FILTER, NETWORK, CACHE, RECOVERY, OUTPUT, FIX = (
+    "input",
+    "filtering",
+    "network",
+    "cache",
+    "recovery",
+    "output",
+    "fixing",
+)
+GROUPS = (INPUT, FILTER, NETWORK, CACHE, RECOVERY, OUTPUT, FIX)
+
+
+def _key(default: Any, group: str, help: str, *, factory: bool = False) -> Any:
+    meta = {"group": group, "help": help}
+    if factory:
+        return field(default_factory=default, metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+@dataclass(slots=True, kw_only=True)
+class Config:
+    # input
+    root_dir: str = _key("", INPUT, "site root for root-relative links (/x.html); default: the input directory")
+    base_url: OptionalHttpUrl = _key("", INPUT, "URL the site is published at; links under it are checked as local files")
+    exclude_path: list[str] = _key(list, INPUT, "regex of paths not to read (repeatable)", factory=True)
+    gitignore: bool = _key(True, INPUT, "skip files matched by .gitignore")
+    # filtering
+    exclude: list[str] = _key(list, FILTER, "regex of URLs not to check (repeatable)", factory=True)
+    include: list[str] = _key(list, FILTER, "regex of URLs to check even when excluded (repeatable)", factory=True)
+    include_fragments: bool = _key(True, FILTER, "check #fragments against the target's ids")
+    accept: list[str] = _key(lambda: ["200..=299"], FILTER, "HTTP statuses that count as ok, e.g. '200..=299, 429'", factory=True)
+    remap: list[str] = _key(list, FILTER, "'REGEX REPLACEMENT' rewrite applied to every request (repeatable)", factory=True)
+    allow_private: bool = _key(False, FILTER, "check links to loopback/private/link-local addresses")
+    # network
+    offline: bool = _key(False, NETWORK, "check only internal links and fragments; never touch the network")
+    max_concurrency: Count = _key(64, NETWORK, "requests in flight at once, over all hosts")
+    host_concurrency: Count = _key(8, NETWORK, "connections to one host at once (a guarantee)")
+    request_interval: Seconds = _key(0.0, NETWORK, "seconds between two requests to one host")
+    timeout: PositiveSeconds = _key(20.0, NETWORK, "seconds for one request")
+    max_retries: Whole = _key(2, NETWORK, "retries for timeouts, resets and 5xx")
+    max_redirects: Whole = _key(10, NETWORK, "longest redirect chain followed")
+    user_agent: HeaderValue = _key("linkfix (+https://pypi.org/project/linkfix/)", NETWORK, "User-Agent header")
+    hosts: dict[HostName, HostSettings] = _key(dict, NETWORK, "per-host settings: {host: {concurrency, request_interval, headers}} (JSON on the command line)", factory=True)
+    blocked_is_broken: bool = _key(False, NETWORK, "report bot-blocked links (403/429/999) as broken")
+    network_probe: OptionalHttpUrl = _key("", NETWORK, "URL that must answer, or the run stops as 'network down'")
+    # cache
+    cache: bool = _key(True, CACHE, "keep results between runs")
+    cache_dir: str = _key(".linkfix-cache", CACHE, "where the cache lives (relative to the config file)")
+    max_cache_age: Duration = _key("1d", CACHE, "how long an ok result stays fresh (e.g. 30m, 12h, 2d)")
+    # recovery
+    suggest: bool = _key(False, RECOVERY, "find replacements for broken external links")
+    archive: list[ArchiveSettings] = _key(lambda: [WaybackSettings(url="https://web.archive.org")], RECOVERY, "archive providers (JSON list on the command line)", factory=True)
+    search: list[SearchSettings] = _key(lambda: [SiteSettings()], RECOVERY, "search providers (JSON list on the command line)", factory=True)
+    expansion_terms: Whole = _key(10, RECOVERY, "terms used to expand the anchor-text query")
+    hits_per_query: Count = _key(10, RECOVERY, "search results taken from each query")
+    similarity: Fraction = _key(0.9, RECOVERY, "similarity to the archived copy that counts as the same page")
+    max_queries: Whole = _key(20, RECOVERY, "search queries per broken link")
+    max_fetches: Whole = _key(20, RECOVERY, "candidate pages fetched per broken link")
+    max_seconds: PositiveSeconds = _key(30.0, RECOVERY, "seconds spent recovering one broken link")
+    # output
+    format: list[str] = _key(lambda: ["text"], OUTPUT, "report format(s): text, json, markdown, html, sarif, junit, github (repeatable)", factory=True)
+    output: list[str] = _key(list, OUTPUT, "file for each --format, in the same order; '-' or none is stdout (repeatable)", factory=True)
+    # fixing
+    min_confidence: Fraction = _key(0.0, FIX, "apply suggestions at or above this confidence (0: the calibrated default)")
+    confirm_runs: Count = _key(1, FIX, "runs a link must have been broken in before it is rewritten")
+    confirm_days: Days = _key(0.0, FIX, "days between the first and the latest broken run before a rewrite")
+
+    # Not keys: where the file was found, so relative paths in it mean what they say.
+    config_dir: str = field(default=".", metadata={"internal": True})
+
+    def __post_init__(self) -> None:
+        # Code and tests may pass plain mappings for the nested settings; the run always sees
+        # the typed ones (checked like a file's, ConfigError naming the key).
+        from .convert import typed
+
+        for name in NESTED:
+            value = getattr(self, name)
+            if not _all_typed(value):
+                setattr(self, name, typed(value, name))
+
+    @classmethod
+    def keys(cls) -> list[dataclasses.Field]:
+        return [f for f in dataclasses.fields(cls) if not f.metadata.get("internal")]
+
+    def path(self, value: str) -> Path:
+        """A path from the config, relative to the config file's directory."""
+        p = Path(value).expanduser()
+        return p if p.is_absolute() else Path(self.config_dir) / p
+
+
+NESTED = ("hosts", "archive", "search")  # keys whose values hold typed settings
+
+
+def _all_typed(value: Any) -> bool:
+    from .types import Settings
+
+    items = value.values() if isinstance(value, dict) else value
+    return isinstance(value, (dict, list)) and all(isinstance(item, Settings) for item in items)
+
+
+@functools.cache
+def key_types() -> dict[str, Any]:
+    """Each key's declared type, with its constraints (typing.Annotated kept)."""
+    hints = typing.get_type_hints(Config, include_extras=True)
+    return {f.name: hints[f.name] for f in Config.keys()}
+
+
+FlagKind = Literal["bool", "int", "float", "str", "list", "json"]
+
+
+def key_kind(name: str) -> FlagKind:
+    """How the command line spells a key's value: a switch, a number, a string, a repeatable
+    string, or JSON (nested settings)."""
+    kind = key_types()[name]
+    while typing.get_origin(kind) is typing.Annotated:
+        kind = typing.get_args(kind)[0]
+    if kind is bool:
+        return "bool"
+    if kind is int:
+        return "int"
+    if kind is float:
+        return "float"
+    if kind is str:
+        return "str"
+    if kind == list[str]:
+        return "list"
+    return "json"

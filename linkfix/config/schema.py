@@ -1,0 +1,88 @@
+"""The JSON schema of linkfix.yml (and of [tool.linkfix]), generated from `Config`.
+
+Shipped as linkfix/config/linkfix.schema.json for editors (YAML language servers take it with a
+`# yaml-language-server: $schema=...` line); tests/test_config.py checks that the shipped file is
+what this module generates. Regenerate it after changing a key:
+
+    python -m linkfix.config.schema --write
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import msgspec.inspect as mi
+
+from .model import Config, key_kind
+from .types import HeaderName, HostName
+
+SCHEMA_FILE = Path(__file__).with_name("linkfix.schema.json")
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+
+def config_schema() -> dict[str, Any]:
+    """The schema: msgspec's for the declared types, with each key's help text and `--help`
+    group, and the shorthands linkfix accepts (one string for a list of strings, numbers among
+    them, one mapping for a list of providers)."""
+    generated = msgspec.json.schema(Config)
+    definitions = generated["$defs"]
+    config = definitions.pop("Config")
+    properties = config["properties"]
+    properties.pop("config_dir")  # internal, not a key
+    for f in Config.keys():
+        prop = properties[f.name]
+        prop.pop("default", None)  # msgspec leaves out defaults made by a factory: all from the field below
+        kind = key_kind(f.name)
+        if kind == "list":
+            prop = {"anyOf": [{"type": "array", "items": {"type": ["string", "integer"]}}, {"type": "string"}]}
+        elif kind == "json" and prop.get("type") == "array":
+            prop = {"anyOf": [prop, prop["items"]]}
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+        properties[f.name] = {"description": f.metadata["help"], "x-group": f.metadata["group"], **prop,
+                              "default": msgspec.to_builtins(default)}
+    properties["hosts"] = _with_key_pattern(properties["hosts"], HostName)
+    headers = definitions["HostSettings"]["properties"]
+    headers["headers"] = _with_key_pattern(headers["headers"], HeaderName)
+    return {
+        "$schema": DIALECT,
+        "title": "linkfix configuration (linkfix.yml, .linkfix.yml, or [tool.linkfix] in pyproject.toml)",
+        "type": "object",
+        "properties": properties,
+        "additionalProperties": False,
+        "$defs": dict(sorted(definitions.items())),
+    }
+
+
+def _with_key_pattern(mapping: dict[str, Any], key_type: Any) -> dict[str, Any]:
+    """`mapping`'s schema with the pattern its keys must match, just before
+    additionalProperties. msgspec writes it from 0.22 on, older versions leave it out: set here,
+    the shipped file is the same whichever version generates it."""
+    pattern = mi.type_info(key_type).type.pattern
+    moved = ("propertyNames", "additionalProperties", "default")
+    rest = {k: v for k, v in mapping.items() if k not in moved}
+    default = {"default": mapping["default"]} if "default" in mapping else {}
+    return {**rest, "propertyNames": {"pattern": pattern}, "additionalProperties": mapping["additionalProperties"], **default}
+
+
+def schema_text() -> str:
+    return json.dumps(config_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    if argv == ["--write"]:
+        SCHEMA_FILE.write_text(schema_text(), encoding="utf-8")
+        return 0
+    if argv:
+        print("usage: python -m linkfix.config.schema [--write]", file=sys.stderr)
+        return 2
+    sys.stdout.write(schema_text())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

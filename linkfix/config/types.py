@@ -1,0 +1,73 @@
+"""The value types of configuration keys, with their constraints, and the per-host settings.
+
+Each constrained type says in `extra["expects"]` how an error message names it when the
+constraint alone would read badly ("a string matching ^[^\\x00-...]"); plain numbers are
+described from their bounds (see `convert.describe`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Iterator
+
+import msgspec
+from msgspec import UNSET, Meta, UnsetType
+
+Count = Annotated[int, Meta(ge=1)]  # where 0 means nothing useful (connections, runs)
+Whole = Annotated[int, Meta(ge=0)]
+Seconds = Annotated[float, Meta(ge=0)]
+PositiveSeconds = Annotated[float, Meta(gt=0)]
+Days = Annotated[float, Meta(ge=0)]
+Fraction = Annotated[float, Meta(ge=0, le=1)]
+
+# RFC 9110 token; a value may hold any text but control characters: a CR or LF in a header
+# would end it early (every request then fails, or carries a header of the config's making).
+HeaderName = Annotated[str, Meta(pattern=r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+                                 extra={"expects": "an HTTP header name (letters, digits, - and !#$%&'*+.^_`|~)"})]
+HeaderValue = Annotated[str, Meta(pattern=r"^[^\x00-\x08\x0a-\x1f\x7f-\x9f]*$",
+                                  extra={"expects": "text without control characters (no CR, LF or other control codes)"})]
+# The names per-host settings are looked up by: a URL's host, without scheme, port or path.
+# International names (bücher.example, full-width letters) are hosts too: the checker looks
+# them up as the HTTP client spells them (linkfix.urls.normalise_host).
+HostName = Annotated[str, Meta(pattern=r"^(?:[^\s/?#@:\[\]\\.-](?:[^\s/?#@:\[\]\\]*[^\s/?#@:\[\]\\.-])?|[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*)$",
+                               extra={"expects": "a host name such as docs.example.com (no scheme, port or path)"})]
+HttpUrl = Annotated[str, Meta(pattern=r"^https?://[^\s/?#]+\S*$", extra={"expects": "an http(s):// URL"})]
+OptionalHttpUrl = Annotated[str, Meta(pattern=r"^(?:https?://[^\s/?#]+\S*)?$", extra={"expects": "an http(s):// URL or ''"})]
+# Checked by load.parse_duration (its message shows the syntax); the pattern is for editors.
+DURATION_PATTERN = r"^\s*(\d+(?:\.\d+)?)\s*([smhdw]?)\s*$"
+Duration = Annotated[str, Meta(extra_json_schema={"pattern": DURATION_PATTERN})]
+EnvName = Annotated[str, Meta(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", extra={"expects": "an environment variable name"})]
+
+
+class Settings(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, frozen=True):
+    """Nested settings (a host's, a provider's). Unset keys are UNSET, so that code can tell
+    "not given" (use the global or the provider's default) from a value.
+
+    `get`, `[]` and `keys` read them the way the plain mappings they replace were read, so
+    consumers written against mappings (and `dict(settings)`) keep working; new code reads the
+    attributes."""
+
+    def get(self, key: str, default: Any = None) -> Any:
+        config = self.__struct_config__
+        if config.tag_field is not None and key == config.tag_field:
+            return config.tag
+        value = getattr(self, key) if key in self.__struct_fields__ else UNSET
+        return default if value is UNSET else value
+
+    def __getitem__(self, key: str) -> Any:
+        value = self.get(key, UNSET)
+        if value is UNSET:
+            raise KeyError(key)
+        return value
+
+    def keys(self) -> list[str]:
+        tag = [self.__struct_config__.tag_field] if self.__struct_config__.tag_field else []
+        return tag + [name for name in self.__struct_fields__ if getattr(self, name) is not UNSET]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.keys())
+
+
+class HostSettings(Settings):
+    concurrency: Annotated[Count, Meta(description="connections to this host at once (default: host_concurrency)")] | UnsetType = UNSET
+    request_interval: Annotated[Seconds, Meta(description="seconds between two requests to this host (default: request_interval)")] | UnsetType = UNSET
+    headers: Annotated[dict[HeaderName, HeaderValue], Meta(description="extra request headers sent to this host only")] = {}
