@@ -3,8 +3,10 @@
 Each needs the archived copy of the old page (CDX: the last capture with status 200 and an HTML
 type, then its raw `id_` playback); a case without one is a miss for every baseline.
 
-- B2: the copy's <title> sent to the simulated SearXNG restricted to the site (`site:host`,
-  BM25 over title + text, no stemming); its top 10 answers in order.
+- B2: the copy's title sent to the simulated SearXNG restricted to the site (`site:host`,
+  BM25 over title + text, no stemming); its top 10 answers in order. The title is the copy's
+  <title> without the theme's site-name suffix (" — Project documentation", " - Site"), found
+  as the ending most of the site's current pages share.
 - B3f: the title query and a 5-term lexical signature of the copy (the copy's 5 terms of
   highest TF-IDF, IDF over the site's current pages), each sent the same way, answers fused
   by reciprocal rank (k = 60).
@@ -70,6 +72,7 @@ class SiteModel:
 
     def __init__(self, pages: list[PageText]) -> None:
         self.pages = pages
+        self.suffix = _common_suffix([p.title for p in pages])
         self.df: Counter[str] = Counter()
         tfs = [Counter(terms(p.title + " " + p.text)) for p in pages]
         for tf in tfs:
@@ -84,6 +87,12 @@ class SiteModel:
         norm = math.sqrt(sum(v * v for v in vector.values())) or 1.0
         return {t: v / norm for t, v in vector.items()}
 
+    def title(self, page: PageText) -> str:
+        """The page's own title: its <title> without the site-name suffix the theme adds."""
+        if self.suffix and page.title.endswith(self.suffix) and len(page.title) > len(self.suffix):
+            return page.title[: -len(self.suffix)].strip()
+        return page.title
+
     def signature(self, text: str, size: int = SIGNATURE_TERMS) -> list[str]:
         tf = Counter(terms(text))
         return sorted(tf, key=lambda t: (-tf[t] * self.idf(t), t))[:size]
@@ -93,6 +102,22 @@ class SiteModel:
         scored = [(sum(w * vec.get(t, 0.0) for t, w in query.items()), page.url) for page, vec in zip(self.pages, self.vectors)]
         scored.sort(key=lambda pair: (-pair[0], pair[1]))
         return scored
+
+
+_SEPARATORS = (" — ", " - ", " | ", " · ")
+
+
+def _common_suffix(titles: list[str], share: float = 0.5) -> str:
+    """The separator + site name that more than `share` of the titles end with ('' if none)."""
+    endings: Counter[str] = Counter()
+    for title in titles:
+        for sep in _SEPARATORS:
+            if sep in title:
+                endings[sep + title.rsplit(sep, 1)[1]] += 1
+    if not endings:
+        return ""
+    ending, count = endings.most_common(1)[0]
+    return ending if count > share * len(titles) else ""
 
 
 async def archived_copy(client: Client, case: MoveCase) -> PageText | None:
@@ -153,8 +178,9 @@ async def run_baselines(client: Client, cases: list[MoveCase], sites: dict[str, 
         if copy is None:
             return case, None, [], []
         host = urlsplit(case.old_url).hostname or ""
-        signature = " ".join(models[case.site].signature(copy.title + " " + copy.text))
-        by_title, by_signature = await asyncio.gather(site_search(client, copy.title, host), site_search(client, signature, host))
+        model = models[case.site]
+        signature = " ".join(model.signature(copy.title + " " + copy.text))
+        by_title, by_signature = await asyncio.gather(site_search(client, model.title(copy), host), site_search(client, signature, host))
         return case, copy, by_title, by_signature
 
     for case, copy, by_title, by_signature in await asyncio.gather(*(one(c) for c in cases)):
