@@ -39,6 +39,7 @@ SX_PAGES = (
         source=(
             "(start)=\n# Getting started with widgets\n\n```{note}\nWidgets are configured in *widgets.toml*.\n```\n\n"
             "(options)=\n## Configuration options\n\nSee {ref}`start` and {doc}`the index <../index>`.\n"
+            "\n## Upgrading to 3.11\n\nNothing to do.\n"
         ),
     ),
 )

@@ -23,6 +23,7 @@ def rendered(site, path):
 def test_markdown_heading_ids_are_mkdocs_slugs_and_source_links_become_page_urls():
     _, out = rendered(MKDOCS, "guide/install.md")
     assert '<h2 id="requirements-setup">Requirements &amp; Setup</h2>' in out.body
+    assert '<h2 id="upgrading">Upgrading</h2>' in out.body
     assert f'href="{MK_BASE}"' in out.body  # ../index.md -> the home page's URL
     assert "title: Installing Example" not in out.body  # front matter is not content
     assert 'class="admonition note"' in out.body
@@ -44,6 +45,7 @@ def test_rst_roles_toctree_and_unknown_directives_render_as_sphinx_shows_them():
 def test_myst_pages_get_docutils_ids_and_their_roles_and_fences_unwrapped():
     _, out = rendered(SPHINX, "usage/start.md")
     assert '<h2 id="configuration-options">Configuration options</h2>' in out.body
+    assert '<h2 id="upgrading-to-3-11">' in out.body  # docutils' make_id; MkDocs would say upgrading-to-311
     assert "Widgets are configured in" in out.body and "{note}" not in out.body
     assert f'href="{SX_BASE}usage/start.html#getting-started-with-widgets">Getting started with widgets</a>' in out.body
     assert f'href="{SX_BASE}index.html">the index</a>' in out.body
