@@ -174,6 +174,8 @@ def analyse(dump: list[dict[str, Any]]) -> None:
         result = loso.leave_one_site_out(cases, rows, fit=loso.fit_linkfix, predict=loso.predict_linkfix, threshold=THRESHOLD)
         print(result.render())
         print(loso.weight_stability(result.models))
+    else:
+        print("\nleave-one-site-out: needs cases with a linking page on two sites or more")
     print(diagnose.summary(dump))
 
 
