@@ -1,0 +1,176 @@
+"""Leave-one-site-out: fit a candidate model on 8 sites, judge it on the 9th, for every site.
+
+Input: the per-case dump (`recovery_real.py --dump FILE`), one JSON object per case with every
+candidate linkfix considered, its features and whether it is right. Plug in any model:
+
+    rows = candidate_rows(dump)                   # one Row per candidate with features
+    result = leave_one_site_out(cases_of(dump), rows, fit=my_fit, predict=my_predict,
+                                threshold=0.9)
+    print(result.render())
+
+`fit(rows) -> model` gets the training rows; `predict(model, row) -> confidence` scores one row.
+A held-out case is ranked by the model's confidence over its own candidates (the candidate pool
+is what linkfix generated and fetched; which candidates reach the pool is not refitted), and
+scored as the dataset's README says; a case with no candidate, or not run, is a miss.
+The in-sample figures (fit on every site) are printed beside the held-out ones.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from linkfix.recover import calibration
+
+from .scoring import same_page
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Row:
+    case_id: str
+    site: str
+    url: str
+    features: dict[str, float]
+    right: bool
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CaseInfo:
+    case_id: str
+    site: str
+    parent: bool
+
+
+def cases_of(dump: Iterable[dict[str, Any]]) -> list[CaseInfo]:
+    return [CaseInfo(case_id=d["case"], site=d["site"], parent=bool(d["parent"])) for d in dump]
+
+
+def candidate_rows(dump: Iterable[dict[str, Any]]) -> list[Row]:
+    """One row per considered candidate that has features (fetched and scored)."""
+    rows = []
+    for d in dump:
+        for c in d.get("candidates", []):
+            if c.get("features"):
+                url = c.get("final_url") or c["url"]
+                rows.append(Row(case_id=d["case"], site=d["site"], url=url, features=c["features"],
+                                right=same_page(url, d["truth"])))
+    return rows
+
+
+@dataclass(slots=True)
+class SiteScore:
+    site: str
+    cases: int = 0
+    s1: int = 0
+    s10: int = 0
+    rr: float = 0.0
+    auto: int = 0
+    auto_right: int = 0
+
+    def add(self, other: "SiteScore") -> None:
+        for name in ("cases", "s1", "s10", "rr", "auto", "auto_right"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+    def line(self, label: str) -> str:
+        n = self.cases or 1
+        precision = f"{self.auto_right / self.auto:7.2f}" if self.auto else f"{'-':>7}"
+        return (f"{label:<40}{self.cases:>5}{self.s1 / n:7.2f}{self.s10 / n:7.2f}{self.rr / n:7.2f}"
+                f"{self.auto:>6}{precision}{self.auto_right / n:7.2f}")
+
+
+def score_cases(cases: Sequence[CaseInfo], rows: Sequence[Row], confidence: Callable[[Row], float],
+                threshold: float, site: str = "") -> SiteScore:
+    by_case: dict[str, list[Row]] = {}
+    for row in rows:
+        by_case.setdefault(row.case_id, []).append(row)
+    out = SiteScore(site=site)
+    for case in cases:
+        out.cases += 1
+        ranked = sorted(by_case.get(case.case_id, []), key=lambda r: (-confidence(r), r.url))
+        # one entry per page: a candidate may be found under two URLs
+        rank = next((n for n, r in enumerate(_dedup(ranked), 1) if r.right), None)
+        if rank == 1:
+            out.s1 += 1
+        if rank is not None and rank <= 10:
+            out.s10 += 1
+        out.rr += 1 / rank if rank else 0.0
+        if ranked and confidence(ranked[0]) >= threshold:
+            out.auto += 1
+            out.auto_right += 1 if ranked[0].right else 0
+    return out
+
+
+def _dedup(rows: Sequence[Row]) -> list[Row]:
+    seen, out = set(), []
+    for row in rows:
+        if row.url not in seen:
+            seen.add(row.url)
+            out.append(row)
+    return out
+
+
+@dataclass(slots=True)
+class LosoResult:
+    threshold: float
+    held_out: list[SiteScore] = field(default_factory=list)
+    in_sample: list[SiteScore] = field(default_factory=list)
+    models: dict[str, Any] = field(default_factory=dict)  # held-out site -> the model fitted without it
+
+    def pooled(self, scores: Sequence[SiteScore]) -> SiteScore:
+        total = SiteScore(site="pooled")
+        for s in scores:
+            total.add(s)
+        return total
+
+    def render(self) -> str:
+        head = f"{'':<40}{'n':>5}{'s@1':>7}{'s@10':>7}{'MRR':>7}{'auto':>6}{'prec':>7}{'cover':>7}"
+        lines = [f"\nleave-one-site-out (auto-fix threshold {self.threshold:.2f}; cases linkfix ran on)", head, "-" * len(head)]
+        lines.append(self.pooled(self.held_out).line(f"held-out, pooled over {len(self.held_out)} sites"))
+        lines.append(self.pooled(self.in_sample).line("in-sample (fit on every site), pooled"))
+        for held, inside in zip(self.held_out, self.in_sample):
+            lines.append(held.line(f"  held-out {held.site}"[:40]))
+            lines.append(inside.line(f"  in-sample {inside.site}"[:40]))
+        return "\n".join(lines)
+
+
+def leave_one_site_out(cases: Sequence[CaseInfo], rows: Sequence[Row], *, fit: Callable[[Sequence[Row]], Any],
+                       predict: Callable[[Any, Row], float], threshold: float) -> LosoResult:
+    result = LosoResult(threshold=threshold)
+    everything = fit(rows)
+    for site in sorted({c.site for c in cases}):
+        training = [r for r in rows if r.site != site]
+        model = fit(training)
+        result.models[site] = model
+        held_cases = [c for c in cases if c.site == site]
+        held_rows = [r for r in rows if r.site == site]
+        result.held_out.append(score_cases(held_cases, held_rows, lambda r, m=model: predict(m, r), threshold, site))
+        result.in_sample.append(score_cases(held_cases, held_rows, lambda r: predict(everything, r), threshold, site))
+    return result
+
+
+# -- linkfix's current model, as the demonstration -------------------------------------------
+
+
+def fit_linkfix(rows: Sequence[Row]) -> list[float]:
+    """linkfix.recover.calibration's logistic model, refitted on `rows`."""
+    return calibration.fit_logistic([calibration.vector(r.features) for r in rows], [1 if r.right else 0 for r in rows])
+
+
+def predict_linkfix(weights: Sequence[float], row: Row) -> float:
+    return calibration.confidence(row.features, weights)
+
+
+def shipped(_: Sequence[Row]) -> Sequence[float]:
+    """The shipped weights, unchanged (the 'fit' of the baseline row)."""
+    return calibration.WEIGHTS
+
+
+def weight_stability(models: dict[str, Sequence[float]]) -> str:
+    lines = [f"\nweights across the {len(models)} leave-one-site-out refits (mean ± sd; shipped value)"]
+    fits = list(models.values())
+    for n, name in enumerate(calibration.FEATURES):
+        values = [w[n] for w in fits]
+        sd = statistics.stdev(values) if len(values) > 1 else 0.0
+        lines.append(f"  {name:<20}{statistics.fmean(values):+8.2f} ± {sd:5.2f}   (shipped {calibration.WEIGHTS[n]:+.2f})")
+    return "\n".join(lines)

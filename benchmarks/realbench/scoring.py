@@ -1,0 +1,156 @@
+"""Scoring as the dataset's README says, and the tables every method is printed in.
+
+A suggestion is right when it names the same page as `new_url`, ignoring the fragment,
+http/https, host case, a trailing slash and a trailing `index.html`. success@1, success@10 and
+MRR are over "all" cases (a case the method could not run on is a miss) and over the cases
+"with parents" (linkfix needs the linking page); precision and coverage at a confidence
+threshold count the cases whose top suggestion reaches it.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+from urllib.parse import urlsplit
+
+from linkfix_simweb.realmoves.dataset import MoveCase
+
+
+def page_key(url: str) -> str:
+    """host + path of a URL with the fragment, scheme, host case, trailing index.html and
+    trailing slash removed."""
+    parts = urlsplit(url.strip())
+    path = parts.path or "/"
+    if path.endswith("/index.html"):
+        path = path[: -len("index.html")]
+    path = path.rstrip("/")
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{(parts.hostname or '').lower()}{path}{query}"
+
+
+def same_page(url: str, truth: str) -> bool:
+    return page_key(url) == page_key(truth)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ranked:
+    """One method's answer for one case: URLs best first, each with a confidence (or None)."""
+
+    case: MoveCase
+    urls: tuple[str, ...] = ()
+    confidences: tuple[float | None, ...] = ()
+    ran: bool = True  # False: the method could not run on this case (no parent, no copy)
+    note: str = ""
+
+    @property
+    def rank(self) -> int | None:
+        for n, url in enumerate(self.urls, 1):
+            if same_page(url, self.case.new_url):
+                return n
+        return None
+
+    @property
+    def top_confidence(self) -> float | None:
+        return self.confidences[0] if self.confidences else None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Figures:
+    n: int
+    s1: float
+    s10: float
+    mrr: float
+    auto: int = 0  # cases whose top suggestion reaches the threshold
+    precision: float | None = None
+    coverage: float | None = None
+
+
+def figures(rows: Sequence[Ranked], threshold: float | None = None) -> Figures:
+    n = len(rows)
+    if not n:
+        return Figures(n=0, s1=0.0, s10=0.0, mrr=0.0)
+    ranks = [r.rank if r.ran else None for r in rows]
+    out = Figures(
+        n=n,
+        s1=sum(1 for k in ranks if k == 1) / n,
+        s10=sum(1 for k in ranks if k is not None and k <= 10) / n,
+        mrr=sum(1 / k for k in ranks if k) / n,
+    )
+    if threshold is None:
+        return out
+    above = [r for r in rows if r.ran and r.top_confidence is not None and r.top_confidence >= threshold]
+    right = sum(1 for r in above if r.rank == 1)
+    return Figures(n=n, s1=out.s1, s10=out.s10, mrr=out.mrr, auto=len(above),
+                   precision=right / len(above) if above else None, coverage=right / n)
+
+
+@dataclass(slots=True)
+class Table:
+    """Rows of figures printed under one header."""
+
+    title: str
+    threshold: float | None = None
+    lines: list[str] = field(default_factory=list)
+
+    def header(self) -> str:
+        extra = f"{'auto':>6}{'prec':>7}{'cover':>7}" if self.threshold is not None else ""
+        return f"{'method':<14}{'subset':<34}{'n':>5}{'s@1':>7}{'s@10':>7}{'MRR':>7}{extra}"
+
+    def add(self, method: str, subset: str, f: Figures) -> None:
+        line = f"{method:<14}{subset:<34}{f.n:>5}{f.s1:7.2f}{f.s10:7.2f}{f.mrr:7.2f}"
+        if self.threshold is not None:
+            prec = f"{f.precision:7.2f}" if f.precision is not None else f"{'-':>7}"
+            cover = f"{f.coverage:7.2f}" if f.coverage is not None else f"{'-':>7}"
+            line += f"{f.auto:>6}{prec}{cover}"
+        self.lines.append(line)
+
+    def render(self) -> str:
+        head = self.header()
+        note = f" (auto-fix threshold {self.threshold:.2f})" if self.threshold is not None else ""
+        return "\n".join([f"\n{self.title}{note}", head, "-" * len(head), *self.lines])
+
+
+def subsets(rows: Sequence[Ranked]) -> Iterable[tuple[str, list[Ranked]]]:
+    """all, with parents, by generator, by site (all cases)."""
+    yield "all", list(rows)
+    yield "with parents", [r for r in rows if r.case.parents]
+    for generator in sorted({r.case.generator for r in rows}):
+        yield f"{generator} (all)", [r for r in rows if r.case.generator == generator]
+        yield f"{generator} (with parents)", [r for r in rows if r.case.generator == generator and r.case.parents]
+    for site in sorted({r.case.site for r in rows}):
+        yield f"site {site}"[:33], [r for r in rows if r.case.site == site]
+
+
+def method_table(title: str, methods: dict[str, Sequence[Ranked]], threshold: float | None, *,
+                 only: Callable[[str], bool] = lambda name: True) -> Table:
+    table = Table(title=title, threshold=threshold)
+    for method, rows in methods.items():
+        for subset, chosen in subsets(rows):
+            if only(subset):
+                table.add(method, subset, figures(chosen, threshold))
+    return table
+
+
+def reliability(pairs: Iterable[tuple[float, bool]], bins: int = 10) -> list[tuple[float, float, int, float]]:
+    """(low, high, count, observed precision) per non-empty confidence bin."""
+    pairs = list(pairs)
+    table = []
+    for b in range(bins):
+        low, high = b / bins, (b + 1) / bins
+        members = [ok for c, ok in pairs if low <= c < high or (b == bins - 1 and c >= 1.0)]
+        if members:
+            table.append((low, high, len(members), sum(members) / len(members)))
+    return table
+
+
+def reliability_text(title: str, pairs: Iterable[tuple[float, bool]]) -> str:
+    lines = [f"\n{title}", f"{'confidence':<12}{'n':>6}{'observed':>10}"]
+    for low, high, count, observed in reliability(pairs):
+        lines.append(f"{low:.1f}-{high:.1f}{'':<5}{count:>6}{observed:10.2f}")
+    return "\n".join(lines)
+
+
+def median(values: Iterable[float]) -> float:
+    values = list(values)
+    return statistics.median(values) if values else 0.0

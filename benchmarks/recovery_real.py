@@ -1,0 +1,222 @@
+"""Recovery on real moves: linkfix against the naive baselines, on the real-moves simulated web.
+
+    python benchmarks/recovery_real.py                       # every mode, one after another
+    python benchmarks/recovery_real.py --mode baselines --save b.json
+    python benchmarks/recovery_real.py --mode one-run --save a.json
+    python benchmarks/recovery_real.py --mode per-case --dump cands.jsonl --save p.json
+    python benchmarks/recovery_real.py --combine b.json a.json p.json   # the comparison table
+    python benchmarks/recovery_real.py --from-dump cands.jsonl           # LOSO + diagnosis again
+
+The web is the development set `../shared/recovery-dev` (skipped with a message when absent)
+served by `linkfix_simweb.realmoves` with the Internet Archive's real limits (30 search
+requests a minute, 8 playbacks a second, 429 + Retry-After, firewall blocks). Modes:
+
+  baselines  B2, B3f, B5 (realbench/baselines.py); a case without an archived copy is a miss.
+  one-run    every case's first linking page in one docs tree, one `run_check` with the shipped
+             settings; wall time, archived copies got, requests per archive endpoint, blocks.
+  per-case   one recovery per case (also cases without a linking page, with an empty anchor,
+             for analysis), every candidate considered recorded (`--dump`); reliability table,
+             leave-one-site-out refit of linkfix's logistic model, failure classes.
+
+Scored as the dataset's README says (realbench/scoring.py). Each mode stops by itself: every
+run is bounded by `--timeout` seconds (default 2 h), each link by linkfix's own budgets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+for entry in (ROOT, ROOT / "fixtures", ROOT / "benchmarks"):
+    sys.path.insert(0, str(entry))
+
+from linkfix.recover import calibration  # noqa: E402
+from linkfix_simweb import SimWeb  # noqa: E402
+from linkfix_simweb.realmoves import build_real_web, dataset_dir, load_dataset  # noqa: E402
+from realbench import diagnose, loso  # noqa: E402
+from realbench.baselines import run_baselines  # noqa: E402
+from realbench.client import Client  # noqa: E402
+from realbench.docs_tree import write_tree  # noqa: E402
+from realbench.linkfix_runs import one_run, per_case  # noqa: E402
+from realbench.scoring import Ranked, figures, median, method_table, reliability_text, same_page  # noqa: E402
+
+THRESHOLD = calibration.DEFAULT_AUTOFIX_CONFIDENCE
+B5_THRESHOLD = 0.9
+
+
+def _ranked_json(rows: list[Ranked]) -> list[dict[str, Any]]:
+    return [{"case": r.case.id, "urls": list(r.urls), "confidences": list(r.confidences), "ran": r.ran, "note": r.note} for r in rows]
+
+
+def _ranked_from_json(items: list[dict[str, Any]], cases: dict[str, Any]) -> list[Ranked]:
+    return [Ranked(case=cases[i["case"]], urls=tuple(i["urls"]), confidences=tuple(i["confidences"]), ran=i["ran"], note=i.get("note", ""))
+            for i in items if i["case"] in cases]
+
+
+def _linkfix_ranked(case, suggestions: list[tuple[str, float]], ran: bool, note: str = "") -> Ranked:
+    return Ranked(case=case, urls=tuple(u for u, _ in suggestions), confidences=tuple(c for _, c in suggestions), ran=ran, note=note)
+
+
+def print_methods(methods: dict[str, list[Ranked]]) -> None:
+    print(method_table("success and ranking, every method", methods, THRESHOLD).render())
+
+
+def _archive_report(real) -> None:
+    print("\narchive requests by endpoint (server side: ok / 429 / reset):")
+    for endpoint, counts in real.gate.counts().items():
+        print(f"  {endpoint:<10} " + "  ".join(f"{k}={v}" for k, v in sorted(counts.items())))
+    print(f"firewall blocks: {len(real.gate.bans)}" + "".join(f"\n  {b}" for b in real.gate.bans))
+    print("requests per host:", ", ".join(f"{h}={real.web.stats(h).requests}" for h in real.hosts if real.web.stats(h).requests))
+
+
+async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
+    root = dataset_dir()
+    dataset = load_dataset(root)
+    cases = [c for c in dataset.cases if not args.sites or c.site in args.sites]
+    cases = cases[: args.cases] if args.cases else cases
+    sites = {s.site: s for s in dataset.sites}
+    saved: dict[str, Any] = {"methods": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        docs = Path(tmp) / "docs"
+        written = write_tree(cases, docs)
+        print(f"{len(cases)} cases, {sum(1 for c in cases if c.parents)} with a linking page "
+              f"({len(written)} files, first parent each; {sum(w.fell_back for w in written)} links appended), "
+              f"{sum(1 for c in cases if c.has_copy)} with an old page to archive")
+        async with SimWeb() as web:
+            started = time.monotonic()
+            real = build_real_web(web, dataset, sites=sorted({c.site for c in cases}))
+            print(f"simulated web built in {time.monotonic() - started:.1f} s: {len(real.sites)} sites, "
+                  f"{len(real.captures)} captures, archive limits {real.gate.limits}")
+            if args.mode in ("all", "baselines"):
+                real.gate.reset(), web.reset_stats()
+                started = time.monotonic()
+                async with Client(real) as client:
+                    methods = await asyncio.wait_for(run_baselines(client, cases, sites), args.timeout)
+                print(f"\n== baselines: {time.monotonic() - started:.0f} s; client requests {dict(client.counts)}")
+                _archive_report(real)
+                print_methods(methods)
+                b5 = figures(methods["B5"], B5_THRESHOLD)
+                print(f"B5 at cosine >= {B5_THRESHOLD}: {b5.auto} cases, precision "
+                      f"{b5.precision if b5.precision is not None else float('nan'):.2f}, coverage {b5.coverage:.2f}")
+                saved["methods"].update({k: _ranked_json(v) for k, v in methods.items()})
+            if args.mode in ("all", "one-run"):
+                real.gate.reset(), web.reset_stats()
+                run = await one_run(real, written, docs, timeout=args.timeout)
+                rows = []
+                for case in cases:
+                    lr = run.results.get(case.id)
+                    got = [(real.canonical(s.url), s.confidence) for s in lr.suggestions if s.method != "archive"] if lr else []
+                    rows.append(_linkfix_ranked(case, got, ran=lr is not None, note="" if lr else "no linking page"))
+                with_copy = [c for c in cases if c.has_copy and c.id in run.results]
+                got_copy = sum(1 for c in with_copy if run.results[c.id].archived is not None)
+                total_requests = sum(web.stats(h).requests for h in real.hosts)
+                print(f"\n== one run: wall {run.wall:.0f} s{' (TIMED OUT)' if run.timed_out else ''}; "
+                      f"{len(run.results)} links checked; archived copy got for {got_copy} of {len(with_copy)} cases that have one "
+                      f"({'every one' if got_copy == len(with_copy) else 'NOT every one'}); median recovery "
+                      f"{median(run.recover_seconds.values()):.1f} s; {total_requests / max(1, len(run.results)):.1f} requests per broken link (mean)")
+                _archive_report(real)
+                print_methods({"linkfix-1run": rows})
+                saved["methods"]["linkfix-1run"] = _ranked_json(rows)
+                saved["one_run"] = {"wall": run.wall, "got_copy": got_copy, "with_copy": len(with_copy),
+                                    "archive": real.gate.counts(), "bans": len(real.gate.bans)}
+            if args.mode in ("all", "per-case"):
+                real.gate.reset(), web.reset_stats()
+                started = time.monotonic()
+                runs = await per_case(real, cases, written, orphans=not args.skip_orphans, deadline=started + args.timeout)
+                dump = [_dump_line(r) for r in runs]
+                if args.dump:
+                    args.dump.write_text("".join(json.dumps(d) + "\n" for d in dump), encoding="utf-8")
+                rows = [_linkfix_ranked(r.case, [(s["url"], s["confidence"]) for s in r.suggestions if s["method"] != "archive"],
+                                        ran=r.parent and not r.error, note=r.error) for r in runs]
+                print(f"\n== per case: {time.monotonic() - started:.0f} s; median {median(r.seconds for r in runs):.1f} s "
+                      f"and {median(r.requests for r in runs):.0f} requests per broken link; archived copy got for "
+                      f"{sum(r.archived for r in runs if r.case.has_copy)} of {sum(1 for r in runs if r.case.has_copy)}")
+                _archive_report(real)
+                print_methods({"linkfix-case": rows})
+                saved["methods"]["linkfix-case"] = _ranked_json(rows)
+                analyse(dump)
+    return saved
+
+
+def _dump_line(r) -> dict[str, Any]:
+    c = r.case
+    return {
+        "case": c.id, "site": c.site, "generator": c.generator, "old_url": c.old_url, "truth": c.new_url,
+        "old_title": c.old_title, "new_title": c.new_title, "has_copy": c.has_copy, "parent": r.parent,
+        "target_existed_before_move": c.target_existed_before_move, "target_shared": bool(c.raw.get("target_shared_with_other_old_pages")),
+        "anchor": r.anchor, "weak_anchor": r.weak_anchor, "check": [r.check_status, r.check_reason], "archived": r.archived,
+        "stage": r.stage, "seconds": round(r.seconds, 3), "requests": r.requests, "error": r.error,
+        "suggestions": r.suggestions, "candidates": r.candidates,
+    }
+
+
+def analyse(dump: list[dict[str, Any]]) -> None:
+    """Reliability, leave-one-site-out refit and failure classes from a per-case dump."""
+    pairs = [(c["confidence"], same_page(c.get("final_url") or c["url"], d["truth"]))
+             for d in dump if d["parent"] for c in d["candidates"] if c.get("confidence") is not None]
+    print(reliability_text("reliability, shipped weights, every scored candidate (cases with a linking page)", pairs))
+    tops = [(s["confidence"], same_page(s["url"], d["truth"])) for d in dump if d["parent"]
+            for s in d["suggestions"][:1] if s["method"] != "archive"]
+    print(reliability_text("reliability, shipped weights, top suggestion per case", tops))
+    ran = [d for d in dump if d["parent"]]
+    cases, rows = loso.cases_of(ran), loso.candidate_rows(ran)
+    if len({c.site for c in cases}) >= 2 and rows:
+        print(loso.leave_one_site_out(cases, rows, fit=loso.shipped, predict=loso.predict_linkfix, threshold=THRESHOLD)
+              .render().replace("leave-one-site-out", "shipped weights, ranking the candidate pool", 1))
+        result = loso.leave_one_site_out(cases, rows, fit=loso.fit_linkfix, predict=loso.predict_linkfix, threshold=THRESHOLD)
+        print(result.render())
+        print(loso.weight_stability(result.models))
+    else:
+        print("\nleave-one-site-out: needs cases with a linking page on two sites or more")
+    print(diagnose.summary(dump))
+
+
+def combine(paths: list[Path]) -> None:
+    dataset = load_dataset(dataset_dir())
+    cases = {c.id: c for c in dataset.cases}
+    methods: dict[str, list[Ranked]] = {}
+    for path in paths:
+        for name, items in json.loads(path.read_text(encoding="utf-8"))["methods"].items():
+            methods[name] = _ranked_from_json(items, cases)
+    only = lambda s: s in ("all", "with parents") or s.startswith(("mkdocs", "sphinx"))  # noqa: E731
+    print(method_table("linkfix vs the naive baselines", methods, THRESHOLD, only=only).render())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mode", choices=("all", "baselines", "one-run", "per-case"), default="all")
+    parser.add_argument("--dump", type=Path, help="per-case: write every candidate considered (JSONL)")
+    parser.add_argument("--save", type=Path, help="write each method's ranked answers (JSON) for --combine")
+    parser.add_argument("--combine", type=Path, nargs="+", help="print one table from saved runs and stop")
+    parser.add_argument("--from-dump", type=Path, help="analyse a per-case dump (reliability, LOSO, diagnosis) and stop")
+    parser.add_argument("--cases", type=int, default=0, help="only the first N cases")
+    parser.add_argument("--sites", nargs="*", default=[], help="only these sites (as cases name them)")
+    parser.add_argument("--skip-orphans", action="store_true", help="per-case: skip cases without a linking page")
+    parser.add_argument("--timeout", type=float, default=7200.0, help="seconds a mode may run at most")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.ERROR)
+    if dataset_dir() is None:
+        print("recovery-dev set not found (../shared/recovery-dev or $LINKFIX_RECOVERY_DEV): nothing to measure")
+        return 0
+    if args.combine:
+        combine(args.combine)
+        return 0
+    if args.from_dump:
+        analyse([json.loads(line) for line in args.from_dump.read_text(encoding="utf-8").splitlines() if line.strip()])
+        return 0
+    saved = asyncio.run(run_modes(args))
+    if args.save:
+        args.save.write_text(json.dumps(saved), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,65 @@
+"""The real-moves benchmark: its scoring convention, its leave-one-site-out harness, and one
+end-to-end run on one small site of the set (skipped when the set is absent)."""
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "recovery_real.py"
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("recovery_real", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+SCRIPT_MODULE = load_script()  # puts benchmarks/ on the path for `realbench`
+
+from realbench import loso  # noqa: E402
+from realbench.scoring import same_page  # noqa: E402
+
+
+def test_a_suggestion_is_right_when_it_names_the_same_page():
+    assert same_page("http://Docs.X.org/a/b/index.html#part", "https://docs.x.org/a/b")
+    assert same_page("https://docs.x.org/", "https://docs.x.org/index.html")
+    assert not same_page("https://docs.x.org/a/b.html", "https://docs.x.org/a/b/")
+    assert not same_page("https://docs.x.org/a/", "https://docs.x.org/")
+
+
+def test_leave_one_site_out_never_trains_on_the_site_it_scores():
+    cases = [loso.CaseInfo(case_id=f"{site}{n}", site=site, parent=True) for site in "ABC" for n in range(2)]
+    rows = []
+    for case in cases:
+        rows.append(loso.Row(case_id=case.case_id, site=case.site, url=f"https://{case.case_id}/right", features={"x": 1.0}, right=True))
+        rows.append(loso.Row(case_id=case.case_id, site=case.site, url=f"https://{case.case_id}/wrong", features={"x": 0.0}, right=False))
+    trained_on = []
+
+    def fit(training):
+        trained_on.append({r.site for r in training})
+        return 1.0 if all(r.site != "C" for r in training) else -1.0  # a model that only works without C
+
+    result = loso.leave_one_site_out(cases, rows, fit=fit, predict=lambda m, r: m * r.features["x"], threshold=0.5)
+    assert trained_on == [{"A", "B", "C"}, {"B", "C"}, {"A", "C"}, {"A", "B"}]
+    held = {s.site: s for s in result.held_out}
+    assert held["C"].s1 == 2 and held["A"].s1 == 0  # scored by the model fitted without it
+    assert "held-out, pooled over 3 sites" in result.render()
+
+
+@pytest.mark.skipif(SCRIPT_MODULE.dataset_dir() is None, reason="../shared/recovery-dev is not here")
+def test_every_mode_runs_end_to_end_on_one_site(capsys, tmp_path):
+    dump, saved = tmp_path / "cands.jsonl", tmp_path / "saved.json"
+    assert SCRIPT_MODULE.main(["--sites", "tljh.jupyter.org/en/latest", "--dump", str(dump), "--save", str(saved),
+                               "--timeout", "600"]) == 0
+    printed = capsys.readouterr().out
+    for part in ("B2", "B3f", "B5", "linkfix-1run", "linkfix-case", "archived copy got for", "cdx", "failure classes",
+                 "leave-one-site-out", "reliability"):
+        assert part in printed
+    lines = [json.loads(line) for line in dump.read_text().splitlines()]
+    assert len(lines) == 3 and all(d["candidates"] for d in lines)
+    assert set(json.loads(saved.read_text())["methods"]) == {"B2", "B3f", "B5", "linkfix-1run", "linkfix-case"}
