@@ -22,10 +22,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from linkfix.extract import extract_markdown as lazily_exported
-from linkfix.extract.markdown import TEXT_LIMIT, _Source, _Walk, extract_markdown
+from linkfix.extract.markdown import TEXT_LIMIT, extract_markdown
+from linkfix.extract.markdown.source import Source
+from linkfix.extract.markdown.walk import Walk
 from linkfix.model import Document, LinkKind
 
-GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "markdown"
+GOLDEN = Path(__file__).resolve().parent.parent.parent / "golden" / "markdown"
 CASES = sorted(p.stem for p in GOLDEN.glob("*.md"))
 
 
@@ -162,8 +164,8 @@ def test_escaped_pipes_in_table_cells_are_kept_as_written() -> None:
 def test_unlocatable_target_gets_a_zero_width_span(caplog: pytest.LogCaptureFixture) -> None:
     # No parse is known to lead here; the fallback exists so that a parser quirk can cost a
     # link its exact span, never a patch its correctness.
-    walk = _Walk(source=_Source("line one\nline two\n", "p.md"), env={})
-    with caplog.at_level(logging.DEBUG, logger="linkfix.extract.markdown"):
+    walk = Walk(source=Source("line one\nline two\n", "p.md"), env={}, max_links=10)
+    with caplog.at_level(logging.DEBUG, logger="linkfix.extract.markdown.walk"):
         assert walk.exact("zzz", None, "link target", 1) == (9, 9)
     assert "p.md:2: could not locate link target 'zzz'" in caplog.text
 
