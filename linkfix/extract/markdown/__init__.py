@@ -18,6 +18,7 @@ from typing import Any
 
 from ...model import Document, Link, Page
 from ..context import words_around
+from ..limits import MAX_LINKS, links_left_out
 from ..slug import heading_ids
 from .parser import inline_parser, parser
 from .sections import section_bounds
@@ -25,10 +26,6 @@ from .source import Source
 from .walk import TEXT_LIMIT, Walk, finish, walk_tokens
 
 __all__ = ["MAX_LINKS", "TEXT_LIMIT", "extract_markdown"]
-
-#: Links kept per file; a file with more gets a warning that says so.
-MAX_LINKS = 100_000
-
 
 def extract_markdown(text: str, path: str, *, want_text: bool = True, max_links: int = MAX_LINKS) -> Document:
     """Every link of a markdown source, each with its exact source span, and its page.
@@ -77,5 +74,5 @@ def extract_markdown(text: str, path: str, *, want_text: bool = True, max_links:
         )
         for f in walk.found
     )
-    warnings = (f"only the first {max_links} links were kept",) if walk.dropped else ()
+    warnings = (links_left_out(max_links),) if walk.dropped else ()
     return Document(page=page, links=links, warnings=warnings)

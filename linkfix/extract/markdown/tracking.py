@@ -25,7 +25,7 @@ from markdown_it.rules_inline.state_inline import StateInline
 MARK = "linkfix"  # key of our notes in token.meta and in the parser env
 _BLANK = re.compile(r"\s")
 _BRACKETS = re.compile(r"\[+")
-_URL_WINDOW = 4096  # characters of text after a `://` handed to linkify-it at first
+_URL_WINDOW = 512  # characters of text after a `://` handed to linkify-it at first
 # Characters of pending text searched for a URL scheme: more than the longest scheme
 # linkify-it knows (`mailto`, `https`, `ftp`, ...; a user-added one is no longer than this).
 _SCHEME_LOOK = 64
@@ -120,16 +120,18 @@ def bare_url(md: MarkdownIt, src: str, pos: int, limit: int, pending: str) -> tu
     if not src.startswith(proto, pos - len(proto)):
         return None
     # linkify-it is handed the text up to the next blank (a URL never holds one), and at most
-    # _URL_WINDOW characters of it: on a line of `<http://<http://...` without blanks, handing
-    # it the whole rest at every `://` was quadratic. Only a URL that fills the window is
-    # looked for again in all of the text (then it is consumed, so that stays linear).
-    blank = _BLANK.search(src, pos, min(limit, pos + _URL_WINDOW))
-    stop = blank.start() if blank else min(limit, pos + _URL_WINDOW)
-    begin = pos - len(proto)
-    link = md.linkify.match_at_start(src[begin:stop])
-    if link and stop < limit and not blank and begin + link.last_index >= stop:
-        blank = _BLANK.search(src, stop, limit)
-        link = md.linkify.match_at_start(src[begin : blank.start() if blank else limit])
+    # a window of it: on a line of `<http://<http://...` without blanks, handing it the whole
+    # rest at every `://` was quadratic. A URL that fills the window is looked for again in
+    # a window eight times larger, so a long URL costs about its own length.
+    begin, window = pos - len(proto), _URL_WINDOW
+    while True:
+        stop = min(limit, pos + window)
+        blank = _BLANK.search(src, pos, stop)
+        end = blank.start() if blank else stop
+        link = md.linkify.match_at_start(src[begin:end])
+        if not link or blank or end >= limit or begin + link.last_index < end:
+            break
+        window *= 8
     if not link:
         return None
     url = link.url.rstrip("*")  # a trailing '*' belongs to emphasis
