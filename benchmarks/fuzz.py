@@ -10,6 +10,10 @@ Targets, each with its invariants checked inside the harness (a broken invariant
 - html: `extract_html` never raises, in both modes; `unescape_attribute(text[start:end]) ==
   url` (the span is the raw attribute value); line/column agree with the span; the fast pass
   (`want_text=False`) finds the same links and ids as the full pass.
+- bounds: the input repeated to BOUNDS_CHARS characters (a hostile page well under the size
+  cap: `://` or `[` or `*_` over and over) goes through both extractors within the per-input
+  time limit (libFuzzer's -timeout, BOUNDS_SECONDS) and BOUNDS_RSS_MB of memory, keeping the
+  markdown invariants above.
 - patch: random edits over the spans of an extracted page (some tampered: shifted, stale,
   overlapping, respelled with `format_target`); `plan_edits` must return exactly the text an
   independent model of the edits builds, or raise PatchError exactly when the edits are
@@ -36,10 +40,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TARGETS = ("markdown", "html", "patch")
+TARGETS = ("markdown", "html", "patch", "bounds")
 MAX_RESTARTS = 25  # crashes tolerated per target before giving up on it
 INPUT_TIMEOUT = 10  # seconds one input may take before libFuzzer reports a hang
 MAX_LEN = 4096  # bytes per input: large enough for nesting, small enough for many runs/s
+BOUNDS_CHARS = 262_144  # size the bounds target repeats its input to
+BOUNDS_SECONDS = 20  # per input of the bounds target (about 1 s when extraction is linear)
+BOUNDS_RSS_MB = 300  # peak memory of the process after a bounds input
 
 # Seeds: small pages exercising each syntax, so the fuzzer starts from the interesting states.
 SEEDS = {
@@ -56,6 +63,7 @@ SEEDS = {
         b"<a href=u1 title='>'>x</a><link rel=preconnect href=//h><iframe src=f>fb</iframe><h1 id=h>H</h1>",
     ],
 }
+SEEDS["bounds"] = [b"://", b"<http://", b"*_", b"[", b"[l](http://x.test/a) ", b"a\n\n", b"<!--a", b"`"]
 SEEDS["patch"] = [b"\x00\x03\x00\x00\x01\x00\x01\x03\x00\x02\x02\x01\x05\x00" + s for s in SEEDS["markdown"][:2]] + [
     b"\x01\x03\x00\x03\x00\x00\x00\x00\x80\x01\x01\x01\x7f\x02" + s for s in SEEDS["html"][:2]
 ]
@@ -109,6 +117,22 @@ def check_html(text: str) -> None:
     full, fast = ([(l.span.start, l.span.end, l.url, l.tag) for l in d.links] for d in documents)
     _expect(full == fast, f"the fast pass found other links: {full[:5]} vs {fast[:5]}")
     _expect(documents[0].page.ids == documents[1].page.ids, "the fast pass found other ids")
+
+
+def check_bounds(data: bytes, chars: int = BOUNDS_CHARS) -> None:
+    """`data` repeated to `chars` characters: both extractors finish (the time limit is the
+    caller's), memory stays under BOUNDS_RSS_MB and every markdown span is exact."""
+    import resource
+
+    from linkfix.extract.html import extract_html
+
+    piece = data.decode("utf-8", "replace") or " "
+    text = (piece * (chars // len(piece) + 1))[:chars]
+    check_markdown(text)
+    for want in (True, False):
+        extract_html(text, "bounds.html", want_text=want)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    _expect(peak <= BOUNDS_RSS_MB, f"{peak} MB of memory for {chars} characters of {piece[:40]!r}")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -220,6 +244,7 @@ CHECKS = {
     "markdown": lambda data: check_markdown(data.decode("utf-8", "replace")),
     "html": lambda data: check_html(data.decode("utf-8", "replace")),
     "patch": check_patch,
+    "bounds": check_bounds,
 }
 
 
@@ -245,7 +270,7 @@ def fuzz_child(target: str, seconds: int, workdir: Path) -> None:
             raise
 
     flags = [
-        f"-max_total_time={seconds}", f"-timeout={INPUT_TIMEOUT}", f"-max_len={MAX_LEN}",
+        f"-max_total_time={seconds}", f"-timeout={BOUNDS_SECONDS if target == 'bounds' else INPUT_TIMEOUT}", f"-max_len={MAX_LEN}",
         "-rss_limit_mb=2048", "-print_final_stats=1", f"-artifact_prefix={crashes}/", str(corpus),
     ]  # fmt: skip
     atheris.Setup([sys.argv[0], *flags], one_input)
@@ -320,9 +345,12 @@ def print_outcome(o: Outcome) -> None:
         print(f"    crash {path}: {error}")
 
 
-def replay(target: str, path: Path) -> int:
+def replay(target: str, path: Path, chars: int | None = None) -> int:
     try:
-        CHECKS[target](path.read_bytes())
+        if chars is not None and target == "bounds":
+            check_bounds(path.read_bytes(), chars)
+        else:
+            CHECKS[target](path.read_bytes())
     except Exception as exc:  # replaying is for reporting what went wrong, whatever it was
         print(f"{path}: {type(exc).__name__}: {exc}")
         return 1
@@ -336,6 +364,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=int, default=300, help="fuzzing time per target")
     parser.add_argument("--workdir", help="corpus and crashes (default: a new temporary directory)")
     parser.add_argument("--replay", type=Path, help="run one saved input through the target's checks")
+    parser.add_argument("--chars", type=int, help="with --replay --target bounds: repeat the input to this many characters")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.seconds < 1:
@@ -347,7 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.replay:
         if args.target == "all":
             parser.error("--replay needs one --target")
-        return replay(args.target, args.replay)
+        return replay(args.target, args.replay, args.chars)
     workdir = Path(args.workdir) if args.workdir else Path(tempfile.mkdtemp(prefix="linkfix-fuzz-"))
     print(f"fuzzing in {workdir}, {args.seconds} s per target", flush=True)
     outcomes = []

@@ -62,7 +62,7 @@ def run_scanner_rows(pages: list[tuple[str, str]]) -> tuple[int, int]:
     level of work as the parser candidates below."""
     links = ids = 0
     for _, text in pages:
-        _title, _text, page_ids, _base, rows = _scan_page(text, False)
+        _title, _text, page_ids, _base, rows, _dropped = _scan_page(text, False)
         links += len(rows)
         ids += len(page_ids)
     return links, ids

@@ -184,6 +184,8 @@ class Document:
 
     page: Page
     links: tuple[Link, ...]
+    # What the extraction left out (a per-file limit reached), for the report's errors list.
+    warnings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

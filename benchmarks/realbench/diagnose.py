@@ -24,7 +24,7 @@ from collections import Counter
 from typing import Any, Iterable
 from urllib.parse import urlsplit
 
-from linkfix.recover.rank import is_home_page
+from linkfix.urls import is_home_page
 
 from .scoring import page_key, same_page
 

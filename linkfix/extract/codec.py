@@ -31,7 +31,7 @@ def encode(document: Document) -> dict[str, Any]:
         span = link.span
         links.append([link.url, link.kind.value, index, span.path, span.line, span.column, span.start, span.end,
                       link.anchor_text, link.context, link.tag, link.reference])
-    return {"pages": page_rows, "links": links}
+    return {"pages": page_rows, "links": links, "warnings": list(document.warnings)}
 
 
 def _page_row(page: Page) -> list[Any]:
@@ -41,6 +41,9 @@ def _page_row(page: Page) -> list[Any]:
 def decode(data: Any) -> Document | None:
     """The Document `encode` made, or None for anything else (any other shape or type)."""
     if not isinstance(data, dict) or not isinstance(data.get("pages"), list) or not isinstance(data.get("links"), list):
+        return None
+    warnings = data.get("warnings")
+    if type(warnings) is not list or not all(type(w) is str for w in warnings):
         return None
     pages = [_page(row) for row in data["pages"]]
     if not pages or None in pages:
@@ -55,7 +58,7 @@ def decode(data: Any) -> Document | None:
             return None
         links.append(Link(url=url, kind=kinds[kind], span=Span(path=path, line=line, column=column, start=start, end=end),
                           page=pages[index], anchor_text=anchor_text, context=context, tag=tag, reference=reference))  # type: ignore[arg-type]
-    return Document(page=pages[0], links=tuple(links))  # type: ignore[arg-type]
+    return Document(page=pages[0], links=tuple(links), warnings=tuple(warnings))  # type: ignore[arg-type]
 
 
 def _page(row: Any) -> Page | None:

@@ -28,7 +28,7 @@ Outcome = tuple[Document, str] | str  # (document, warning) for one file, or why
 def extract_document(path: Path, text: str, *, want_text: bool) -> Document:
     display = display_path(path)
     if path.suffix.lower() in MARKDOWN_SUFFIXES:
-        return extract_markdown(text, display)
+        return extract_markdown(text, display, want_text=want_text)
     return extract_html(text, display, want_text=want_text)
 
 
@@ -63,9 +63,9 @@ def accept_outcome(project: Project, path: Path, outcome: Outcome, errors: list[
         log.warning("skipping %s: %s", path, outcome)
         return None
     document, warning = outcome
-    if warning:
-        errors.append(f"{display_path(path)}: {warning}")
-        log.warning("%s: %s", path, warning)
+    for problem in (warning, *document.warnings) if warning else document.warnings:
+        errors.append(f"{display_path(path)}: {problem}")
+        log.warning("%s: %s", path, problem)
     return project.relative(path) or path.resolve().as_posix(), document
 
 
@@ -109,7 +109,7 @@ def _extractor_fingerprint() -> str:
     after an upgrade or a local edit)."""
     package = Path(__file__).resolve().parent
     digest = hashlib.blake2b(digest_size=16)
-    for source in sorted([package.parent / "model.py", package.parent / "inputs" / "read.py", *package.glob("*.py")]):
+    for source in sorted([package.parent / "model.py", package.parent / "inputs" / "read.py", *package.rglob("*.py")]):
         try:
             digest.update(source.read_bytes())
         except OSError:

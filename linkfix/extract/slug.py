@@ -1,14 +1,8 @@
 """Heading ids exactly as MkDocs makes them by default.
 
-MkDocs renders markdown with Python-Markdown and its `toc` extension, whose default
-`slugify` is the rule reproduced here:
-
-1. Unicode NFKD normalisation, then drop every non-ASCII character (`žlutý` -> `zluty`);
-   with `unicode=True` (the `slugify_unicode` variant) this step is skipped and letters of
-   any script survive.
-2. Remove every character that is not a word character, whitespace or a hyphen.
-3. Strip surrounding whitespace and lowercase.
-4. Collapse each run of whitespace and hyphens into one `-`.
+MkDocs renders markdown with Python-Markdown and its `toc` extension: a heading's slug is
+`markdown.extensions.toc.slugify` of its text (`slugify_unicode` keeps letters of any script),
+used here as it is, imported on first use (the import costs more than extracting a page).
 
 Ids are unique per page: the ids already present in the document (custom `{#id}` attribute
 lists on any element) are taken first; then each heading, in document order, keeps its custom
@@ -21,12 +15,11 @@ trailing attribute list `{#id .class}` removed.
 
 from __future__ import annotations
 
+import functools
 import re
-import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-_NOT_WORD = re.compile(r"[^\w\s-]")
 _NUMBERED = re.compile(r"^(.*)_([0-9]+)$")
 
 
@@ -40,21 +33,38 @@ class Heading:
 
 def slugify(text: str, *, unicode: bool = False, separator: str = "-") -> str:
     """Python-Markdown's `toc.slugify` (or `slugify_unicode` with unicode=True)."""
-    if not unicode:
-        text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
-    text = _NOT_WORD.sub("", text).strip().lower()
-    return re.sub(rf"[{re.escape(separator)}\s]+", separator, text)
+    return _toc_slugify(unicode)(text, separator)
 
 
-def unique(slug: str, taken: set[str]) -> str:
-    """`slug`, or `slug_N` with the smallest free N; records the result in `taken`."""
-    if slug in taken or not slug:
+@functools.cache
+def _toc_slugify(unicode: bool) -> Callable[[str, str], str]:
+    from markdown.extensions import toc
+
+    return toc.slugify_unicode if unicode else toc.slugify
+
+
+def unique(slug: str, taken: set[str], skips: dict[str, str] | None = None) -> str:
+    """`toc.unique`: `slug`, or `slug_N` with the smallest free N; records it in `taken`.
+
+    toc.unique tries N = 1, 2, ... each time, which is quadratic on a page of 100,000
+    headings with the same text. `skips` (kept across calls for one `taken`) remembers, for
+    each slug that was taken, the slug its search ended at: every one in between was taken,
+    and stays so, so the next search for it starts there."""
+    if slug and slug not in taken:
+        taken.add(slug)
+        return slug
+    passed = []
+    while slug in taken or not slug:
+        passed.append(slug)
+        known = skips.get(slug) if skips is not None else None
+        if known is not None:
+            slug = known
+            continue
         m = _NUMBERED.match(slug)
-        base, count = (m.group(1), int(m.group(2))) if m else (slug, 0)
-        count += 1
-        while f"{base}_{count}" in taken:
-            count += 1
-        slug = f"{base}_{count}"
+        slug = f"{m.group(1)}_{int(m.group(2)) + 1}" if m else f"{slug}_1"
+    if skips is not None:
+        for start in passed:
+            skips[start] = slug
     taken.add(slug)
     return slug
 
@@ -72,4 +82,5 @@ def heading_ids(
     """
     items = [h if isinstance(h, Heading) else Heading(text=h) for h in headings]
     taken = set(reserved) | {h.custom_id for h in items if h.custom_id}
-    return [h.custom_id or unique(slugify(h.text, unicode=unicode), taken) for h in items]
+    skips: dict[str, str] = {}
+    return [h.custom_id or unique(slugify(h.text, unicode=unicode), taken, skips) for h in items]

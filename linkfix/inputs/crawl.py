@@ -188,7 +188,7 @@ def _looks_like_page(url: str) -> bool:
 def _with_url(document: Document, url: str) -> Document:
     """The document with its page's own URL set, so relative links resolve against it."""
     page = replace(document.page, url=url)
-    return Document(page=page, links=tuple(replace(link, page=page) for link in document.links))
+    return Document(page=page, links=tuple(replace(link, page=page) for link in document.links), warnings=document.warnings)
 
 
 async def crawl(client: Any, start: str, limits: CrawlLimits, *, robots: Protego | None,
@@ -238,6 +238,7 @@ async def crawl(client: Any, start: str, limits: CrawlLimits, *, robots: Protego
             if fetched.redirects and final not in scope:
                 continue  # redirected off the site: not ours to crawl
             document = _with_url(extract_html(fetched.text, url, want_text=want_text), final)
+            errors.extend(f"{url}: {warning}" for warning in document.warnings)
             pages.append(CrawledPage(url=url, document=document, depth=depth, clean=not fetched.redirects))
             if depth == limits.max_depth:
                 continue

@@ -31,7 +31,8 @@ def documents(draw) -> Document:
                   anchor_text=text, context=text, tag=text, reference=text),
         max_size=6,
     ))
-    return Document(page=own, links=tuple(links))
+    warnings = draw(st.lists(text, max_size=2))
+    return Document(page=own, links=tuple(links), warnings=tuple(warnings))
 
 
 def _through_disk(document: Document) -> Document | None:
@@ -48,7 +49,7 @@ def test_any_document_round_trips_exactly_through_json_text(document):
 
 def test_every_field_is_encoded():
     # A field added to the model must be added to the codec (and to the strategies above).
-    assert {f.name for f in fields(Document)} == {"page", "links"}
+    assert {f.name for f in fields(Document)} == {"page", "links", "warnings"}
     assert {f.name for f in fields(Page)} == {"path", "url", "title", "text", "ids", "base"}
     assert {f.name for f in fields(Span)} == {"path", "line", "column", "start", "end"}
     assert {f.name for f in fields(Link)} == {"url", "kind", "span", "page", "anchor_text", "context", "tag", "reference"}

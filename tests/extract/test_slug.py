@@ -105,3 +105,16 @@ Setext heading
 def test_extracted_heading_ids_match_mkdocs_rendering() -> None:
     document = extract_markdown(MARKDOWN_HEADINGS, "h.md")
     assert document.page.ids == frozenset(toc_ids(MARKDOWN_HEADINGS))
+
+
+def test_unique_ids_are_toc_unique_ids() -> None:
+    # The skips that keep `unique` linear must not change what toc.unique gives.
+    from markdown.extensions.toc import slugify as toc_slugify
+    from markdown.extensions.toc import unique as toc_unique
+
+    texts = ["a", "a_1", "a_2", "b", "", "a_1_1", "b_3", "A"]
+    for start in range(len(texts)):
+        headings = [texts[(start + i * 3) % len(texts)] for i in range(40)]
+        reserved = {"a", "a_2", "b_1"}
+        taken = set(reserved)
+        assert heading_ids(headings, reserved=reserved) == [toc_unique(toc_slugify(h, "-"), taken) for h in headings]

@@ -2,12 +2,15 @@
 harness's own checks, plus the minimal cases they reduce to with their exact expected spans.
 
 Saved inputs live in fuzz_inputs/<target>/ exactly as libFuzzer wrote them (crash-<sha1>);
-a new crash is added by copying its file there.
+a new crash is added by copying its file there. The bounds target's inputs (hostile pages from
+the security review, named `<what>-<characters>`) are replayed in a child process with a time
+limit: a hang or a blow-up detector, not a measure of speed.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 
@@ -30,7 +33,10 @@ def _load_harness():
 
 
 harness = _load_harness()
-SAVED = sorted((target.name, path) for target in INPUTS.iterdir() if target.is_dir() for path in target.iterdir())
+SAVED = sorted((target.name, path) for target in INPUTS.iterdir() if target.is_dir() and target.name != "bounds" for path in target.iterdir())
+BOUNDED = sorted((INPUTS / "bounds").iterdir())
+# Each takes about a second (a few on a busy machine) now; before the fix, from 40 s to hours.
+BOUND_SECONDS = 60
 
 
 def test_saved_inputs_exist() -> None:
@@ -40,6 +46,33 @@ def test_saved_inputs_exist() -> None:
 @pytest.mark.parametrize(("target", "path"), SAVED, ids=[f"{t}/{p.name[:18]}" for t, p in SAVED])
 def test_saved_crash_input_keeps_every_invariant(target: str, path: Path) -> None:
     harness.CHECKS[target](path.read_bytes())
+
+
+@pytest.mark.parametrize("path", BOUNDED, ids=[p.name for p in BOUNDED])
+def test_hostile_page_extracts_in_bounded_time_and_memory(path: Path) -> None:
+    chars = int(path.name.rsplit("-", 1)[1])
+    command = [sys.executable, str(HERE.parent.parent / "benchmarks" / "fuzz.py"), "--replay", str(path), "--target", "bounds", "--chars", str(chars)]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=BOUND_SECONDS)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"extracting {chars} characters of {path.read_text()!r} took over {BOUND_SECONDS} s")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_links_past_the_cap_are_left_out_and_said_so() -> None:
+    # 1M links in 13 MB took 20.8 s and 2.3 GB. Past MAX_LINKS the rest is not read.
+    code = (
+        "from linkfix.extract.markdown import MAX_LINKS, extract_markdown\n"
+        "text = ''.join(f'[l{i}](http://x.test/{i})\\n' for i in range(MAX_LINKS + 10_000))\n"
+        "d = extract_markdown(text, 'big.md')\n"
+        "assert len(d.links) == MAX_LINKS, len(d.links)\n"
+        "assert d.warnings == (f'only the first {MAX_LINKS} links were kept',), d.warnings\n"
+        "last = d.links[-1]\n"
+        "assert text[last.span.start:last.span.end] == last.url == f'http://x.test/{MAX_LINKS - 1}'\n"
+    )
+    root = HERE.parent.parent
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=BOUND_SECONDS, cwd=root)
+    assert done.returncode == 0, done.stderr
 
 
 def spans(text: str) -> list[tuple[str, int, int, int, int]]:

@@ -271,9 +271,9 @@ def _small_files() -> None:
 
 def test_a_real_write_failure_mid_run_warns_once_and_the_run_completes(tmp_path):
     docs = _docs(tmp_path)
-    words = " ".join(f"word{i}" for i in range(40_000))
-    for n in range(8):  # ~200 KB to keep for each
-        (docs / f"long{n}.md").write_text(f"# Long {n}\n\n{words}\n\n[home](index.md)\n", encoding="utf-8")
+    links = " ".join(f"[home {i}](index.md)" for i in range(3_000))
+    for n in range(8):  # ~200 KB of extracted links to keep for each
+        (docs / f"long{n}.md").write_text(f"# Long {n}\n\n{links}\n", encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run([sys.executable, "-m", "linkfix", "check", str(docs), "--cache-dir", str(tmp_path / "cache"), "-f", "json"],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, preexec_fn=_small_files)

@@ -1,7 +1,7 @@
 """The fast paths of the markdown extractor against markdown-it's own rules.
 
-`_plain_paragraph` takes one-line paragraphs before markdown-it's block rules try them, and
-`_inline_blocks` tokenizes plain inline content (prose, simple links, autolinks, bare URLs,
+`plain_paragraph` takes one-line paragraphs before markdown-it's block rules try them, and
+`plain_inline` tokenizes plain inline content (prose, simple links, autolinks, bare URLs,
 line breaks) itself. Whatever they accept must come out as exactly the tokens markdown-it
 makes, with the same target notes; whatever they do not know must go to markdown-it. Each test
 parses a document twice, with our parser and with the same parser without the fast paths, and
@@ -17,34 +17,43 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from markdown_it.helpers import parseLinkDestination
-from markdown_it.rules_core import inline as stock_inline
 from markdown_it.rules_core import normalize as stock_normalize
 from markdown_it.token import Token
 
-from linkfix.extract.markdown import _parse_link_destination, _parser, _plain_inline, extract_markdown
+from linkfix.extract.markdown import extract_markdown
+from linkfix.extract.markdown.fastpath import plain_inline
+from linkfix.extract.markdown.parser import inline_parser, parser
+from linkfix.extract.markdown.tracking import parse_link_destination
 
-TESTS = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent.parent.parent
 SAMPLES = sorted((TESTS / "golden" / "markdown").glob("*.md")) + sorted((TESTS / "hardening" / "fuzz_inputs" / "markdown").iterdir())
 
 
 @pytest.fixture(scope="module")
 def stock() -> MarkdownIt:
     """Our parser, every block and inline parsed by markdown-it's own rules."""
-    md = _parser.__wrapped__()
+    md = parser.__wrapped__()
     md.block.ruler.disable("plain_paragraph")
-    md.core.ruler.at("inline", stock_inline)
+    md.core.ruler.enable(["inline", "text_join"])  # markdown-it's own inline parse
     md.core.ruler.at("normalize", stock_normalize)
     return md
 
 
 def tokens(md: MarkdownIt, text: str) -> list[Token]:
-    return md.parse(text, {})
+    env: dict = {}
+    found = md.parse(text, env)
+    if md is parser():  # inline content is parsed as the walk does it
+        parse = inline_parser(md, env)
+        for token in found:
+            if token.type == "inline":
+                token.children = parse(token.content)
+    return found
 
 
 def assert_same_tokens(text: str, stock: MarkdownIt) -> None:
     # Token is a dataclass: == compares type, content, attrs, markup, info, level, meta (our
     # target notes) and children.
-    assert tokens(_parser(), text) == tokens(stock, text)
+    assert tokens(parser(), text) == tokens(stock, text)
 
 
 # Pieces that start, end or break every construct the fast path knows, and the ones it must
@@ -102,7 +111,7 @@ def test_fast_path_matches_markdown_it_on_samples(path: Path, stock: MarkdownIt)
 
 def test_block_fast_path_takes_one_line_paragraphs() -> None:
     calls = []
-    fresh = _parser.__wrapped__()
+    fresh = parser.__wrapped__()
     rule = fresh.block.ruler.__rules__[fresh.block.ruler.__find__("plain_paragraph")].fn
 
     def spy(state, start_line, end_line, silent):  # noqa: ANN001, ANN202
@@ -116,10 +125,10 @@ def test_block_fast_path_takes_one_line_paragraphs() -> None:
 
 
 def test_fast_path_takes_link_dense_prose() -> None:
-    md = _parser()
+    md = parser()
     env = {"references": {"R": {"href": "/r", "title": ""}}}
     content = "See [a](http://x.y/a), [b][r] and <https://x.y/c>:\nalso `code` https://x.y/d - done!"
-    children = _plain_inline(content, md, env)
+    children = plain_inline(content, md, env)
     assert children is not None
     assert [t.type for t in children if t.type.startswith("link")] == ["link_open", "link_close"] * 4
     assert [t.content for t in children if t.type == "softbreak" or t.type == "text"][-1] == " - done!"
@@ -130,7 +139,7 @@ def test_fast_path_takes_link_dense_prose() -> None:
     ["*em*", "``code``", "`a``b`", "a &amp; b", "![i](/p.png)", "[t](/u \"title\")", "[t][undefined]", "[t](javascript:x)", "a\\é", "`open"],
 )
 def test_fast_path_leaves_the_rest_to_markdown_it(content: str) -> None:
-    assert _plain_inline(content, _parser(), {}) is None
+    assert plain_inline(content, parser(), {}) is None
 
 
 def test_links_found_through_the_fast_path_are_exact() -> None:
@@ -149,5 +158,5 @@ def test_links_found_through_the_fast_path_are_exact() -> None:
 )
 def test_link_destination_reads_as_markdown_it_reads_it(text: str, pos: int, cut: int) -> None:
     limit = max(0, len(text) - cut)
-    ours, theirs = _parse_link_destination(text, pos, limit), parseLinkDestination(text, pos, limit)
+    ours, theirs = parse_link_destination(text, pos, limit), parseLinkDestination(text, pos, limit)
     assert (ours.ok, ours.pos, ours.str) == (theirs.ok, theirs.pos, theirs.str)

@@ -22,10 +22,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from linkfix.extract import extract_markdown as lazily_exported
-from linkfix.extract.markdown import TEXT_LIMIT, _Source, _Walk, extract_markdown
+from linkfix.extract.markdown import TEXT_LIMIT, extract_markdown
+from linkfix.extract.markdown.source import Source
+from linkfix.extract.markdown.walk import Walk
 from linkfix.model import Document, LinkKind
 
-GOLDEN = Path(__file__).resolve().parent.parent / "golden" / "markdown"
+GOLDEN = Path(__file__).resolve().parent.parent.parent / "golden" / "markdown"
 CASES = sorted(p.stem for p in GOLDEN.glob("*.md"))
 
 
@@ -162,8 +164,8 @@ def test_escaped_pipes_in_table_cells_are_kept_as_written() -> None:
 def test_unlocatable_target_gets_a_zero_width_span(caplog: pytest.LogCaptureFixture) -> None:
     # No parse is known to lead here; the fallback exists so that a parser quirk can cost a
     # link its exact span, never a patch its correctness.
-    walk = _Walk(source=_Source("line one\nline two\n", "p.md"), env={})
-    with caplog.at_level(logging.DEBUG, logger="linkfix.extract.markdown"):
+    walk = Walk(source=Source("line one\nline two\n", "p.md"), env={}, max_links=10)
+    with caplog.at_level(logging.DEBUG, logger="linkfix.extract.markdown.walk"):
         assert walk.exact("zzz", None, "link target", 1) == (9, 9)
     assert "p.md:2: could not locate link target 'zzz'" in caplog.text
 
@@ -304,3 +306,21 @@ def test_generated_documents_have_exact_spans(case: tuple[str, list]) -> None:
     found = extract_markdown(text, "gen.md")
     assert_exact_spans(text, found)
     assert Counter((link.kind.value, link.url) for link in found.links) == Counter(expected), text
+
+
+def test_links_past_the_cap_are_left_out_and_said_so() -> None:
+    text = "# Top\n\n" + "".join(f"[l{i}](/p{i})\n\n" for i in range(6)) + "## Still read {#late}\n\n[r]: /unused\n"
+    document = extract_markdown(text, "p.md", max_links=4)
+    assert [link.url for link in document.links] == ["/p0", "/p1", "/p2", "/p3"]
+    assert document.warnings == ("only the first 4 links were kept",)
+    assert "late" in document.page.ids  # headings past the cap are still fragment targets
+    assert extract_markdown(text, "p.md").warnings == ()
+
+
+def test_without_text_links_are_the_same_and_page_text_is_left_out() -> None:
+    text = "# T\n\nSee [a](http://x.test/a) and ![i](/i.png) then <https://x.test/b>.\n\n[r]: /r\n"
+    full, bare = extract_markdown(text, "p.md"), extract_markdown(text, "p.md", want_text=False)
+    assert [(l.url, l.span, l.anchor_text, l.kind) for l in bare.links] == [(l.url, l.span, l.anchor_text, l.kind) for l in full.links]
+    assert (bare.page.ids, bare.page.title) == (full.page.ids, full.page.title)
+    assert full.page.text and full.links[0].context
+    assert bare.page.text == "" and all(link.context == "" for link in bare.links)

@@ -26,300 +26,23 @@ as in browsers; only `\n` counts as a line break for `Span.line`.
 
 from __future__ import annotations
 
-import html
 import logging
 import os
 import re
-from bisect import bisect_right
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from itertools import repeat
-from html.entities import html5 as _HTML5_ENTITIES
 
-from ..model import Document, Link, LinkKind, Page, Span
-from .context import words_around
+from ...model import Document, Link, LinkKind, Page, Span
+from ..context import words_around
+from ..limits import MAX_LINKS, links_left_out
+from .grammar import _ANCHOR_END, _ATTR, _FAST, _FULL, _ID_HINT, _INLINE, _LINK_ATTRS, _LINK_LABELS, _MARKUP, _MAX_ANCHOR, _MAX_ANCHOR_SCAN, _RAW_TEXT, _RAW_TEXT_END, _SPACES
+from .values import _DecodedValue, _collapse, _refresh_url, _srcset_urls, _unescape_text, unescape_attribute
 
 __all__ = ["extract_html", "extract_html_many", "unescape_attribute"]
 
 logger = logging.getLogger(__name__)
-
-# --- the tokenizer, as regex pieces -------------------------------------------------------
-# HTML whitespace is these five characters only; `\s` would also split on U+00A0 and friends.
-_WS = r"\t\n\f\r "  # for patterns
-_SPACES = "\t\n\f\r "  # for str methods
-_TAG_NAME = rf"[a-zA-Z][^{_WS}/>]*+"
-# The value after `=`. An unterminated quote must fail the tag (the spec runs it to EOF).
-_VALUE = rf"""(?:"[^"]*+"|'[^']*+'|[^{_WS}>"'][^{_WS}>]*+|(?=>))"""
-# Where a tag ends: the first `>` outside a quoted value. Possessive all the way down, so a
-# tag that never ends costs one linear scan, never backtracking.
-_TAG_BODY = rf"""(?:[^>"'=]++|=[{_WS}]*+{_VALUE}|["'])*+"""
-# The same, refusing an `id` attribute: such tags must reach Python even when their element
-# cannot carry a link. `data-id=` also refuses; that only costs a needless attribute parse.
-_BODY_WITHOUT_ID = rf"""(?:[^>"'=iI]++|[iI](?![dD][{_WS}]*+=)|=[{_WS}]*+{_VALUE}|["'])*+"""
-
-_COMMENT = r"<!--(?:-?>|.*?--!?>|.*\Z)"
-# Inside HTML a CDATA section is a bogus comment ending at the first `>`; like html.parser
-# (and XHTML/SVG authors) we run it to `]]>`. Neither reading yields links from inside it.
-_CDATA = r"<!\[CDATA\[.*?(?:\]\]>|\Z)"
-_BOGUS = r"<[!?][^>]*+(?:>|\Z)"
-_BOGUS_END = r"</(?:>|[^a-zA-Z>][^>]*+(?:>|\Z)|\Z)"
-
-# Elements whose tags reach Python in the fast pass: link carriers, raw-text elements (their
-# content must be skipped, not scanned) and <template> (its content is not in the document).
-_LINK_ATTRS: dict[str, tuple[str, ...]] = {
-    "a": ("href",),
-    "area": ("href",),
-    "link": ("href",),
-    "img": ("src", "srcset"),
-    "source": ("src", "srcset"),
-    "script": ("src",),
-    "iframe": ("src",),
-    "frame": ("src",),
-    "embed": ("src",),
-    "track": ("src",),
-    "video": ("src", "poster"),
-    "audio": ("src",),
-    "object": ("data",),
-}
-_LINK_LABELS = {name: tuple((attr, f"{name}[{attr}]") for attr in attrs) for name, attrs in _LINK_ATTRS.items()}
-# Content that is never markup. noscript is parsed as markup: a client without scripts (and
-# so this checker) sees what is inside it.
-_RAW_TEXT = frozenset({"script", "style", "xmp", "iframe", "noembed", "noframes", "title", "textarea"})
-_SPECIAL = frozenset({*_LINK_ATTRS, *_RAW_TEXT, "base", "meta", "plaintext", "template"})
-
-
-def _names_pattern(names: frozenset[str]) -> str:
-    """A case-insensitive alternation grouped by first letter, so that sre rejects most tags
-    on their first character (measurably faster than `(?i:a|area|...)`)."""
-    by_first: dict[str, list[str]] = {}
-    for name in sorted(names, key=len, reverse=True):
-        by_first.setdefault(name[0], []).append(name[1:])
-    branches = []
-    for first, rests in sorted(by_first.items()):
-        tails = "|".join(_any_case(rest) for rest in rests if rest)
-        optional = "?" if "" in rests else ""
-        branches.append(_any_case(first) + (f"(?:{tails}){optional}" if tails else ""))
-    return "(?:" + "|".join(branches) + ")"
-
-
-def _any_case(word: str) -> str:
-    return "".join(f"[{c.lower()}{c.upper()}]" for c in word)
-
-
-_SPECIAL_NAMES = _names_pattern(_SPECIAL)
-_TEMPLATE = _any_case("template")
-
-# Fast pass: everything the loop `(...)*+` eats stays in C; a match ends at the next tag that
-# Python must see (special element, or an element with an id), at a tag that never ends, or
-# at the end of the text. Start tags come first among the alternatives: they are most common.
-_FAST = re.compile(
-    rf"""(?:[^<]++
-        |<(?!{_SPECIAL_NAMES}[{_WS}/>]){_TAG_NAME}{_BODY_WITHOUT_ID}>
-        |</(?!{_TEMPLATE}[{_WS}/>]){_TAG_NAME}{_TAG_BODY}>
-        |{_COMMENT}|{_CDATA}|{_BOGUS}|{_BOGUS_END}
-        |<(?![a-zA-Z!?/])
-    )*+
-    (?:<(?P<name>{_TAG_NAME})(?P<body>{_TAG_BODY})>
-      |</(?P<end>{_TEMPLATE})(?=[{_WS}/>]){_TAG_BODY}>
-      |(?P<eof><)
-      |\Z)""",
-    re.S | re.X,
-)
-
-# Tags that do not break a word: `foo<b>bar</b>` reads "foobar". Every other tag does.
-_INLINE = frozenset(
-    "a abbr b bdi bdo cite code data del dfn em font i ins kbd mark q s samp small span strike "
-    "strong sub sup time tt u var wbr".split()
-)
-
-# Full pass: a run of text, comments and inline tags comes back as one match, and so does a
-# run of other ordinary tags (a word break); the tags that matter to links, ids, the title and
-# anchor texts come back one at a time.
-_FULL_SPECIAL = _SPECIAL | {"h1"}
-_FULL = re.compile(
-    rf"""(?P<text>(?:[^<]++
-        |<(?={_names_pattern(_INLINE - _FULL_SPECIAL)}[{_WS}/>]){_TAG_NAME}{_BODY_WITHOUT_ID}>
-        |</(?={_names_pattern(_INLINE - _FULL_SPECIAL)}[{_WS}/>]){_TAG_NAME}{_TAG_BODY}>
-        |{_COMMENT}|{_CDATA}|{_BOGUS}|{_BOGUS_END}
-        |<(?![a-zA-Z!?/])
-    )++)
-    |(?P<block>(?:<(?!{_names_pattern(_FULL_SPECIAL)}[{_WS}/>]){_TAG_NAME}{_BODY_WITHOUT_ID}>
-        |</(?!{_names_pattern(frozenset({"a", "h1", "template"}))}[{_WS}/>]){_TAG_NAME}{_TAG_BODY}>
-        |[{_WS}]++
-    )++)
-    |<(?P<name>{_TAG_NAME})(?P<body>{_TAG_BODY})>
-    |</(?P<end>{_TAG_NAME}){_TAG_BODY}>
-    |(?P<eof><)""",
-    re.S | re.X,
-)
-# The markup inside a run of text (same grammar, so it splits the run the same way).
-_MARKUP = re.compile(rf"</?{_TAG_NAME}{_TAG_BODY}>|{_COMMENT}|{_CDATA}|{_BOGUS}|{_BOGUS_END}", re.S)
-
-# Group 1 is the name, group 2 the value as written, quotes included.
-_ATTR = re.compile(
-    rf"""[{_WS}/]*+([^{_WS}/>][^{_WS}/>=]*+)
-    (?:[{_WS}]*+=[{_WS}]*+("[^"]*+"|'[^']*+'|[^{_WS}>"'][^{_WS}>]*+)?)?""",
-    re.X,
-)
-
-# For the fast pass's anchor texts: where an <a> ends.
-_ANCHOR_END = re.compile(rf"</?[aA](?=[{_WS}/>])")
-_MAX_ANCHOR_SCAN = 4000  # characters after <a ...> searched for its end
-
-_ID_HINT = re.compile(rf"[iI][dD][{_WS}]*=")
-_MAX_ANCHOR = 500  # characters of element text kept as a link's anchor text
-_RAW_TEXT_END = {name: re.compile(rf"</{name}(?=[{_WS}/>])", re.I) for name in _RAW_TEXT}
-
-# --- attribute values ---------------------------------------------------------------------
-
-# Names are capped at 32 characters like html.unescape's, so that `&` + a megabyte of
-# letters costs one bounded lookup.
-_CHARREF = re.compile(r"&(?:#([0-9]++);?|#[xX]([0-9a-fA-F]++);?|([a-zA-Z][a-zA-Z0-9]{0,31};?))")
-
-
-def _numeric(match: re.Match[str]) -> str:
-    decimal, hexadecimal = match.group(1), match.group(2)
-    digits = (decimal if decimal is not None else hexadecimal).lstrip("0") or "0"
-    # Past 8 digits it is out of Unicode's range anyway, and int() of a 5000-digit string
-    # raises ValueError (the int max-str-digits limit): html.unescape crashes on "&#1111...;".
-    code = int(digits, 10 if decimal is not None else 16) if len(digits) <= 8 else 0x110000
-    return html.unescape(f"&#{min(code, 0x110000)};")  # the spec's replacements (NUL, C1, ...)
-
-
-def _named(match: re.Match[str], attribute: bool) -> str:
-    ref = match.group(3)
-    if ref in _HTML5_ENTITIES:
-        if ref.endswith(";"):
-            return _HTML5_ENTITIES[ref]
-        # A legacy name without ';' right before '=' or an alphanumeric stays literal in an
-        # attribute: "?a=1&copy=2" keeps "&copy" (html.unescape would make it "©").
-        after = match.string[match.end() : match.end() + 1]
-        if attribute and (after == "=" or after.isalnum()):
-            return match.group(0)
-        return _HTML5_ENTITIES[ref]
-    # The longest legacy name it starts with: "&notit" -> "¬it" (in text).
-    for cut in range(len(ref) - 1, 1, -1):
-        name = ref[:cut]
-        if name in _HTML5_ENTITIES:
-            following = ref[cut]
-            if attribute and (following == "=" or following.isalnum()):
-                return match.group(0)
-            return _HTML5_ENTITIES[name] + ref[cut:]
-    return match.group(0)
-
-
-def _replace_attr_charref(match: re.Match[str]) -> str:
-    return _named(match, True) if match.group(3) is not None else _numeric(match)
-
-
-def _replace_text_charref(match: re.Match[str]) -> str:
-    return _named(match, False) if match.group(3) is not None else _numeric(match)
-
-
-def unescape_attribute(value: str) -> str:
-    """Decode character references as the HTML spec does inside an attribute value."""
-    if "&" not in value:
-        return value
-    return _CHARREF.sub(_replace_attr_charref, value)
-
-
-def _unescape_text(value: str) -> str:
-    """Decode character references as in text content (html.unescape, without its crash)."""
-    return _CHARREF.sub(_replace_text_charref, value) if "&" in value else value
-
-
-class _DecodedValue:
-    """An attribute value decoded, mapping offsets in the decoded text back to the raw one,
-    so that a URL found in the decoded value (srcset, meta refresh) gets its raw span."""
-
-    __slots__ = ("text", "_decoded_at", "_raw_at")
-
-    def __init__(self, raw: str) -> None:
-        pieces: list[str] = []
-        # One breakpoint per reference: where it starts in the decoded and in the raw text,
-        # and where the text after it starts in both.
-        self._decoded_at: list[tuple[int, int]] = [(0, 0)]
-        self._raw_at: list[tuple[int, int]] = [(0, 0)]
-        pos = decoded = 0
-        for m in _CHARREF.finditer(raw):
-            pieces.append(raw[pos : m.start()])
-            decoded += m.start() - pos
-            replacement = _replace_attr_charref(m)
-            pieces.append(replacement)
-            self._decoded_at.append((decoded, decoded + len(replacement)))
-            self._raw_at.append((m.start(), m.end()))
-            decoded += len(replacement)
-            pos = m.end()
-        pieces.append(raw[pos:])
-        self.text = "".join(pieces)
-
-    def raw_offset(self, index: int) -> int:
-        i = bisect_right(self._decoded_at, (index, len(self.text) + 1)) - 1
-        (start, end), (raw_start, raw_end) = self._decoded_at[i], self._raw_at[i]
-        if index < end:
-            return raw_start  # inside a reference's replacement: the whole reference
-        return raw_end + (index - end)
-
-
-def _collapse(text: str) -> str:
-    return " ".join(_unescape_text(text).split())
-
-
-# --- srcset and meta refresh --------------------------------------------------------------
-
-_SRCSET_SKIP = re.compile(rf"[{_WS},]*+")
-_SRCSET_URL = re.compile(rf"[^{_WS}]++")
-_SRCSET_DESCRIPTORS = re.compile(r"(?:[^,(]++|\([^)]*+\)?)*+")
-
-
-def _srcset_urls(value: str) -> list[tuple[int, int]]:
-    """(start, end) of each candidate URL, per the spec's "parse a srcset attribute"."""
-    found: list[tuple[int, int]] = []
-    pos, size = 0, len(value)
-    while True:
-        pos = _SRCSET_SKIP.match(value, pos).end()
-        if pos >= size:
-            return found
-        end = _SRCSET_URL.match(value, pos).end()
-        url_end = end
-        while url_end > pos and value[url_end - 1] == ",":
-            url_end -= 1  # "a.png," has no descriptors; the commas are separators
-        if url_end > pos:
-            found.append((pos, url_end))
-        if url_end == end:  # descriptors follow, up to a comma outside parentheses
-            end = _SRCSET_DESCRIPTORS.match(value, end).end()
-        pos = end
-
-
-_REFRESH_TIME = re.compile(rf"[{_WS}]*+(?:[0-9]++|(?=\.))[0-9.]*+")
-_REFRESH_SEPARATOR = re.compile(rf"[{_WS}]*+[;,]?[{_WS}]*+")
-_REFRESH_URL_PREFIX = re.compile(rf"[uU][rR][lL][{_WS}]*+=[{_WS}]*+")
-
-
-def _refresh_url(content: str) -> tuple[int, int] | None:
-    """(start, end) of the URL in a meta refresh `content`, per the spec's refresh parsing."""
-    time = _REFRESH_TIME.match(content)
-    if time is None:
-        return None
-    pos = time.end()
-    if pos < len(content) and content[pos] not in ";," + _SPACES:
-        return None  # "5x; url=..." is not a refresh at all
-    pos = _REFRESH_SEPARATOR.match(content, pos).end()
-    prefix = _REFRESH_URL_PREFIX.match(content, pos)
-    if prefix:
-        pos = prefix.end()
-    start, end = pos, len(content)
-    if start < end and content[start] in "\"'":
-        start += 1
-        closing = content.find(content[start - 1], start)
-        end = closing if closing != -1 else end
-    while end > start and content[end - 1] in _SPACES:
-        end -= 1
-    return (start, end) if end > start else None
-
-
-# --- the scan -----------------------------------------------------------------------------
 
 # A link seen by the scan, before its Page exists (links refer to their page):
 # (start, end, url, tag, anchor text, start and end of its place in the page text).
@@ -361,12 +84,14 @@ class _Scan:
 
     __slots__ = (
         "text", "want_text", "found", "ids", "title", "base", "template_depth",
-        "pieces", "length", "space_pending", "anchor", "h1_piece", "h1",
+        "pieces", "length", "space_pending", "anchor", "h1_piece", "h1", "max_links", "dropped",
     )  # fmt: skip
 
-    def __init__(self, text: str, want_text: bool) -> None:
+    def __init__(self, text: str, want_text: bool, max_links: int = MAX_LINKS) -> None:
         self.text = text
         self.want_text = want_text
+        self.max_links = max_links
+        self.dropped = False  # a link was left out: more than max_links
         self.found: list[_Found] = []
         self.ids: set[str] = set()
         self.title: str | None = None
@@ -535,6 +260,9 @@ class _Scan:
             self.add_decoded_link(raw, decoded, where[0], where[1], "meta[content]", start, "")
 
     def add_link(self, raw: str, tag: str, start: int, anchor: str, url: str | None = None) -> None:
+        if len(self.found) >= self.max_links:
+            self.dropped = True
+            return
         here = self.length + 1 if self.space_pending and self.length else self.length
         if url is None:
             url = unescape_attribute(raw)
@@ -589,11 +317,11 @@ def _scan_full(scan: _Scan) -> None:
 # Everything of one page as plain values (cheap to pickle between processes):
 # title, text, ids, base, and per link (start, end, line, column, url, tag, anchor, context).
 _Row = tuple[int, int, int, int, str, str, str, str]
-_Scanned = tuple[str, str, frozenset[str], str, list[_Row]]
+_Scanned = tuple[str, str, frozenset[str], str, list[_Row], bool]
 
 
-def _scan_page(text: str, want_text: bool) -> _Scanned:
-    scan = _Scan(text, want_text)
+def _scan_page(text: str, want_text: bool, max_links: int = MAX_LINKS) -> _Scanned:
+    scan = _Scan(text, want_text, max_links)
     if want_text:
         _scan_full(scan)
     else:
@@ -611,11 +339,11 @@ def _scan_page(text: str, want_text: bool) -> _Scanned:
         counted_to = start
         context = words_around(page_text, text_start, text_end) if want_text else ""
         rows.append((start, end, line, start - line_start + 1, url, tag, anchor, context))
-    return scan.title or scan.h1 or "", page_text, frozenset(scan.ids), scan.base or "", rows
+    return scan.title or scan.h1 or "", page_text, frozenset(scan.ids), scan.base or "", rows, scan.dropped
 
 
 def _document(path: str, scanned: _Scanned) -> Document:
-    title, page_text, ids, base, rows = scanned
+    title, page_text, ids, base, rows, dropped = scanned
     page = Page(path=path, title=title, text=page_text, ids=ids, base=base)
     html_kind = LinkKind.HTML
     links = tuple(
@@ -631,7 +359,7 @@ def _document(path: str, scanned: _Scanned) -> Document:
         for start, end, line, column, url, tag, anchor, context in rows
     )
     logger.debug("%s: %d links, %d ids", path, len(links), len(ids))
-    return Document(page=page, links=links)
+    return Document(page=page, links=links, warnings=(links_left_out(len(links)),) if dropped else ())
 
 
 def extract_html(text: str, path: str, *, want_text: bool = True) -> Document:

@@ -1,0 +1,185 @@
+"""Fast paths for plain paragraphs, tokenized into exactly the tokens markdown-it would make.
+
+markdown-it's inline parser tries every rule at every punctuation mark, and its block parser
+tries every block rule on every paragraph. One-line paragraphs and plain inline content (prose,
+simple links, autolinks, bare URLs, code spans, escapes) are tokenized here instead
+(tests/extract/markdown/test_fastpath.py checks them against markdown-it's own rules);
+everything else is parsed by markdown-it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import normalizeReference, unescapeAll
+from markdown_it.rules_block.state_block import StateBlock
+from markdown_it.token import Token
+
+from .tracking import MARK, Target, bare_url
+
+try:  # markdown-it-py >= 4.3 trims paragraphs with the CommonMark whitespace set
+    from markdown_it.common.utils import mdTrim as _trim
+except ImportError:  # 3.x trims with str.strip (as its paragraph rule does)
+    _trim = str.strip
+
+#: The block rules the one-line paragraph fast path was written against.
+FAST_BLOCK_RULES = (
+    "front_matter", "table", "code", "fence", "blockquote", "hr", "list", "reference",
+    "html_block", "heading", "lheading", "paragraph",
+)  # fmt: skip
+
+
+def plain_paragraph(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """markdown-it's `paragraph` rule for the commonest block: one line, starting with an
+    ASCII letter, not indented as code, followed by a blank line or the end. No rule before
+    `paragraph` takes such a line (each needs a marker character first, an indented line,
+    or a second non-blank line), so markdown-it would try and reject them all."""
+    line = start_line + 1
+    pos = state.bMarks[start_line] + state.tShift[start_line]
+    if (
+        silent
+        or pos >= state.eMarks[start_line]
+        or not ("a" <= state.src[pos] <= "z" or "A" <= state.src[pos] <= "Z")
+        or state.sCount[start_line] - state.blkIndent >= 4
+        or (line < state.lineMax and not state.isEmpty(line))
+    ):
+        return False
+    # What `paragraph` does with a block of one line.
+    content = _trim(state.getLines(start_line, line, state.blkIndent, False))
+    state.line = line
+    state.push("paragraph_open", "p", 1).map = [start_line, line]
+    token = state.push("inline", "", 0)
+    token.content = content
+    token.map = [start_line, line]
+    token.children = []
+    state.push("paragraph_close", "p", -1)
+    return True
+
+
+#: The inline rules (and post-processing rules) the fast path below was written against.
+FAST_INLINE_RULES = (
+    "text", "linkify", "newline", "escape", "backticks", "strikethrough", "emphasis",
+    "link", "image", "autolink", "html_inline", "entity",
+)  # fmt: skip
+FAST_INLINE_RULES2 = ("balance_pairs", "strikethrough", "emphasis", "fragments_join")
+
+# Text no inline rule acts on: no character any of the rules above starts at (`[` `]` `!`
+# `<` `&` `\` backtick `~` `_` `*`, newline), except `:` not followed by `//` (linkify needs
+# `scheme://`) and `!` not followed by `[` (an image needs both). markdown-it adds such text
+# to its pending text unchanged, whatever it is.
+_PROSE_CHAR = r"(?:[^\[\]!<&\\`~_*\n:]|:(?!//)|!(?!\[))"
+_PROSE = r"[^\[\]!<&\\`~_*\n:]*(?:(?::(?!//)|!(?!\[))[^\[\]!<&\\`~_*\n:]*)*"  # _PROSE_CHAR*, unrolled
+# A code span between single backticks: markdown-it's closer is the next lone backtick.
+_CODE = r"`[^`]+`(?!`)"
+_LABEL = rf"{_PROSE}(?:{_CODE}{_PROSE})*"
+_PLAIN_PIECE = re.compile(
+    rf"(?P<text>{_PROSE_CHAR}{_PROSE})"
+    rf"|\[(?P<label>{_LABEL})\](?:\((?P<dest>[^\x00-\x20\x7f()\\<]+)\)|\[(?P<ref>{_LABEL})\]|(?P<short>)(?![(\[]))"
+    r"|<(?P<auto>[a-zA-Z][a-zA-Z0-9+.\-]{1,31}:[^<>\x00-\x20]*)>"
+    r"|(?P<newline>\n)[ \t]*"
+    r"|(?P<bare>://)"
+    r"|`(?P<code>[^`]+)`(?!`)"  # _CODE
+    r"|\\(?P<escape>[!-/:-@\[-`{-~])"  # the ASCII punctuation markdown-it unescapes
+    r"|\\(?P<break>\n)[ \t]*"
+)
+
+
+def plain_inline(src: str, md: MarkdownIt, env: dict[str, Any]) -> list[Token] | None:
+    """The inline tokens of `src` when it is made only of prose, `[text](url)`, `[text][ref]`,
+    `[ref]`, `<scheme:url>`, bare `scheme://` URLs, `code`, backslash escapes and line breaks:
+    exactly the tokens markdown-it's inline parser makes of it (with our target notes), in one
+    regex pass; on link-dense pages that parser is most of the time spent. None for anything
+    else (emphasis, raw HTML, entities, images, titles, nested or unusual links and code
+    spans), which markdown-it parses.
+
+    `pending` is markdown-it's pending text: what a token push turns into a text token
+    first, and where the linkify rule looks for a URL's scheme."""
+    tokens: list[Token] = []
+    pending = ""
+    pos, size = 0, len(src)
+    while pos < size:
+        m = _PLAIN_PIECE.match(src, pos)
+        if m is None:
+            return None
+        kind = m.lastgroup
+        if kind == "text":
+            pending += m.group()
+            pos = m.end()
+            continue
+        if kind == "bare":
+            found = bare_url(md, src, pos, size, pending)
+            if found is None:
+                pending += m.group()  # no URL here: markdown-it's text goes on
+                pos = m.end()
+                continue
+        new: list[Token]
+        end = m.end()
+        if kind == "newline":  # markdown-it's `newline` rule
+            if pending.endswith("  "):
+                pending = pending.rstrip(" ")
+                new = [Token("hardbreak", "br", 0)]
+            else:
+                pending = pending[:-1] if pending.endswith(" ") else pending
+                new = [Token("softbreak", "br", 0)]
+        elif kind == "break":  # a backslash at the end of a line
+            new = [Token("hardbreak", "br", 0)]
+        elif kind == "escape":  # text_join merges it into the text around it
+            char = m.group("escape")
+            new = [Token("text_special", "", 0, content=char, markup="\\" + char, info="escape")]
+        elif kind == "code":
+            content = m.group("code").replace("\n", " ")
+            if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
+                content = content[1:-1]
+            new = [Token("code_inline", "code", 0, content=content, markup="`")]
+        else:
+            if kind == "bare":
+                url, proto = found
+                pending = pending[: -len(proto)]
+                end = pos + len(url) - len(proto)
+                attrs, label, markup = {"href": url}, url, "linkify"
+                target = Target(pos - len(proto), end)
+            elif kind == "auto":
+                url = m.group("auto")
+                if not md.validateLink(url):
+                    return None
+                attrs, label, markup = {"href": url}, url, "autolink"
+                target = Target(m.start() + 1, m.end() - 1)
+            elif kind == "dest":
+                href = unescapeAll(m.group("dest"))
+                if not md.validateLink(href):
+                    return None
+                attrs, label, markup = {"href": href}, m.group("label"), ""
+                target = Target(m.start("dest"), m.end("dest"))
+            else:  # `[text][ref]`, `[text][]`, `[text]`: a link when `ref` or `text` is defined
+                raw = m.group("ref") or m.group("label")
+                definition = env.get("references", {}).get(normalizeReference(raw))
+                if not definition:
+                    return None
+                attrs, label, markup = {"href": definition["href"]}, m.group("label"), ""
+                if definition["title"]:
+                    attrs["title"] = definition["title"]
+                target = Target(pos, pos, label=raw, reference=True)
+            info = "auto" if markup else ""
+            new = [Token("link_open", "a", 1, attrs=attrs, markup=markup, info=info, meta={MARK: target})]
+            if kind in ("dest", "ref", "short") and "`" in label:  # prose and code spans
+                inner = plain_inline(label, md, env)
+                if inner is None:
+                    return None
+                for token in inner:
+                    token.level = 1
+                new += inner
+            elif label:
+                new.append(Token("text", "", 0, level=1, content=label))
+            new.append(Token("link_close", "a", -1, markup=markup, info=info))
+        if pending:
+            tokens.append(Token("text", "", 0, content=pending))
+            pending = ""
+        tokens += new
+        pos = end
+    if pending:
+        tokens.append(Token("text", "", 0, content=pending))
+    return tokens
+
+

@@ -1,0 +1,164 @@
+"""The markdown-it parser linkfix uses: CommonMark + tables, strikethrough, bare URLs (linkify)
+and front matter, with position tracking (`tracking`) and the fast paths (`fastpath`) wired in.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from types import SimpleNamespace
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_core.state_core import StateCore
+from markdown_it.token import Token
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from .fastpath import FAST_BLOCK_RULES, FAST_INLINE_RULES, FAST_INLINE_RULES2, plain_inline, plain_paragraph
+from .tracking import linkify, parse_link_destination, tracking_definition, tracking_inline
+
+log = logging.getLogger(__name__)
+
+#: Inline content longer than this is parsed in pieces (see `inline_pieces`).
+INLINE_PIECE = 32_768
+
+#: missing one costs a KeyError inside OptionsDict on every inline block and every link.
+_OPTION_DEFAULTS = {
+    "store_labels": False,
+    "strikethrough_single_tilde": False,
+    "inline_definitions": False,
+    "alerts": False,
+    "tasklists": False,
+}
+
+
+@functools.cache
+def parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"linkify": True, **_OPTION_DEFAULTS}).enable(["linkify", "table", "strikethrough"])
+    # This parser's own helpers (the module markdown-it shares is left alone): link
+    # destinations are read by a regex where markdown-it walks them a character at a time.
+    md.helpers = SimpleNamespace(
+        parseLinkLabel=md.helpers.parseLinkLabel,
+        parseLinkDestination=parse_link_destination,
+        parseLinkTitle=md.helpers.parseLinkTitle,
+    )
+    md.use(front_matter_plugin)
+    # Targets are read from the source as written; markdown-it's own normalisation of hrefs
+    # (percent-encoding, punycode) is unused work, and the biggest cost on link-dense pages.
+    md.normalizeLink = _as_written  # type: ignore[method-assign]
+    md.normalizeLinkText = _as_written  # type: ignore[method-assign]
+    # Only URLs with a scheme are bare links: `setup.py` or `user@host` in prose are not.
+    md.linkify.set({"fuzzy_link": False, "fuzzy_email": False})
+    # The inline linkify rule finds `scheme://...` while parsing, where positions are known.
+    # The core rule would add only `mailto:x@y` and `//host` (which we do not check) by
+    # rescanning all text after parsing, which is most of the time spent on plain prose.
+    md.core.ruler.disable("linkify")
+    md.core.ruler.at("normalize", _normalize)
+    for name in ("link", "image", "autolink", "html_inline", "linkify"):
+        rule = md.inline.ruler.__rules__[md.inline.ruler.__find__(name)]
+        fn = linkify if name == "linkify" else rule.fn
+        md.inline.ruler.at(name, tracking_inline(name, fn), {"alt": list(rule.alt)})
+    rule = md.block.ruler.__rules__[md.block.ruler.__find__("reference")]
+    md.block.ruler.at("reference", tracking_definition(rule.fn), {"alt": list(rule.alt)})
+    if tuple(md.block.ruler.get_active_rules()) == FAST_BLOCK_RULES:
+        md.block.ruler.before("front_matter", "plain_paragraph", plain_paragraph)
+    else:  # the fast path knows these rule sets only: another markdown-it gets the slow one
+        log.debug("markdown-it block rules changed; one-line paragraph fast path disabled")
+    # Inline content is parsed block by block while the tokens are walked (`inline_parser`),
+    # so that only one block's inline tokens are alive at a time; text_join is done there.
+    md.core.ruler.disable(["inline", "text_join"])
+    return md
+
+
+def fast_inline(md: MarkdownIt) -> bool:
+    """Whether the plain-paragraph fast path knows this markdown-it's inline rules."""
+    if (
+        tuple(md.inline.ruler.get_active_rules()) == FAST_INLINE_RULES
+        and tuple(md.inline.ruler2.get_active_rules()) == FAST_INLINE_RULES2
+    ):
+        return True
+    log.debug("markdown-it inline rules changed; plain-paragraph fast path disabled")
+    return False
+
+
+def inline_parser(md: MarkdownIt, env: dict[str, Any]) -> Callable[[str], list[Token]]:
+    """A function that turns one block's inline content into its tokens, as markdown-it's core
+    `inline` and `text_join` rules would (by the fast path when the content is plain)."""
+    fast = fast_inline(md)
+
+    def parse(content: str) -> list[Token]:
+        children = plain_inline(content, md, env) if fast else None
+        if children is None:
+            children = []
+            md.inline.parse(content, md, env, children)
+        for child in children:
+            if child.children:  # an image's alt text
+                child.children = _join_text(child.children)
+        return _join_text(children)
+
+    return parse
+
+
+def _join_text(tokens: list[Token]) -> list[Token]:
+    """markdown-it's `text_join`: escapes (`text_special`) become text, adjacent texts merge."""
+    joined: list[Token] = []
+    run: list[str] = []
+    for token in tokens:
+        if token.type == "text_special":
+            token.type = "text"
+        if token.type == "text" and joined and joined[-1].type == "text":
+            run.append(token.content)
+            continue
+        if run:
+            joined[-1].content += "".join(run)
+            run = []
+        joined.append(token)
+    if run:
+        joined[-1].content += "".join(run)
+    return joined
+
+
+def inline_pieces(content: str, size: int = INLINE_PIECE) -> list[tuple[int, int]]:
+    """(start, end) of the pieces a block's inline content is parsed in.
+
+    Content up to `size` characters (every paragraph of real documentation) is one piece.
+    Longer content is cut at a line break (else a blank) in the last half of each `size`
+    characters: the tokens alive at once and markdown-it's work per piece stay bounded on
+    hostile input. A link whose text runs over a cut is not found; a URL never holds a blank,
+    so none is cut, except in a run of `size` characters without any whitespace, which is
+    cut where it must be (the walk then drops a bare URL ending at such a cut).
+    """
+    end = len(content)
+    if end <= size:
+        return [(0, end)]
+    pieces = []
+    start = 0
+    while end - start > size:
+        window = start + size
+        cut = content.rfind("\n", start + size // 2, window) + 1
+        if not cut:
+            cut = max(content.rfind(" ", start + size // 2, window), content.rfind("\t", start + size // 2, window)) + 1
+        if not cut:
+            cut = window
+        pieces.append((start, cut))
+        start = cut
+    pieces.append((start, end))
+    return pieces
+
+
+def _as_written(url: str) -> str:
+    return url
+
+
+def _normalize(state: StateCore) -> None:
+    """markdown-it's `normalize` core rule (CRLF and CR to LF, NUL to U+FFFD) without its
+    regex substitution of every LF by itself."""
+    src = state.src
+    if "\r" in src:
+        src = src.replace("\r\n", "\n").replace("\r", "\n")
+    if "\0" in src:
+        src = src.replace("\0", "\ufffd")
+    state.src = src
+
+
