@@ -90,6 +90,7 @@ def run_server(args: argparse.Namespace) -> None:
 async def serve(args: argparse.Namespace, loop_name: str) -> None:
     sys.path.insert(0, str(FIXTURES))
     from aiohttp import web as aioweb
+
     from linkfix_simweb.control import serve_until_parent_exits
     from linkfix_simweb.generate import build_external_web, generate_external_site, prerender_truth, restrict_to_truth
 

@@ -253,9 +253,9 @@ def fuzz_child(target: str, seconds: int, workdir: Path) -> None:
     import atheris
 
     with atheris.instrument_imports(include=["linkfix"]):
-        import linkfix.errors  # noqa: F401
-        import linkfix.extract.html  # noqa: F401
-        import linkfix.extract.markdown  # noqa: F401
+        import linkfix.errors
+        import linkfix.extract.html
+        import linkfix.extract.markdown
         import linkfix.fix.patch  # noqa: F401
 
     check = CHECKS[target]

@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from linkfix.extract.html import (  # noqa: E402
+from linkfix.extract.html import (
     _ATTR,
     _LINK_ATTRS,
     _raw_value,

@@ -38,15 +38,16 @@ ROOT = Path(__file__).resolve().parent.parent
 for entry in (ROOT, ROOT / "fixtures", ROOT / "benchmarks"):
     sys.path.insert(0, str(entry))
 
-from linkfix.recover import calibration  # noqa: E402
-from linkfix_simweb import SimWeb  # noqa: E402
-from linkfix_simweb.realmoves import build_real_web, dataset_dir, load_dataset  # noqa: E402
 from realbench import diagnose, loso  # noqa: E402
 from realbench.baselines import run_baselines  # noqa: E402
 from realbench.client import Client  # noqa: E402
 from realbench.docs_tree import write_tree  # noqa: E402
 from realbench.linkfix_runs import one_run, per_case  # noqa: E402
 from realbench.scoring import Ranked, figures, median, method_table, reliability_text, same_page  # noqa: E402
+
+from linkfix.recover import calibration  # noqa: E402
+from linkfix_simweb import SimWeb  # noqa: E402
+from linkfix_simweb.realmoves import build_real_web, dataset_dir, load_dataset  # noqa: E402
 
 THRESHOLD = calibration.DEFAULT_AUTOFIX_CONFIDENCE
 B5_THRESHOLD = 0.9

@@ -54,6 +54,7 @@ WORDS = ("alpha", "beta", "gamma", "delta", "install", "config", "deploy", "cach
 async def serve(args: argparse.Namespace) -> None:
     sys.path.insert(0, str(FIXTURES))
     from aiohttp import web as aioweb
+
     from linkfix_simweb.control import serve_until_parent_exits
     from linkfix_simweb.generate import build_external_web
 

@@ -7,9 +7,10 @@ without defensive copies and so that tests can compare values directly.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
-from typing import Any, Mapping
+from typing import Any
 
 
 class LinkKind(str, Enum):
@@ -94,17 +95,17 @@ class Reason(StrEnum):
     NO_SCHEME = "no-scheme"
 
     @classmethod
-    def http(cls, status: int) -> "Reason":
+    def http(cls, status: int) -> Reason:
         """The reason for an HTTP status: its code ("404")."""
         return cls(str(status))
 
     @classmethod
-    def scheme(cls, name: str) -> "Reason":
+    def scheme(cls, name: str) -> Reason:
         """The reason for a link whose scheme is not checked: the scheme ("mailto")."""
         return cls(name.lower())
 
     @classmethod
-    def _missing_(cls, value: object) -> "Reason | None":
+    def _missing_(cls, value: object) -> Reason | None:
         if not isinstance(value, str):
             return None
         if len(value) == 3 and value.isdigit():

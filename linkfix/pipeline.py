@@ -9,11 +9,12 @@ import asyncio
 import gc
 import logging
 import time
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from contextlib import aclosing, contextmanager
 from dataclasses import replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from markdown_it.common.utils import unescapeAll
 
@@ -79,7 +80,7 @@ async def run_check(
     config: Config,
     *,
     resolver: Any = None,
-    progress: "Progress | None" = None,
+    progress: Progress | None = None,
     project: Project | None = None,
     changed: Changes | None = None,
 ) -> Report:
@@ -116,7 +117,7 @@ async def check_documents(
     config: Config,
     *,
     resolver: Any = None,
-    progress: "Progress | None" = None,
+    progress: Progress | None = None,
     errors: Sequence[str] = (),
     started: float | None = None,
     known: Mapping[str, CheckResult] | None = None,
@@ -166,7 +167,7 @@ async def check_documents(
     return Report(
         results=tuple(results),
         root=display_path(project.root),
-        started=datetime.fromtimestamp(started, timezone.utc).isoformat(timespec="seconds"),
+        started=datetime.fromtimestamp(started, UTC).isoformat(timespec="seconds"),
         duration=round(time.time() - started, 3),
         files=len(pages),
         errors=tuple(errors),
@@ -176,7 +177,7 @@ async def check_documents(
 class _ExternalChecks:
     """The external URLs of a run, each handed to the HTTP checker (once) as it turns up."""
 
-    def __init__(self, config: Config, *, resolver: Any, progress: "Progress | None", skip: Mapping[str, CheckResult], cache: Cache | None) -> None:
+    def __init__(self, config: Config, *, resolver: Any, progress: Progress | None, skip: Mapping[str, CheckResult], cache: Cache | None) -> None:
         self.config = config
         self._resolver = resolver
         self._progress = progress
@@ -186,7 +187,7 @@ class _ExternalChecks:
         self._checker: Any = None  # HttpChecker, started with the first URL
         self._targets: dict[str, tuple[str, str]] = {}
 
-    async def __aenter__(self) -> "_ExternalChecks":
+    async def __aenter__(self) -> _ExternalChecks:
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
@@ -260,8 +261,8 @@ async def _recover(results: list[LinkResult], config: Config, *, resolver) -> li
         cache.close()
 
 
-async def crawl_check(start: str, config: Config, limits: "CrawlLimits", *, resolver: Any = None,
-                      progress: "Progress | None" = None) -> Report:
+async def crawl_check(start: str, config: Config, limits: CrawlLimits, *, resolver: Any = None,
+                      progress: Progress | None = None) -> Report:
     """Crawl the site under `start`, then check every link found, like `run_check` does."""
     from .check.http import HttpChecker
     from .inputs.crawl import crawl, known_results, read_robots, validate_start, with_crawl_delay

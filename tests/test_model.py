@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 from dataclasses import fields
-
-import json
 
 import pytest
 

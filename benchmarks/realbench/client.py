@@ -58,7 +58,7 @@ class Client:
         self._session: aiohttp.ClientSession | None = None
         self._gate = asyncio.Semaphore(8)
 
-    async def __aenter__(self) -> "Client":
+    async def __aenter__(self) -> Client:
         connector = aiohttp.TCPConnector(resolver=self.real.web.resolver, limit=16)
         self._session = aiohttp.ClientSession(connector=connector, timeout=TIMEOUT)
         return self
@@ -89,6 +89,6 @@ class Client:
                         await asyncio.sleep(float(response.headers.get("Retry-After", "60")))
                         continue
                     return Answer(response.status, body.decode("utf-8", "replace"))
-            except (aiohttp.ClientError, asyncio.TimeoutError):
+            except (TimeoutError, aiohttp.ClientError):
                 return Answer(None, "")
         return Answer(None, "")

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
 from linkfix.urls import is_home_page

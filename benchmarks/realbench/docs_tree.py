@@ -20,9 +20,9 @@ of such fallbacks is returned.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
 
 from linkfix.extract.markdown import extract_markdown
 from linkfix_simweb.realmoves.dataset import MoveCase, Parent

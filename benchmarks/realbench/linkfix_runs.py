@@ -67,7 +67,7 @@ async def one_run(real: RealWeb, written: list[Written], docs_dir: Path, *, time
     seconds: dict[str, float] = {}
     original = recover_pipeline.Recoverer.recover
 
-    async def timed(self, lr):  # noqa: ANN001 — the wrapped method's own signature
+    async def timed(self, lr):
         started = time.monotonic()
         try:
             return await original(self, lr)
@@ -79,7 +79,7 @@ async def one_run(real: RealWeb, written: list[Written], docs_dir: Path, *, time
     timed_out = False
     try:
         report = await asyncio.wait_for(run_check([str(docs_dir)], config, resolver=real.web.resolver), timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         timed_out, report = True, None
     finally:
         recover_pipeline.Recoverer.recover = original
@@ -151,11 +151,11 @@ def _instrument(recoverer: Any, record: dict[str, Any]) -> None:
     """Record the `found` table each time the recoverer reaches its gate or finishes early."""
     gate, finish = recoverer._gate, recoverer._finish
 
-    async def gate_hook(found, ref, capture, copy):  # noqa: ANN001
+    async def gate_hook(found, ref, capture, copy):
         record.update(stage="gate", found=[_entry(f) for f in found.values()], copy=bool(ref.copy_terms))
         return await gate(found, ref, capture, copy)
 
-    def finish_hook(found, ref):  # noqa: ANN001
+    def finish_hook(found, ref):
         record.update(stage="exact", found=[_entry(f) for f in found.values()], copy=bool(ref.copy_terms))
         return finish(found, ref)
 
@@ -199,7 +199,7 @@ async def per_case(real: RealWeb, cases: list[MoveCase], written: list[Written],
                          "features": dict(s.evidence.get("features", {}))}
                         for s in suggestions
                     ]
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 run.error = "recovery timed out"
             run.requests, run.seconds = client.requests_sent - before, time.monotonic() - started
             run.stage = record.get("stage", "")

@@ -18,8 +18,9 @@ The in-sample figures (fit on every site) are printed beside the held-out ones.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from linkfix.recover import calibration
 
@@ -68,7 +69,7 @@ class SiteScore:
     auto: int = 0
     auto_right: int = 0
 
-    def add(self, other: "SiteScore") -> None:
+    def add(self, other: SiteScore) -> None:
         for name in ("cases", "s1", "s10", "rr", "auto", "auto_right"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 

@@ -10,8 +10,8 @@ threshold count the cases whose top suggestion reaches it.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
 from urllib.parse import urlsplit
 
 from linkfix_simweb.realmoves.dataset import MoveCase

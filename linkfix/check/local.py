@@ -16,13 +16,13 @@ from __future__ import annotations
 import posixpath
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 from urllib.parse import unquote, urljoin
 
 from ..config import Config
-from ..model import CheckResult, Page, Reason, Scope, Status
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
+from ..model import CheckResult, Page, Reason, Scope, Status
 
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
 # Fragments every browser honours without a matching id.

@@ -22,8 +22,9 @@ from __future__ import annotations
 import functools
 import ipaddress
 import socket
+from collections.abc import Callable
 from enum import Enum
-from typing import Any, Callable
+from typing import Any
 
 from aiohttp.abc import AbstractResolver, ResolveResult
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import email.utils
 import re
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 from urllib.parse import urlsplit
 
 from ..model import Reason, Redirect, Status

@@ -13,7 +13,7 @@ import posixpath
 import re
 import secrets
 from array import array
-from typing import Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit, urlunsplit
 
@@ -155,7 +155,7 @@ def says_only_not_found(title: str) -> bool:
 
 
 _TITLE_PARTS = re.compile(r"\s+[-|\u2013\u2014\u00b7:]\s+|\s*[|\u00b7]\s*")  # "Page - Site", "Page | Site", "Page · Site"
-_FILLER = frozenset("error oops sorry page the that this we a an is was has been here".split())
+_FILLER = frozenset(["error", "oops", "sorry", "page", "the", "that", "this", "we", "a", "an", "is", "was", "has", "been", "here"])
 
 
 def is_soft404(page: PageSketch, probe: Probe) -> bool:

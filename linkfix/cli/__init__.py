@@ -16,8 +16,9 @@ import pkgutil
 import signal
 import sys
 import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn, Sequence
+from typing import Any, NoReturn
 
 from .. import __version__
 from ..config import GROUPS, Config, key_kind, load_config, parse_flag_value
@@ -167,7 +168,7 @@ class _Terminated:
         self.received = False
         self._previous: Any = None
 
-    def __enter__(self) -> "_Terminated":
+    def __enter__(self) -> _Terminated:
         if threading.current_thread() is threading.main_thread():  # signal.signal's own rule
             self._previous = signal.signal(signal.SIGTERM, self._handle)
         return self
@@ -212,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Output piped into `head` and the like: not our failure.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
-    except Exception:  # noqa: BLE001 - the last line of defence prints one clear message
+    except Exception:
         log.exception("unexpected error (please report it with the command line you ran)")
         return EXIT_UNEXPECTED
 

@@ -3,8 +3,18 @@ loaded from defaults < linkfix.yml / [tool.linkfix] < command-line flags (`load`
 errors that name the full key path (`convert`), and published as a JSON schema (`schema`).
 """
 
-from .load import (CONFIG_FILES, check_remap_rule, coerce, find_config_file, load_config, parse_accept,
-                   parse_duration, parse_flag_value, read_config_file, validate)
+from .load import (
+                   CONFIG_FILES,
+                   check_remap_rule,
+                   coerce,
+                   find_config_file,
+                   load_config,
+                   parse_accept,
+                   parse_duration,
+                   parse_flag_value,
+                   read_config_file,
+                   validate,
+)
 from .model import CACHE, FILTER, FIX, GROUPS, INPUT, NETWORK, OUTPUT, RECOVERY, Config, key_kind, key_types
 from .providers import ArchiveSettings, ProviderSettings, SearchSettings
 from .types import HostSettings, Settings

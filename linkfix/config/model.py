@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .providers import ArchiveSettings, SearchSettings, SiteSettings, WaybackSettings
-from .types import (Count, Days, Duration, Fraction, HeaderValue, HostName, HostSettings, OptionalHttpUrl,
-                    PositiveSeconds, Seconds, Whole)
+from .types import Count, Days, Duration, Fraction, HeaderValue, HostName, HostSettings, OptionalHttpUrl, PositiveSeconds, Seconds, Whole
 
 # Groups, in the order `linkfix --help` shows them.
 INPUT, FILTER, NETWORK, CACHE, RECOVERY, OUTPUT, FIX = (

@@ -15,7 +15,6 @@ from msgspec import UNSET, Meta, UnsetType
 
 from .types import EnvName, HttpUrl, Settings, Whole
 
-
 # Described once per default, for the JSON schema and editors' hover text.
 _RATE = "requests per minute at most; 0: no limit"
 Rate0 = Annotated[float, Meta(ge=0, description=f"{_RATE} (default: 0)")]

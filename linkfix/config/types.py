@@ -7,7 +7,8 @@ described from their bounds (see `convert.describe`).
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Iterator
+from collections.abc import Iterator
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import UNSET, Meta, UnsetType

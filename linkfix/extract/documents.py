@@ -9,8 +9,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 from ..inputs.read import Unreadable, display_path, read_bytes, read_text
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project

@@ -19,15 +19,15 @@ import os
 import signal
 import sys
 from collections import deque
+from collections.abc import AsyncIterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import AsyncIterator
 
-from ..store.cache import Cache
 from ..config import Config
-from ..model import Document
-from .documents import Outcome, accept_outcome, cached_outcome, extract_file, extraction_key, remember_outcome
 from ..inputs.sources import Project
+from ..model import Document
+from ..store.cache import Cache
+from .documents import Outcome, accept_outcome, cached_outcome, extract_file, extraction_key, remember_outcome
 
 log = logging.getLogger(__name__)
 

@@ -17,9 +17,10 @@ from __future__ import annotations
 import html
 import re
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Protocol
 
 from ..errors import InputError, PatchError
 from ..extract.documents import extract_document

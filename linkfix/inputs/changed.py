@@ -15,9 +15,9 @@ from __future__ import annotations
 import logging
 import re
 import subprocess
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping, Sequence
 
 from ..errors import InputError
 from ..model import Document

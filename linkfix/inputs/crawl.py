@@ -20,9 +20,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import posixpath
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 import msgspec
@@ -32,7 +32,7 @@ from protego import Protego
 from ..config import Config, HostSettings
 from ..errors import InputError
 from ..extract import extract_html
-from ..model import CheckResult, Document, Reason, Report, Scope, Status
+from ..model import CheckResult, Document, Reason, Status
 from ..urls import authority, page_key
 
 log = logging.getLogger(__name__)
@@ -43,8 +43,7 @@ MAX_PAGE_BYTES = 5_000_000
 MAX_SITEMAP_BYTES = 20_000_000
 # Followed links that name these are files, not pages: checked, never crawled.
 _NOT_PAGES = frozenset(
-    ".png .jpg .jpeg .gif .svg .webp .ico .pdf .zip .gz .tgz .bz2 .xz .tar .whl .exe .dmg .mp4 .webm "
-    ".mp3 .ogg .wav .css .js .json .xml .txt .csv .woff .woff2 .ttf .eot .map".split()
+    [".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".ico", ".pdf", ".zip", ".gz", ".tgz", ".bz2", ".xz", ".tar", ".whl", ".exe", ".dmg", ".mp4", ".webm", ".mp3", ".ogg", ".wav", ".css", ".js", ".json", ".xml", ".txt", ".csv", ".woff", ".woff2", ".ttf", ".eot", ".map"]
 )
 _FOLLOWED_TAGS = frozenset({"a[href]", "area[href]"})
 _IMPLICIT_FRAGMENTS = frozenset({"", "top"})

@@ -10,7 +10,7 @@ which `linkfix fix` rewrites a link without being asked (config `min_confidence:
 from __future__ import annotations
 
 import math
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 #: Model inputs, in the order of the weight vector, computed by `vector` from a candidate's
 #: evidence (all in [0, 1]). Evidence from the archived copy and evidence used without one are

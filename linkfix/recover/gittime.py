@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import logging
 import subprocess
-from datetime import datetime, timezone
+from collections.abc import Iterable
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Iterable
 
 from ..model import LinkResult
 
@@ -62,5 +62,5 @@ def parse_line_porcelain(text: str) -> dict[int, datetime]:
         if len(parts) >= 3 and len(parts[0]) == 40 and parts[1].isdigit() and parts[2].isdigit():
             line = int(parts[2])  # "<sha> <orig line> <final line> [<count>]"
         elif parts[0] == "author-time" and line is not None and len(parts) > 1 and parts[1].isdigit():
-            times[line] = datetime.fromtimestamp(int(parts[1]), timezone.utc)
+            times[line] = datetime.fromtimestamp(int(parts[1]), UTC)
     return times

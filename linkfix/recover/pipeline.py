@@ -26,16 +26,18 @@ import asyncio
 import logging
 import time
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from typing import Any
 from urllib.parse import unquote, urldefrag, urlsplit
 
 from ..check.http import page_ids
 from ..config import Config
 from ..errors import ConfigError, LinkfixError
 from ..model import Archived, Candidate, LinkResult, Reason, Scope, Status
+from ..urls import is_home_page, same_site
 from . import calibration
 from .anchors import Anchor, analyse_anchor
 from .calibration import ARCHIVE_CONFIDENCE, DEFAULT_AUTOFIX_CONFIDENCE
@@ -56,7 +58,6 @@ from .rank import (
     similarity_features,
 )
 from .rewrites import LearnedRewrites, cheap_rewrites
-from ..urls import is_home_page, same_site
 from .terms import content_terms
 
 log = logging.getLogger(__name__)
@@ -211,7 +212,7 @@ class Recoverer:
                 html = await archive.capture_text(capture, budget)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # noqa: BLE001 — a broken provider means no copy, not a crash
+            except Exception as exc:
                 self.remote.warn_once(f"archive:{archive.name}", "%s: failed (%s)", archive.name, exc)
                 continue
             page = parse_page(capture.original, 200, html) if html else None
@@ -258,7 +259,7 @@ class Recoverer:
             return self._finish(found, ref), None
 
         # 2. Context: the archived copy as it was when the link was written.
-        when = self.link_times.get(link.url) or self.link_times.get(lr.resolved) or datetime.now(timezone.utc)
+        when = self.link_times.get(link.url) or self.link_times.get(lr.resolved) or datetime.now(UTC)
         capture, copy = await self.archived_copy(dead, when, budget)
         if copy is not None and copy.text:
             ref = replace(
@@ -393,7 +394,7 @@ class Recoverer:
                 index = await provider.index(ref.dead, budget)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 self.remote.warn_once("site", "site: failed (%s)", exc)
                 continue
             # Pages whose URL or title resembles the dead link, then BM25 answers to the queries.
@@ -411,7 +412,7 @@ class Recoverer:
                 return await provider.search(query.text, near=ref.dead, limit=self.config.hits_per_query, budget=budget)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # noqa: BLE001 — degrade, never crash
+            except Exception as exc:
                 self.remote.warn_once(f"search:{provider.name}", "%s: search failed (%s)", provider.name, exc)
                 return []
 
@@ -560,7 +561,7 @@ async def recover_all(
             for url in urls:
                 try:
                     outcome[url] = await asyncio.wait_for(recoverer.recover(by_url[url]), hard_limit)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     log.warning("recovery of %s ran out of time", url)
                 except (asyncio.CancelledError, LinkfixError):
                     raise

@@ -10,8 +10,8 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Iterable, Sequence
 
 from wordfreq import word_frequency
 
@@ -24,18 +24,7 @@ TF_SMOOTHING = 0.4
 
 # A compact English stop list: function words carry no topic and would only dilute queries.
 STOP_WORDS = frozenset(
-    """
-    a about above after again against all also am an and any are aren as at be because been
-    before being below between both but by can cannot could couldn did didn do does doesn doing
-    don down during each either else etc ever every few for from further get gets got had hadn has
-    hasn have haven having he her here hers herself him himself his how however i if in into is
-    isn it its itself just let ll may me might more most much must my myself need neither no nor
-    not now of off often on once only or other our ours ourselves out over own per quite rather re
-    same shall she should so some such than that the their theirs them themselves then there these
-    they this those through thus to too under until up upon us use used uses using ve very via was
-    wasn we were weren what when where whether which while who whom whose why will with within
-    without won would yet you your yours yourself yourselves
-    """.split()
+    ["a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "aren", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "cannot", "could", "couldn", "did", "didn", "do", "does", "doesn", "doing", "don", "down", "during", "each", "either", "else", "etc", "ever", "every", "few", "for", "from", "further", "get", "gets", "got", "had", "hadn", "has", "hasn", "have", "haven", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "however", "i", "if", "in", "into", "is", "isn", "it", "its", "itself", "just", "let", "ll", "may", "me", "might", "more", "most", "much", "must", "my", "myself", "need", "neither", "no", "nor", "not", "now", "of", "off", "often", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "per", "quite", "rather", "re", "same", "shall", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "these", "they", "this", "those", "through", "thus", "to", "too", "under", "until", "up", "upon", "us", "use", "used", "uses", "using", "ve", "very", "via", "was", "wasn", "we", "were", "weren", "what", "when", "where", "whether", "which", "while", "who", "whom", "whose", "why", "will", "with", "within", "without", "won", "would", "yet", "you", "your", "yours", "yourself", "yourselves"]
 )
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)

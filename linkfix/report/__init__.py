@@ -8,7 +8,8 @@ writing JSON does not load the HTML report's jinja2 or JUnit's ElementTree at ev
 from __future__ import annotations
 
 import importlib
-from typing import Callable, Generic, Iterator, Mapping, TypeVar
+from collections.abc import Callable, Iterator, Mapping
+from typing import Generic, TypeVar
 
 from ..model import Report
 

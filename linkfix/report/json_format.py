@@ -18,7 +18,8 @@ import json
 import math
 import re
 from collections import Counter
-from typing import Any, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
 import msgspec
 
@@ -41,7 +42,7 @@ from . import json_document as doc
 from . import register, register_stream
 from .json_document import SCHEMA_URL, SCHEMA_VERSION
 
-__all__ = ["SCHEMA_URL", "SCHEMA_VERSION", "format_json", "iter_json", "dump_report", "read_report", "load_report", "escape_lone_surrogates"]
+__all__ = ["SCHEMA_URL", "SCHEMA_VERSION", "dump_report", "escape_lone_surrogates", "format_json", "iter_json", "load_report", "read_report"]
 
 _encode = msgspec.json.Encoder().encode
 _format = msgspec.json.format

@@ -12,9 +12,8 @@ import json
 from urllib.parse import quote
 
 from ..model import LinkResult, Report, Status
-from . import register
+from . import json_format, register
 from .common import PROBLEMS, problems, top_suggestion
-from . import json_format
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 

@@ -30,8 +30,9 @@ import logging
 import math
 import time
 import uuid
+from collections.abc import Collection, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Collection, Iterable
+from typing import TYPE_CHECKING, Any
 
 from ..model import CheckResult, Status
 from ..urls import normalise_url
@@ -81,7 +82,7 @@ class Cache:
                 from .disk import open_store  # here: a run without a cache never imports diskcache
 
                 self._store = open_store(directory)
-            except Exception as exc:  # noqa: BLE001 - whatever the directory holds, the run goes on
+            except Exception as exc:
                 self._give_up("cannot be opened", exc)
         # Records read or written by this object: a URL's record is read once per run, and the
         # write that follows its check needs no second read for the history.
@@ -145,7 +146,7 @@ class Cache:
                 self._texts = {key[len(RECORDS):]: text for key, text in self._store.texts_in(RECORDS).items()} if whole else False
             if self._texts is False:
                 return {key[len(RECORDS):]: text for key, text in self._store.texts_among(RECORDS + key for key in keys).items()}
-        except Exception as exc:  # noqa: BLE001 - see _give_up
+        except Exception as exc:
             self._give_up("cannot be read", exc)
             return {}
         assert isinstance(self._texts, dict)
@@ -175,7 +176,7 @@ class Cache:
             return None
         try:
             return self._store.get(name)
-        except Exception as exc:  # noqa: BLE001 - see _give_up
+        except Exception as exc:
             self._give_up("cannot be read", exc)
             return None
 
@@ -191,7 +192,7 @@ class Cache:
                 texts = self._store.texts_in(RECORDS)
                 counts["other"] = self._store.other_keys(RECORDS)
                 size = int(self._store.volume())
-            except Exception as exc:  # noqa: BLE001 - see _give_up
+            except Exception as exc:
                 self._give_up("cannot be read", exc)
         now = time.time()
         for text in texts.values():
@@ -216,7 +217,7 @@ class Cache:
             try:
                 self._store.clear()
                 return
-            except Exception as exc:  # noqa: BLE001 - see _give_up
+            except Exception as exc:
                 self._give_up("cannot be cleared", exc)
         if self.directory is not None:
             try:
@@ -225,7 +226,7 @@ class Cache:
                 remove_store_files(self.directory)
                 self._store = open_store(self.directory)
                 self.problem = ""
-            except Exception as exc:  # noqa: BLE001 - see _give_up
+            except Exception as exc:
                 self._give_up("cannot be replaced", exc)
 
     def flush(self) -> None:
@@ -237,7 +238,7 @@ class Cache:
         rows.extend((name, text, keep) for name, (text, keep) in self._facts.items())
         try:
             self._store.set_many(rows)
-        except Exception as exc:  # noqa: BLE001 - see _give_up
+        except Exception as exc:
             self._give_up("cannot be written", exc)
             return
         self._unsaved.clear()
@@ -249,11 +250,11 @@ class Cache:
             return
         try:
             self._store.expire()
-        except Exception as exc:  # noqa: BLE001 - another process holds the lock: the next run's turn
+        except Exception as exc:
             log.debug("cache: expired entries not dropped: %s", exc)
         self._close_store()
 
-    def __enter__(self) -> "Cache":
+    def __enter__(self) -> Cache:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -277,5 +278,5 @@ class Cache:
         if store is not None:
             try:
                 store.close()
-            except Exception as exc:  # noqa: BLE001 - closing what is being given up
+            except Exception as exc:
                 log.debug("cache: closing the store: %s", exc)

@@ -27,8 +27,9 @@ import re
 import sqlite3
 import stat
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import diskcache
 from diskcache.core import DBNAME, METADATA, MODE_RAW

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from ..model import CheckResult, Redirect, Status
 
@@ -112,7 +113,7 @@ class UrlRecord:
         return data
 
     @classmethod
-    def decode(cls, data: Any) -> "UrlRecord":
+    def decode(cls, data: Any) -> UrlRecord:
         """Tolerant: what is unusable (another layout, garbage, wrong types) is left empty."""
         if type(data) is not dict:
             return EMPTY_RECORD

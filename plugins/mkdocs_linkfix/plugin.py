@@ -32,13 +32,13 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from linkfix.config import Config, coerce, validate
 from linkfix.errors import ConfigError, LinkfixError
 from linkfix.extract import extract_html
-from linkfix.model import Document, Report, Status
-from linkfix.report import FORMATS
-from linkfix.inputs.read import Unreadable, read_text
-from linkfix.pipeline import check_documents
 from linkfix.extract.documents import extract_document
-from linkfix.inputs.sources import SKIP_DIRS, Project, outside_reason
 from linkfix.inputs.mkdocs import MkDocsProject
+from linkfix.inputs.read import Unreadable, read_text
+from linkfix.inputs.sources import SKIP_DIRS, Project, outside_reason
+from linkfix.model import Document, Report, Status
+from linkfix.pipeline import check_documents
+from linkfix.report import FORMATS
 
 # mkdocs counts warnings of "mkdocs.plugins.*" loggers towards `--strict`.
 log = get_plugin_logger(__name__)

@@ -6,11 +6,11 @@ import math
 
 import pytest
 
-from linkfix.store.cache import Cache
 from linkfix.check.http import HttpChecker
 from linkfix.config import Config
 from linkfix.errors import NetworkDownError
 from linkfix.model import Status
+from linkfix.store.cache import Cache
 
 HOST = "docs.example.test"
 
@@ -119,8 +119,9 @@ async def test_a_cookie_round_trip_is_followed_and_ok(web):
 
 
 async def test_cookies_stay_within_their_chain_and_domain(web):
-    from linkfix.check.http.redirects import ChainCookies
     from multidict import CIMultiDict
+
+    from linkfix.check.http.redirects import ChainCookies
 
     cookies = ChainCookies()
     cookies.take("http://www.example.test/", CIMultiDict([
@@ -755,7 +756,8 @@ async def test_get_preference_is_remembered_across_runs(web, tmp_path):
 
 
 async def test_a_hosts_urls_are_checked_a_few_at_a_time_not_all_at_once(web, monkeypatch):
-    from linkfix.check.http import checker as front, hosts
+    from linkfix.check.http import checker as front
+    from linkfix.check.http import hosts
 
     running, peak = 0, 0
     real = front.HttpChecker._guarded_check

@@ -6,9 +6,9 @@ import pytest
 
 from linkfix.check.local import LocalChecker
 from linkfix.config import Config
-from linkfix.model import Page, Scope, Status
 from linkfix.inputs.mkdocs import MkDocsProject
 from linkfix.inputs.sources import Project
+from linkfix.model import Page, Scope, Status
 
 
 def make(files, *, markdown=False, config=None, ids=None, mkdocs=None, root=Path("/site")):

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from linkfix.cli import commands
-from linkfix.cli import build_parser
+from linkfix.cli import build_parser, commands
 
 ROOT = Path(__file__).resolve().parents[2]
 SITES = ROOT / "fixtures" / "sites"
@@ -39,7 +38,7 @@ def loaded_after(tmp_path, *argv):
 def test_every_command_module_is_named_after_its_file():
     for name in NAMES:
         module = __import__(f"{commands.__name__}.{name}", fromlist=["NAME"])
-        assert module.NAME == name
+        assert name == module.NAME
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["--version"], [], ["nosuch"], ["--", "check"]])

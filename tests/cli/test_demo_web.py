@@ -23,15 +23,14 @@ TOOLS_TS = "20200820100000"
 async def get():
     """get(url, method="GET") -> (status, headers, text), sent to the started demo web by its
     real https:// URL (rewritten to the loopback server as linkfix's remap rules do)."""
-    async with acme_web() as web:
-        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(resolver=web.resolver)) as session:
+    async with acme_web() as web, aiohttp.ClientSession(connector=aiohttp.TCPConnector(resolver=web.resolver)) as session:
 
-            async def fetch(url: str, method: str = "GET"):
-                local = re.sub(r"^https://([^/]+)/", rf"http://\1:{web.port}/", url)
-                async with session.request(method, local, allow_redirects=False) as response:
-                    return response.status, response.headers, await response.text()
+        async def fetch(url: str, method: str = "GET"):
+            local = re.sub(r"^https://([^/]+)/", rf"http://\1:{web.port}/", url)
+            async with session.request(method, local, allow_redirects=False) as response:
+                return response.status, response.headers, await response.text()
 
-            yield fetch
+        yield fetch
 
 
 async def test_each_host_answers_like_its_kind_of_site(get):

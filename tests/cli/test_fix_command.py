@@ -5,8 +5,8 @@ import json
 import pytest
 
 from linkfix.cli import main
-from linkfix.report.common import DECISIONS_SCHEMA
 from linkfix.model import Candidate, CheckResult, Link, LinkKind, LinkResult, Page, Report, Scope, Span, Status
+from linkfix.report.common import DECISIONS_SCHEMA
 from linkfix.report.json_format import format_json
 
 
@@ -126,8 +126,8 @@ def test_fix_waits_for_confirmation_without_history(project, capsys):
 
 
 def test_fix_uses_cache_history(project):
-    from linkfix.store.cache import Cache
     from linkfix.model import CheckResult, Status
+    from linkfix.store.cache import Cache
 
     with Cache(project / ".linkfix-cache", run_id="first") as cache:
         cache.put_result("http://old.test/manual", CheckResult(url="http://old.test/manual", status=Status.BROKEN, checked_at=1000.0))

@@ -6,12 +6,12 @@ import asyncio
 
 import pytest
 
+from linkfix.config import Config
 from linkfix.extract import worker as extract_worker
 from linkfix.extract.documents import iter_documents
+from linkfix.inputs.sources import collect
 from linkfix.pipeline import run_check
 from linkfix.store.cache import Cache
-from linkfix.config import Config
-from linkfix.inputs.sources import collect
 
 
 @pytest.fixture

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from linkfix.config import Config, validate
 from linkfix.cli.demo import canonical_report
+from linkfix.config import Config, validate
 from linkfix.fix.plan import FixOptions, plan_fixes, prepare_changes, write_changes
 from linkfix.model import Status
 from linkfix.pipeline import run_check

@@ -1,11 +1,9 @@
-import os
 import stat
 from pathlib import Path
 
 import pytest
 
 from linkfix.errors import PatchError
-from linkfix.model import LinkKind, Span
 from linkfix.fix.patch import (
     Edit,
     apply_file_edits,
@@ -16,6 +14,7 @@ from linkfix.fix.patch import (
     read_editable,
     unified_diff,
 )
+from linkfix.model import LinkKind, Span
 
 
 def edit_at(text: str, old: str, new: str, *, path: str = "doc.md", occurrence: int = 0) -> Edit:

@@ -7,8 +7,6 @@ import pytest
 
 from linkfix.errors import InputError
 from linkfix.fix.plan import FixOptions, plan_decisions, plan_fixes, prepare_changes, write_changes
-from linkfix.recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE
-from linkfix.report.common import DECISIONS_SCHEMA
 from linkfix.model import (
     Archived,
     Candidate,
@@ -23,6 +21,8 @@ from linkfix.model import (
     Span,
     Status,
 )
+from linkfix.recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE
+from linkfix.report.common import DECISIONS_SCHEMA
 
 
 def occurrence(text: str, url: str, *, path: str = "doc.md", kind=LinkKind.INLINE, tag="", nth: int = 0, written: str | None = None):

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from linkfix.store.cache import Cache
 from linkfix.check.http import SNIFF_BYTES, HttpChecker
 from linkfix.config import Config
 from linkfix.model import Status
 from linkfix.pipeline import run_check
+from linkfix.store.cache import Cache
 from linkfix_simweb.corpus import ARCHIVE_HOST, AVAILABILITY_HOST, SEARCH_HOST, build_web
 from linkfix_simweb.faults import API_FAULTS, BOMB_BYTES, FaultServer, endless_redirects, failing_api, rate_limit_window
 

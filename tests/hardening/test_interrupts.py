@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from linkfix.store.cache import Cache
 from linkfix.model import Candidate, CheckResult, Link, LinkKind, LinkResult, Page, Report, Scope, Span, Status
 from linkfix.report.json_format import format_json
+from linkfix.store.cache import Cache
 from linkfix_simweb import SimWeb
 
 REPO = Path(__file__).resolve().parents[2]

@@ -31,14 +31,14 @@ from lxml import etree
 from lxml import html as lxml_html
 from markdown_it import MarkdownIt
 
-from linkfix.store.cache import Cache
 from linkfix.check.http import PAGE_BYTES, HttpChecker
 from linkfix.cli import main
 from linkfix.config import Config
 from linkfix.model import Candidate, CheckResult, Link, LinkKind, LinkResult, Page, Report, Scope, Span, Status
+from linkfix.pipeline import run_check
 from linkfix.report import FORMATS
 from linkfix.report.json_format import format_json
-from linkfix.pipeline import run_check
+from linkfix.store.cache import Cache
 
 MIB = 1024 * 1024
 HOST, OTHER = "docs.example.test", "other.example.test"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from linkfix.inputs.changed import Changes, changed_since, parse_diff
 from linkfix.errors import InputError
+from linkfix.inputs.changed import Changes, changed_since, parse_diff
 from linkfix.model import Document, Link, LinkKind, Page, Span
 
 DIFF = """\

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from linkfix.config import Config
-from linkfix.inputs.crawl import CrawlLimits, CrawlScope, parse_sitemap
-from linkfix.urls import page_key
-from linkfix.pipeline import crawl_check
 from linkfix.errors import InputError
+from linkfix.inputs.crawl import CrawlLimits, CrawlScope, parse_sitemap
 from linkfix.model import Status
+from linkfix.pipeline import crawl_check
+from linkfix.urls import page_key
 
 HOST = "docs.example.test"
 OTHER = "other.example.test"

@@ -1,12 +1,11 @@
 import os
-from pathlib import Path
 
 import pytest
 
 from linkfix.config import Config
 from linkfix.errors import InputError
-from linkfix.inputs.sources import collect
 from linkfix.inputs.mkdocs import read_mkdocs
+from linkfix.inputs.sources import collect
 
 
 def names(project, base):

@@ -1,12 +1,12 @@
 """A dead link with a #fragment: recovery says whether each suggestion's page has that id, so
 that `fix` keeps the fragment only where it still leads somewhere."""
 
-from linkfix.store.cache import Cache
 from linkfix.check.http import HttpChecker
 from linkfix.config import Config
 from linkfix.model import Link, LinkKind, LinkResult, Page, Scope, Span
 from linkfix.recover import recover_all
 from linkfix.report.common import replacement_url
+from linkfix.store.cache import Cache
 
 
 async def recovered(simweb, dead):

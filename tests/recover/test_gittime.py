@@ -1,9 +1,9 @@
 import os
 import subprocess
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
-from linkfix.recover.gittime import link_times
 from linkfix.model import CheckResult, Link, LinkKind, LinkResult, Page, Scope, Span, Status
+from linkfix.recover.gittime import link_times
 
 
 def result_at(path, line, url):
@@ -28,8 +28,8 @@ def test_each_link_gets_the_time_its_line_was_committed(tmp_path):
     git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "two", date="2021-03-04T00:00:00Z")
     times = link_times([result_at(page, 1, "https://a.test/"), result_at(page, 2, "https://b.test/")])
     assert times == {
-        "https://a.test/": datetime(2019, 5, 1, 12, tzinfo=timezone.utc),
-        "https://b.test/": datetime(2021, 3, 4, tzinfo=timezone.utc),
+        "https://a.test/": datetime(2019, 5, 1, 12, tzinfo=UTC),
+        "https://b.test/": datetime(2021, 3, 4, tzinfo=UTC),
     }
 
 

@@ -1,6 +1,6 @@
 """The decision flow (Martinez-Romo & Araujo Fig. 4 plus the cheap steps), with a fake client."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -56,7 +56,7 @@ def cdx_for(url: str, ts: str = "20200101000000") -> str:
 
 async def recover(client, results, **overrides):
     return await recover_all(results, config=config(**overrides), client=client, cache=None,
-                             link_times={r.link.url: datetime(2023, 1, 1, tzinfo=timezone.utc) for r in results})
+                             link_times={r.link.url: datetime(2023, 1, 1, tzinfo=UTC) for r in results})
 
 
 async def test_permanent_redirect_is_offered_without_any_search():

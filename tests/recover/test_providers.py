@@ -1,7 +1,7 @@
 """Each provider against recorded responses in the providers' real wire formats."""
 
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -27,7 +27,7 @@ def wayback(client, cache=None, **settings):
 
 async def test_wayback_last_capture_is_the_latest_at_or_before_the_link_time():
     client = FakeClient({f"{WB}/cdx/search/cdx": (200, data("wayback_cdx.json"))})
-    capture = await wayback(client).last_capture(DEAD, datetime(2022, 3, 1, tzinfo=timezone.utc), budget())
+    capture = await wayback(client).last_capture(DEAD, datetime(2022, 3, 1, tzinfo=UTC), budget())
     assert capture.timestamp == "20220117193002"
     assert capture.raw_url == f"{WB}/web/20220117193002id_/https://example-docs.org/guide/install.html"
     assert capture.iso_datetime == "2022-01-17T19:30:02Z"
@@ -106,10 +106,10 @@ async def test_memento_picks_the_last_memento_before_the_time():
     assert len(mementos(data("timemap.link"))) == 3
     client = FakeClient({"http://127.0.0.1:1208/timemap/link/": (200, data("timemap.link"))})
     provider = Memento({"url": "http://127.0.0.1:1208/timemap/link/"}, Remote(client))
-    capture = await provider.last_capture(DEAD, datetime(2021, 1, 1, tzinfo=timezone.utc), budget())
+    capture = await provider.last_capture(DEAD, datetime(2021, 1, 1, tzinfo=UTC), budget())
     assert capture.url == "https://archive.example.net/wayback/20200901120000/http://example-docs.org/guide/install.html"
     assert capture.raw_url == "https://archive.example.net/wayback/20200901120000id_/http://example-docs.org/guide/install.html"
-    assert await provider.last_capture(DEAD, datetime(2018, 1, 1, tzinfo=timezone.utc), budget()) is None
+    assert await provider.last_capture(DEAD, datetime(2018, 1, 1, tzinfo=UTC), budget()) is None
 
 
 @pytest.mark.parametrize("name,file,base", [

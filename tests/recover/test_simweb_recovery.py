@@ -3,12 +3,12 @@
 
 from pathlib import Path
 
-from linkfix.store.cache import Cache
 from linkfix.check.http import HttpChecker
 from linkfix.config import Config
 from linkfix.model import Link, LinkKind, LinkResult, Page, Scope, Span
 from linkfix.recover import recover_all
 from linkfix.recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE
+from linkfix.store.cache import Cache
 from linkfix_simweb.corpus import build_web, is_correct
 
 

@@ -6,10 +6,10 @@ import os
 from pathlib import Path
 
 import pytest
+from report_sample import build_report
 
 from linkfix.model import Report
 from linkfix.report import json_format
-from report_sample import build_report
 
 GOLDEN_DIR = Path(__file__).resolve().parents[1] / "golden" / "report"
 

@@ -5,11 +5,10 @@ import hashlib
 import re
 
 from lxml import html as lxml_html
+from report_sample import HOSTILE_TITLE
 
 from linkfix.model import Report
 from linkfix.report.html import format_html
-
-from report_sample import HOSTILE_TITLE
 
 
 def test_html_golden(report, golden):

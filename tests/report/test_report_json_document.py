@@ -9,13 +9,13 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from report_sample import build_report
 
 from linkfix.cli import main
 from linkfix.errors import InputError
-from linkfix.model import Report, Span
+from linkfix.model import Report
 from linkfix.report import json_document
 from linkfix.report.json_format import format_json, load_report, read_report
-from report_sample import build_report
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "linkfix/report/schema.json"

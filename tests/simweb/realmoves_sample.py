@@ -5,7 +5,7 @@ Tests of the real-moves web use it so that they run without ../shared/recovery-d
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from linkfix_simweb.realmoves.dataset import Dataset, DocsSite, MoveCase, Parent, SitePage
@@ -43,7 +43,7 @@ SX_PAGES = (
         ),
     ),
 )
-MOVED = datetime(2023, 5, 1, tzinfo=timezone.utc)
+MOVED = datetime(2023, 5, 1, tzinfo=UTC)
 
 
 def _case(cid: str, site: str, base: str, generator: str, old: str, new: str, old_path: str, old_source: str) -> MoveCase:

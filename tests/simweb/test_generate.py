@@ -125,9 +125,8 @@ def test_command_line_serves_until_terminated(tmp_path):
         assert len(truth) == 30 and all(f":{port}/" in url for url in truth)
 
         async def fetch_home() -> int:
-            async with aiohttp.ClientSession() as session:
-                async with session.get(f"http://127.0.0.11:{port}/") as response:
-                    return response.status
+            async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.11:{port}/") as response:
+                return response.status
 
         assert asyncio.run(fetch_home()) == 200
     finally:

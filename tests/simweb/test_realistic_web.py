@@ -5,20 +5,15 @@ from __future__ import annotations
 from collections import Counter
 from urllib.parse import urlsplit
 
-import aiohttp
 import pytest
 
 from linkfix_simweb.generate import (
     KINDS,
     ZIPF_EXPONENT,
-    build_external_web,
     external_hosts,
-    generate_external_site,
     host_weights,
     linked_paths,
     plan_urls,
-    restrict_to_truth,
-    soft404_hosts,
 )
 
 NORMAL = "docs.example.test"

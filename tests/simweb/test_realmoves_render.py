@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import json
 
+from realmoves_sample import MK_BASE, SX_BASE, sample_dataset
+
 from linkfix.recover.providers.site import parse_mkdocs_index, parse_sitemap, parse_sphinx_index
 from linkfix_simweb.realmoves.render import SiteLinks, render_source
 from linkfix_simweb.realmoves.sitefiles import mkdocs_search_index, page_html, sitemap_xml, sphinx_search_index, sphinx_terms
-
-from realmoves_sample import MK_BASE, SX_BASE, sample_dataset
 
 DATASET = sample_dataset()
 MKDOCS, SPHINX = DATASET.sites

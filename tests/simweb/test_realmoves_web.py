@@ -8,10 +8,10 @@ from urllib.parse import quote
 
 import aiohttp
 import pytest
+from realmoves_sample import MK_BASE, MOVED, SX_BASE, sample_dataset
 
 from linkfix.config import Config, validate
 from linkfix_simweb.realmoves import ArchiveLimits, build_real_web, dataset_dir, load_dataset
-from realmoves_sample import MK_BASE, MOVED, SX_BASE, sample_dataset
 
 SMALL = ArchiveLimits(search_limit=50, search_window=1.0, playback_limit=50, playback_window=1.0, ban_after=1.0, ban_seconds=1.0)
 

@@ -10,9 +10,9 @@ from dataclasses import replace
 
 import pytest
 
+from linkfix.model import CheckResult, Redirect, Status
 from linkfix.store.cache import BROKEN_TTL, Cache, History, result_ttl
 from linkfix.urls import normalise_url
-from linkfix.model import CheckResult, Redirect, Status
 
 
 def _result(url: str, status: Status, **kw) -> CheckResult:

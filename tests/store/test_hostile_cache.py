@@ -307,9 +307,8 @@ def test_store_files_that_are_links_are_not_followed(tmp_path, caplog):
     before = victim.read_bytes()
     directory.mkdir()
     (directory / "cache.db").symlink_to(victim)
-    with caplog.at_level(logging.WARNING):
-        with Cache(directory) as cache:
-            cache.set("ns", "k", "v", ttl=60)
+    with caplog.at_level(logging.WARNING), Cache(directory) as cache:
+        cache.set("ns", "k", "v", ttl=60)
     assert victim.read_bytes() == before
     assert len(_cache_warnings(caplog)) == 1
 

@@ -10,4 +10,4 @@ from .checker import HttpChecker, Progress
 from .transport import PAGE_BYTES, SNIFF_BYTES, Fetched
 from .url_check import page_ids
 
-__all__ = ["HttpChecker", "Progress", "Fetched", "page_ids", "PAGE_BYTES", "SNIFF_BYTES"]
+__all__ = ["PAGE_BYTES", "SNIFF_BYTES", "Fetched", "HttpChecker", "Progress", "page_ids"]

@@ -17,12 +17,11 @@ connection limit would have let it go faster all along. So:
 
 from __future__ import annotations
 
-from typing import Callable
-
 import asyncio
 import heapq
 import itertools
 import logging
+from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +41,7 @@ class Slots:
     """A semaphore that serves its waiters by priority (lower first), then in arrival order,
     with a limit that may change while it is in use."""
 
-    __slots__ = ("_free", "_limit", "_waiters", "_order")
+    __slots__ = ("_free", "_limit", "_order", "_waiters")
 
     def __init__(self, value: int) -> None:
         self._limit = value

@@ -12,8 +12,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
-from typing import Callable, Iterable, Mapping, Protocol
+from typing import Protocol
 
 from aiohttp.abc import AbstractResolver
 
@@ -77,7 +78,7 @@ class HttpChecker:
         return self.hosts.requests_sent
 
     # -- lifecycle ----------------------------------------------------------------------------
-    async def __aenter__(self) -> "HttpChecker":
+    async def __aenter__(self) -> HttpChecker:
         self.open()
         return self
 
@@ -185,7 +186,7 @@ class HttpChecker:
         if future is None:
             try:
                 known = self._known_outcome(base, want_ids=want_ids, known=None)
-            except Exception:  # noqa: BLE001 - the task looks again and reports the failure
+            except Exception:
                 known, looked_up = None, False
             else:
                 looked_up = True
@@ -224,7 +225,7 @@ class HttpChecker:
             return await self._check_url(base, want_ids=want_ids, known=known, looked_up=looked_up)
         except (NetworkDownError, asyncio.CancelledError):
             raise
-        except Exception as exc:  # noqa: BLE001 - one odd URL must not stop the run
+        except Exception as exc:
             log.warning("checking %s failed unexpectedly: %r", base, exc, exc_info=log.isEnabledFor(logging.DEBUG))
             return Outcome(
                 result=CheckResult(url=base, status=Status.ERROR, reason=Reason.INTERNAL, detail=f"{type(exc).__name__}: {exc}", checked_at=time.time())

@@ -21,8 +21,9 @@ import math
 import random
 import time
 from collections import deque
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, TypeVar
+from typing import Any, TypeVar
 
 from ...config import Config
 from ...model import Reason
@@ -77,7 +78,7 @@ class Host:
     later as a woken waiter would: on a busy loop every step costs the host a few milliseconds
     per round trip)."""
 
-    __slots__ = ("concurrency", "queue", "runners", "rtt", "pending", "early", "troubled", "checking", "strikes", "interval", "next_start", "paused_until", "head_ok", "heads", "heads_wasted", "backlog")
+    __slots__ = ("backlog", "checking", "concurrency", "early", "head_ok", "heads", "heads_wasted", "interval", "next_start", "paused_until", "pending", "queue", "rtt", "runners", "strikes", "troubled")
 
     def __init__(self, concurrency: int, interval: float) -> None:
         self.concurrency = max(1, concurrency)

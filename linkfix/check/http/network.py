@@ -8,7 +8,7 @@ broken.
 from __future__ import annotations
 
 import asyncio
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 from ...errors import NetworkDownError
 from ...model import Reason

@@ -4,7 +4,7 @@ requested (safety, loops, length), and the cookies the chain earns kept for that
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 from urllib.parse import urljoin
 
 import aiohttp
@@ -71,7 +71,7 @@ class Redirects:
                 method = "GET"
 
 
-def _with_cookies(extra: Extra, url: str, cookies: "ChainCookies") -> Extra:
+def _with_cookies(extra: Extra, url: str, cookies: ChainCookies) -> Extra:
     """`extra` for one hop, plus the Cookie header the chain so far has earned there."""
     header = cookies.header_for(url)
     if not header:

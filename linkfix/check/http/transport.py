@@ -10,8 +10,8 @@ import os
 import re
 import socket
 import urllib.request
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -129,7 +129,7 @@ class Transport:
             async with self._session.request(method, url, headers=headers or None, allow_redirects=False, proxy=self.proxy(url)) as response:
                 body = await _read_capped(response, read) if read else b""
                 return Answer(url=url, method=method, status=response.status, headers=response.headers, body=body, charset=response.charset or "")
-        except Exception as exc:  # noqa: BLE001 - every failure becomes data (see classify_error)
+        except Exception as exc:
             kind, detail = classify_error(exc)
             return Answer(url=url, method=method, error=kind, detail=detail)
 

@@ -230,7 +230,7 @@ def _ids_ttl(result: CheckResult, max_age: float) -> float:
     return max_age if result.status is Status.OK else max_age / 4
 
 
-def decode_ids(data: Any) -> frozenset[str] | None | Literal[False]:
+def decode_ids(data: Any) -> frozenset[str] | Literal[False] | None:
     """A page's ids as cached ({"ids": None} for "not an HTML page"); False for a miss, or for
     anything not in that shape (the cache's bytes are not ours to trust)."""
     if not isinstance(data, dict) or "ids" not in data:

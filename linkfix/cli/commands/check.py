@@ -58,7 +58,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     return 1 if any(r.failing for r in report.results) else 0
 
 
-def _crawl_limits(args: argparse.Namespace) -> "CrawlLimits":
+def _crawl_limits(args: argparse.Namespace) -> CrawlLimits:
     from ...inputs.crawl import CrawlLimits  # the crawler (protego, lxml) loads only for --crawl
 
     if len(args.inputs) != 1 or args.changed_since is not None:

@@ -76,8 +76,8 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
 
 def _plan(args: argparse.Namespace, config: Config) -> FixPlan:
-    from ...store.cache import Cache
     from ...fix.plan import FixOptions, plan_decisions, plan_fixes
+    from ...store.cache import Cache
     from .report import read_report_file
 
     if args.decisions:

@@ -14,16 +14,16 @@ from __future__ import annotations
 import dataclasses
 import logging
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from ...config import Config, validate
 from ...errors import InputError
 from ...fix.plan import FixOptions, plan_fixes, prepare_changes
 from ...model import Archived, Candidate, CheckResult, LinkResult, Redirect, Report
-from ...report import FORMATS
 from ...pipeline import run_check
+from ...report import FORMATS
 
 log = logging.getLogger(__name__)
 

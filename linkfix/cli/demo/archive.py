@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.utils import format_datetime
 from urllib.parse import parse_qsl, urlsplit
 
@@ -144,6 +143,6 @@ class Wayback:
             location = f"https://{self.host}/web/{capture.timestamp}{raw or ''}/{capture.url}"
             return web.Response(status=302, headers={"Location": location})
         body = capture.body if raw else capture.body.replace("<body>", "<body>" + BANNER, 1)
-        captured = datetime.strptime(capture.timestamp, "%Y%m%d%H%M%S").replace(tzinfo=timezone.utc)
+        captured = datetime.strptime(capture.timestamp, "%Y%m%d%H%M%S").replace(tzinfo=UTC)
         return web.Response(status=capture.status, text=body, content_type=capture.mimetype,
                             headers={"Memento-Datetime": format_datetime(captured, usegmt=True)})

@@ -10,7 +10,8 @@ enable only JSON does.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import web

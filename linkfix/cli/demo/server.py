@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 import socket
-from typing import Any, Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
 from aiohttp import web
 from aiohttp.abc import AbstractResolver, ResolveResult

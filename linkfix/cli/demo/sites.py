@@ -4,9 +4,9 @@ other path gets (a real 404, a soft-404's 200, or a bot challenge's 403), as rea
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Mapping
 
 from aiohttp import web
 

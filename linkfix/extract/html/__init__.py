@@ -37,8 +37,23 @@ from itertools import repeat
 from ...model import Document, Link, LinkKind, Page, Span
 from ..context import words_around
 from ..limits import MAX_LINKS, links_left_out
-from .grammar import _ANCHOR_END, _ATTR, _FAST, _FULL, _ID_HINT, _INLINE, _LINK_ATTRS, _LINK_LABELS, _MARKUP, _MAX_ANCHOR, _MAX_ANCHOR_SCAN, _RAW_TEXT, _RAW_TEXT_END, _SPACES
-from .values import _DecodedValue, _collapse, _refresh_url, _srcset_urls, _unescape_text, unescape_attribute
+from .grammar import (
+    _ANCHOR_END,
+    _ATTR,
+    _FAST,
+    _FULL,
+    _ID_HINT,
+    _INLINE,
+    _LINK_ATTRS,
+    _LINK_LABELS,
+    _MARKUP,
+    _MAX_ANCHOR,
+    _MAX_ANCHOR_SCAN,
+    _RAW_TEXT,
+    _RAW_TEXT_END,
+    _SPACES,
+)
+from .values import _collapse, _DecodedValue, _refresh_url, _srcset_urls, _unescape_text, unescape_attribute
 
 __all__ = ["extract_html", "extract_html_many", "unescape_attribute"]
 
@@ -83,8 +98,21 @@ class _Scan:
     """Mutable state of one file's scan; never leaves this module."""
 
     __slots__ = (
-        "text", "want_text", "found", "ids", "title", "base", "template_depth",
-        "pieces", "length", "space_pending", "anchor", "h1_piece", "h1", "max_links", "dropped",
+        "anchor",
+        "base",
+        "dropped",
+        "found",
+        "h1",
+        "h1_piece",
+        "ids",
+        "length",
+        "max_links",
+        "pieces",
+        "space_pending",
+        "template_depth",
+        "text",
+        "title",
+        "want_text",
     )  # fmt: skip
 
     def __init__(self, text: str, want_text: bool, max_links: int = MAX_LINKS) -> None:

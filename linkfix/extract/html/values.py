@@ -11,7 +11,6 @@ from html.entities import html5 as _HTML5_ENTITIES
 
 from .grammar import _SPACES, _WS
 
-
 # Names are capped at 32 characters like html.unescape's, so that `&` + a megabyte of
 # letters costs one bounded lookup.
 _CHARREF = re.compile(r"&(?:#([0-9]++);?|#[xX]([0-9a-fA-F]++);?|([a-zA-Z][a-zA-Z0-9]{0,31};?))")
@@ -72,7 +71,7 @@ class _DecodedValue:
     """An attribute value decoded, mapping offsets in the decoded text back to the raw one,
     so that a URL found in the decoded value (srcset, meta refresh) gets its raw span."""
 
-    __slots__ = ("text", "_decoded_at", "_raw_at")
+    __slots__ = ("_decoded_at", "_raw_at", "text")
 
     def __init__(self, raw: str) -> None:
         pieces: list[str] = []

@@ -25,8 +25,8 @@ from markdown_it.token import Token
 from ...model import LinkKind, Span
 from ..rawhtml import Tag, scan_tags, srcset_urls
 from ..slug import Heading
-from .source import Block, Source
 from .parser import inline_pieces
+from .source import Block, Source
 from .tracking import MARK, Definition, Target
 
 log = logging.getLogger(__name__)

@@ -14,9 +14,10 @@ import logging
 import time
 from abc import ABC, abstractmethod
 from collections import deque
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable, ClassVar, Mapping, Protocol
+from typing import Any, ClassVar, Protocol
 
 from ...model import CheckResult
 

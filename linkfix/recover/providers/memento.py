@@ -7,7 +7,7 @@ Settings: `url` — the TimeMap base; the dead URL is appended to it, e.g.
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
 from .base import TTL_ARCHIVE, ArchiveProvider, Budget, Capture, RateLimiter, Remote, register_archive
@@ -37,7 +37,7 @@ def mementos(text: str) -> list[tuple[datetime, str]]:
         except (TypeError, ValueError, IndexError):
             continue
         if when.tzinfo is None:
-            when = when.replace(tzinfo=timezone.utc)
+            when = when.replace(tzinfo=UTC)
         found.append((when, uri))
     return sorted(found)
 
@@ -58,7 +58,7 @@ class Memento(ArchiveProvider):
         )
         if status != 200:
             return None
-        limit = before if before.tzinfo else before.replace(tzinfo=timezone.utc)
+        limit = before if before.tzinfo else before.replace(tzinfo=UTC)
         earlier = [(when, uri) for when, uri in mementos(text) if when <= limit]
         if not earlier:
             return None

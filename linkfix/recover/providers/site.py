@@ -15,8 +15,8 @@ import json
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Iterable, Sequence
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import etree
@@ -90,9 +90,7 @@ def parse_mkdocs_index(text: str, base: str) -> list[Hit]:
         location, fragment = urldefrag(doc["location"])[0], "#" in doc["location"]
         url = urljoin(base, location)
         entry = pages.setdefault(url, {"title": "", "text": ""})
-        if not fragment and doc.get("title"):
-            entry["title"] = str(doc["title"])
-        elif not entry["title"] and doc.get("title"):
+        if (not fragment and doc.get("title")) or (not entry["title"] and doc.get("title")):
             entry["title"] = str(doc["title"])
         entry["text"] += " " + _strip_tags(str(doc.get("text") or ""))
     return [Hit(url=u, title=v["title"], text=v["text"].strip(), provider="site") for u, v in pages.items()]

@@ -13,7 +13,7 @@ URLs of a host to list, default 1000).
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from urllib.parse import quote, urlsplit
 
 from .base import TTL_ARCHIVE, ArchiveProvider, Budget, Capture, RateLimiter, Remote, register_archive
@@ -23,7 +23,7 @@ DEFAULT_BASE = "https://web.archive.org"
 
 def timestamp(moment: datetime) -> str:
     if moment.tzinfo is not None:
-        moment = moment.astimezone(timezone.utc)
+        moment = moment.astimezone(UTC)
     return moment.strftime("%Y%m%d%H%M%S")
 
 

@@ -114,7 +114,7 @@ def test_block_fast_path_takes_one_line_paragraphs() -> None:
     fresh = parser.__wrapped__()
     rule = fresh.block.ruler.__rules__[fresh.block.ruler.__find__("plain_paragraph")].fn
 
-    def spy(state, start_line, end_line, silent):  # noqa: ANN001, ANN202
+    def spy(state, start_line, end_line, silent):
         taken = rule(state, start_line, end_line, silent)
         calls.append((start_line, taken))
         return taken
