@@ -13,6 +13,10 @@ from realdocs_truth import SiteTruth, Verdict, normal_target
 
 TOOLS = ("mkdocs", "linkfix-source", "linkfix-built", "lychee-source", "lychee-built")
 BUILT_TOOLS = ("linkfix-built", "lychee-built")
+# MkDocs' "left as is" notices say how a link is written, not that it is broken: they count as
+# a report only where the link is broken.
+NOTICE_KINDS = ("absolute", "unrecognized")
+THEME = "(theme)"  # links the theme renders on every page (nav, header, language switcher)
 
 
 @dataclass(slots=True, kw_only=True)
@@ -24,6 +28,7 @@ class Row:
     verdict: Verdict
     judged_by: str  # auto | hand
     said: dict[str, Finding] = field(default_factory=dict)
+    noticed: dict[str, Finding] = field(default_factory=dict)  # MkDocs notices on links that work
     variants: set[str] = field(default_factory=set)  # every way the target was written
 
     def right(self, tool: str) -> bool | None:
@@ -54,6 +59,7 @@ def judge_findings(findings: list[Finding], truth: SiteTruth, judgements: dict) 
         if target.startswith("[rendered] "):
             dest = truth.files.get(page, {}).get("dest", "")
             verdict = truth.judge_href(dest, target[len("[rendered] "):])
+            page = THEME  # one row per target, not one per page that shows the theme
         else:
             verdict = truth.judge(page, target)
         hand = hand_judgement(judgements, page, target)
@@ -62,9 +68,12 @@ def judge_findings(findings: list[Finding], truth: SiteTruth, judgements: dict) 
         if row is None:
             row = rows[key] = Row(page=page, target=target, verdict=hand or verdict,
                                   judged_by="hand" if hand else "auto")
-        row.said.setdefault(finding.tool, finding)
+        if finding.tool == "mkdocs" and finding.kind in NOTICE_KINDS and row.verdict.broken is not True:
+            row.noticed.setdefault(finding.tool, finding)
+        else:
+            row.said.setdefault(finding.tool, finding)
         row.variants.add(target)
-    return sorted(rows.values(), key=lambda r: (r.page, r.target))
+    return sorted((r for r in rows.values() if r.said), key=lambda r: (r.page, r.target))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -93,6 +102,8 @@ def describe(row: Row, tools: tuple[str, ...]) -> str:
         mark = "-"
         if finding is not None:
             mark = finding.kind + (f" L{finding.line}" if finding.line else "")
+        elif tool in row.noticed:
+            mark = f"notice only ({row.noticed[tool].kind})"
         said.append(f"{tool}: {mark}")
     right = [t for t in tools if row.right(t)]
     wrong = [t for t in tools if row.right(t) is False]
@@ -110,7 +121,7 @@ def expected_for_linkfix(rows: list[Row]) -> tuple[list[list[str]], list[list[st
     every written variant of each link (links only the theme renders are left out)."""
     broken, unknown = set(), set()
     for row in rows:
-        if row.page.startswith("site:"):
+        if row.page.startswith("site:") or row.page == THEME:
             continue
         for variant in row.variants:
             if variant.startswith("[rendered] "):
@@ -184,7 +195,8 @@ def coverage(truth: SiteTruth, extracted_by_page: dict[str, list[dict]], docs: P
             text = (docs / page).read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        written = [w for _t, _a, w, _r in record.get("links", [])] + [u for _t, _a, u in record.get("raw", [])]
+        written = [w for _t, _a, w, _r, *generated in record.get("links", []) if not any(generated)]
+        written += [u for _t, _a, u in record.get("raw", [])]
         written = [w for w in written if w and w in text]
         seen = Counter(normal_target(link["url"]) for link in extracted_by_page.get(page, []))
         wanted = Counter(normal_target(w) for w in written)

@@ -77,8 +77,8 @@ class _Before(Treeprocessor):
         seen.clear()
         for element in root.iter():
             attr = _LINK_ATTRS.get(element.tag)
-            if attr and element.get(attr) is not None and not _generated(element):
-                seen[id(element)] = (element, element.tag, attr, element.get(attr))
+            if attr and element.get(attr) is not None:
+                seen[id(element)] = (element, element.tag, attr, element.get(attr), _generated(element))
         raw = _RawLinks()
         for block in self.md.htmlStash.rawHtmlBlocks:
             text = block if isinstance(block, str) else ""
@@ -99,8 +99,8 @@ class _After(Treeprocessor):
         if page is None:
             return None
         record = _state["pages"].setdefault(page, {"links": [], "ids": []})
-        for element, tag, attr, written in _state.get("elements", {}).values():
-            record["links"].append([tag, attr, written, element.get(attr)])
+        for element, tag, attr, written, generated in _state.get("elements", {}).values():
+            record["links"].append([tag, attr, written, element.get(attr), generated])
         _state.get("elements", {}).clear()
         return None
 
@@ -109,6 +109,20 @@ class _Recorder(Extension):
     def extendMarkdown(self, md):  # noqa: N802 - Python-Markdown's name
         md.treeprocessors.register(_Before(md), "realdocs_before_relpath", 0.5)
         md.treeprocessors.register(_After(md), "realdocs_after_relpath", -1)
+        _zensical_context(md)
+
+
+def _zensical_context(md):
+    """zensical.extensions.macros is written for Zensical builds, which hand it the page being
+    rendered; under MkDocs it gets none and page-level `include_yaml` fails (fastapi's index
+    renders a "Macro Rendering Error" page). Give it the page, as Zensical would."""
+    page, config = _state.get("page_object"), _state.get("config")
+    if page is None or not _state.get("zensical_macros"):
+        return
+    from zensical.extensions.context import ContextPreprocessor, Page
+
+    context_page = Page(url=page.url, path=page.file.src_uri, meta=page.meta, fallback_title=page.title)
+    md.preprocessors.register(ContextPreprocessor(md, page=context_page, config=dict(config)), "rendering_context", 0)
 
 
 def _plain_fence(source, language, css_class, options, md, **kwargs):
@@ -117,6 +131,8 @@ def _plain_fence(source, language, css_class, options, md, **kwargs):
 
 def on_config(config, **kwargs):
     _listen()
+    _state["config"] = config
+    _state["zensical_macros"] = "zensical.extensions.macros" in config.markdown_extensions
     config.markdown_extensions.append(_Recorder())
     stubbed = set(filter(None, os.environ.get("REALDOCS_STUB_FENCES", "").split(",")))
     fences = config.mdx_configs.get("pymdownx.superfences", {}).get("custom_fences", [])
@@ -128,6 +144,7 @@ def on_config(config, **kwargs):
 
 def on_page_markdown(markdown, page, **kwargs):
     _state["page"] = page.file.src_uri
+    _state["page_object"] = page
     return markdown
 
 
@@ -157,6 +174,7 @@ def on_post_build(config, **kwargs):
         "docs_dir": config.docs_dir,
         "site_dir": config.site_dir,
         "plugins": list(config.plugins.keys()),
+        "custom_dir": config.theme.custom_dir or "",
         "files": files,
         "pages": _state["pages"],
         "log": _state["log"],

@@ -44,6 +44,11 @@ class SiteTruth:
         prefix = urlsplit(site_url).path or "/"
         self.prefix = prefix if prefix.endswith("/") else prefix + "/"
         self.dropped_plugins = dropped_plugins
+        docs_dir, custom_dir = record.get("docs_dir", ""), record.get("custom_dir", "")
+        self.theme_dir = ""  # a theme custom_dir inside docs_dir: MkDocs copies its templates as files
+        if docs_dir and custom_dir and (custom_dir + "/").startswith(docs_dir.rstrip("/") + "/"):
+            self.theme_dir = custom_dir[len(docs_dir.rstrip("/")) + 1:].strip("/") + "/"
+        self.top_level = {p.name for p in site.iterdir()} if site.is_dir() else set()
         self._ids: dict[str, set[str]] = {}
 
     # -- the site -----------------------------------------------------------------------
@@ -68,7 +73,7 @@ class SiteTruth:
         """The href MkDocs wrote for this link on this page, or None if it renders no such link."""
         wanted = normal_target(target)
         record = self.pages.get(page, {})
-        for _tag, _attr, written, rendered in record.get("links", []):
+        for _tag, _attr, written, rendered, *_ in record.get("links", []):
             if normal_target(written) == wanted:
                 return rendered
         for _tag, _attr, url in record.get("raw", []):
@@ -106,6 +111,9 @@ class SiteTruth:
             return Verdict(broken=False, reason="the page is not part of the MkDocs site (not in its files)")
         if info["excluded"]:
             return Verdict(broken=False, reason="the page is excluded from the built site (exclude_docs)")
+        if self.theme_dir and page.startswith(self.theme_dir):
+            return Verdict(broken=None, reason="a theme template (custom_dir inside docs_dir) that MkDocs copies as a "
+                                               "file; nobody links to it, so its links are not judged")
         if not info["page"]:
             if any(mark in target for mark in _TEMPLATE):
                 return Verdict(broken=False, reason="a Jinja template expression in a theme file, not a link")
@@ -125,6 +133,11 @@ class SiteTruth:
                 return Verdict(broken=False, reason="rendered as an external URL")
             return Verdict(broken=None if "outside" in why else True, reason=why, where=href)
         found = self._existing(site_path, directory_only=urlsplit(href).path.endswith("/"))
+        if found is None and (href.startswith("/") or urlsplit(href).netloc) and site_path \
+                and site_path.split("/")[0] not in self.top_level:
+            return Verdict(broken=None, reason=f"under site_url but outside this build ({site_path.split('/')[0]}/ is not "
+                                               "in the site: another deployment or language on the same host); "
+                                               "only an online check can tell", where=site_path)
         if found is None:
             return Verdict(broken=True, reason=f"no such file in the built site: {site_path or '/'}",
                            where=site_path + (f"#{fragment}" if fragment else ""))
@@ -141,7 +154,7 @@ class SiteTruth:
     def written_for(self, page: str, rendered_href: str) -> str | None:
         """The target as written in the source for a link MkDocs rendered as rendered_href."""
         record = self.pages.get(page, {})
-        for _tag, _attr, written, rendered in record.get("links", []):
+        for _tag, _attr, written, rendered, *_ in record.get("links", []):
             if rendered == rendered_href or normal_target(rendered) == normal_target(rendered_href):
                 return written
         for _tag, _attr, url in record.get("raw", []):
