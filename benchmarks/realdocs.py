@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from realdocs_build import Project, build, effective_config, installed_versions  # noqa: E402
 from realdocs_compare import (TOOLS, check_against, coverage, describe, disagreements,  # noqa: E402
-                              expected_for_linkfix, judge_findings, score)
+                              expected_for_linkfix, judge_findings, mark_sources, score)
 from realdocs_tools import linkfix_findings, linkfix_links, lychee_findings, run_linkfix, run_lychee, tool_version  # noqa: E402
 from realdocs_truth import SiteTruth  # noqa: E402
 
@@ -64,10 +64,11 @@ PROJECTS = [
     Project(name="fastapi", config="docs/en/mkdocs.yml", import_packages=("fastapi",),
             stub_files={"fastapi/openapi/docs.py": "a code include from the package source, not in the corpus"}),
     Project(name="polars", config="mkdocs.yml",
-            drop_plugins={"markdown-exec": "runs the pages' Python examples (needs polars and data); "
-                                           "its output is tables, and without it the blocks render as code"},
             drop_hooks={"docs/source/_build/scripts/people.py": "asks the GitHub API for contributors (network)"},
-            stub_files={"docs/assets/people.md": "the contributor avatars the left-out hook writes (external links only)"}),
+            stub_files={"docs/assets/people.md": "the contributor avatars the left-out hook writes (external links only)"},
+            notes=("polars itself is not installed: markdown-exec's `exec=\"on\"` blocks render their error output "
+                   "instead of tables (no links either way). markdown-exec must stay: without it Python-Markdown "
+                   "does not take those fences as fences and swallows whole sections",)),
     Project(name="kedro", config="mkdocs.yml", import_packages=("kedro",),
             plugin_edits={"mkdocstrings": {"handlers.python.inventories": "objects.inv fetched from the network"}}),
     Project(name="textual", config="mkdocs-offline.yml", import_packages=("textual",),
@@ -166,6 +167,7 @@ def full_project(project: Project, corpus: Path, venv: Path, work: Path, judgeme
         findings += lychee_findings(run.report, "lychee-built", built_extracted, oracle.site)
         lychee_seconds["built"] = run.seconds
     rows = judge_findings(findings, truth, judgements.get(project.name, {}))
+    mark_sources(rows, work / "src" / config_rel / docs)
     cover = coverage(truth, extracted.by_page, work / "src" / config_rel / docs)
     return {"project": project, "oracle": oracle, "rows": rows, "coverage": cover,
             "seconds": {"mkdocs": oracle.seconds, "linkfix-source": source_run.seconds,
@@ -192,7 +194,8 @@ def print_project(result: dict) -> None:
     left_out += [f"hook {k}: {v}" for k, v in project.drop_hooks.items()]
     left_out += [f"{k} of {p}: {v}" for p, edits in project.plugin_edits.items() for k, v in edits.items()]
     left_out += [f"fence {k} as plain code: {v}" for k, v in project.stub_fences.items()]
-    left_out += [f"empty stand-in {k}: {v}" for k, v in project.stub_files.items()]
+    left_out += [f"stand-in {k}: {v}" for k, v in project.stub_files.items()]
+    left_out += list(project.notes)
     pages = sum(1 for f in oracle.record.get("files", {}).values() if f["page"] and not f["excluded"])
     print(f"oracle: MkDocs build exit {oracle.returncode}, {pages} pages, {oracle.seconds:.1f} s")
     for line in left_out:
@@ -202,11 +205,12 @@ def print_project(result: dict) -> None:
     judged = [r for r in rows if r.verdict.broken is not None]
     print(f"links reported broken by any tool: {len(rows)}; truly broken: {sum(bool(r.verdict.broken) for r in judged)}; "
           f"not judgeable here: {len(rows) - len(judged)}")
-    print(f"  {'tool':16} {'reported':>8} {'false alarms':>13} {'misses':>7} {'seconds':>8}")
+    print(f"  {'tool':16} {'reported':>8} {'false alarms':>13} {'misses':>7} {'build-only misses':>18} {'seconds':>8}")
     for tool in TOOLS:
         s = score(rows, tool)
         seconds = result["seconds"].get(tool)
-        print(f"  {tool:16} {s.reported:8} {s.false_alarms:13} {s.misses:7} {seconds if seconds is None else round(seconds, 1)!s:>8}")
+        seconds = "-" if seconds is None else f"{seconds:.1f}"
+        print(f"  {tool:16} {s.reported:8} {s.false_alarms:13} {s.misses:7} {s.build_only_misses:18} {seconds:>8}")
     print(f"links MkDocs renders from the pages' own text: {cover.rendered}; linkfix never sees {cover.unseen} "
           f"({100 * cover.unseen / max(cover.rendered, 1):.1f}%): {cover.unseen_by_context}; "
           f"linkfix extracts {cover.extra} that MkDocs does not render as links")
@@ -239,17 +243,18 @@ def full_mode(corpus: Path, venv: Path, work: Path, names: list[str], timeout: f
         json_path.write_text(json.dumps([to_json(r) for r in results], indent=1))
     if write_expected:
         for result in results:
-            broken, unknown = expected_for_linkfix(result["rows"])
             entry = judgements["projects"].setdefault(result["project"].name, {})
-            entry["expected"] = {"broken": broken, "unjudgeable": unknown}
-        JUDGEMENTS.write_text(yaml.safe_dump(judgements, sort_keys=False, allow_unicode=True, width=120))
+            entry["expected"] = expected_for_linkfix(result["rows"])
+        header = "".join(line for line in JUDGEMENTS.read_text(encoding="utf-8").splitlines(keepends=True)
+                         if line.startswith("#")) if JUDGEMENTS.exists() else ""
+        JUDGEMENTS.write_text(header + yaml.safe_dump(judgements, sort_keys=False, allow_unicode=True, width=120))
         print(f"\nwrote the judged truth to {JUDGEMENTS}")
     return 0
 
 
 def to_json(result: dict) -> dict:
     rows = [{"page": r.page, "target": r.target, "broken": r.verdict.broken, "reason": r.verdict.reason,
-             "judged_by": r.judged_by, "variants": sorted(r.variants),
+             "judged_by": r.judged_by, "variants": sorted(r.variants), "in_source": r.in_source,
              "said": {t: {"kind": f.kind, "line": f.line, "detail": f.detail, "target": f.target, "page": f.page}
                       for t, f in r.said.items()}} for r in result["rows"]]
     cover = result["coverage"]

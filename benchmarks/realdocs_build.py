@@ -34,6 +34,7 @@ class Project:
     drop_hooks: dict[str, str] = field(default_factory=dict)  # hook path as configured -> why left out
     stub_files: dict[str, str] = field(default_factory=dict)  # file a left-out step would generate -> why empty
     stub_fences: dict[str, str] = field(default_factory=dict)  # custom fence -> why rendered as code
+    notes: tuple[str, ...] = ()  # other ways the oracle build differs from the project's own
     import_packages: tuple[str, ...] = ()  # the project's own package, installed from PyPI for mkdocstrings
     repository: str = ""
     commit: str = ""  # for fetched projects: the pinned commit

@@ -3,6 +3,7 @@ disagreement judged, plus how many rendered links linkfix never sees (benchmarks
 
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ class Row:
     said: dict[str, Finding] = field(default_factory=dict)
     noticed: dict[str, Finding] = field(default_factory=dict)  # MkDocs notices on links that work
     variants: set[str] = field(default_factory=set)  # every way the target was written
+    in_source: bool = True  # written in the page's own source (not from a docstring, include or macro)
 
     def right(self, tool: str) -> bool | None:
         if self.verdict.broken is None:
@@ -38,8 +40,17 @@ class Row:
 
 
 def hand_judgement(judgements: dict, page: str, target: str) -> Verdict | None:
+    """A judgement by hand: `page` (or '*') and `target` as written, or `target_pattern` (a
+    regex) for a class of links decided once."""
     for entry in judgements.get("judgements", []) or []:
-        if entry["page"] == page and normal_target(entry["target"]) == normal_target(target):
+        if entry["page"] not in ("*", page):
+            continue
+        pattern = entry.get("target_pattern")
+        if pattern is not None:
+            hit = re.search(pattern, target.removeprefix("[rendered] ")) is not None
+        else:
+            hit = normal_target(entry["target"]) == normal_target(target)
+        if hit:
             return Verdict(broken=entry["broken"], reason=entry["reason"])
     return None
 
@@ -51,10 +62,11 @@ def judge_findings(findings: list[Finding], truth: SiteTruth, judgements: dict) 
         page, target = finding.page, finding.target
         if finding.tool in BUILT_TOOLS:
             page = truth.source_page(finding.page)
-            written = truth.written_for(page, finding.target) if not page.startswith("site:") else None
+            is_page = truth.files.get(page, {}).get("page", False)
+            written = truth.written_for(page, finding.target) if is_page else None
             if written is not None:
                 target = written
-            elif not page.startswith("site:"):
+            elif is_page:
                 target = f"[rendered] {finding.target}"
         if target.startswith("[rendered] "):
             dest = truth.files.get(page, {}).get("dest", "")
@@ -76,18 +88,37 @@ def judge_findings(findings: list[Finding], truth: SiteTruth, judgements: dict) 
     return sorted((r for r in rows.values() if r.said), key=lambda r: (r.page, r.target))
 
 
+def mark_sources(rows: list[Row], docs: Path) -> None:
+    """Flag rows whose target is not in the page's source text: MkDocs renders them from a
+    docstring (mkdocstrings), a snippet include or a macro, so a source check cannot see them."""
+    texts: dict[str, str] = {}
+    for row in rows:
+        if row.page.startswith("site:") or row.page == THEME:
+            row.in_source = False
+            continue
+        if row.page not in texts:
+            try:
+                texts[row.page] = (docs / row.page).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                texts[row.page] = ""
+        text = texts[row.page]
+        row.in_source = any(v in text or html.escape(v) in text for v in row.variants)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Score:
     reported: int
     false_alarms: int
     misses: int
+    build_only_misses: int  # misses of links not in the page's source text
 
 
 def score(rows: list[Row], tool: str) -> Score:
     judged = [r for r in rows if r.verdict.broken is not None]
+    missed = [r for r in judged if r.verdict.broken and tool not in r.said]
     return Score(reported=sum(tool in r.said for r in rows),
                  false_alarms=sum(tool in r.said and not r.verdict.broken for r in judged),
-                 misses=sum(r.verdict.broken and tool not in r.said for r in judged))
+                 misses=sum(r.in_source for r in missed), build_only_misses=sum(not r.in_source for r in missed))
 
 
 def disagreements(rows: list[Row], tools: tuple[str, ...]) -> list[Row]:
@@ -110,33 +141,35 @@ def describe(row: Row, tools: tuple[str, ...]) -> str:
     verdict_line = f"right: {', '.join(right) or 'none'}; wrong: {', '.join(wrong) or 'none'}"
     if row.verdict.broken is None:
         verdict_line = "not scored"
-    return (f"  {row.page}  ->  {row.target}\n"
+    origin = "" if row.in_source else " [not in the page source: docstring, include, macro or theme]"
+    return (f"  {row.page}  ->  {row.target}{origin}\n"
             f"      truth: {truth} ({row.judged_by}) — {row.verdict.reason}\n"
             f"      {verdict_line}\n"
             f"      {' | '.join(said)}")
 
 
-def expected_for_linkfix(rows: list[Row]) -> tuple[list[list[str]], list[list[str]]]:
-    """The judged truth a source check must match: (broken, unjudgeable) [page, target] pairs,
-    every written variant of each link (links only the theme renders are left out)."""
-    broken, unknown = set(), set()
+def expected_for_linkfix(rows: list[Row]) -> dict[str, list[list[str]]]:
+    """The judged truth a source check must match, as [page, target] pairs with every written
+    variant of each link: `broken` (written in the page source), `build_only` (broken, but only
+    the build has them: a source check is not held to them either way) and `unjudgeable`."""
+    lists: dict[str, set] = {"broken": set(), "build_only": set(), "unjudgeable": set()}
     for row in rows:
         if row.page.startswith("site:") or row.page == THEME:
             continue
         for variant in row.variants:
             if variant.startswith("[rendered] "):
                 continue
-            if row.verdict.broken:
-                broken.add((row.page, variant))
-            elif row.verdict.broken is None:
-                unknown.add((row.page, variant))
-    return [list(p) for p in sorted(broken)], [list(p) for p in sorted(unknown)]
+            if row.verdict.broken is None:
+                lists["unjudgeable"].add((row.page, variant))
+            elif row.verdict.broken:
+                lists["broken" if row.in_source else "build_only"].add((row.page, variant))
+    return {name: [list(p) for p in sorted(pairs)] for name, pairs in lists.items()}
 
 
 def check_against(findings: list[Finding], expected: dict) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """(false alarms, misses) of a linkfix source run against the stored truth."""
     want = {(p, normal_target(t)) for p, t in expected.get("broken", [])}
-    unknown = {(p, normal_target(t)) for p, t in expected.get("unjudgeable", [])}
+    unknown = {(p, normal_target(t)) for key in ("unjudgeable", "build_only") for p, t in expected.get(key, [])}
     got = {(f.page, normal_target(f.target)) for f in findings}
     return sorted(got - want - unknown), sorted(want - got)
 
@@ -179,11 +212,11 @@ def where_in_source(text: str, target: str) -> str:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Coverage:
-    rendered: int  # links MkDocs renders from the page's own source text
-    unseen: int  # of those, how many linkfix did not extract
+    rendered: int  # distinct link targets per page that MkDocs renders from the page's own source text
+    unseen: int  # of those, how many linkfix did not extract on that page
     unseen_by_context: dict[str, int]
     examples: list[tuple[str, str, str]]  # (page, target, context)
-    extra: int  # links linkfix extracted that MkDocs does not render as links
+    extra: int  # distinct targets linkfix extracted on a page that MkDocs does not render as links there
 
 
 def coverage(truth: SiteTruth, extracted_by_page: dict[str, list[dict]], docs: Path) -> Coverage:
@@ -198,17 +231,15 @@ def coverage(truth: SiteTruth, extracted_by_page: dict[str, list[dict]], docs: P
         written = [w for _t, _a, w, _r, *generated in record.get("links", []) if not any(generated)]
         written += [u for _t, _a, u in record.get("raw", [])]
         written = [w for w in written if w and w in text]
-        seen = Counter(normal_target(link["url"]) for link in extracted_by_page.get(page, []))
-        wanted = Counter(normal_target(w) for w in written)
-        rendered += sum(wanted.values())
-        for target, count in wanted.items():
-            missing = count - min(count, seen.get(target, 0))
-            if missing:
-                unseen += missing
-                context = where_in_source(text, target)
-                contexts[context] += missing
-                if len(examples) < 400:
-                    examples.append((page, target, context))
-        extra += sum((seen - wanted).values())
+        seen = {normal_target(link["url"]) for link in extracted_by_page.get(page, [])}
+        wanted = {normal_target(w) for w in written}
+        rendered += len(wanted)
+        for target in sorted(wanted - seen):
+            unseen += 1
+            context = where_in_source(text, target)
+            contexts[context] += 1
+            if len(examples) < 400:
+                examples.append((page, target, context))
+        extra += len(seen - wanted)
     return Coverage(rendered=rendered, unseen=unseen, unseen_by_context=dict(contexts.most_common()),
                     examples=examples, extra=extra)
