@@ -16,6 +16,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 _ID = re.compile(r"""<[a-zA-Z][^>]*?\s(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>"']+))""")
+_REFRESH = re.compile(r"""<meta\s+http-equiv=["']?refresh["']?\s+content=["']?\d+;\s*url=([^"'>]+)""", re.I)
 _PY_OBJECT = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$")  # mkdocstrings' heading ids
 _TEMPLATE = ("{{", "{%")
 
@@ -124,7 +125,18 @@ class SiteTruth:
                                                 "(it is in code, a comment, or not link syntax for Python-Markdown)")
         return self.judge_href(info["dest"], href, page=page)
 
-    def judge_href(self, base_dest: str, href: str, page: str = "") -> Verdict:
+    def refresh(self, dest: str) -> str | None:
+        """The target of a meta refresh page (mkdocs-redirects writes these), else None."""
+        if not dest.endswith((".html", ".htm")):
+            return None
+        try:
+            head = (self.site / dest).read_text(encoding="utf-8", errors="replace")[:2000]
+        except OSError:
+            return None
+        match = _REFRESH.search(head)
+        return html.unescape(match.group(1)).strip() if match else None
+
+    def judge_href(self, base_dest: str, href: str, page: str = "", depth: int = 0) -> Verdict:
         if any(mark in href for mark in _TEMPLATE):
             return Verdict(broken=False, reason="a Jinja template expression, not a link")
         site_path, fragment, why = self.resolve(base_dest, href)
@@ -142,6 +154,10 @@ class SiteTruth:
             return Verdict(broken=True, reason=f"no such file in the built site: {site_path or '/'}",
                            where=site_path + (f"#{fragment}" if fragment else ""))
         where = found + (f"#{fragment}" if fragment else "")
+        refresh = self.refresh(found)
+        if refresh is not None and depth < 3:  # a mkdocs-redirects stub: the browser goes on, hash and all
+            then = self.judge_href(found, refresh + (f"#{fragment}" if fragment else ""), depth=depth + 1)
+            return Verdict(broken=then.broken, reason=f"{found} redirects to {refresh}: {then.reason}", where=where)
         if not fragment or fragment == "top" or not found.endswith((".html", ".htm")):
             return Verdict(broken=False, reason=f"lands on {found}", where=where)
         if fragment in self.ids(found):

@@ -168,3 +168,25 @@ def test_both_modes_skip_without_the_corpus(tmp_path, capsys):
     assert realdocs.main(["--corpus", str(missing), "--check"]) == 0
     assert realdocs.main(["--corpus", str(missing)]) == 0
     assert "skipped" in capsys.readouterr().out
+
+
+def test_a_redirect_stub_is_followed_with_its_fragment(site, tmp_path):
+    write(tmp_path / "site" / "old" / "index.html",
+          '<head><meta http-equiv="refresh" content="0; url=../b/"></head>')
+    write(tmp_path / "site" / "gone" / "index.html",
+          '<head><meta http-equiv="refresh" content="0; url=../nowhere/"></head>')
+    assert site.judge_href("index.html", "old/#here").broken is False
+    moved = site.judge_href("index.html", "old/#nope")
+    assert moved.broken is True and "redirects to ../b/" in moved.reason
+    assert site.judge_href("index.html", "gone/").broken is True
+
+
+def test_theme_links_make_one_row_and_mkdocs_notices_are_not_claims(site):
+    findings = [
+        Finding(tool="linkfix-built", page="index.html", target="/en/latest/missing/", kind="missing-file"),
+        Finding(tool="linkfix-built", page="b/index.html", target="/en/latest/missing/", kind="missing-file"),
+        Finding(tool="mkdocs", page="index.md", target="/en/latest/b/#named", kind="absolute"),
+    ]
+    rows = judge_findings(findings, site, {})
+    assert [(r.page, r.target) for r in rows] == [("(theme)", "[rendered] /en/latest/missing/")]
+    assert score(rows, "mkdocs").false_alarms == 0
