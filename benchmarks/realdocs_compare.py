@@ -88,6 +88,14 @@ def judge_findings(findings: list[Finding], truth: SiteTruth, judgements: dict) 
     return sorted((r for r in rows.values() if r.said), key=lambda r: (r.page, r.target))
 
 
+def written_in(text: str, target: str) -> bool:
+    """Whether target is written in text as a whole link target (not the start of a longer one)."""
+    if not target:
+        return False
+    ends = r"(?=[)\s\"'>\]]|$)"
+    return any(re.search(re.escape(form) + ends, text) for form in {target, html.escape(target)})
+
+
 def mark_sources(rows: list[Row], docs: Path) -> None:
     """Flag rows whose target is not in the page's source text: MkDocs renders them from a
     docstring (mkdocstrings), a snippet include or a macro, so a source check cannot see them."""
@@ -102,7 +110,7 @@ def mark_sources(rows: list[Row], docs: Path) -> None:
             except OSError:
                 texts[row.page] = ""
         text = texts[row.page]
-        row.in_source = any(v in text or html.escape(v) in text for v in row.variants)
+        row.in_source = any(written_in(text, v) for v in row.variants)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -230,7 +238,7 @@ def coverage(truth: SiteTruth, extracted_by_page: dict[str, list[dict]], docs: P
             continue
         written = [w for _t, _a, w, _r, *generated in record.get("links", []) if not any(generated)]
         written += [u for _t, _a, u in record.get("raw", [])]
-        written = [w for w in written if w and w in text]
+        written = [w for w in written if written_in(text, w)]
         seen = {normal_target(link["url"]) for link in extracted_by_page.get(page, [])}
         wanted = {normal_target(w) for w in written}
         rendered += len(wanted)

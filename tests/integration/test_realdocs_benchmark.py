@@ -190,3 +190,12 @@ def test_theme_links_make_one_row_and_mkdocs_notices_are_not_claims(site):
     rows = judge_findings(findings, site, {})
     assert [(r.page, r.target) for r in rows] == [("(theme)", "[rendered] /en/latest/missing/")]
     assert score(rows, "mkdocs").false_alarms == 0
+
+
+def test_a_target_counts_as_written_only_as_a_whole():
+    from realdocs_compare import written_in
+
+    text = 'See [a](#pkg.mod.Thing) and <a href="x/y.md">y</a> or [q](https://h/t/?a=1&b=2).'
+    assert written_in(text, "#pkg.mod.Thing") and written_in(text, "x/y.md")
+    assert not written_in(text, "#pkg.mod")  # only the start of a longer target
+    assert written_in("[q](https://h/t/?a=1&amp;b=2)", "https://h/t/?a=1&b=2")
