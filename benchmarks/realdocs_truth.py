@@ -120,6 +120,9 @@ class SiteTruth:
                 return Verdict(broken=False, reason="a Jinja template expression in a theme file, not a link")
             return self.judge_href(info["dest"], target)
         href = self.rendered(page, target)
+        if href is None and any(mark in target for mark in _TEMPLATE):
+            return Verdict(broken=False, reason="a Jinja expression: the project's macros replace it before Markdown "
+                                                "runs, and the page has the expanded links instead")
         if href is None:
             return Verdict(broken=False, reason="MkDocs renders no link with this target on this page "
                                                 "(it is in code, a comment, or not link syntax for Python-Markdown)")
