@@ -143,6 +143,8 @@ def full_project(project: Project, corpus: Path, venv: Path, work: Path, judgeme
     work = work / project.name
     work.mkdir(parents=True, exist_ok=True)
     oracle = build(project, project_dir, work, venv, timeout)
+    if not oracle.record.get("pages"):  # no build, no truth: comparing would call every report wrong
+        return {"project": project, "oracle": oracle, "rows": None, "coverage": None, "seconds": {"mkdocs": oracle.seconds}}
     truth = SiteTruth(oracle.record, oracle.site, frozenset(project.drop_plugins))
     findings = list(oracle.findings)
     _, docs = docs_dir_of(project_dir, project)
@@ -200,8 +202,11 @@ def print_project(result: dict) -> None:
     print(f"oracle: MkDocs build exit {oracle.returncode}, {pages} pages, {oracle.seconds:.1f} s")
     for line in left_out:
         print(f"  left out — {line}")
-    if oracle.returncode != 0:
+    if oracle.returncode != 0 or rows is None:
         print("  the build failed; its last lines:\n    " + oracle.log_tail.replace("\n", "\n    "))
+    if rows is None:
+        print("  not compared: without MkDocs' build there is no truth for this project")
+        return
     judged = [r for r in rows if r.verdict.broken is not None]
     print(f"links reported broken by any tool: {len(rows)}; truly broken: {sum(bool(r.verdict.broken) for r in judged)}; "
           f"not judgeable here: {len(rows) - len(judged)}")
@@ -240,9 +245,11 @@ def full_mode(corpus: Path, venv: Path, work: Path, names: list[str], timeout: f
         print_project(result)
         results.append(result)
     if json_path:
-        json_path.write_text(json.dumps([to_json(r) for r in results], indent=1))
+        json_path.write_text(json.dumps([to_json(r) for r in results if r["rows"] is not None], indent=1))
     if write_expected:
         for result in results:
+            if result["rows"] is None:
+                continue  # keep the truth judged before rather than none
             entry = judgements["projects"].setdefault(result["project"].name, {})
             entry["expected"] = expected_for_linkfix(result["rows"])
         header = "".join(line for line in JUDGEMENTS.read_text(encoding="utf-8").splitlines(keepends=True)
