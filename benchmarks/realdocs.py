@@ -198,6 +198,9 @@ def print_project(result: dict) -> None:
     left_out += [f"fence {k} as plain code: {v}" for k, v in project.stub_fences.items()]
     left_out += [f"stand-in {k}: {v}" for k, v in project.stub_files.items()]
     left_out += list(project.notes)
+    if project.import_packages:
+        left_out.append(f"{', '.join(project.import_packages)} from PyPI (a release, not the pinned commit) for "
+                        "mkdocstrings/mkautodoc: docstring links may differ from upstream's build")
     pages = sum(1 for f in oracle.record.get("files", {}).values() if f["page"] and not f["excluded"])
     print(f"oracle: MkDocs build exit {oracle.returncode}, {pages} pages, {oracle.seconds:.1f} s")
     for line in left_out:
