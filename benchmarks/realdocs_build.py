@@ -1,0 +1,217 @@
+"""The oracle side of benchmarks/realdocs.py: build a project with real MkDocs in the plugin venv,
+with every link validation at `warn`, and parse what MkDocs said.
+
+Nothing under ../shared/realdocs is written: the project is copied to a work directory and a
+wrapper config next to the project's own INHERITs it (MkDocs resolves docs_dir and hooks
+relative to the config file, so the wrapper must sit beside it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+HOOK = Path(__file__).resolve().with_name("realdocs_hook.py")
+WRAPPER_NAME = "mkdocs.realdocs-bench.yml"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Project:
+    """One real MkDocs project and what its oracle build leaves out, with why."""
+
+    name: str
+    config: str  # the config to build, relative to the project directory
+    drop_plugins: dict[str, str] = field(default_factory=dict)  # plugin -> why it is left out
+    plugin_edits: dict[str, dict[str, str]] = field(default_factory=dict)  # plugin -> {dotted key: why removed}
+    drop_hooks: dict[str, str] = field(default_factory=dict)  # hook path as configured -> why left out
+    stub_files: dict[str, str] = field(default_factory=dict)  # file a left-out step would generate -> why empty
+    stub_fences: dict[str, str] = field(default_factory=dict)  # custom fence -> why rendered as code
+    notes: tuple[str, ...] = ()  # other ways the oracle build differs from the project's own
+    import_packages: tuple[str, ...] = ()  # the project's own package, installed from PyPI for mkdocstrings
+    repository: str = ""
+    commit: str = ""  # for fetched projects: the pinned commit
+    subdir: str = ""  # for fetched projects: the path inside the repository
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finding:
+    """One broken internal link or fragment as one tool reported it."""
+
+    tool: str
+    page: str  # docs-relative source path of the linking page
+    target: str  # the link target as written in the source
+    kind: str  # missing-page | missing-anchor | absolute | unrecognized | excluded-target | broken
+    line: int = 0
+    detail: str = ""
+
+
+_LINE = re.compile(r"^(WARNING|INFO)\s+-\s+Doc file '(?P<page>[^']+)' contains (?P<rest>.*)$")
+_RULES = [
+    ("missing-anchor", re.compile(r"^a link '(?P<target>.*)', but the doc '(?P<doc>[^']*)' does not contain an anchor '#(?P<anchor>.*)'\.$")),
+    ("missing-anchor", re.compile(r"^a link '(?P<target>.*)', but there is no such anchor on this page\.(?: .*)?$")),
+    ("missing-page", re.compile(r"^a link '(?P<target>.*)', but the target(?: '(?P<doc>.*)')? is not found among documentation files\.(?: Did you mean .*)?$")),
+    ("absolute", re.compile(r"^an absolute link '(?P<target>.*)', it was left as is\.(?: Did you mean .*)?$")),
+    ("unrecognized", re.compile(r"^an unrecognized relative link '(?P<target>.*)', it was left as is\.(?: Did you mean .*)?$")),
+    ("excluded-target", re.compile(r"^a link to '(?P<target>.*)' which is excluded from the built site\.$")),
+]
+
+
+def parse_mkdocs_log(text: str) -> list[Finding]:
+    """MkDocs 1.6's link and anchor validation messages, one Finding each."""
+    findings = []
+    for raw in text.splitlines():
+        line = re.sub(r"\x1b\[[0-9;]*m", "", raw).rstrip()
+        match = _LINE.match(line)
+        if not match:
+            continue
+        rest = match["rest"]
+        for kind, rule in _RULES:
+            hit = rule.match(rest)
+            if hit:
+                findings.append(Finding(tool="mkdocs", page=match["page"], target=hit["target"], kind=kind,
+                                        detail=f"{match.group(1)}: {rest}"))
+                break
+    return findings
+
+
+def _tolerant_loader():
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+    return Loader
+
+
+def _merge(parent, child):
+    """MkDocs' INHERIT merge: mappings merge deeply, anything else is replaced by the child's."""
+    if isinstance(parent, dict) and isinstance(child, dict):
+        merged = dict(parent)
+        for key, value in child.items():
+            merged[key] = _merge(parent[key], value) if key in parent else value
+        return merged
+    return child
+
+
+def effective_config(path: Path) -> dict:
+    """The project's config with its INHERIT chain merged (tags read as null: for inspection)."""
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_tolerant_loader()) or {}
+    parent = data.pop("INHERIT", None)
+    if parent:
+        return _merge(effective_config(path.parent / parent), data)
+    return data
+
+
+def _plugin_items(plugins) -> list[tuple[str, object]]:
+    if isinstance(plugins, dict):
+        return list(plugins.items())
+    items = []
+    for entry in plugins or []:
+        items.append(next(iter(entry.items())) if isinstance(entry, dict) else (entry, None))
+    return items
+
+
+def _drop_key(options, dotted: str):
+    head, _, rest = dotted.partition(".")
+    if not isinstance(options, dict) or head not in options:
+        return
+    if rest:
+        _drop_key(options[head], rest)
+    else:
+        del options[head]
+
+
+def wrapper_config(project: Project, config_path: Path, site_dir: Path) -> dict:
+    """The wrapper that INHERITs the project's config: validation at warn, the recording hook,
+    strict off (a warning must not stop the oracle), and the plugins that can run offline."""
+    effective = effective_config(config_path)
+    hooks = [str((config_path.parent / hook).resolve()) for hook in effective.get("hooks") or []
+             if hook not in project.drop_hooks]
+    wrapper = {
+        "INHERIT": config_path.name,
+        "site_dir": str(site_dir),
+        "strict": False,
+        "hooks": hooks + [str(HOOK)],
+        "validation": {"links": {"not_found": "warn", "anchors": "warn", "absolute_links": "warn",
+                                 "unrecognized_links": "warn"}},
+    }
+    if project.drop_plugins or project.plugin_edits:
+        plugins = []
+        for name, options in _plugin_items(effective.get("plugins", ["search"])):
+            if name in project.drop_plugins:
+                continue
+            for dotted in project.plugin_edits.get(name, {}):
+                _drop_key(options, dotted)
+            plugins.append({name: options} if options else name)
+        wrapper["plugins"] = plugins
+    return wrapper
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Build:
+    findings: list[Finding]
+    record: dict  # what realdocs_hook.py recorded
+    site: Path
+    seconds: float
+    returncode: int
+    log_tail: str
+
+
+def build(project: Project, source: Path, work: Path, venv: Path, timeout: float) -> Build:
+    """Copy the project to work/, build it with the venv's MkDocs and parse the log."""
+    copy = work / "src"
+    if copy.exists():
+        shutil.rmtree(copy)
+    shutil.copytree(source, copy, symlinks=True, copy_function=shutil.copyfile)
+    for directory, _, _ in os.walk(copy):  # the corpus is read-only; the copy must take the wrapper
+        os.chmod(directory, 0o755)
+    for stub in project.stub_files:
+        (copy / stub).parent.mkdir(parents=True, exist_ok=True)
+        # a few comment lines: enough for a line-range include, and no link in them
+        (copy / stub).write_text("# stand-in for a file the corpus does not hold\n" * 40)
+    config_path = copy / project.config
+    site = work / "site"
+    wrapper = config_path.parent / WRAPPER_NAME
+    wrapper.write_text(yaml.safe_dump(wrapper_config(project, config_path, site), sort_keys=False))
+    record_path = work / "record.json"
+    record_path.unlink(missing_ok=True)
+    env = dict(os.environ, REALDOCS_RECORD=str(record_path), REALDOCS_STUB_FENCES=",".join(project.stub_fences),
+               NO_MKDOCS_2_WARNING="1", DISABLE_MKDOCS_2_WARNING="true", NO_COLOR="1", PYTHONPATH="")
+    env.pop("VIRTUAL_ENV", None)
+    start = time.perf_counter()
+    try:
+        done = subprocess.run([str(venv / "bin" / "mkdocs"), "build", "-f", str(wrapper)], cwd=config_path.parent,
+                              env=env, capture_output=True, text=True, timeout=timeout)
+        log, code = done.stdout + done.stderr, done.returncode
+    except subprocess.TimeoutExpired as expired:
+        log, code = f"{expired.stdout or ''}{expired.stderr or ''}\n(timed out after {timeout:.0f} s)", -1
+    seconds = time.perf_counter() - start
+    (work / "mkdocs.log").write_text(log if isinstance(log, str) else log.decode(errors="replace"))
+    record = json.loads(record_path.read_text()) if record_path.exists() else {}
+    if record.get("log"):  # the hook's copy survives plugins that silence MkDocs' loggers
+        captured = "\n".join(f"{level} -  {message}" for level, message in record["log"])
+        findings = parse_mkdocs_log(captured)
+    else:
+        findings = parse_mkdocs_log(log)
+    return Build(findings=findings, record=record, site=site, seconds=seconds, returncode=code,
+                 log_tail="\n".join(str(log).splitlines()[-15:]))
+
+
+def installed_versions(venv: Path, names: list[str]) -> dict[str, str]:
+    """Versions of the oracle's packages in the venv (for the output's header)."""
+    code = ("import importlib.metadata as m, json, sys\n"
+            "out = {}\n"
+            "for n in sys.argv[1:]:\n"
+            "    try: out[n] = m.version(n)\n"
+            "    except m.PackageNotFoundError: pass\n"
+            "print(json.dumps(out))")
+    done = subprocess.run([str(venv / "bin" / "python"), "-c", code, *names], capture_output=True, text=True, timeout=60)
+    return json.loads(done.stdout or "{}")
