@@ -54,11 +54,12 @@ from linkfix.inputs.sources import Project  # noqa: E402
 from linkfix.model import Link, LinkResult, Page, Scope, Status  # noqa: E402
 from linkfix.recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE  # noqa: E402
 from linkfix.recover.internal import confidence  # noqa: E402
+from linkfix.recover.internal.headings import GitPages  # noqa: E402
 from linkfix.recover.internal.history import read_renames  # noqa: E402
 from linkfix.recover.internal.suggest import InternalSuggester  # noqa: E402
 
 CONFIDENCE_FILE = ROOT / "linkfix" / "recover" / "internal" / "confidence.py"
-MINER_VERSION = "1"
+MINER_VERSION = "3"
 PER_COMMIT = 5
 
 #: (GitHub name, mkdocs config files to try, oldest first wins per commit)
@@ -75,6 +76,14 @@ PROJECTS = (
     ("squidfunk/mkdocs-material", ("mkdocs.yml",)),
     ("pydantic/pydantic", ("mkdocs.yml",)),
     ("mkdocstrings/mkdocstrings", ("mkdocs.yml",)),
+    ("encode/django-rest-framework", ("mkdocs.yml",)),
+    ("encode/starlette", ("mkdocs.yml",)),
+    ("astral-sh/uv", ("mkdocs.yml",)),
+    ("traefik/traefik", ("docs/mkdocs.yml",)),
+    ("argoproj/argo-workflows", ("mkdocs.yml",)),
+    ("argoproj/argo-cd", ("mkdocs.yml",)),
+    ("facelessuser/pymdown-extensions", ("docs/src/mkdocs.yml", "mkdocs.yml")),
+    ("aws-powertools/powertools-lambda-python", ("mkdocs.yml",)),
 )
 
 
@@ -152,6 +161,10 @@ def settings_at(git: Git, commit: str, config_files: tuple[str, ...]) -> Setting
     return None
 
 
+def _ids_of(text: str, rel: str) -> frozenset[str]:
+    return extract_markdown(text, rel).page.ids
+
+
 class Tree:
     """The docs of one commit as linkfix sees a checkout of it."""
 
@@ -176,7 +189,8 @@ class Tree:
     def suggester(self) -> InternalSuggester:
         if self._renames is None:
             self._renames = read_renames(Path("."), revision=self.commit, git_dir=self.git.git_dir, prefix=self.docs + "/")
-        return InternalSuggester(local=self.local, renames=self._renames)
+        headings = GitPages(Path("."), _ids_of, revision=self.commit, git_dir=self.git.git_dir, prefix=self.docs + "/")
+        return InternalSuggester(local=self.local, renames=self._renames, headings=headings)
 
 
 # -- mining -----------------------------------------------------------------------------------
@@ -202,6 +216,15 @@ def repointed(old: list[Link], new: list[Link]) -> list[tuple[Link, Link]]:
     return pairs
 
 
+_TARGET = re.compile(r"\]\(\s*<?([^)\s>]+)|^\s*\[[^\]]+\]:\s*<?(\S+?)>?\s*$|(?:href|src)=[\"']([^\"']+)", re.M)
+
+
+def _local_targets(text: str) -> collections.Counter:
+    """Link targets without a scheme, roughly (inline, reference definitions, href, src)."""
+    found = (next(g for g in m.groups() if g) for m in _TARGET.finditer(text))
+    return collections.Counter(t for t in found if _internal(t))
+
+
 def _internal(url: str) -> bool:
     return bool(url) and re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", url) is None and not url.startswith("//")
 
@@ -224,6 +247,8 @@ def mine(git: Git, config_files: tuple[str, ...]) -> list[dict]:
             before, after = git.blob(f"{parents[0]}:{old_path}"), git.blob(f"{commit}:{new_path}")
             if before is None or after is None:
                 continue
+            if _local_targets(before) == _local_targets(after):
+                continue  # no internal link target changed (a cheap look before parsing both)
             rel = new_path[len(settings.docs) + 1:]
             old_doc, new_doc = extract_markdown(before, rel), extract_markdown(after, rel)
             pairs = [(a, b) for a, b in repointed(list(old_doc.links), list(new_doc.links)) if _internal(a.url) and _internal(b.url)]

@@ -53,7 +53,9 @@ def test_a_link_above_the_root_finds_the_path_from_the_root():
     ("use_direcotry_urls", {"use_directory_urls", "site_url"}, ("use_directory_urls", "typo", 0)),
     ("index_pages", {"index-pages", "other"}, ("index-pages", "spelling", 0)),
     ("Install", {"install", "usage"}, ("install", "spelling", 0)),
-    ("install", {"install-linkfix", "usage"}, ("install-linkfix", "words", 0)),
+    ("install", {"install-linkfix", "usage"}, ("install-linkfix", "words-added", 0)),
+    ("install-linkfix", {"install", "usage"}, ("install", "words-dropped", 0)),
+    ("with-pip", {"with-git", "usage"}, ("with-git", "typo-short", 0)),
     ("usage", {"install", "setup"}, None),
 ])
 def test_near_ids(fragment, ids, expected):

@@ -101,7 +101,7 @@ def read_renames(root: Path, *, revision: str = "HEAD", git_dir: Path | None = N
     repository instead of the work tree that holds `root` (the calibration benchmark does)."""
     base = ["git", f"--git-dir={git_dir}"] if git_dir is not None else ["git", "-C", str(root)]
     if prefix is None:
-        shown = _git([*base, "rev-parse", "--show-prefix"], seconds)
+        shown = git_output([*base, "rev-parse", "--show-prefix"], seconds)
         if shown is None:
             return Renames()
         prefix = shown.strip()
@@ -112,7 +112,7 @@ def read_renames(root: Path, *, revision: str = "HEAD", git_dir: Path | None = N
                                   f"-n{max_commits}", revision, "--", *spec], seconds)
     renames = list(parse_log(logged, prefix, first_age=1, whole=whole))
     if git_dir is None:
-        staged = _git([*base, "diff", "-z", "--cached", "-M", "--diff-filter=R", "--name-status", "--", *spec], seconds)
+        staged = git_output([*base, "diff", "-z", "--cached", "-M", "--diff-filter=R", "--name-status", "--", *spec], seconds)
         renames += parse_renames((staged or "").split("\0"), prefix, commit=STAGED, date="", age=0)
     return Renames(renames, prefix=prefix)
 
@@ -157,7 +157,7 @@ def parse_renames(tokens: Sequence[str], prefix: str, *, commit: str, date: str,
     return found
 
 
-def _git(command: list[str], seconds: float) -> str | None:
+def git_output(command: list[str], seconds: float) -> str | None:
     """stdout of a git command, or None when git is missing, fails or runs out of time."""
     text, whole = _git_partial(command, seconds)
     return text if whole else None

@@ -12,8 +12,9 @@ File kinds, strongest first:
 - "moved": the only file of that name elsewhere in the tree;
 - "typo": a name a letter or two away in the same directory (plural, slip of the finger).
 
-Id kinds: "spelling" (case, `-`/`_`, a `_1` duplicate suffix), "typo" (a letter or two),
-"words" (the same words, one more or one less: `install` vs `install-linkfix`).
+Id kinds: "spelling" (case, `-`/`_`, a `_1` duplicate suffix), "typo" (a letter or two;
+"typo-short" in an id of under ten letters), "words-added" / "words-dropped" (the same words,
+and some more or fewer: `install` vs `install-linkfix`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ PAGE_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd", ".html", ".htm"
 _INDEX_NAMES = ("index", "readme")
 _SEPARATORS = re.compile(r"[-_\s.]+")
 _DUPLICATE = re.compile(r"_\d+$")
+#: Ids shorter than this (after `id_key`) make a typo of their own class ("typo-short").
+SHORT_ID = 10
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -61,45 +64,65 @@ def is_page(path: str) -> bool:
     return path.endswith("/") or not suffix or suffix in PAGE_SUFFIXES
 
 
-def near_files(missing: str, written: str, page_rel: str, files: Iterable[str]) -> list[Match]:
+class FileIndex:
+    """The site's files by `page_key`, by name and by directory (built once per run: a site
+    with thousands of files and many broken links asks for each link)."""
+
+    def __init__(self, files: Iterable[str]) -> None:
+        self._pools: dict[str, _Pool] = {}
+        self._files = tuple(files)
+
+    def pool(self, missing: str) -> "_Pool":
+        """Pages for a missing page; files of the same suffix for anything else."""
+        suffix = "" if is_page(missing) else posixpath.splitext(missing)[1].lower()
+        if suffix not in self._pools:
+            if suffix:
+                chosen = [f for f in self._files if posixpath.splitext(f)[1].lower() == suffix]
+            else:
+                chosen = [f for f in self._files if posixpath.splitext(f)[1].lower() in PAGE_SUFFIXES]
+            self._pools[suffix] = _Pool(chosen)
+        return self._pools[suffix]
+
+
+class _Pool:
+    def __init__(self, files: Iterable[str]) -> None:
+        self.by_key: dict[str, list[str]] = {}
+        self.by_name: dict[str, list[str]] = {}
+        self.by_parent: dict[str, list[tuple[str, str]]] = {}
+        for f in sorted(files):
+            key = page_key(f)
+            parent, _, name = key.rpartition("/")
+            self.by_key.setdefault(key, []).append(f)
+            self.by_name.setdefault(name, []).append(f)
+            self.by_parent.setdefault(parent, []).append((f, name))
+
+
+def near_files(missing: str, written: str, page_rel: str, files: Iterable[str] | FileIndex) -> list[Match]:
     """Existing files that the broken root-relative path `missing` may have meant, best kind
     first. `written` is the link's path as written (no fragment), `page_rel` the linking page."""
-    missing_is_page = is_page(missing)
-    suffix = posixpath.splitext(missing)[1].lower()
-    pool = [f for f in files if (is_page(f) if missing_is_page else posixpath.splitext(f)[1].lower() == suffix)]
-    if missing_is_page:
-        pool = [f for f in pool if posixpath.splitext(f)[1].lower() in PAGE_SUFFIXES]
-    keys = {f: page_key(f) for f in pool}
+    pool = (files if isinstance(files, FileIndex) else FileIndex(files)).pool(missing)
     target = page_key(_without_climbs(missing))
-    levels: list[tuple[str, list[str]]] = []
-
-    levels.append(("spelling", [f for f, k in keys.items() if k == target and target]))
-
+    parent, _, base = target.rpartition("/")
     tail = page_key(_without_climbs(written))
-    page_dir = posixpath.dirname(page_rel)
-    above = _ancestors(page_dir)
-    wanted = {page_key(posixpath.join(d, tail)) for d in above} if tail else set()
+    wanted = {page_key(posixpath.join(d, tail)) for d in _ancestors(posixpath.dirname(page_rel))} if tail else set()
     wanted.discard(target)
-    levels.append(("depth", [f for f, k in keys.items() if k in wanted]))
-
-    base = target.rpartition("/")[2]
-    levels.append(("moved", [f for f, k in keys.items() if base and k.rpartition("/")[2] == base]))
-
-    parent = target.rpartition("/")[0]
-    typos = []
-    for f, k in keys.items():
-        head, _, name = k.rpartition("/")
-        if head == parent and name != base and base:
-            d = edit_distance(name, base, limit=_typo_limit(base))
-            if d is not None:
-                typos.append((f, d))
+    levels = [
+        ("spelling", list(pool.by_key.get(target, ())) if target else []),
+        ("depth", [f for key in sorted(wanted) for f in pool.by_key.get(key, ())]),
+        ("moved", list(pool.by_name.get(base, ())) if base else []),
+    ]
     seen: set[str] = set()
     out: list[Match] = []
     for kind, found in levels:
         fresh = [f for f in dict.fromkeys(found) if f not in seen]
         seen.update(fresh)
         out += [Match(name=f, kind=kind, rivals=len(fresh) - 1) for f in sorted(fresh)]
-    typos = [(f, d) for f, d in typos if f not in seen]
+    typos = []
+    for f, name in pool.by_parent.get(parent, ()) if base else ():
+        if f not in seen and name != base:
+            d = edit_distance(name, base, limit=_typo_limit(base))
+            if d is not None:
+                typos.append((f, d))
     best = min((d for _, d in typos), default=None)
     closest = [(f, d) for f, d in typos if d == best]
     out += [Match(name=f, kind="typo", distance=d, rivals=len(closest) - 1) for f, d in sorted(closest)]
@@ -108,17 +131,19 @@ def near_files(missing: str, written: str, page_rel: str, files: Iterable[str]) 
 
 def near_ids(fragment: str, ids: Iterable[str]) -> list[Match]:
     """Ids of a page that the missing `fragment` may have meant, best kind first."""
-    wanted = _id_key(fragment)
+    wanted = id_key(fragment)
     if not wanted:
         return []
-    keys = {i: _id_key(i) for i in ids if i}
+    keys = {i: id_key(i) for i in ids if i}
     spelling = sorted(i for i, k in keys.items() if k == wanted)
     out = [Match(name=i, kind="spelling", rivals=len(spelling) - 1) for i in spelling]
     rest = {i: k for i, k in keys.items() if i not in spelling and k}
     typos = [(i, d) for i, k in rest.items() if (d := edit_distance(k, wanted, limit=_typo_limit(wanted))) is not None]
     best = min((d for _, d in typos), default=None)
     closest = sorted((i, d) for i, d in typos if d == best)
-    out += [Match(name=i, kind="typo", distance=d, rivals=len(closest) - 1) for i, d in closest]
+    # a slip in a short id ("with-pip" / "with-git") is as likely another word: a class of its own
+    typo = "typo" if len(wanted) >= SHORT_ID else "typo-short"
+    out += [Match(name=i, kind=typo, distance=d, rivals=len(closest) - 1) for i, d in closest]
     taken = set(spelling) | {i for i, _ in closest}
     words = wanted.split("-")
     near = []
@@ -128,14 +153,17 @@ def near_ids(fragment: str, ids: Iterable[str]) -> list[Match]:
         theirs = k.split("-")
         extra = _word_difference(words, theirs)
         if extra is not None:
-            near.append((i, extra))
-    fewest = min((d for _, d in near), default=None)
-    closest_words = sorted((i, d) for i, d in near if d == fewest)
-    out += [Match(name=i, kind="words", distance=d, rivals=len(closest_words) - 1) for i, d in closest_words]
+            near.append((i, extra, len(theirs) > len(words)))
+    fewest = min((d for _, d, _ in near), default=None)
+    closest_words = sorted((i, d, longer) for i, d, longer in near if d == fewest)
+    # an id that grew ("install" -> "install-linkfix") vs one that lost words: classes of their own
+    out += [Match(name=i, kind="words-added" if longer else "words-dropped", distance=d, rivals=len(closest_words) - 1)
+            for i, d, longer in closest_words]
     return out
 
 
-def _id_key(fragment: str) -> str:
+def id_key(fragment: str) -> str:
+    """An id with spelling differences removed (case, `-`/`_`, a `_1` duplicate suffix)."""
     return _normal(_DUPLICATE.sub("", unquote(fragment)))
 
 

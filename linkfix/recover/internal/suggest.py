@@ -14,6 +14,8 @@ else none (each a class of its own). Every candidate is written in the link's ow
 from __future__ import annotations
 
 import posixpath
+import re
+from pathlib import Path
 from dataclasses import dataclass, field, replace
 from typing import Iterable
 from urllib.parse import unquote
@@ -24,8 +26,9 @@ from ...check.local import LocalChecker
 from ...inputs.sources import MARKDOWN_SUFFIXES
 from ...model import Candidate, LinkResult, Scope, Status
 from .confidence import confidence_of
+from .headings import GitPages, RenamedId, renamed_id
 from .history import Renames, Trail, read_renames
-from .names import Match, near_files, near_ids
+from .names import FileIndex, Match, id_key, near_files, near_ids, page_key
 from .spelling import spellings
 
 #: Candidates kept per link (best first).
@@ -54,8 +57,10 @@ class InternalSuggester:
 
     local: LocalChecker
     renames: Renames = field(default_factory=Renames)
+    headings: GitPages | None = None  # the pages' git history, for renamed headings
     table: dict[str, float] | None = None  # confidences; None: the measured table
     _ids: dict[str, set[str]] | None = None  # id -> pages that have it, once asked
+    _files: FileIndex | None = None  # the site's files by name, once asked
 
     def suggest(self, item: LinkResult, page_rel: str) -> tuple[Candidate, ...]:
         result = item.result
@@ -89,9 +94,10 @@ class InternalSuggester:
             file = self.local.find_file(goal_path.lstrip("/"))
             if file is not None:
                 why = f"mkdocs-redirects redirect_maps: {'; '.join(hops)}"
-                if goal_fragment:
+                if goal_fragment and not (fragment and fragment in (self.local.page_ids(file) or ())):
+                    # the map's own #id, unless the page also has the one the link asked for
                     return [Target(file=file, fragment=goal_fragment, method=REDIRECT_MAP, label=REDIRECT_MAP, why=why)]
-                return self._with_fragment(file, fragment, REDIRECT_MAP, REDIRECT_MAP, why)
+                return self._with_fragment(file, fragment, REDIRECT_MAP, REDIRECT_MAP, why, old=path)
             key = next((k for k in _redirect_keys(goal_path.lstrip("/")) if k in redirects and k not in hops), None)
         return []
 
@@ -103,10 +109,12 @@ class InternalSuggester:
             if trail is not None:
                 targets += self._renamed(trail, fragment)
                 break
-        for match in near_files(path, written, page_rel, files):
+        if self._files is None:
+            self._files = FileIndex(files)
+        for match in near_files(path, written, page_rel, self._files):
             label = f"{NEAR_NAME}/{match.kind}" + ("+rivals" if match.rivals else "")
             why = _name_evidence(match, path)
-            targets += self._with_fragment(match.name, fragment, NEAR_NAME, label, why)
+            targets += self._with_fragment(match.name, fragment, NEAR_NAME, label, why, old=path)
         if not targets and fragment:
             # No page of that name; the page that has the id (a page split in several).
             homes = self._pages_with(fragment)
@@ -119,7 +127,7 @@ class InternalSuggester:
     def _renamed(self, trail: Trail, fragment: str) -> list[Target]:
         label = GIT_RENAME + ("/chain" if len(trail.renames) > 1 else "") + ("+rivals" if trail.rivals else "")
         why = "; ".join(r.describe(self.renames.prefix) for r in trail.renames)
-        return self._with_fragment(trail.end, fragment, GIT_RENAME, label, why)
+        return self._with_fragment(trail.end, fragment, GIT_RENAME, label, why, old=trail.renames[0].old)
 
     def _near_fragment(self, path: str, fragment: str) -> list[Target]:
         file = self.local.find_file(path)
@@ -127,6 +135,11 @@ class InternalSuggester:
         if file is None or not ids:
             return []
         targets = []
+        renamed = self._renamed_heading(file, fragment, ids)
+        if renamed is not None:
+            label = f"{NEAR_FRAGMENT}/renamed" + ("+rivals" if renamed.rivals else "")
+            targets.append(Target(file=file, fragment=renamed.new, method=NEAR_FRAGMENT, label=label,
+                                  why=renamed.describe(fragment, file)))
         for match in near_ids(fragment, ids):
             label = f"{NEAR_FRAGMENT}/{match.kind}" + ("+rivals" if match.rivals else "")
             why = f"no id '{fragment}' on {file}; {_id_evidence(match)}"
@@ -138,6 +151,19 @@ class InternalSuggester:
             targets.append(Target(file=home, fragment=fragment, method=NEAR_FRAGMENT, label=label, why=why))
         return targets
 
+    def _section_named(self, file: str, old: str) -> str:
+        """The one id of `file` spelled like the name of the page `old` ('' if none or several)."""
+        name = page_key(old).rpartition("/")[2]
+        if not old or not name or name == page_key(file).rpartition("/")[2] or not _is_page(file):
+            return ""
+        same = [i for i in self.local.page_ids(file) or () if id_key(i) == name]
+        return same[0] if len(same) == 1 else ""
+
+    def _renamed_heading(self, file: str, fragment: str, ids: frozenset[str]) -> RenamedId | None:
+        if self.headings is None or not _is_page(file):
+            return None
+        return renamed_id(fragment, self.headings.versions(file, ids), ids)
+
     def _pages_with(self, fragment: str) -> set[str]:
         """The pages of the site that have the id `fragment` (the site's ids, read once)."""
         if self._ids is None:
@@ -148,14 +174,24 @@ class InternalSuggester:
                         self._ids.setdefault(id_, set()).add(file)
         return set(self._ids.get(fragment, ()))
 
-    def _with_fragment(self, file: str, fragment: str, method: str, label: str, why: str) -> list[Target]:
+    def _with_fragment(self, file: str, fragment: str, method: str, label: str, why: str, *, old: str = "") -> list[Target]:
         """The target with the link's fragment: kept if the page has it, else its nearest id,
-        else dropped (each priced as a class of its own)."""
+        else dropped (each priced as a class of its own). A link without one to a page `old`
+        that became a section of `file` (an id of the old page's name) gets that section."""
         if not fragment:
+            section = self._section_named(file, old)
+            if section:
+                return [Target(file=file, fragment=section, method=method, label=f"{label}#section",
+                               why=f"{why}; #{section} of {file} is named like {old}")]
             return [Target(file=file, fragment="", method=method, label=label, why=why)]
         ids = self.local.page_ids(file) if _is_page(file) else None
         if ids is None or fragment in ids or fragment.lower() == "top":
             return [Target(file=file, fragment=fragment, method=method, label=label, why=why)]
+        renamed = self._renamed_heading(file, fragment, ids)
+        if renamed is not None:
+            kind = "renamed" + ("+rivals" if renamed.rivals else "")
+            return [Target(file=file, fragment=renamed.new, method=method, label=f"{label}#{kind}",
+                           why=f"{why}; {renamed.describe(fragment, file)}")]
         near = near_ids(fragment, ids)
         if near:
             best = near[0]
@@ -206,17 +242,27 @@ class InternalSuggester:
 
 
 def _disputed(targets: list[Target]) -> list[Target]:
-    """Mark targets that another source contradicts (a different file): '+disputed'."""
-    by_method: dict[str, set[str]] = {}
+    """Mark targets that another kind of evidence contradicts (a different file or id):
+    '+disputed'. Rivals of the same kind are counted apart ('+rivals')."""
+    by_source: dict[str, set[tuple[str, str]]] = {}
     for t in targets:
-        by_method.setdefault(t.method, set()).add(t.file or t.external)
+        by_source.setdefault(_source(t.label), set()).add(_place(t))
     out = []
     for t in targets:
-        others = {f for m, files in by_method.items() if m != t.method for f in files}
-        if others and (t.file or t.external) not in others:
+        others = {p for source, places in by_source.items() if source != _source(t.label) for p in places}
+        if others and _place(t) not in others:
             t = Target(file=t.file, fragment=t.fragment, method=t.method, label=t.label + "+disputed", why=t.why, external=t.external)
         out.append(t)
     return out
+
+
+def _source(label: str) -> str:
+    """The kind of evidence of a class: 'near-name/moved+rivals#typo' -> 'near-name/moved'."""
+    return re.split(r"[+#]", label, maxsplit=1)[0]
+
+
+def _place(target: Target) -> tuple[str, str]:
+    return (target.file or target.external, target.fragment)
 
 
 def _redirect_keys(path: str) -> list[str]:
@@ -244,7 +290,8 @@ def _name_evidence(match: Match, missing: str) -> str:
 
 def _id_evidence(match: Match) -> str:
     words = {"spelling": "the same id spelled otherwise", "typo": f"an id {match.distance} edit(s) away",
-             "words": f"an id with {match.distance} word(s) more or less"}.get(match.kind, match.kind)
+             "typo-short": f"an id {match.distance} edit(s) away", "words-added": f"an id with {match.distance} word(s) more",
+             "words-dropped": f"an id with {match.distance} word(s) fewer"}.get(match.kind, match.kind)
     rivals = f" ({match.rivals} other id(s) as close)" if match.rivals else ""
     return f"#{match.name} is {words}{rivals}"
 
@@ -267,7 +314,8 @@ def suggest_all(results: list[LinkResult], local: LocalChecker, page_rels: dict[
     if renames is None:
         moved = any(results[i].result.reason in ("missing-file", "outside-root") for i in wanted)
         renames = read_renames(local.project.root) if moved else Renames()
-    suggester = InternalSuggester(local=local, renames=renames)
+    headings = GitPages(local.project.root, _ids_of)  # asks git only when a fragment is missing
+    suggester = InternalSuggester(local=local, renames=renames, headings=headings)
     out = list(results)
     for i in wanted:
         item = results[i]
@@ -278,3 +326,9 @@ def suggest_all(results: list[LinkResult], local: LocalChecker, page_rels: dict[
         if found:
             out[i] = replace(item, suggestions=found)
     return out
+
+
+def _ids_of(text: str, rel: str) -> frozenset[str]:
+    from ...extract.documents import extract_document
+
+    return extract_document(Path(rel), text, want_text=False).page.ids
