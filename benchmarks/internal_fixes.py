@@ -23,7 +23,7 @@ back: its files, its mkdocs.yml (docs_dir, redirect_maps), its pages' ids, and t
 up to C only. linkfix's top suggestion is right when it resolves to the same file and #id as Y.
 
 Cases of one commit are alike (one reorganisation moves fifty links the same way): per class,
-at most PER_COMMIT cases of a commit count (the first ones, in file and link order).
+the cases of one commit weigh PER_COMMIT cases at most, shared evenly among them.
 """
 
 from __future__ import annotations
@@ -364,21 +364,23 @@ def _same_target(local: LocalChecker, page: Page, rel: str, url: str, truth: str
 # -- the table --------------------------------------------------------------------------------
 
 
-def counts(outcomes: list[Outcome], *, cap: int | None = PER_COMMIT) -> dict[str, tuple[int, int]]:
+def counts(outcomes: list[Outcome], *, cap: int | None = PER_COMMIT) -> dict[str, tuple[float, float]]:
     """{class: (right, offered)} over every suggestion offered (not only the top one: a class's
-    precision must not depend on how the table ranks it), at most `cap` cases of one commit
-    per class."""
-    taken: collections.Counter = collections.Counter()
+    precision must not depend on how the table ranks it). With `cap`, the cases of one commit
+    weigh `cap` cases at most per class, shared evenly (a commit with fifty alike cases counts
+    as five, its right and wrong ones in proportion)."""
+    per_commit: collections.Counter = collections.Counter()
+    for o in outcomes:
+        for offer in o.offers:
+            per_commit[(offer.label, o.project, o.case["commit"])] += 1
     right: collections.Counter = collections.Counter()
     total: collections.Counter = collections.Counter()
     for o in outcomes:
         for offer in o.offers:
-            key = (offer.label, o.project, o.case["commit"])
-            if cap is not None and taken[key] >= cap:
-                continue
-            taken[key] += 1
-            total[offer.label] += 1
-            right[offer.label] += offer.right
+            n = per_commit[(offer.label, o.project, o.case["commit"])]
+            weight = 1.0 if cap is None else min(1.0, cap / n)
+            total[offer.label] += weight
+            right[offer.label] += weight * offer.right
     return {label: (right[label], total[label]) for label in total}
 
 
@@ -389,11 +391,11 @@ def print_table(outcomes: list[Outcome], table: dict[str, float], threshold: flo
     for o in outcomes:
         for offer in o.offers:
             commits[offer.label].add((o.project, o.case["commit"]))
-    print(f"\n{'class':38} {'right/cases':>12} {'precision':>9} {'(all cases)':>13} {'commits':>7} {'confidence':>10}  auto-fix")
+    print(f"\n{'class':44} {'right/weighed':>13} {'precision':>9} {'right/all':>11} {'commits':>7} {'confidence':>10}  auto-fix")
     for label in sorted(measured, key=lambda k: (-table.get(k, 0), k)):
         right, total = measured[label]
         auto = "yes" if table.get(label, 0) >= threshold else "no"
-        print(f"{label:38} {right:>5}/{total:<6} {right / total:>9.3f} {every[label][0]:>6}/{every[label][1]:<6} "
+        print(f"{label:44} {right:>6.1f}/{total:<6.1f} {right / total:>9.3f} {every[label][0]:>5.0f}/{every[label][1]:<5.0f} "
               f"{len(commits[label]):>7} {table.get(label, 0):>10.3f}  {auto}")
     tops = [(o, max(o.offers, key=lambda x: table.get(x.label, 0))) for o in outcomes if o.offers]
     applied = [(o, t) for o, t in tops if table.get(t.label, 0) >= threshold]
@@ -455,7 +457,8 @@ def main() -> int:
     table = confidence.table_from_counts(counts(outcomes), threshold)
     print_table(outcomes, table, threshold)
     if args.write:
-        note = f"{len(outcomes)} replayed cases from {len(used)} projects ({', '.join(used)}); at most {PER_COMMIT} per commit and class"
+        note = (f"{len(outcomes)} replayed cases mined from {len(used)} projects ({', '.join(used)}); "
+                f"the cases of one commit weigh {PER_COMMIT} at most per class")
         write_table(table, note)
     return 0
 

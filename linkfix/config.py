@@ -73,7 +73,7 @@ class Config:
     cache_dir: str = _key(".linkfix-cache", CACHE, "where the cache lives (relative to the config file)")
     max_cache_age: str = _key("1d", CACHE, "how long an ok result stays fresh (e.g. 30m, 12h, 2d)")
     # recovery
-    suggest: bool = _key(False, RECOVERY, "find replacements for broken external links")
+    suggest: bool = _key(False, RECOVERY, "find replacements for broken links (internal ones from the project itself, offline too)")
     archive: list[dict] = _key(lambda: [{"provider": "wayback", "url": "https://web.archive.org"}], RECOVERY, "archive providers (JSON list on the command line)", factory=True)
     search: list[dict] = _key(lambda: [{"provider": "site"}], RECOVERY, "search providers (JSON list on the command line)", factory=True)
     expansion_terms: int = _key(10, RECOVERY, "terms used to expand the anchor-text query")

@@ -83,7 +83,7 @@ async def run_check(
     project: Project | None = None,
     changed: Changes | None = None,
 ) -> Report:
-    """Check every link of `inputs`; attach suggestions for broken external links on request.
+    """Check every link of `inputs`; attach suggestions for broken links on request.
 
     With `changed` (--changed-since), only links on changed lines of changed files are checked.
     """

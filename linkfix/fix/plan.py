@@ -141,7 +141,10 @@ def _plan_one(item: LinkResult, options: FixOptions, history: History | None) ->
             mapped = [c for c in item.suggestions if c.method == REDIRECT_MAP_METHOD]
             if not mapped:
                 return None, [f"redirect_maps sends it to {result.final_url}; no link to that resolves from here"]
-            return _best(item, mapped, options)
+            # Where readers land today, through the redirect page: no guess, like an HTTP
+            # redirect. Anything else (another id, another page) is a guess: the threshold.
+            same = [c for c in mapped if c.evidence.get("same_destination") is True]
+            return _best(item, same or mapped, options, guess=not same)
         if options.update_redirects and result.permanent and is_safe_url(result.final_url):
             return _fix(item, _with_fragment(result.final_url, item.link.url), "redirect", None), []
         return None, []
@@ -162,13 +165,14 @@ def _plan_one(item: LinkResult, options: FixOptions, history: History | None) ->
     return None, messages
 
 
-def _best(item: LinkResult, candidates: list[Candidate], options: FixOptions) -> tuple[Fix | None, list[str]]:
-    """A fix with the most confident of `candidates` if it reaches the threshold and may be
-    written (an http(s) URL, or a reference within the site), else why not."""
+def _best(item: LinkResult, candidates: list[Candidate], options: FixOptions, *, guess: bool = True) -> tuple[Fix | None, list[str]]:
+    """A fix with the most confident of `candidates` if it reaches the threshold (a `guess`;
+    else at any confidence) and may be written (an http(s) URL, or a reference within the
+    site), else why not."""
     candidate = max(candidates, key=_confidence, default=None)
     if candidate is None:
         return None, []
-    if candidate.confidence < options.threshold:
+    if guess and candidate.confidence < options.threshold:
         return None, [
             f"best suggestion {candidate.url} has confidence {candidate.confidence:.2f} "
             f"< {options.threshold:.2f}; review it in the HTML report"

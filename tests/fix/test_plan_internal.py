@@ -55,3 +55,11 @@ def test_a_redirect_maps_link_is_rewritten_only_with_update_redirects_and_at_the
     assert [f.new_url for f in plan_fixes(report, FixOptions(update_redirects=True)).fixes] == ["new.md"]
     held = plan_fixes(report, FixOptions(update_redirects=True, min_confidence=0.99))
     assert held.fixes == () and "confidence 0.95 < 0.99" in held.notes[0].message
+
+
+def test_the_redirect_maps_target_readers_reach_today_is_written_at_any_confidence():
+    text = "[a](old.md#usage)\n"
+    same = Candidate(url="new.md#usage", confidence=0.5, method="redirect-map", evidence={"same_destination": True})
+    report = Report(results=(internal(text, "old.md#usage", Status.REDIRECTED, "mkdocs-redirect", same),))
+    assert plan_fixes(report, FixOptions()).fixes == ()
+    assert [f.new_url for f in plan_fixes(report, FixOptions(update_redirects=True)).fixes] == ["new.md#usage"]

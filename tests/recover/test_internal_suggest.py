@@ -61,6 +61,7 @@ def test_a_page_in_redirect_maps(tmp_path):
     top = item.suggestions[0]
     assert (top.url, top.method) == ("guide/new.md#usage", "redirect-map")  # the .md source, as the page links
     assert "old.md → guide/new.md" in top.evidence["why"]
+    assert top.evidence["same_destination"] is True  # where the redirect page sends readers today
 
 
 def test_a_typo_in_a_file_name(tmp_path):

@@ -1,14 +1,22 @@
 """Suggestions for one broken (or mkdocs-redirected) internal link.
 
-Sources, each giving target files or ids with a class that `confidence.py` prices:
+Sources (`Candidate.method`), each giving target files or ids with a class (`evidence["class"]`)
+that `confidence.py` prices:
 - "redirect-map": the page is a key of mkdocs-redirects' `redirect_maps`;
 - "git-rename": git renamed the missing file (perhaps several times) to a file that exists;
-- "near-name": an existing file whose name is close (`names.near_files`);
-- "near-fragment": an id on the page close to the missing one (`names.near_ids`).
+- "near-name": an existing file whose name is close (`names.near_files`), or, for a missing
+  page with a #fragment, the one page that has that id ("near-name/fragment");
+- "near-fragment": for a missing id, the heading's new id from the page's git history
+  ("renamed"), an id of the page close to it (`names.near_ids`), or the one other page that
+  has it ("elsewhere").
 
-A target keeps the link's #fragment when the new page has that id, else the nearest id it has,
-else none (each a class of its own). Every candidate is written in the link's own style
-(`spelling.spellings`) and offered only once the LocalChecker resolves it as written.
+A target keeps the link's #fragment when the new page has that id, else the id it was renamed
+to, else the nearest id it has, else the one other page with the id, else none; a link without
+one to a page merged into another as a section gets that section ("#section"). Each is a class
+of its own ("git-rename#renamed"), and so are rivals ("+rivals": as close as another name) and
+contradictions ("+disputed": another kind of evidence points elsewhere). Every candidate is
+written in the link's own style (`spelling.spellings`) and offered only once the LocalChecker
+resolves it as written.
 """
 
 from __future__ import annotations
@@ -49,6 +57,7 @@ class Target:
     label: str  # the class that prices it (see confidence.py)
     why: str  # the evidence, in words
     external: str = ""  # a redirect_maps target off the site: written as it is
+    same_destination: bool = False  # leads where the link leads today (through a redirect)
 
 
 @dataclass(slots=True)
@@ -81,6 +90,14 @@ class InternalSuggester:
     # -- sources ----------------------------------------------------------------------------
 
     def _redirected(self, path: str, fragment: str) -> list[Target]:
+        """The page redirect_maps sends the link to. The redirect page mkdocs-redirects writes
+        carries the link's #fragment over: the same target with the same fragment (or none,
+        where the page lacks the id) is where readers land today (`same_destination`)."""
+        targets = self._mapped(path, fragment)
+        return [replace(t, same_destination=True) if t.label in (REDIRECT_MAP, REDIRECT_MAP + "/external", REDIRECT_MAP + "#dropped")
+                and (t.fragment == fragment or not t.fragment) else t for t in targets]
+
+    def _mapped(self, path: str, fragment: str) -> list[Target]:
         redirects = self.local.project.mkdocs.redirects if self.local.project.mkdocs else {}
         key = next((k for k in _redirect_keys(path) if k in redirects), None)
         hops: list[str] = []
@@ -89,7 +106,9 @@ class InternalSuggester:
             goal = redirects[key]
             if "://" in goal.partition("#")[0]:
                 why = f"mkdocs-redirects redirect_maps: {'; '.join(hops)}"
-                return [Target(file="", fragment="", method=REDIRECT_MAP, label=REDIRECT_MAP + "/external", why=why, external=goal)]
+                url = goal if "#" in goal or not fragment else f"{goal}#{fragment}"
+                return [Target(file="", fragment=fragment if url != goal else "", method=REDIRECT_MAP,
+                               label=REDIRECT_MAP + "/external", why=why, external=url)]
             goal_path, _, goal_fragment = goal.partition("#")
             file = self.local.find_file(goal_path.lstrip("/"))
             if file is not None:
@@ -218,6 +237,8 @@ class InternalSuggester:
             evidence: dict[str, object] = {"why": target.why, "class": target.label}
             if target.file:
                 evidence["target"] = target.file
+            if target.same_destination:
+                evidence["same_destination"] = True
             if "#" not in url and "#" in written:
                 evidence["ids"] = []  # the link's fragment is not on the new page (see report.common.replacement_url)
             found[url] = Candidate(url=url, confidence=confidence_of(target.label, self.table), method=target.method,
@@ -284,8 +305,9 @@ _NAME_WORDS = {
 
 def _name_evidence(match: Match, missing: str) -> str:
     words = _NAME_WORDS.get(match.kind, match.kind).format(distance=match.distance)
-    rivals = f" ({match.rivals} other file(s) as close)" if match.rivals else ""
-    return f"no file {missing or '/'}; {match.name} is {words}{rivals}"
+    if match.rivals:
+        words = words.replace("the only file", "a file") + f" ({match.rivals} other file(s) as close)"
+    return f"no file {missing or '/'}; {match.name} is {words}"
 
 
 def _id_evidence(match: Match) -> str:
