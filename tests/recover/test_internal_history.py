@@ -121,3 +121,13 @@ def test_the_latest_rename_of_a_reused_name_wins_and_counts_the_other_as_a_rival
     ])
     trail = renames.follow("a.md", {"b.md", "c.md"}.__contains__)
     assert trail is not None and trail.end == "c.md" and trail.rivals == 1
+
+
+def test_blobs_are_read_in_one_batch_with_missing_ones_as_none(tmp_path):
+    from linkfix.recover.internal.history import git_blobs
+
+    docs = repo_with_docs(tmp_path)
+    base = ["git", "-C", str(docs)]
+    texts = git_blobs(base, ["HEAD:docs/index.md", "HEAD:docs/nope.md", "HEAD:docs/guide", "HEAD:docs/guide/setup.md"], 10)
+    assert texts[0].startswith("# Home") and texts[1] is None and texts[2] is None and texts[3].startswith("# Setup")
+    assert git_blobs(["git", "-C", str(tmp_path / "nowhere")], ["HEAD:x"], 10) == [None]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from .history import GIT_SECONDS, STAGED, git_output
+from .history import GIT_SECONDS, STAGED, git_blobs, git_output
 from .names import near_ids
 
 log = logging.getLogger(__name__)
@@ -92,19 +92,32 @@ class GitPages:
         self._revision, self._max, self._seconds = revision, max_versions, seconds
         self._prefix = prefix
         self._spent = 0.0  # seconds of git so far: the budget is per run, not per page
+        self._read: dict[str, tuple[list[Version], Iterator[Version]]] = {}  # per page: read so far, the rest
 
     def versions(self, file: str, ids_now: frozenset[str]) -> Iterator[Version]:
-        """The page now, then its committed versions, newest first (as far as the budget goes)."""
+        """The page now, then its committed versions, newest first (as far as the budget goes).
+        Each version is read and parsed once per run, however many links ask."""
         yield Version(commit=NOW, date="", ids=ids_now)
+        if file not in self._read:
+            self._read[file] = ([], self._committed(file))
+        done, rest = self._read[file]
+        yield from list(done)
+        for version in rest:
+            done.append(version)
+            yield version
+
+    def _committed(self, file: str) -> Iterator[Version]:
         prefix = self._prefix_in_repository()
         if prefix is None or self._spent > self._seconds:
             return
         listed = self._run(["log", "--format=%H %cs", f"-n{self._max}", self._revision, "--", f":(top){prefix}{file}"])
-        for line in (listed or "").splitlines():
-            commit, _, date = line.partition(" ")
-            text = self._run(["cat-file", "blob", f"{commit}:{prefix}{file}"])
+        commits = [line.partition(" ") for line in (listed or "").splitlines()]
+        started = time.monotonic()
+        texts = git_blobs(self._base, [f"{commit}:{prefix}{file}" for commit, _, _ in commits], self._seconds)
+        self._spent += time.monotonic() - started
+        for (commit, _, date), text in zip(commits, texts):
             if text is None:
-                return  # deleted in that commit, or the budget is spent
+                return  # deleted in that commit
             yield Version(commit=commit, date=date, ids=self._ids_of(text, file))
 
     def _prefix_in_repository(self) -> str | None:

@@ -163,6 +163,31 @@ def git_output(command: list[str], seconds: float) -> str | None:
     return text if whole else None
 
 
+def git_blobs(base: list[str], specs: list[str], seconds: float) -> list[str | None]:
+    """The texts of `specs` ('commit:path') read by one `git cat-file --batch`, None for each
+    one git does not have (or all, when git fails)."""
+    if not specs:
+        return []
+    try:
+        done = subprocess.run([*base, "cat-file", "--batch"], input="".join(f"{s}\n" for s in specs).encode(),
+                              capture_output=True, timeout=seconds)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        log.debug("git cat-file not run: %s", exc)
+        return [None] * len(specs)
+    out, at, texts = done.stdout, 0, []
+    for _ in specs:
+        end = out.find(b"\n", at)
+        header = out[at:end].split() if end >= 0 else []
+        if len(header) != 3 or not header[2].isdigit():  # "<spec> missing", or output cut short
+            texts.append(None)
+            at = end + 1 if end >= 0 else len(out)
+            continue
+        size = int(header[2])
+        texts.append(_decode(out[end + 1:end + 1 + size]) if header[1] == b"blob" else None)
+        at = end + 1 + size + 1
+    return texts
+
+
 def _git_partial(command: list[str], seconds: float) -> tuple[str, bool]:
     """(stdout, whether the command finished well). What a command printed before it failed
     or ran out of time is kept: a long history, a clone with missing objects."""
