@@ -113,3 +113,19 @@ def test_a_renamed_heading_found_in_the_pages_history(tmp_path):
     top = item.suggestions[0]
     assert (top.url, top.method, top.evidence["class"]) == ("faq.md#frequently-asked-questions", "near-fragment", "near-fragment/renamed")
     assert "heading #faq of faq.md renamed in commit" in top.evidence["why"]
+
+
+def test_a_redirect_maps_target_with_its_own_id_and_a_chain_of_maps(tmp_path):
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: t\nplugins:\n  - redirects:\n      redirect_maps:\n"
+        "        a.md: b.md\n        b.md: 'guide/new.md#usage'\n        ext.md: 'https://example.org/x'\n")
+    docs = tmp_path / "docs"
+    (docs / "guide").mkdir(parents=True)
+    (docs / "index.md").write_text("# Home\n\n[one](a.md) [two](ext.md#part)\n")
+    (docs / "guide" / "new.md").write_text("# New\n\n## Usage\n\nText.\n")
+    report = check(tmp_path / "mkdocs.yml")
+    chained, external = (r for r in report.results if r.result.status is Status.REDIRECTED)
+    top = chained.suggestions[0]
+    assert (top.url, top.evidence["same_destination"]) == ("guide/new.md#usage", True)
+    assert "a.md → b.md; b.md → guide/new.md#usage" in top.evidence["why"]
+    assert [(s.url, s.evidence["same_destination"]) for s in external.suggestions] == [("https://example.org/x#part", True)]

@@ -94,8 +94,9 @@ class InternalSuggester:
         carries the link's #fragment over: the same target with the same fragment (or none,
         where the page lacks the id) is where readers land today (`same_destination`)."""
         targets = self._mapped(path, fragment)
-        return [replace(t, same_destination=True) if t.label in (REDIRECT_MAP, REDIRECT_MAP + "/external", REDIRECT_MAP + "#dropped")
-                and (t.fragment == fragment or not t.fragment) else t for t in targets]
+        exact = (REDIRECT_MAP, REDIRECT_MAP + "/external", REDIRECT_MAP + "#dropped")
+        return [replace(t, same_destination=True) if t.label in exact and (not fragment or t.fragment in (fragment, "")) else t
+                for t in targets]
 
     def _mapped(self, path: str, fragment: str) -> list[Target]:
         redirects = self.local.project.mkdocs.redirects if self.local.project.mkdocs else {}
