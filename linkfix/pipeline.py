@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from markdown_it.common.utils import unescapeAll
 
 from .check.local import LocalChecker, Target
+from .check.remap import Remap
 from .config import Config, parse_duration
 from .errors import InputError
 from .extract.documents import iter_documents, page_loader
@@ -84,7 +85,7 @@ async def run_check(
     project: Project | None = None,
     changed: Changes | None = None,
 ) -> Report:
-    """Check every link of `inputs`; attach suggestions for broken external links on request.
+    """Check every link of `inputs`; attach suggestions for broken links on request.
 
     With `changed` (--changed-since), only links on changed lines of changed files are checked.
     """
@@ -136,11 +137,13 @@ async def check_documents(
     local = LocalChecker(project, config, pages, page_loader(project))
     known = dict(known or {})
     placed: list[tuple[Any, Target]] = []
+    page_rels: dict[str, str] = {}  # a page's path as links name it -> its root-relative path
     async with _ExternalChecks(config, resolver=resolver, progress=progress, skip=known, cache=cache) as external:
         handed_over = time.perf_counter()
         async with aclosing(_each(documents)) as stream:
             async for rel, doc in stream:
                 pages[rel] = doc.page
+                page_rels[doc.page.path] = rel
                 # Markdown keeps targets as written (`a\)b`, `&amp;`); what is checked is what renders.
                 decode = unescapeAll if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _as_is
                 resolve = local.resolver_for(doc.page, rel)
@@ -161,6 +164,11 @@ async def check_documents(
             result = local.check(target)
         results.append(LinkResult(link=link, resolved=target.resolved, scope=target.scope, result=result))
 
+    if config.suggest:
+        # Internal links: from the project itself (its git history, redirect_maps, names), offline too.
+        from .recover.internal.suggest import suggest_all
+
+        results = suggest_all(results, local, page_rels)
     if config.suggest and not config.offline:
         results = await _recover(results, config, resolver=resolver)
 
@@ -186,6 +194,9 @@ class _ExternalChecks:
         self._own_cache: Cache | None = None
         self._checker: Any = None  # HttpChecker, started with the first URL
         self._targets: dict[str, tuple[str, str]] = {}
+        # Redirect targets come back in the space of `remap`'s rewritten requests; results
+        # leave in the space of the documents (see check.remap).
+        self._remap = Remap(config.remap)
 
     async def __aenter__(self) -> _ExternalChecks:
         return self
@@ -208,6 +219,8 @@ class _ExternalChecks:
         if self._checker is None:
             self._start()
         targets = [_split_fragment(url, self.config) for url in new]
+        if self._remap:
+            self._remap.learn(base for base, _ in targets)
         self._checker.cache.preload(base for base, _ in targets)
         for url, target in zip(new, targets):
             self._targets[url] = target
@@ -226,7 +239,7 @@ class _ExternalChecks:
         if self._checker is None:
             return {}
         outcome = await self._checker.results(self._targets.values())
-        return {url: outcome[target] for url, target in self._targets.items()}
+        return {url: self._remap.result(outcome[target]) for url, target in self._targets.items()}
 
 
 async def _each(documents: Iterable[tuple[str, Document]] | AsyncIterator[tuple[str, Document]]) -> AsyncIterator[tuple[str, Document]]:

@@ -51,7 +51,8 @@ class LocalChecker:
         self.pages = pages  # root-relative path -> extracted page
         self.load_page = load_page  # extracts a target page that was not among the inputs
         self.site_prefixes = [p for p in (config.base_url, project.mkdocs.site_url if project.mkdocs else "") if p]
-        self._site_path_prefix = _url_path(project.mkdocs.site_url) if project.mkdocs else ""
+        # the path of the site's URL ('docs/'), which root-relative links may start with
+        self.site_path_prefix = _url_path(project.mkdocs.site_url) if project.mkdocs else ""
         self._resolved: dict[tuple, Target] = {}
         self._checked: dict[str, CheckResult] = {}
         self.now = time.time()
@@ -110,7 +111,7 @@ class LocalChecker:
             target_rel = page_rel
         elif path.startswith("/"):
             rel = path.lstrip("/")
-            prefix = self._site_path_prefix
+            prefix = self.site_path_prefix
             if prefix and (rel + "/").startswith(prefix):
                 rel = rel[len(prefix):]
             target_rel = rel
@@ -152,7 +153,7 @@ class LocalChecker:
         return result
 
     def _check(self, path: str, fragment: str, resolved: str) -> CheckResult:
-        found = self._find_file(path)
+        found = self.find_file(path)
         if found is None:
             redirect = self._mkdocs_redirect(path)
             if redirect is not None:
@@ -166,14 +167,18 @@ class LocalChecker:
                                detail=f"no id '{unquote(fragment)}' in {found}", checked_at=self.now)
         return CheckResult(url=resolved, status=Status.OK, checked_at=self.now)
 
-    def _find_file(self, path: str) -> str | None:
+    def find_file(self, path: str) -> str | None:
         """The site file a root-relative path names, following directory-URL conventions."""
         files = self.project.site_files
+        return next((c for c in self.file_names(path) if c in files), None)
+
+    def file_names(self, path: str) -> list[str]:
+        """The files a root-relative path may name, in the order they are looked for."""
         stem = path.rstrip("/")
-        if path and not path.endswith("/") and path in files:
-            return path
-        is_dir = stem in self.project.site_dirs
         candidates: list[str] = []
+        if path and not path.endswith("/"):
+            candidates.append(path)
+        is_dir = stem in self.project.site_dirs
         if is_dir or path.endswith("/") or not path:
             prefix = f"{stem}/" if stem else ""
             candidates += [prefix + "index.html", prefix + "index.htm"]
@@ -187,7 +192,17 @@ class LocalChecker:
                 candidates.append(posixpath.splitext(stem)[0] + ".md")
             elif not suffix:
                 candidates += [stem + ".md", stem + "/index.md"]
-        return next((c for c in candidates if c in files), None)
+        return candidates
+
+    def page_ids(self, file: str) -> frozenset[str] | None:
+        """The ids of a page of the site (extracted once), or None when it cannot be read."""
+        page = self.pages.get(file)
+        if page is None:
+            page = self.load_page(file)
+            if page is None:
+                return None
+            self.pages[file] = page
+        return page.ids
 
     def _mkdocs_redirect(self, path: str) -> str | None:
         mk = self.project.mkdocs
@@ -204,13 +219,10 @@ class LocalChecker:
             return True  # `#top` and text fragments need no id
         if posixpath.splitext(file)[1].lower() not in _PAGE_SUFFIXES:
             return True  # fragments of images, PDFs, ... are not ids we can see
-        page = self.pages.get(file)
-        if page is None:
-            page = self.load_page(file)
-            if page is None:
-                return True  # unreadable target: its own read error is reported elsewhere
-            self.pages[file] = page
-        return fragment in page.ids or unquote(fragment) in page.ids
+        ids = self.page_ids(file)
+        if ids is None:
+            return True  # unreadable target: its own read error is reported elsewhere
+        return fragment in ids or unquote(fragment) in ids
 
 
 def _url_path(url: str) -> str:

@@ -18,19 +18,25 @@ import html
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urldefrag
 
+from ..check.remap import Remap
 from ..errors import InputError, PatchError
 from ..extract.documents import extract_document
-from ..model import Candidate, Link, LinkKind, LinkResult, Report, Span, Status
-from ..report.common import DECISIONS_SCHEMA, fragment_of, is_safe_url, replacement_url, unsafe_url_reason
+from ..model import Candidate, Link, LinkKind, LinkResult, Report, Scope, Span, Status
+from ..report.common import DECISIONS_SCHEMA, fragment_of, is_safe_url, replacement_url, unsafe_replacement_reason
 from .patch import Edit, EditableFile, apply_file_edits, editable_path, format_target, patched_text, read_editable, unified_diff
 
 DAY = 86400.0
 #: `Candidate.method` of an archived copy: a last resort, written only with --archive-fallback.
 ARCHIVE_METHOD = "archive"
+#: `CheckResult.reason` of an internal link that mkdocs-redirects' redirect_maps sends elsewhere,
+#: and the `Candidate.method` of the link to the page it maps to (written with --update-redirects).
+MKDOCS_REDIRECT = "mkdocs-redirect"
+REDIRECT_MAP_METHOD = "redirect-map"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -68,6 +74,7 @@ class FixOptions:
     archive_fallback: bool = False
     confirm_runs: int = 1
     confirm_days: float = 0.0
+    remap: tuple[str, ...] = ()  # the run's `remap` rules: no address they rewrite to is written
 
     @property
     def threshold(self) -> float:
@@ -113,10 +120,15 @@ class FileChange:
 def plan_fixes(report: Report, options: FixOptions, history: History | None = None) -> FixPlan:
     fixes: list[Fix] = []
     notes: list[Note] = []
+    # A saved report (of an older linkfix) may hold a redirect target in the space of the
+    # `remap`ped requests: it is written as the docs name that address.
+    remap = Remap(options.remap)
+    if remap:
+        remap.learn(urldefrag(item.resolved)[0] for item in report.results if item.scope is Scope.EXTERNAL)
     for item in report.results:
         fix, messages = _plan_one(item, options, history)
         if fix is not None:
-            fixes.append(fix)
+            fixes.append(replace(fix, new_url=remap.document(fix.new_url)) if remap else fix)
         notes.extend(Note(span=item.link.span, url=item.link.url, message=m) for m in messages)
     return _without_conflicts(fixes, notes)
 
@@ -124,6 +136,16 @@ def plan_fixes(report: Report, options: FixOptions, history: History | None = No
 def _plan_one(item: LinkResult, options: FixOptions, history: History | None) -> tuple[Fix | None, list[str]]:
     result = item.result
     if result.status is Status.REDIRECTED:
+        if result.reason == MKDOCS_REDIRECT:  # an internal page that redirect_maps sends elsewhere
+            if not options.update_redirects:
+                return None, []
+            mapped = [c for c in item.suggestions if c.method == REDIRECT_MAP_METHOD]
+            if not mapped:
+                return None, [f"redirect_maps sends it to {result.final_url}; no link to that resolves from here"]
+            # Where readers land today, through the redirect page: no guess, like an HTTP
+            # redirect. Anything else (another id, another page) is a guess: the threshold.
+            same = [c for c in mapped if c.evidence.get("same_destination") is True]
+            return _best(item, same or mapped, options, guess=not same)
         if options.update_redirects and result.permanent and is_safe_url(result.final_url):
             return _fix(item, _with_fragment(result.final_url, item.link.url), "redirect", None), []
         return None, []
@@ -131,28 +153,37 @@ def _plan_one(item: LinkResult, options: FixOptions, history: History | None) ->
         return None, []
     if not _confirmed(result.url, options, history):
         return None, [_unconfirmed_message(result.url, options, history)]
-    messages: list[str] = []
-    candidate = max((c for c in item.suggestions if c.method != ARCHIVE_METHOD), key=_confidence, default=None)
-    if candidate is not None and candidate.confidence >= options.threshold:
-        new_url, caveat = replacement_url(item, candidate)
-        if caveat:
-            messages.append(caveat)
-        if not is_safe_url(new_url):
-            messages.append(f"suggestion {new_url!r} refused: {unsafe_url_reason(new_url)}")
-        else:
-            return _fix(item, new_url, candidate.method, candidate.confidence), messages
-    elif candidate is not None:
-        messages.append(
-            f"best suggestion {candidate.url} has confidence {candidate.confidence:.2f} "
-            f"< {options.threshold:.2f}; review it in the HTML report"
-        )
+    live = [c for c in item.suggestions if c.method != ARCHIVE_METHOD]
+    fix, messages = _best(item, live, options)
+    if fix is not None:
+        return fix, messages
     if options.archive_fallback:
         archived = _archived_url(item)
         if archived:
             return _fix(item, archived, ARCHIVE_METHOD, None), messages
-    if candidate is None:
+    if not live:
         messages.append("no replacement found")
     return None, messages
+
+
+def _best(item: LinkResult, candidates: list[Candidate], options: FixOptions, *, guess: bool = True) -> tuple[Fix | None, list[str]]:
+    """A fix with the most confident of `candidates` if it reaches the threshold (a `guess`;
+    else at any confidence) and may be written (an http(s) URL, or a reference within the
+    site), else why not."""
+    candidate = max(candidates, key=_confidence, default=None)
+    if candidate is None:
+        return None, []
+    if guess and candidate.confidence < options.threshold:
+        return None, [
+            f"best suggestion {candidate.url} has confidence {candidate.confidence:.2f} "
+            f"< {options.threshold:.2f}; review it in the HTML report"
+        ]
+    new_url, caveat = replacement_url(item, candidate)
+    messages = [caveat] if caveat else []
+    reason = unsafe_replacement_reason(new_url)
+    if reason:
+        return None, messages + [f"suggestion {new_url!r} refused: {reason}"]
+    return _fix(item, new_url, candidate.method, candidate.confidence), messages
 
 
 def _confidence(candidate: Candidate) -> float:
@@ -233,8 +264,8 @@ def plan_decisions(data: Any) -> FixPlan:
         decision = _decision(index, entry)
         if decision is None:
             continue
-        if not is_safe_url(decision.new_url):
-            reason = unsafe_url_reason(decision.new_url)
+        reason = unsafe_replacement_reason(decision.new_url)
+        if reason:
             notes.append(Note(span=decision.span, url=decision.url, message=f"{decision.new_url!r} refused: {reason}"))
             continue
         fixes.append(decision)

@@ -34,6 +34,7 @@ from typing import Any
 from urllib.parse import unquote, urldefrag, urlsplit
 
 from ..check.http import page_ids
+from ..check.remap import Remap
 from ..config import Config
 from ..errors import ConfigError, LinkfixError
 from ..model import Archived, Candidate, LinkResult, Reason, Scope, Status
@@ -172,6 +173,7 @@ class Recoverer:
         self.threshold = config.min_confidence or DEFAULT_AUTOFIX_CONFIDENCE
         self._live: dict[str, str | None] = {}
         self._pages: dict[str, Page] = {}
+        self.remap = Remap(config.remap)  # requests may be rewritten; candidates are named as the docs name them
 
     # -- network helpers (all through the injected client) --------------------------------
 
@@ -189,7 +191,8 @@ class Recoverer:
             if result is not None and result.status is Status.OK:
                 final = url
             elif result is not None and result.status is Status.REDIRECTED:
-                final = result.final_url or url
+                self.remap.learn([url])
+                final = self.remap.document(result.final_url or url)
             self._live[url] = final
         final = self._live[url]
         if final is None or not acceptable(final, ref):
@@ -571,6 +574,9 @@ async def recover_all(
                     recoverer.learn(url, outcome[url][0])
 
     await asyncio.gather(*(run_host(urls) for urls in by_host.values()))
+    remap = recoverer.remap
+    if remap:
+        remap.learn(urldefrag(lr.resolved)[0] for lr in results if lr.scope is Scope.EXTERNAL)
     out = []
     for lr in results:
         key = urldefrag(lr.resolved)[0]
@@ -578,6 +584,7 @@ async def recover_all(
             suggestions, archived = outcome[key]
             # Suggestions are found per page; whether each keeps this link's #fragment is per link.
             suggestions = await recoverer.with_fragment_evidence(suggestions, urldefrag(lr.resolved)[1])
-            lr = replace(lr, suggestions=suggestions, archived=archived)
+            lr = replace(lr, suggestions=remap.candidates(suggestions), archived=archived)
         out.append(lr)
     return out
+

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from urllib.parse import urlsplit
 
@@ -29,6 +30,13 @@ def problems(report: Report) -> list[LinkResult]:
 
 def top_suggestion(item: LinkResult) -> Candidate | None:
     return max(item.suggestions, key=lambda c: c.confidence, default=None)
+
+
+def evidence_words(candidate: Candidate) -> str:
+    """Why a candidate is believed, in words, when its finder says so (`evidence["why"]`:
+    'renamed in commit abc1234 (2024-03-01): docs/a.md → docs/b.md'); '' otherwise."""
+    why = candidate.evidence.get("why")
+    return why if isinstance(why, str) else ""
 
 
 def status_counts(report: Report) -> dict[Status, int]:
@@ -72,6 +80,25 @@ def is_invisible(char: str) -> bool:
 def is_safe_url(url: str) -> bool:
     """An http(s) URL with a host, that may be written into a source or made clickable."""
     return not unsafe_url_reason(url)
+
+
+def unsafe_replacement_reason(url: str) -> str:
+    """Why `url` may not be written into a source as a link target ('' when it may): an http(s)
+    URL (see `unsafe_url_reason`), or a reference within the site: a relative path, `/path`,
+    `?query` or `#fragment`, without scheme or host (an internal suggestion)."""
+    if not is_site_reference(url):
+        return unsafe_url_reason(url)
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in url):
+        return "it holds control characters"
+    if "\\" in url:
+        return "it holds a backslash (browsers read it as '/')"
+    return ""
+
+
+def is_site_reference(url: str) -> bool:
+    """A non-empty reference without scheme or host: a place within the same site."""
+    head = re.split(r"[/?#]", url, maxsplit=1)[0]
+    return bool(url) and ":" not in head and not url.startswith("//")
 
 
 def unsafe_url_reason(url: str) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..model import LinkResult, Report, Status
 from . import register
-from .common import problems, top_suggestion
+from .common import evidence_words, problems, top_suggestion
 from .text import clean, summarize
 
 _LEVEL = {Status.BROKEN: "error", Status.ERROR: "warning", Status.TIMEOUT: "warning", Status.BLOCKED: "warning"}
@@ -43,6 +43,8 @@ def _annotation(item: LinkResult) -> str:
     top = top_suggestion(item)
     if top is not None:
         message += f"\nsuggested: {top.url} ({top.method}, confidence {top.confidence:.2f})"
+        if evidence_words(top):
+            message += f"\n{evidence_words(top)}"
     elif item.archived is not None:
         message += f"\narchived copy: {item.archived.url}"
     props = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 from ..model import LinkResult, Report, Status
 from . import register
-from .common import DECISIONS_SCHEMA, is_safe_url, replacement_url, status_counts
+from .common import DECISIONS_SCHEMA, is_safe_url, replacement_url, status_counts, unsafe_replacement_reason
 from .text import escape_surrogates
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -67,7 +67,8 @@ class _Choice:
     confidence: float
     method: str
     evidence: tuple[tuple[str, str], ...]
-    safe: bool  # http(s): clickable and acceptable
+    safe: bool  # http(s): clickable (and acceptable)
+    acceptable: bool  # http(s), or a link within the site (an internal suggestion): `fix --apply` writes it
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -120,6 +121,7 @@ def _rows(report: Report) -> list[_Row]:
                     method=candidate.method,
                     evidence=tuple((str(k), _evidence_value(v)) for k, v in candidate.evidence.items()),
                     safe=is_safe_url(replacement),
+                    acceptable=not unsafe_replacement_reason(replacement),
                 )
             )
         archived_safe = item.archived is not None and is_safe_url(item.archived.url)

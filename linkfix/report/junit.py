@@ -14,7 +14,7 @@ from xml.etree import ElementTree as ET
 
 from ..model import LinkResult, Report, Status
 from . import register
-from .common import top_suggestion
+from .common import evidence_words, top_suggestion
 from .text import escape_surrogates
 
 # Not allowed in XML 1.0 even as character references.
@@ -75,6 +75,8 @@ def _case(suite: ET.Element, item: LinkResult) -> str:
         text = f"{span.path}:{span.line}:{span.column} {item.link.url} -> {result.status.value}"
         if top is not None:
             text += f"\nsuggested: {top.url} ({top.method}, confidence {top.confidence:.2f})"
+            if evidence_words(top):
+                text += f"\n{evidence_words(top)}"
         failure.text = _xml(text)
         return "failures"
     if result.status in (Status.OK, Status.REDIRECTED):

@@ -11,7 +11,7 @@ import re
 
 from ..model import LinkResult, Report, Status
 from . import register
-from .common import is_safe_url, problems, status_counts, top_suggestion
+from .common import evidence_words, is_safe_url, problems, status_counts, top_suggestion
 from .text import clean
 
 #: Rows shown; a PR comment is limited to 65536 characters.
@@ -69,6 +69,8 @@ def _row(item: LinkResult) -> str:
     top = top_suggestion(item)
     if top is not None:
         suggestion = f"{_link(top.url)} ({top.confidence:.2f}, {escape(top.method)})"
+        if evidence_words(top):
+            suggestion += f": {escape(evidence_words(top))}"
     elif item.archived is not None:
         suggestion = f"archived: {_link(item.archived.url)}"
     else:

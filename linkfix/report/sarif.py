@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 from ..model import LinkResult, Report, Status
 from . import json_format, register
-from .common import PROBLEMS, problems, top_suggestion
+from .common import PROBLEMS, evidence_words, problems, top_suggestion
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
@@ -86,6 +86,8 @@ def _result(item: LinkResult) -> dict:
     top = top_suggestion(item)
     if top is not None:
         message += f". Suggested replacement: {top.url} ({top.method}, confidence {top.confidence:.2f})"
+        if evidence_words(top):
+            message += f": {evidence_words(top)}"
     elif item.archived is not None:
         message += f". Archived copy: {item.archived.url}"
     location = {"physicalLocation": {"artifactLocation": {"uri": _uri(span.path)}, "region": region}}

@@ -14,7 +14,7 @@ from itertools import groupby
 
 from ..model import LinkResult, Report, Status
 from . import register
-from .common import problems, status_counts, top_suggestion
+from .common import evidence_words, problems, status_counts, top_suggestion
 
 _COLOURS = {
     Status.BROKEN: "\x1b[31m",  # red
@@ -88,6 +88,8 @@ def _describe(item: LinkResult, paint) -> list[str]:
     top = top_suggestion(item)
     if top is not None:
         lines.append(f"    -> {clean(top.url)}  [{clean(top.method)}, confidence {top.confidence:.2f}]")
+        if evidence_words(top):
+            lines.append(paint(_DIM, f"       {clean(evidence_words(top))}"))
     elif item.archived is not None:
         lines.append(paint(_DIM, f"    archived: {clean(item.archived.url)}"))
     return lines

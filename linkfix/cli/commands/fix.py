@@ -103,6 +103,7 @@ def _plan(args: argparse.Namespace, config: Config) -> FixPlan:
         archive_fallback=args.archive_fallback,
         confirm_runs=config.confirm_runs,
         confirm_days=config.confirm_days,
+        remap=tuple(config.remap),
     )
     if options.confirm_runs <= 1 and options.confirm_days <= 0:
         return plan_fixes(report, options)
