@@ -291,3 +291,8 @@ class Report:
 
     def __repr__(self) -> str:
         return f"Report(results=<{len(self.results)} links>, files={self.files}, root={self.root!r})"
+
+    @property
+    def archive_deferred(self) -> int:
+        """Broken links (each dead URL once) whose archive lookup was deferred to a later run."""
+        return len({item.resolved.partition("#")[0] for item in self.results if item.archive_deferred})
