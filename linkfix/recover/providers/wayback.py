@@ -52,7 +52,7 @@ PLAYBACK_PER_MINUTE = 360.0  # playback allows more (modelled as 8 a second): 6 
 BATCH_ROWS = 5000  # rows one batch answer may hold (~600 kB); more are asked for in a next round
 BATCH_PATTERN = 3000  # characters of the URL pattern of one batch query, at most
 BACKOFF_429 = 60.0  # a 429 without Retry-After: wait this long (doubled for each one in a row)
-ATTEMPTS_429 = 4  # 429s in a row for one request before its lookup is deferred
+ATTEMPTS_429 = 4  # answers 429 (or no answer) in a row for one request before its lookup is deferred
 BLOCK_FAILURES = 2  # connection failures in a row taken for a firewall block
 # Words of the errors of a request that got no answer at all (as the checker and aiohttp say them).
 _CONNECTION_FAILURES = ("reset", "connection", "timeout", "refused", "disconnected", "oserror")
@@ -185,10 +185,11 @@ class Wayback(ArchiveProvider):
                         self.remote.warn_once(f"blocked:{self.name}", "%s: connections refused or reset %d times in a row: "
                                               "taken for a firewall block; no more archive lookups in this run", self.name, self._failures)
                         raise Deferred(BLOCKED, "the archive refuses connections from this address (a firewall block?)")
+                    continue  # once more: a passing failure goes away, a firewall does not
                 raise Deferred(FAILED, f"the archive did not answer ({exchange.error or 'no answer'})")
             self._failures = 0
             return exchange
-        raise Deferred(FAILED, f"the archive kept answering 429 ({ATTEMPTS_429} times)")
+        raise Deferred(FAILED, f"the archive answered 429 or failed {ATTEMPTS_429} times in a row")
 
     # -- one URL --------------------------------------------------------------------------
 
