@@ -113,7 +113,7 @@ async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
                 for number in range(1, args.runs + 1):
                     real.gate.reset(), web.reset_stats()
                     run = await one_run(real, written, docs, timeout=args.timeout, archive_wait=args.wait_for_archive,
-                                        cache_dir=args.cache_dir)
+                                        cache_dir=args.cache_dir, archive_seconds=args.archive_seconds)
                     rows = []
                     for case in cases:
                         lr = run.results.get(case.id)
@@ -233,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=7200.0, help="seconds a mode may run at most")
     parser.add_argument("--wait-for-archive", action="store_true", help="one-run: archive_wait (every lookup waited for)")
     parser.add_argument("--cache-dir", type=Path, help="one-run: keep linkfix's cache here (persistent across --runs)")
+    parser.add_argument("--archive-seconds", type=float, help="one-run: linkfix's archive_seconds (default: its own)")
     parser.add_argument("--runs", type=int, default=1, help="one-run: run this many times (with --cache-dir: warm runs)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)

@@ -65,8 +65,10 @@ def _config(real: RealWeb, **extra: Any) -> Config:
 
 
 async def one_run(real: RealWeb, written: list[Written], docs_dir: Path, *, timeout: float, archive_wait: bool = False,
-                  cache_dir: Path | None = None) -> OneRun:
+                  cache_dir: Path | None = None, archive_seconds: float | None = None) -> OneRun:
     extra: dict[str, Any] = {"archive_wait": archive_wait}
+    if archive_seconds is not None:
+        extra["archive_seconds"] = archive_seconds
     if cache_dir is not None:
         extra.update(cache=True, cache_dir=str(cache_dir))
     config = _config(real, **extra)

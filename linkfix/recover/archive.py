@@ -70,6 +70,9 @@ class _Pending:
     need: Need
     asked: float
     future: asyncio.Future[ArchiveCopy]
+    order: int = 0
+    wanted: bool = False  # the link asked for its copy (`answer`)
+    queued: bool = False  # its copy is queued for fetching
     capture: Capture | None = None
     deferred: Deferred | None = None  # from an archive asked earlier in the list
     requests: float = 0.0
@@ -93,36 +96,54 @@ class ArchiveScheduler:
         self.cache = cache
         self.deadline = deadline
         self._pending: dict[str, _Pending] = {}
-        self._task: asyncio.Task[None] | None = None
+        self._task: asyncio.Task[None] | None = None  # the lookups
+        self._fetcher: asyncio.Task[None] | None = None  # the copies
+        self._copies: list[tuple[int, int, str]] = []  # heap: (priority, order, url) of copies to fetch
+        self._wake = asyncio.Event()
         self.stats = ArchiveStats()
 
     # -- the run's side ----------------------------------------------------------------------
 
     def start(self, needs: Sequence[Need]) -> None:
-        """Begin looking up `needs` (by priority, then in the order given) in the background."""
+        """Begin looking up `needs` (by priority, then in the order given) in the background.
+        Copies are fetched only for the links that then ask for them (`answer`)."""
         loop = asyncio.get_running_loop()
         now = time.monotonic()
         for need in needs:
             if need.url not in self._pending:
-                self._pending[need.url] = _Pending(need=need, asked=now, future=loop.create_future())
+                self._pending[need.url] = _Pending(need=need, asked=now, future=loop.create_future(), order=len(self._pending))
         if not self.archives:  # nothing to ask: every link goes without
             self._settle_rest(Deferred(FAILED))
         elif self._task is None:
             self._task = asyncio.ensure_future(self._run())
 
     async def answer(self, url: str) -> ArchiveCopy:
-        """The archive answer for `url` (given to `start`), once it is settled."""
-        return await asyncio.shield(self._pending[url].future)
+        """The archive answer for `url` (given to `start`): its copy is fetched now if found."""
+        entry = self._pending[url]
+        if not entry.wanted:
+            entry.wanted = True
+            entry.asked = time.monotonic()
+            self._want(entry)
+        return await asyncio.shield(entry.future)
 
-    def future(self, url: str) -> asyncio.Future[ArchiveCopy]:
-        return self._pending[url].future
+    def release(self, url: str) -> None:
+        """`url` does not need its copy after all (the link was settled otherwise): not fetched."""
+        entry = self._pending.get(url)
+        if entry is not None and not entry.future.done():
+            entry.future.cancel()
 
     async def close(self) -> None:
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        for task in (self._task, self._fetcher):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        for entry in self._pending.values():
+            if not entry.wanted and not entry.future.done():
+                entry.future.cancel()  # nobody asked for it
         self._settle_rest(Deferred(FAILED, "the run ended before the archive was asked"))
+        self.stats.deferred = sum(1 for e in self._pending.values() if e.wanted and not e.future.cancelled()
+                                  and (e.future.result().lookup or _FOUND).deferred)
         for archive in self.archives:
             for group, count in archive.counts().items():
                 self.stats.requests[f"{archive.name}:{group}"] = count
@@ -131,33 +152,34 @@ class ArchiveScheduler:
 
     # -- the work ---------------------------------------------------------------------------
 
+    def _want(self, entry: _Pending) -> None:
+        """Queue the copy of a link that asked for it, once its capture is known."""
+        if entry.wanted and entry.capture is not None and not entry.queued and not entry.future.done():
+            entry.queued = True
+            heapq.heappush(self._copies, (entry.need.priority, entry.order, entry.need.url))
+            self._wake.set()
+            if self._fetcher is None:
+                self._fetcher = asyncio.ensure_future(self._fetch_copies())
+
     async def _run(self) -> None:
         try:
-            order = {url: n for n, url in enumerate(sorted(self._pending, key=lambda u: self._pending[u].need.priority))}
-            copies: list[tuple[int, int, str]] = []  # heap: (priority, order, url) of captures to fetch
-            wake = asyncio.Event()
-            looking = [True]
-            fetcher = asyncio.ensure_future(self._fetch_copies(copies, wake, looking))
-            try:
-                for index, archive in enumerate(self.archives):
-                    last = index == len(self.archives) - 1
+            for index, archive in enumerate(self.archives):
+                last = index == len(self.archives) - 1
 
-                    def deliver(entry: _Pending, capture: Capture | None, last: bool = last) -> None:
-                        if capture is not None:
-                            entry.capture = capture
-                            heapq.heappush(copies, (entry.need.priority, order[entry.need.url], entry.need.url))
-                            wake.set()
-                        elif last:
-                            self._settle(entry, None)
+                def deliver(entry: _Pending, capture: Capture | None, last: bool = last) -> None:
+                    if capture is not None:
+                        entry.capture = capture
+                        self._want(entry)
+                    elif last:
+                        self._settle(entry, None)
 
-                    asking = [p for p in self._pending.values() if not p.future.done() and p.capture is None]
-                    await self._lookups(archive, sorted(asking, key=lambda p: order[p.need.url]), deliver)
-            finally:
-                looking[0] = False
-                wake.set()
-            await fetcher
+                asking = [p for p in self._pending.values() if not p.future.done() and p.capture is None]
+                await self._lookups(archive, sorted(asking, key=lambda p: (p.need.priority, p.order)), deliver)
         finally:
-            self._settle_rest(Deferred(FAILED, "the archive lookup failed"))
+            # Whatever is still without a capture now was deferred (or failed): say so now.
+            for entry in self._pending.values():
+                if entry.capture is None and not entry.future.done():
+                    self._settle(entry, None, deferred=entry.deferred or Deferred(FAILED, "the archive lookup failed"))
 
     async def _lookups(self, archive: ArchiveProvider, asking: Sequence[_Pending],
                        deliver: Callable[[_Pending, Capture | None], None]) -> None:
@@ -198,19 +220,18 @@ class ArchiveScheduler:
                 elif deferred is not None:
                     entry.deferred = entry.deferred or deferred
 
-    async def _fetch_copies(self, heap: list[tuple[int, int, str]], wake: asyncio.Event, looking: list[bool]) -> None:
-        """Fetch the captures found, neediest first, while the lookups go on."""
+    async def _fetch_copies(self) -> None:
+        """Fetch the captures the links asked for, neediest first (runs until `close`)."""
         while True:
-            while not heap:
-                if not looking[0]:
-                    return
-                wake.clear()
-                await wake.wait()
-            _, _, url = heapq.heappop(heap)
+            while not self._copies:
+                self._wake.clear()
+                await self._wake.wait()
+            _, _, url = heapq.heappop(self._copies)
             entry = self._pending[url]
             capture = entry.capture
-            assert capture is not None
-            archive = next(a for a in self.archives if a.name == capture.provider) if capture.provider else self.archives[0]
+            if capture is None or entry.future.done():
+                continue  # released meanwhile
+            archive = next((a for a in self.archives if a.name == capture.provider), self.archives[0])
             before = sum(archive.counts().values())
             try:
                 html = await archive.capture_text(capture, Budget(deadline=self.deadline, queries=0, fetches=0))
@@ -236,7 +257,6 @@ class ArchiveScheduler:
         if not self.archives:
             lookup = None
         elif deferred is not None:
-            self.stats.deferred += 1
             lookup = ArchiveLookup(state=ArchiveState.DEFERRED, reason=deferred.reason, detail=deferred.detail)
         elif capture is not None:
             lookup = ArchiveLookup(state=ArchiveState.FOUND)
@@ -279,3 +299,4 @@ class ArchiveScheduler:
 
 
 _UNKNOWN = object()
+_FOUND = ArchiveLookup(state=ArchiveState.FOUND)

@@ -264,6 +264,15 @@ class Recoverer:
             return Early(ref=ref, found=found, finished=self._finish(found, ref))
         return Early(ref=ref, found=found)
 
+    async def still_needs_archive(self, early: Early) -> bool:
+        """Before its copy is fetched, a link tries the rewrites learned since its exact step
+        (on other links of its host); False when one of them settles it."""
+        if early.finished is None:
+            await self._try_learned(early.found, early.ref)
+            if self._confident(early.found):
+                early.finished = self._finish(early.found, early.ref)
+        return early.finished is None
+
     async def _try_learned(self, found: dict[str, Found], ref: Reference) -> None:
         learned = [(u, "rewrite", {"rewrite": 1.0, "learned": min(1.0, s / 2)}, rule) for u, rule, s in self.learned.rewrites(ref.dead)]
         await self._try_exact(found, ref, learned[:2])
@@ -284,9 +293,6 @@ class Recoverer:
             queries=self.config.max_queries,
             fetches=self.config.max_fetches,
         )
-        if copy is not None and not self._confident(found):
-            await self._try_learned(found, ref)  # rules learned while this link waited for the archive
-
         # 2. Context: the archived copy as it was when the link was written.
         if copy is None:
             when, dated = self.link_time(lr)

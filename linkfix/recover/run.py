@@ -132,26 +132,28 @@ async def recover_run(
     copies: dict[str, ArchiveCopy] = {}
 
     async def rest_host(urls: list[str]) -> None:
-        pending = [u for u in urls if u in waiting]
-        while pending:
-            # The first of this host's links whose archive answer is in (the neediest of those).
-            futures = {scheduler.future(u): u for u in pending}
-            done, _ = await asyncio.wait(futures, return_when=asyncio.FIRST_COMPLETED)
-            url = min((futures[f] for f in done), key=pending.index)
-            pending.remove(url)
-            copies[url] = copy = scheduler.future(url).result()
-            async with gate:
-                try:
+        # Neediest first (as the archive answers them); each link first tries the rewrites
+        # learned meanwhile, and asks for its copy only when it still needs it.
+        for url in sorted((u for u in urls if u in waiting), key=lambda u: need_priority(waiting[u])):
+            try:
+                async with gate:
+                    needed = await asyncio.wait_for(counted(url, recoverer.still_needs_archive(waiting[url])), hard_limit)
+                if needed:
+                    copies[url] = copy = await scheduler.answer(url)
+                else:
+                    scheduler.release(url)
+                    copy = None
+                async with gate:
                     outcome[url] = await asyncio.wait_for(
                         counted(url, recoverer.recover(by_url[url], early=waiting[url], copy=copy)), hard_limit)
-                except TimeoutError:
-                    log.warning("recovery of %s ran out of time", url)
-                except (asyncio.CancelledError, LinkfixError):
-                    raise
-                except Exception:
-                    log.exception("recovery of %s failed", url)
-                else:
-                    recoverer.learn(url, outcome[url][0])
+            except TimeoutError:
+                log.warning("recovery of %s ran out of time", url)
+            except (asyncio.CancelledError, LinkfixError):
+                raise
+            except Exception:
+                log.exception("recovery of %s failed", url)
+            else:
+                recoverer.learn(url, outcome[url][0])
 
     try:
         await asyncio.gather(*(rest_host(urls) for urls in by_host.values()))

@@ -5,6 +5,7 @@ runs. Against the simulated Wayback Machine behind the Internet Archive's limits
 
 from __future__ import annotations
 
+import itertools
 import logging
 import time
 from datetime import UTC, datetime
@@ -182,14 +183,14 @@ async def test_a_429_is_waited_out_with_nothing_sent_meanwhile(simweb, archive):
     assert [state(out[u]) for u in urls] == ["found"] * 3
     seen = recorder.search()[LIMITS.search_limit:]  # linkfix's own requests
     assert seen[0][2] == "429"
-    for (at, _, verdict, wait), later in zip(seen, seen[1:]):
+    for (at, _, verdict, wait), later in itertools.pairwise(seen):
         if verdict == "429":
             assert later[0] >= at + wait - 0.05, "a request was sent before the Retry-After was over"
     assert sum(1 for s in seen if s[2] == "429") == 1 and gate.bans == []
 
 
 async def test_a_429_beyond_the_runs_budget_defers_and_is_not_no_capture(simweb, archive, caplog):
-    store, gate, recorder = archive
+    store, _, recorder = archive
     urls = [capture(store, f"/{d}/page.html") for d in ("a", "b")]
     await exhaust(simweb)
     with caplog.at_level(logging.WARNING):
