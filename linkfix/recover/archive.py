@@ -132,6 +132,11 @@ class ArchiveScheduler:
         if entry is not None and not entry.future.done():
             entry.future.cancel()
 
+    def capture_of(self, url: str) -> Capture | None:
+        """The capture found for `url` so far, its copy fetched or not (a released link's)."""
+        entry = self._pending.get(url)
+        return entry.capture if entry is not None else None
+
     async def close(self) -> None:
         for task in (self._task, self._fetcher):
             if task is not None and not task.done():

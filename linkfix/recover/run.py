@@ -18,7 +18,7 @@ import asyncio
 import logging
 import math
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -27,7 +27,7 @@ from urllib.parse import urldefrag, urlsplit
 
 from ..config import Config
 from ..errors import LinkfixError
-from ..model import Archived, Candidate, LinkResult
+from ..model import Archived, ArchiveLookup, ArchiveState, Candidate, LinkResult
 from .archive import ArchiveCopy, ArchiveScheduler, ArchiveStats, Need
 from .pipeline import Early, Recoverer, wants_recovery
 from .providers.base import REQUESTS, Fetcher
@@ -87,8 +87,8 @@ async def recover_run(
     gate = asyncio.Semaphore(HOST_PARALLEL)
     hard_limit = config.max_seconds + config.timeout + 1
     early: dict[str, Early] = {}
-    seconds: Counter[str] = Counter()
-    requests: Counter[str] = Counter()
+    seconds: dict[str, float] = defaultdict(float)
+    requests: dict[str, int] = defaultdict(int)
 
     async def counted(url: str, work: Any) -> Any:
         counter = [0]
@@ -130,6 +130,7 @@ async def recover_run(
         url: (e.finished, None) for url, e in early.items() if e.finished is not None
     }
     copies: dict[str, ArchiveCopy] = {}
+    released: set[str] = set()  # links settled before their copy was fetched
 
     async def rest_host(urls: list[str]) -> None:
         # Neediest first (as the archive answers them); each link first tries the rewrites
@@ -142,6 +143,7 @@ async def recover_run(
                     copies[url] = copy = await scheduler.answer(url)
                 else:
                     scheduler.release(url)
+                    released.add(url)
                     copy = None
                 async with gate:
                     outcome[url] = await asyncio.wait_for(
@@ -171,6 +173,11 @@ async def recover_run(
             lr = replace(lr, suggestions=suggestions, archived=archived, archive_lookup=recoverer.archive_lookups.get(key))
         elif wants_recovery(lr) and key in copies:  # recovery failed, but the archive's answer stands
             lr = replace(lr, archive_lookup=copies[key].lookup)
+        if lr.archived is None and key in released and (capture := scheduler.capture_of(key)) is not None:
+            # Settled by a learned rewrite before its copy was fetched: the capture the batch
+            # lookup found is still worth showing (its page was not needed).
+            lr = replace(lr, archived=Archived(url=capture.url, datetime=capture.iso_datetime),
+                         archive_lookup=ArchiveLookup(state=ArchiveState.FOUND))
         out.append(lr)
     if on_recovery is not None:
         on_recovery(RunStats(links=tuple(_link_stats(url, seconds, requests, copies.get(url)) for url in by_url),
