@@ -129,7 +129,8 @@ async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
                     saved["methods"]["linkfix-1run"] = _ranked_json(rows)
                     with_copy = [c for c in cases if c.has_copy and c.id in run.results]
                     saved.setdefault("one_runs", []).append({
-                        "wall": run.wall, "got_copy": sum(1 for c in with_copy if run.results[c.id].archived is not None),
+                        "wall": run.wall, "got_copy": sum(1 for c in with_copy if run.results[c.id].archived is not None
+                                                          and not run.results[c.id].archive_deferred),
                         "with_copy": len(with_copy), "archive": real.gate.counts(), "bans": len(real.gate.bans)})
             if args.mode in ("all", "per-case"):
                 real.gate.reset(), web.reset_stats()
@@ -153,7 +154,8 @@ async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
 def _one_run_report(run, cases, real, web) -> None:
     """Copies got of those that exist, deferrals, seconds and requests per broken link."""
     with_copy = [c for c in cases if c.has_copy and c.id in run.results]
-    got_copy = sum(1 for c in with_copy if run.results[c.id].archived is not None)
+    # Got: the capture is known and its lookup settled (a deferred copy fetch is not "got").
+    got_copy = sum(1 for c in with_copy if run.results[c.id].archived is not None and not run.results[c.id].archive_deferred)
     deferred = sum(1 for lr in run.results.values() if lr.archive_deferred)
     total_requests = sum(web.stats(h).requests for h in real.hosts)
     print(f"archived copy got for {got_copy} of {len(with_copy)} cases that have one "

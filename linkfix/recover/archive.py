@@ -72,6 +72,7 @@ class _Pending:
     future: asyncio.Future[ArchiveCopy]
     order: int = 0
     wanted: bool = False  # the link asked for its copy (`answer`)
+    deadline: float = math.inf  # until when its copy may wait for the playback limit
     queued: bool = False  # its copy is queued for fetching
     capture: Capture | None = None
     deferred: Deferred | None = None  # from an archive asked earlier in the list
@@ -117,12 +118,15 @@ class ArchiveScheduler:
         elif self._task is None:
             self._task = asyncio.ensure_future(self._run())
 
-    async def answer(self, url: str) -> ArchiveCopy:
-        """The archive answer for `url` (given to `start`): its copy is fetched now if found."""
+    async def answer(self, url: str, *, deadline: float = -math.inf) -> ArchiveCopy:
+        """The archive answer for `url` (given to `start`): its copy is fetched now if found.
+        The copy may wait for the playback limit until the run's archive deadline or the
+        link's own `deadline`, whichever is later: fetching it is part of the link's recovery."""
         entry = self._pending[url]
         if not entry.wanted:
             entry.wanted = True
             entry.asked = time.monotonic()
+            entry.deadline = max(self.deadline, deadline)
             self._want(entry)
         return await asyncio.shield(entry.future)
 
@@ -239,7 +243,7 @@ class ArchiveScheduler:
             archive = next((a for a in self.archives if a.name == capture.provider), self.archives[0])
             before = sum(archive.counts().values())
             try:
-                html = await archive.capture_text(capture, Budget(deadline=self.deadline, queries=0, fetches=0))
+                html = await archive.capture_text(capture, Budget(deadline=entry.deadline, queries=0, fetches=0))
             except Deferred as exc:
                 entry.requests += sum(archive.counts().values()) - before
                 self._settle(entry, capture, deferred=exc)

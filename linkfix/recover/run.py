@@ -140,7 +140,7 @@ async def recover_run(
                 async with gate:
                     needed = await asyncio.wait_for(counted(url, recoverer.still_needs_archive(waiting[url])), hard_limit)
                 if needed:
-                    copies[url] = copy = await scheduler.answer(url)
+                    copies[url] = copy = await scheduler.answer(url, deadline=time.monotonic() + config.max_seconds)
                 else:
                     scheduler.release(url)
                     released.add(url)
