@@ -266,3 +266,25 @@ async def test_a_second_run_asks_only_for_what_the_first_did_not_get(simweb, arc
     assert len([p for p in asked if p.startswith("/cdx/")]) == len(urls) - len(got)
     assert not any(u.split(DOCS)[1] in p for p in asked for u in got)  # neither looked up nor fetched again
     assert stats[0].archive.stored == len(got)
+
+
+async def test_run_check_takes_each_links_written_time_and_reports_the_counters(simweb, archive, tmp_path: Path):
+    from linkfix.pipeline import run_check
+
+    store, _, recorder = archive
+    url = capture(store, "/guide/old.html", "20190101000000")
+    capture(store, "/guide/old.html", "20230101000000")  # after the link was written: not the one
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text(f"# Home\n\nSee [the old installation guide]({url}).\n", encoding="utf-8")
+    stats: list = []
+    report = await run_check([str(docs)], config(simweb, suggest=True, cache=False, gitignore=False), resolver=simweb.resolver,
+                             link_times={url: datetime(2020, 1, 1, tzinfo=UTC)}, on_recovery=stats.append)
+    (lr,) = [r for r in report.results if r.link.url == url]
+    assert lr.archived is not None and lr.archived.datetime == "2019-01-01T00:00:00Z"
+    lookups = [path for _, path, _, _ in recorder.seen if path.startswith("/cdx/")]
+    assert "to=20200101000000" in lookups[0]
+    (link,) = stats[0].links
+    assert link.url == url and link.archive == "found" and link.archive_requests == 2  # lookup + copy
+    assert link.requests >= 1 and link.seconds > 0
+    assert stats[0].archive.requests["wayback:search"] == 1
