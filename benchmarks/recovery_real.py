@@ -31,6 +31,7 @@ import logging
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -109,25 +110,28 @@ async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
                       f"{b5.precision if b5.precision is not None else float('nan'):.2f}, coverage {b5.coverage:.2f}")
                 saved["methods"].update({k: _ranked_json(v) for k, v in methods.items()})
             if args.mode in ("all", "one-run"):
-                real.gate.reset(), web.reset_stats()
-                run = await one_run(real, written, docs, timeout=args.timeout)
-                rows = []
-                for case in cases:
-                    lr = run.results.get(case.id)
-                    got = [(real.canonical(s.url), s.confidence) for s in lr.suggestions if s.method != "archive"] if lr else []
-                    rows.append(_linkfix_ranked(case, got, ran=lr is not None, note="" if lr else "no linking page"))
-                with_copy = [c for c in cases if c.has_copy and c.id in run.results]
-                got_copy = sum(1 for c in with_copy if run.results[c.id].archived is not None)
-                total_requests = sum(web.stats(h).requests for h in real.hosts)
-                print(f"\n== one run: wall {run.wall:.0f} s{' (TIMED OUT)' if run.timed_out else ''}; "
-                      f"{len(run.results)} links checked; archived copy got for {got_copy} of {len(with_copy)} cases that have one "
-                      f"({'every one' if got_copy == len(with_copy) else 'NOT every one'}); median recovery "
-                      f"{median(run.recover_seconds.values()):.1f} s; {total_requests / max(1, len(run.results)):.1f} requests per broken link (mean)")
-                _archive_report(real)
-                print_methods({"linkfix-1run": rows})
-                saved["methods"]["linkfix-1run"] = _ranked_json(rows)
-                saved["one_run"] = {"wall": run.wall, "got_copy": got_copy, "with_copy": len(with_copy),
-                                    "archive": real.gate.counts(), "bans": len(real.gate.bans)}
+                for number in range(1, args.runs + 1):
+                    real.gate.reset(), web.reset_stats()
+                    run = await one_run(real, written, docs, timeout=args.timeout, archive_wait=args.wait_for_archive,
+                                        cache_dir=args.cache_dir, archive_seconds=args.archive_seconds)
+                    rows = []
+                    for case in cases:
+                        lr = run.results.get(case.id)
+                        got = [(real.canonical(s.url), s.confidence) for s in lr.suggestions if s.method != "archive"] if lr else []
+                        rows.append(_linkfix_ranked(case, got, ran=lr is not None, note="" if lr else "no linking page"))
+                    label = f"one run{f' #{number}' if args.runs > 1 else ''}"
+                    print(f"\n== {label}: wall {run.wall:.0f} s{' (TIMED OUT)' if run.timed_out else ''}"
+                          f"{' (--wait-for-archive)' if args.wait_for_archive else ''}"
+                          f"{f' (cache {args.cache_dir})' if args.cache_dir else ''}; {len(run.results)} links checked")
+                    _one_run_report(run, cases, real, web)
+                    _archive_report(real)
+                    print_methods({"linkfix-1run": rows})
+                    saved["methods"]["linkfix-1run"] = _ranked_json(rows)
+                    with_copy = [c for c in cases if c.has_copy and c.id in run.results]
+                    saved.setdefault("one_runs", []).append({
+                        "wall": run.wall, "got_copy": sum(1 for c in with_copy if run.results[c.id].archived is not None
+                                                          and not run.results[c.id].archive_deferred),
+                        "with_copy": len(with_copy), "archive": real.gate.counts(), "bans": len(real.gate.bans)})
             if args.mode in ("all", "per-case"):
                 real.gate.reset(), web.reset_stats()
                 started = time.monotonic()
@@ -145,6 +149,33 @@ async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
                 saved["methods"]["linkfix-case"] = _ranked_json(rows)
                 analyse(dump)
     return saved
+
+
+def _one_run_report(run, cases, real, web) -> None:
+    """Copies got of those that exist, deferrals, seconds and requests per broken link."""
+    with_copy = [c for c in cases if c.has_copy and c.id in run.results]
+    # Got: the capture is known and its lookup settled (a deferred copy fetch is not "got").
+    got_copy = sum(1 for c in with_copy if run.results[c.id].archived is not None and not run.results[c.id].archive_deferred)
+    deferred = sum(1 for lr in run.results.values() if lr.archive_deferred)
+    total_requests = sum(web.stats(h).requests for h in real.hosts)
+    print(f"archived copy got for {got_copy} of {len(with_copy)} cases that have one "
+          f"({'every one' if got_copy == len(with_copy) else 'NOT every one'}); archive lookups deferred: {deferred}; "
+          f"{total_requests / max(1, len(run.results)):.1f} requests per broken link (mean, server side, all hosts)")
+    stats = run.stats
+    if stats is None or not stats.links:
+        return
+    links = stats.links
+    own = [s.seconds for s in links]
+    waited = [s.archive_wait for s in links if s.archive]
+    print(f"per broken link ({len(links)} recovered): median {median(own):.1f} s own recovery, "
+          f"median {median(s.seconds + s.archive_wait for s in links):.1f} s with the wait for the archive "
+          f"(median wait {median(waited) if waited else 0.0:.1f} s); median {median(s.requests for s in links):.0f} requests "
+          f"(mean {sum(s.requests for s in links) / len(links):.1f}) and "
+          f"{sum(s.archive_requests for s in links) / len(links):.2f} archive requests per link (mean); "
+          f"archive states {dict(sorted(Counter(s.archive or 'not needed' for s in links).items()))}")
+    a = stats.archive
+    print(f"linkfix's archive counters: requests {a.requests}; lookups from the store {a.stored}; "
+          f"deferred {a.deferred}; {a.waited:.0f} s waited for the limits")
 
 
 def _dump_line(r) -> dict[str, Any]:
@@ -202,6 +233,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sites", nargs="*", default=[], help="only these sites (as cases name them)")
     parser.add_argument("--skip-orphans", action="store_true", help="per-case: skip cases without a linking page")
     parser.add_argument("--timeout", type=float, default=7200.0, help="seconds a mode may run at most")
+    parser.add_argument("--wait-for-archive", action="store_true", help="one-run: archive_wait (every lookup waited for)")
+    parser.add_argument("--cache-dir", type=Path, help="one-run: keep linkfix's cache here (persistent across --runs)")
+    parser.add_argument("--archive-seconds", type=float, help="one-run: linkfix's archive_seconds (default: its own)")
+    parser.add_argument("--runs", type=int, default=1, help="one-run: run this many times (with --cache-dir: warm runs)")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
     if dataset_dir() is None:

@@ -230,6 +230,29 @@ class Archived:
     title: str = ""
 
 
+class ArchiveState(StrEnum):
+    """What became of a broken link's web-archive lookup in a run."""
+
+    FOUND = "found"  # a capture from before the link was written (see LinkResult.archived)
+    NO_CAPTURE = "no-capture"  # the archive answered: it has none
+    DEFERRED = "deferred"  # not asked, or not answered, in this run (see ArchiveLookup.reason)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ArchiveLookup:
+    """The archive lookup of a broken link. A deferred one is not "no capture": the archive's
+    limits, a 429, a block or a failure kept it from this run; a later run asks again (what was
+    found is cached), or `archive_wait` makes a run wait for every lookup."""
+
+    state: ArchiveState
+    reason: str = ""  # deferred: rate-limit, retry-after, blocked, error
+    detail: str = ""  # one human sentence
+
+    @property
+    def deferred(self) -> bool:
+        return self.state is ArchiveState.DEFERRED
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class LinkResult:
     """One link occurrence with its resolution, check outcome and suggestions."""
@@ -240,6 +263,11 @@ class LinkResult:
     result: CheckResult
     suggestions: tuple[Candidate, ...] = ()
     archived: Archived | None = None
+    archive_lookup: ArchiveLookup | None = None  # None: recovery did not need the archive
+
+    @property
+    def archive_deferred(self) -> bool:
+        return self.archive_lookup is not None and self.archive_lookup.deferred
 
     @property
     def failing(self) -> bool:
@@ -263,3 +291,8 @@ class Report:
 
     def __repr__(self) -> str:
         return f"Report(results=<{len(self.results)} links>, files={self.files}, root={self.root!r})"
+
+    @property
+    def archive_deferred(self) -> int:
+        """Broken links (each dead URL once) whose archive lookup was deferred to a later run."""
+        return len({item.resolved.partition("#")[0] for item in self.results if item.archive_deferred})

@@ -9,7 +9,7 @@ import asyncio
 import gc
 import logging
 import time
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import aclosing, contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -27,7 +27,7 @@ from .inputs.changed import Changes
 from .inputs.read import display_path
 from .inputs.sources import MARKDOWN_SUFFIXES, Project, collect
 from .model import CheckResult, Document, LinkResult, Page, Reason, Report, Scope, Status
-from .recover.gittime import link_times
+from .recover.gittime import link_times as git_link_times
 from .store.cache import Cache
 
 if TYPE_CHECKING:
@@ -84,10 +84,14 @@ async def run_check(
     progress: Progress | None = None,
     project: Project | None = None,
     changed: Changes | None = None,
+    link_times: Mapping[str, datetime] | None = None,
+    on_recovery: Callable[[Any], None] | None = None,
 ) -> Report:
     """Check every link of `inputs`; attach suggestions for broken links on request.
 
     With `changed` (--changed-since), only links on changed lines of changed files are checked.
+    `link_times` (URL as written -> when it was written) overrides git blame for recovery's
+    archive lookups; `on_recovery` receives recovery's counters (recover.run.RunStats).
     """
     started = time.time()
     project = project or collect(list(inputs), config)
@@ -106,7 +110,8 @@ async def run_check(
                 extract = extract_in_worker if worth_a_worker(project, config) else iter_documents
                 documents = extract(project, want_text=config.suggest, cache=cache, errors=errors)
             return await check_documents(documents, project, config, resolver=resolver, progress=progress,
-                                         errors=errors, started=started, cache=cache)
+                                         errors=errors, started=started, cache=cache, link_times=link_times,
+                                         on_recovery=on_recovery)
         finally:
             if cache is not None:
                 cache.close()
@@ -123,6 +128,8 @@ async def check_documents(
     started: float | None = None,
     known: Mapping[str, CheckResult] | None = None,
     cache: Cache | None = None,
+    link_times: Mapping[str, datetime] | None = None,
+    on_recovery: Callable[[Any], None] | None = None,
 ) -> Report:
     """Check extracted documents (keyed by root-relative path) against `project`.
 
@@ -170,7 +177,7 @@ async def check_documents(
 
         results = suggest_all(results, local, page_rels)
     if config.suggest and not config.offline:
-        results = await _recover(results, config, resolver=resolver)
+        results = await _recover(results, config, resolver=resolver, link_times=link_times, on_recovery=on_recovery)
 
     return Report(
         results=tuple(results),
@@ -258,7 +265,8 @@ def _split_fragment(url: str, config: Config) -> tuple[str, str]:
     return (base, fragment if config.include_fragments else "")
 
 
-async def _recover(results: list[LinkResult], config: Config, *, resolver) -> list[LinkResult]:
+async def _recover(results: list[LinkResult], config: Config, *, resolver, link_times: Mapping[str, datetime] | None = None,
+                   on_recovery: Callable[[Any], None] | None = None) -> list[LinkResult]:
     from .check.http import HttpChecker
     from .recover.pipeline import recover_all
 
@@ -268,8 +276,9 @@ async def _recover(results: list[LinkResult], config: Config, *, resolver) -> li
     try:
         async with HttpChecker(config, cache, resolver=resolver) as client:
             broken = [r for r in results if r.failing and r.scope is Scope.EXTERNAL]
+            times = {**git_link_times(broken), **(link_times or {})}
             return list(await recover_all(results, config=config, client=client, cache=cache,
-                                          link_times=link_times(broken)))
+                                          link_times=times, on_recovery=on_recovery))
     finally:
         cache.close()
 

@@ -3,9 +3,10 @@
 one_run: the whole docs tree in one `linkfix.pipeline.run_check` (what `linkfix check --suggest
 -f json` does, in-process so that the simulated web's resolver can be handed over), with the
 shipped recovery settings: the archive client-limited as linkfix limits it, the server limited
-as the Internet Archive does. Each recovery's wall time is measured by wrapping
-`Recoverer.recover` for the duration of the run (the benchmark's own instrumentation; linkfix
-is not changed).
+as the Internet Archive does. Each recovery's counters (its own seconds and requests, its wait
+for the archive and its share of archive requests) come from run_check's `on_recovery` hook;
+`archive_wait` makes the run wait for every archive lookup, `cache_dir` keeps what the archive
+answered for the next run.
 
 per_case: one Recoverer, the cases one after another, each link taken from linkfix's own
 extraction of the case's file and checked by linkfix's checker first. Every candidate the
@@ -50,39 +51,35 @@ PER_CASE_MAX_SECONDS = 150.0
 class OneRun:
     results: dict[str, LinkResult]  # case id -> its link's result
     wall: float
-    recover_seconds: dict[str, float]  # dead URL -> seconds its recovery took
+    recover_seconds: dict[str, float]  # dead URL -> seconds its own recovery took
     requests_sent: int = 0
     timed_out: bool = False
+    stats: Any = None  # linkfix.recover.run.RunStats
 
 
 def _config(real: RealWeb, **extra: Any) -> Config:
     archive = extra.pop("archive", None)
-    config = Config(**real.config_overrides(archive=archive), gitignore=False, cache=False, **extra)
+    config = Config(**real.config_overrides(archive=archive), gitignore=False, **{"cache": False, **extra})
     validate(config)
     return config
 
 
-async def one_run(real: RealWeb, written: list[Written], docs_dir: Path, *, timeout: float) -> OneRun:
-    config = _config(real)
-    seconds: dict[str, float] = {}
-    original = recover_pipeline.Recoverer.recover
-
-    async def timed(self, lr):
-        started = time.monotonic()
-        try:
-            return await original(self, lr)
-        finally:
-            seconds[urldefrag(lr.resolved)[0]] = time.monotonic() - started
-
-    recover_pipeline.Recoverer.recover = timed
+async def one_run(real: RealWeb, written: list[Written], docs_dir: Path, *, timeout: float, archive_wait: bool = False,
+                  cache_dir: Path | None = None, archive_seconds: float | None = None) -> OneRun:
+    extra: dict[str, Any] = {"archive_wait": archive_wait}
+    if archive_seconds is not None:
+        extra["archive_seconds"] = archive_seconds
+    if cache_dir is not None:
+        extra.update(cache=True, cache_dir=str(cache_dir))
+    config = _config(real, **extra)
+    stats: list[Any] = []
     started = time.monotonic()
     timed_out = False
     try:
-        report = await asyncio.wait_for(run_check([str(docs_dir)], config, resolver=real.web.resolver), timeout)
+        report = await asyncio.wait_for(run_check([str(docs_dir)], config, resolver=real.web.resolver,
+                                                  on_recovery=stats.append), timeout)
     except TimeoutError:
         timed_out, report = True, None
-    finally:
-        recover_pipeline.Recoverer.recover = original
     wall = time.monotonic() - started
     by_url = {urldefrag(dead_url(w.case, w.parent))[0]: w.case.id for w in written}
     results: dict[str, LinkResult] = {}
@@ -90,7 +87,9 @@ async def one_run(real: RealWeb, written: list[Written], docs_dir: Path, *, time
         case_id = by_url.get(urldefrag(lr.link.url)[0])
         if case_id is not None and lr.scope is Scope.EXTERNAL:
             results[case_id] = lr
-    return OneRun(results=results, wall=wall, recover_seconds=seconds, timed_out=timed_out)
+    run_stats = stats[0] if stats else None
+    seconds = {s.url: s.seconds for s in run_stats.links} if run_stats is not None else {}
+    return OneRun(results=results, wall=wall, recover_seconds=seconds, timed_out=timed_out, stats=run_stats)
 
 
 # -- per case ---------------------------------------------------------------------------------

@@ -79,6 +79,8 @@ class Config:
     max_queries: Whole = _key(20, RECOVERY, "search queries per broken link")
     max_fetches: Whole = _key(20, RECOVERY, "candidate pages fetched per broken link")
     max_seconds: PositiveSeconds = _key(30.0, RECOVERY, "seconds spent recovering one broken link")
+    archive_seconds: Seconds = _key(60.0, RECOVERY, "seconds a run waits for the archive's rate limits; lookups past them are deferred to a later run")
+    archive_wait: bool = _key(False, RECOVERY, "wait for every archive lookup at the archive's pace (a one-off audit), never defer one")
     # output
     format: list[str] = _key(lambda: ["text"], OUTPUT, "report format(s): text, json, markdown, html, sarif, junit, github (repeatable)", factory=True)
     output: list[str] = _key(list, OUTPUT, "file for each --format, in the same order; '-' or none is stdout (repeatable)", factory=True)

@@ -18,7 +18,10 @@ from .types import EnvName, HttpUrl, Settings, Whole
 # Described once per default, for the JSON schema and editors' hover text.
 _RATE = "requests per minute at most; 0: no limit"
 Rate0 = Annotated[float, Meta(ge=0, description=f"{_RATE} (default: 0)")]
-Rate15 = Annotated[float, Meta(ge=0, description=f"{_RATE} (default: 15, the archive's published limit)")]
+Rate24 = Annotated[float, Meta(ge=0, description=f"{_RATE} to the archive's search endpoints: CDX, TimeMap, availability "
+                                                 "(default: 24; the archive allows about 30 a minute per address)")]
+Playback = Annotated[float, Meta(ge=0, description="captures fetched per minute at most; 0: no limit (default: 360; "
+                                                   "the archive's playback limit is higher than its search limit)")]
 Rate30 = Annotated[float, Meta(ge=0, description=f"{_RATE} (default: 30)")]
 Rate60 = Annotated[float, Meta(ge=0, description=f"{_RATE} (default: 60)")]
 Url = Annotated[HttpUrl, Meta(description="base URL of the service (default: its public address)")]
@@ -31,7 +34,8 @@ class ProviderSettings(Settings, tag_field="provider"):
 
 class WaybackSettings(ProviderSettings, tag="wayback"):
     url: Url | UnsetType = UNSET
-    requests_per_minute: Rate15 | UnsetType = UNSET
+    requests_per_minute: Rate24 | UnsetType = UNSET
+    playback_per_minute: Playback | UnsetType = UNSET
     host_urls: Annotated[Whole, Meta(description="URLs of a host to list from the archive (default: 1000)")] | UnsetType = UNSET
 
 

@@ -37,14 +37,15 @@ from ..check.http import page_ids
 from ..check.remap import Remap
 from ..config import Config
 from ..errors import ConfigError, LinkfixError
-from ..model import Archived, Candidate, LinkResult, Reason, Scope, Status
+from ..model import Archived, ArchiveLookup, Candidate, LinkResult, Reason, Scope, Status
 from ..urls import is_home_page, same_site
 from . import calibration
 from .anchors import Anchor, analyse_anchor
+from .archive import ArchiveCopy, ArchiveScheduler, Need
 from .calibration import ARCHIVE_CONFIDENCE, DEFAULT_AUTOFIX_CONFIDENCE
 from .pages import Page, parse_page
 from .providers import ARCHIVES, SEARCHES, ArchiveProvider, Budget, Hit, Remote, SearchProvider
-from .providers.base import TTL_SEARCH, Capture, Fetcher
+from .providers.base import TTL_SEARCH, Capture, Fetcher, count_request
 from .providers.site import Site
 from .queries import Query, build_queries
 from .rank import (
@@ -69,7 +70,6 @@ QUERY_BATCH = 3  # search queries sent before candidates are evaluated again
 STALE_ROUNDS = 2  # search rounds without a better candidate before giving up
 ROUND_FETCHES = 6  # candidates fetched per evaluation round
 SITE_NEIGHBOURS = 6  # same-site pages taken on URL/title evidence alone
-HOST_PARALLEL = 8  # hosts recovered at once; links of one host go one after another
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -99,6 +99,16 @@ class Found:
     flags: dict[str, float] = field(default_factory=dict)  # how it was found: rewrite, redirect, learned
     evidence: dict[str, Any] = field(default_factory=dict)
     terms: Counter[str] | None = None  # the page's content terms, computed once
+
+
+@dataclass(slots=True)
+class Early:
+    """A link after the exact step: its reference, what was found, and the suggestions when
+    that settled it (no archive needed)."""
+
+    ref: Reference
+    found: dict[str, Found]
+    finished: tuple[Candidate, ...] | None = None
 
 
 def acceptable(url: str, ref: Reference) -> bool:
@@ -174,12 +184,14 @@ class Recoverer:
         self._live: dict[str, str | None] = {}
         self._pages: dict[str, Page] = {}
         self.remap = Remap(config.remap)  # requests may be rewritten; candidates are named as the docs name them
+        self.archive_lookups: dict[str, ArchiveLookup] = {}  # dead URL -> what its archive lookup came to
 
     # -- network helpers (all through the injected client) --------------------------------
 
     async def live(self, url: str, ref: Reference) -> str | None:
         """The live address of url (after redirects), or None: dead, soft-404, home page, the dead URL."""
         if url not in self._live:
+            count_request()
             try:
                 result = await self.client.check(url)
             except (asyncio.CancelledError, LinkfixError):
@@ -206,32 +218,26 @@ class Recoverer:
             self._pages[url] = parse_page(final, status, text if status == 200 else "")
         return self._pages[url]
 
-    async def archived_copy(self, dead: str, when: datetime, budget: Budget) -> tuple[Capture | None, Page | None]:
-        for archive in self.archives:
-            try:
-                capture = await archive.last_capture(dead, when, budget)
-                if capture is None:
-                    continue
-                html = await archive.capture_text(capture, budget)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                self.remote.warn_once(f"archive:{archive.name}", "%s: failed (%s)", archive.name, exc)
-                continue
-            page = parse_page(capture.original, 200, html) if html else None
-            return capture, page
-        return None, None
+    async def archived_copy(self, dead: str, when: datetime, budget: Budget, *, dated: bool = True) -> ArchiveCopy:
+        """The dead page's copy for one link on its own (a run schedules them: recover/run.py)."""
+        scheduler = ArchiveScheduler(self.archives, self.remote.cache, deadline=budget.deadline)
+        scheduler.start([Need(url=dead, when=when, dated=dated)])
+        try:
+            return await scheduler.answer(dead)
+        finally:
+            await scheduler.close()
+
+    def link_time(self, lr: LinkResult) -> tuple[datetime, bool]:
+        """When the link was written (git blame), and whether that is known; else now."""
+        when = self.link_times.get(lr.link.url) or self.link_times.get(lr.resolved)
+        return (when, True) if when is not None else (datetime.now(UTC), False)
 
     # -- one link ------------------------------------------------------------------------
 
-    async def recover(self, lr: LinkResult) -> tuple[tuple[Candidate, ...], Archived | None]:
+    async def exact_step(self, lr: LinkResult) -> Early:
+        """Step 1 for one link: what the exact and cheap guesses give, and whether that settles it."""
         link = lr.link
         dead = urldefrag(lr.resolved)[0]
-        budget = Budget(
-            deadline=time.monotonic() + self.config.max_seconds,
-            queries=self.config.max_queries,
-            fetches=self.config.max_fetches,
-        )
         anchor_text = link.anchor_text if link.anchor_text.strip() not in (link.url, lr.resolved) else ""
         anchor = analyse_anchor(anchor_text)
         ref = Reference(
@@ -249,32 +255,66 @@ class Recoverer:
         if lr.result.permanent and lr.result.final_url and urldefrag(lr.result.final_url)[0] != dead:
             await self._try_exact(found, ref, [(lr.result.final_url, "redirect", {"redirect": 1.0}, "permanent redirect")])
         if lr.result.status is not Status.BROKEN:
-            return self._finish(found, ref), None
+            return Early(ref=ref, found=found, finished=self._finish(found, ref))
         if not self._confident(found):
-            learned = [(u, "rewrite", {"rewrite": 1.0, "learned": min(1.0, s / 2)}, rule) for u, rule, s in self.learned.rewrites(dead)]
-            await self._try_exact(found, ref, learned[:2])
+            await self._try_learned(found, ref)
         if not self._confident(found):
             cheap = [(u, "rewrite", {"rewrite": 1.0}, rule) for u, rule in cheap_rewrites(dead)]
             if lr.result.reason == Reason.DNS:  # the host is gone: only a rewrite to another host can help
                 cheap = [t for t in cheap if urlsplit(t[0]).hostname != urlsplit(dead).hostname]
             await self._try_exact(found, ref, cheap)
         if self._confident(found):
-            return self._finish(found, ref), None
+            return Early(ref=ref, found=found, finished=self._finish(found, ref))
+        return Early(ref=ref, found=found)
 
+    async def still_needs_archive(self, early: Early) -> bool:
+        """Before its copy is fetched, a link tries the rewrites learned since its exact step
+        (on other links of its host); False when one of them settles it."""
+        if early.finished is None:
+            await self._try_learned(early.found, early.ref)
+            if self._confident(early.found):
+                early.finished = self._finish(early.found, early.ref)
+        return early.finished is None
+
+    async def _try_learned(self, found: dict[str, Found], ref: Reference) -> None:
+        learned = [(u, "rewrite", {"rewrite": 1.0, "learned": min(1.0, s / 2)}, rule) for u, rule, s in self.learned.rewrites(ref.dead)]
+        await self._try_exact(found, ref, learned[:2])
+
+    async def recover(self, lr: LinkResult, *, early: Early | None = None, copy: ArchiveCopy | None = None,
+                      ) -> tuple[tuple[Candidate, ...], Archived | None]:
+        """Suggestions for one link (and its archived copy). A run passes the link's exact step
+        and archive answer (recover/run.py); alone, the link does both itself. What became of
+        the archive lookup is kept in `archive_lookups`."""
+        early = early or await self.exact_step(lr)
+        if early.finished is not None:
+            return early.finished, None
+        link, ref, found = lr.link, early.ref, early.found
+        dead = ref.dead
+        anchor = ref.anchor
+        budget = Budget(
+            deadline=time.monotonic() + self.config.max_seconds,
+            queries=self.config.max_queries,
+            fetches=self.config.max_fetches,
+        )
         # 2. Context: the archived copy as it was when the link was written.
-        when = self.link_times.get(link.url) or self.link_times.get(lr.resolved) or datetime.now(UTC)
-        capture, copy = await self.archived_copy(dead, when, budget)
-        if copy is not None and copy.text:
+        if copy is None:
+            when, dated = self.link_time(lr)
+            copy = await self.archived_copy(dead, when, budget, dated=dated)
+        if copy.lookup is not None:
+            self.archive_lookups[dead] = copy.lookup
+        capture, page = copy.capture, copy.page
+        if page is not None and page.text:
             ref = replace(
                 ref,
-                copy_terms=as_vector(content_terms(copy.text)),
-                copy_title_terms=as_vector(content_terms(copy.title)),
+                copy_terms=as_vector(content_terms(page.text)),
+                copy_title_terms=as_vector(content_terms(page.title)),
             )
         archived = (
-            Archived(url=capture.url, datetime=capture.iso_datetime, title=copy.title if copy else "")
+            Archived(url=capture.url, datetime=capture.iso_datetime, title=page.title if page else "")
             if capture is not None
             else None
         )
+        copy_page = page
 
         # 3. Candidates. Fig. 4: a weak anchor without an archived copy gets no search queries;
         # only the site's own pages, on URL evidence, which the calibration weighs accordingly.
@@ -284,8 +324,8 @@ class Recoverer:
             queries = build_queries(
                 anchor,
                 parent_text=link.page.text,
-                copy_title=copy.title if copy else "",
-                copy_text=copy.text if copy else "",
+                copy_title=copy_page.title if copy_page else "",
+                copy_text=copy_page.text if copy_page else "",
                 expansion_terms=self.config.expansion_terms,
             )
         await self._same_site(found, ref, queries, budget)
@@ -304,7 +344,7 @@ class Recoverer:
                 break  # the content does not seem to be on the web any more: stop spending
         if have_copy and not self._confident(found):
             await self._evaluate(found, ref, budget)  # spend what is left of the fetch budget
-        return await self._gate(found, ref, capture, copy), archived
+        return await self._gate(found, ref, capture, copy_page), archived
 
     async def with_fragment_evidence(self, suggestions: tuple[Candidate, ...], fragment: str) -> tuple[Candidate, ...]:
         """For a dead link with a #fragment, say of each live suggestion whether its page has
@@ -540,51 +580,12 @@ async def recover_all(
     client: Fetcher,
     cache: Any,
     link_times: Mapping[str, datetime] | None = None,
+    on_recovery: Any = None,
 ) -> list[LinkResult]:
-    """The same results, with `suggestions` and `archived` filled for broken external links
-    (and the redirect target for permanently redirected ones); others unchanged.
+    """The same results, with `suggestions`, `archived` and `archive_lookup` filled for broken
+    external links (and the redirect target for permanently redirected ones); others unchanged.
+    How a run orders and feeds the links (and the archive) is recover/run.py's."""
+    from .run import recover_run
 
-    Links to one host are recovered one after another (politeness, and so that rewrites learned
-    on one link are tried first on the next); hosts run concurrently.
-    """
-    recoverer = Recoverer(config=config, client=client, cache=cache, link_times=link_times)
-    by_url: dict[str, LinkResult] = {}
-    for lr in results:
-        if wants_recovery(lr):
-            by_url.setdefault(urldefrag(lr.resolved)[0], lr)
-    by_host: dict[str, list[str]] = {}
-    for url in by_url:
-        by_host.setdefault(urlsplit(url).netloc, []).append(url)
-    outcome: dict[str, tuple[tuple[Candidate, ...], Archived | None]] = {}
-    gate = asyncio.Semaphore(HOST_PARALLEL)
-    hard_limit = config.max_seconds + config.timeout + 1
-
-    async def run_host(urls: list[str]) -> None:
-        async with gate:
-            for url in urls:
-                try:
-                    outcome[url] = await asyncio.wait_for(recoverer.recover(by_url[url]), hard_limit)
-                except TimeoutError:
-                    log.warning("recovery of %s ran out of time", url)
-                except (asyncio.CancelledError, LinkfixError):
-                    raise
-                except Exception:  # one bad link must not sink the run; this is a bug to report
-                    log.exception("recovery of %s failed", url)
-                else:
-                    recoverer.learn(url, outcome[url][0])
-
-    await asyncio.gather(*(run_host(urls) for urls in by_host.values()))
-    remap = recoverer.remap
-    if remap:
-        remap.learn(urldefrag(lr.resolved)[0] for lr in results if lr.scope is Scope.EXTERNAL)
-    out = []
-    for lr in results:
-        key = urldefrag(lr.resolved)[0]
-        if wants_recovery(lr) and key in outcome:
-            suggestions, archived = outcome[key]
-            # Suggestions are found per page; whether each keeps this link's #fragment is per link.
-            suggestions = await recoverer.with_fragment_evidence(suggestions, urldefrag(lr.resolved)[1])
-            lr = replace(lr, suggestions=remap.candidates(suggestions), archived=archived)
-        out.append(lr)
-    return out
-
+    return await recover_run(results, config=config, client=client, cache=cache, link_times=link_times,
+                             on_recovery=on_recovery)

@@ -39,6 +39,28 @@ def evidence_words(candidate: Candidate) -> str:
     return why if isinstance(why, str) else ""
 
 
+def archive_note(item: LinkResult) -> str:
+    """'archive lookup deferred (rate-limit): why' when the link's archive lookup did not happen
+    in this run (which is not "no capture"); '' otherwise."""
+    lookup = item.archive_lookup
+    if lookup is None or not lookup.deferred:
+        return ""
+    return f"archive lookup deferred ({lookup.reason}): {lookup.detail}" if lookup.detail else f"archive lookup deferred ({lookup.reason})"
+
+
+def deferred_lookups(report: Report) -> int:
+    """Broken links whose archive lookup was deferred (each dead URL once)."""
+    return report.archive_deferred
+
+
+def deferred_summary(report: Report) -> str:
+    """'3 archive lookups deferred (run again, or --archive-wait)'; '' when none was."""
+    n = deferred_lookups(report)
+    if not n:
+        return ""
+    return f"{n} archive lookup{'s' if n != 1 else ''} deferred (run again, or --archive-wait)"
+
+
 def status_counts(report: Report) -> dict[Status, int]:
     counts = {status: 0 for status in Status}
     for item in report.results:

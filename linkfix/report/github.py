@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..model import LinkResult, Report, Status
 from . import register
-from .common import evidence_words, problems, top_suggestion
+from .common import archive_note, evidence_words, problems, top_suggestion
 from .text import clean, summarize
 
 _LEVEL = {Status.BROKEN: "error", Status.ERROR: "warning", Status.TIMEOUT: "warning", Status.BLOCKED: "warning"}
@@ -47,5 +47,8 @@ def _annotation(item: LinkResult) -> str:
             message += f"\n{evidence_words(top)}"
     elif item.archived is not None:
         message += f"\narchived copy: {item.archived.url}"
+    note = archive_note(item)
+    if note:
+        message += f"\n{note}"
     props = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
     return f"::{_LEVEL[result.status]} {props}::{escape_data(message)}"

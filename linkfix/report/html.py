@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 from ..model import LinkResult, Report, Status
 from . import register
-from .common import DECISIONS_SCHEMA, is_safe_url, replacement_url, status_counts, unsafe_replacement_reason
+from .common import DECISIONS_SCHEMA, archive_note, deferred_summary, is_safe_url, replacement_url, status_counts, unsafe_replacement_reason
 from .text import escape_surrogates
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -79,6 +79,7 @@ class _Row:
     choices: tuple[_Choice, ...]
     archived_safe: bool
     file_json: str  # the exact file name as JSON, when it is shown escaped; else ""
+    archive_note: str = ""  # the archive lookup was deferred: why
 
 
 def _host(item: LinkResult) -> str:
@@ -128,7 +129,8 @@ def _rows(report: Report) -> list[_Row]:
         path = item.link.span.path
         file_json = json.dumps(path) if escape_surrogates(path) != path else ""
         rows.append(
-            _Row(id=f"l{number}", item=item, host=_host(item), choices=tuple(choices), archived_safe=archived_safe, file_json=file_json)
+            _Row(id=f"l{number}", item=item, host=_host(item), choices=tuple(choices), archived_safe=archived_safe,
+                 file_json=file_json, archive_note=archive_note(item))
         )
     return rows
 
@@ -155,4 +157,5 @@ def format_html(report: Report) -> str:
         style=style,
         style_hash=_script_hash(style),
         decisions_schema=DECISIONS_SCHEMA,
+        deferred=deferred_summary(report),
     )

@@ -86,8 +86,19 @@ class Archived(_Struct):
     title: str
 
 
-class Link(_Struct):
-    """One occurrence of a link in a source file."""
+class ArchiveLookup(_Struct):
+    """What became of the link's web-archive lookup. `deferred` is not "no capture": the
+    archive's limits, a 429, a block or a failure kept it from this run (see `reason`); a later
+    run asks again, or a run with archive_wait waits for it."""
+
+    state: model.ArchiveState
+    reason: Annotated[str, _doc("Why deferred: rate-limit, retry-after, blocked, error; empty otherwise.")]
+    detail: Annotated[str, _doc("One human sentence.")]
+
+
+class Link(_Struct, omit_defaults=True):
+    """One occurrence of a link in a source file. (Fields with a default are left out when
+    they have it: `archive_lookup` is written only when recovery asked the archive.)"""
 
     file: Annotated[str, _doc("Source file holding the link target.")]
     line: Annotated[int, _doc("1-based line of the target's first character.", ge=1)]
@@ -115,9 +126,10 @@ class Link(_Struct):
     from_cache: bool
     suggestions: Annotated[list[Suggestion], _doc("Best first.")]
     archived: Archived | None
+    archive_lookup: Annotated[ArchiveLookup | None, _doc("The archive lookup for a broken link's recovery; null when recovery did not need the archive.")] = None
 
 
-class Report(_Struct):
+class Report(_Struct, omit_defaults=True):
     """One linkfix run: every link occurrence with its place in the source, its check outcome
     and the replacements found for it. Written by `linkfix check --format json`, read back by
     `linkfix report` and `linkfix fix --from`. Strings are JSON strings; a file name that is
@@ -135,6 +147,7 @@ class Report(_Struct):
     totals: Totals  # type: ignore[valid-type]
     pages: Annotated[dict[str, Page], _doc("The pages that hold links, by source path.")]
     links: list[Link]
+    archive_deferred: Annotated[Count, _doc("Broken links (dead URLs) whose archive lookup was deferred to a later run (left out when 0).")] = 0
 
 
 def json_schema() -> dict[str, Any]:

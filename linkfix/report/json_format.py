@@ -27,6 +27,7 @@ from .. import __version__
 from ..errors import InputError
 from ..model import (
     Archived,
+    ArchiveLookup,
     Candidate,
     CheckResult,
     Link,
@@ -121,6 +122,7 @@ def _head(report: Report) -> doc.Report:
         totals=doc.Totals(**count_statuses(report)),
         pages=pages,
         links=[],
+        archive_deferred=report.archive_deferred,
     )
 
 
@@ -137,6 +139,7 @@ def _link_document(item: LinkResult) -> doc.Link:
         result.final_url, result.permanent, result.checked_at, result.from_cache,
         [_suggestion_document(c) for c in item.suggestions] if item.suggestions else [],
         None if item.archived is None else doc.Archived(item.archived.url, item.archived.datetime, item.archived.title),
+        None if item.archive_lookup is None else doc.ArchiveLookup(item.archive_lookup.state, item.archive_lookup.reason, item.archive_lookup.detail),
     )  # fmt: skip
 
 
@@ -376,4 +379,6 @@ def _link_result(index: int, entry: doc.Link, pages: dict[str, Page]) -> LinkRes
         result=result,
         suggestions=suggestions,
         archived=None if archived is None else Archived(url=archived.url, datetime=archived.datetime, title=archived.title),
+        archive_lookup=None if entry.archive_lookup is None else ArchiveLookup(
+            state=entry.archive_lookup.state, reason=entry.archive_lookup.reason, detail=entry.archive_lookup.detail),
     )

@@ -14,7 +14,7 @@ from xml.etree import ElementTree as ET
 
 from ..model import LinkResult, Report, Status
 from . import register
-from .common import evidence_words, top_suggestion
+from .common import archive_note, evidence_words, top_suggestion
 from .text import escape_surrogates
 
 # Not allowed in XML 1.0 even as character references.
@@ -41,6 +41,13 @@ def format_junit(report: Report) -> str:
         for key, value in counts.items():
             suite.set(key, str(value))
             totals[key] += value
+        deferred = sum(1 for item in items if item.archive_deferred)
+        if deferred:
+            # Not failures of their own (the links fail already): how many of this file's links
+            # a later run, or --archive-wait, may still find an archived copy for.
+            properties = ET.Element("properties")
+            ET.SubElement(properties, "property", name="archive_lookups_deferred", value=str(deferred))
+            suite.insert(0, properties)
         suite.set("errors", "0")
     if report.errors:
         # Inputs that could not be read fail a suite of their own.
@@ -54,6 +61,7 @@ def format_junit(report: Report) -> str:
     for key, value in totals.items():
         root.set(key, str(value))
     root.set("errors", "0")
+
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
@@ -77,6 +85,9 @@ def _case(suite: ET.Element, item: LinkResult) -> str:
             text += f"\nsuggested: {top.url} ({top.method}, confidence {top.confidence:.2f})"
             if evidence_words(top):
                 text += f"\n{evidence_words(top)}"
+        note = archive_note(item)
+        if note:
+            text += f"\n{note}"
         failure.text = _xml(text)
         return "failures"
     if result.status in (Status.OK, Status.REDIRECTED):

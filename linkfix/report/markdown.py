@@ -11,7 +11,7 @@ import re
 
 from ..model import LinkResult, Report, Status
 from . import register
-from .common import evidence_words, is_safe_url, problems, status_counts, top_suggestion
+from .common import archive_note, deferred_summary, evidence_words, is_safe_url, problems, status_counts, top_suggestion
 from .text import clean
 
 #: Rows shown; a PR comment is limited to 65536 characters.
@@ -47,7 +47,9 @@ def format_markdown(report: Report) -> str:
     headline = "✅ no broken links" if not broken else f"❌ {broken} broken link{'s' if broken != 1 else ''}"
     lines = [f"### linkfix: {headline}", ""]
     totals = " · ".join(f"{n} {s.value}" for s, n in counts.items() if n)
-    lines.append(f"{len(report.results)} links in {report.files} files" + (f": {totals}" if totals else ""))
+    deferred = deferred_summary(report)
+    lines.append(f"{len(report.results)} links in {report.files} files" + (f": {totals}" if totals else "")
+                 + (f" · {deferred}" if deferred else ""))
     lines.append("")
     if listed:
         lines += ["| | Where | Link | Detail | Suggestion |", "|---|---|---|---|---|"]
@@ -75,5 +77,8 @@ def _row(item: LinkResult) -> str:
         suggestion = f"archived: {_link(item.archived.url)}"
     else:
         suggestion = ""
+    note = archive_note(item)
+    if note:
+        suggestion = f"{suggestion}<br>{escape(note)}" if suggestion else escape(note)
     icon = _ICON[result.status]
     return f"| {icon} {result.status.value} | {where} | {escape(item.link.url)} | {detail} | {suggestion} |"

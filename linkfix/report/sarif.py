@@ -13,7 +13,7 @@ from urllib.parse import quote
 
 from ..model import LinkResult, Report, Status
 from . import json_format, register
-from .common import PROBLEMS, evidence_words, problems, top_suggestion
+from .common import PROBLEMS, archive_note, deferred_lookups, deferred_summary, evidence_words, problems, top_suggestion
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
@@ -56,6 +56,10 @@ def format_sarif(report: Report) -> str:
         invocation["toolExecutionNotifications"] = [
             {"level": "error", "message": {"text": error}} for error in report.errors
         ]
+    deferred = deferred_summary(report)
+    if deferred:
+        invocation.setdefault("toolExecutionNotifications", []).append({"level": "note", "message": {"text": deferred}})
+        invocation["properties"] = {"archiveLookupsDeferred": deferred_lookups(report)}
     run = {
         "tool": {
             "driver": {
@@ -90,6 +94,9 @@ def _result(item: LinkResult) -> dict:
             message += f": {evidence_words(top)}"
     elif item.archived is not None:
         message += f". Archived copy: {item.archived.url}"
+    note = archive_note(item)
+    if note:
+        message += f". {note[:1].upper()}{note[1:]}"
     location = {"physicalLocation": {"artifactLocation": {"uri": _uri(span.path)}, "region": region}}
     fingerprint = hashlib.sha256(_bytes(f"{span.path}\0{item.link.url}")).hexdigest()
     out: dict = {
@@ -101,6 +108,10 @@ def _result(item: LinkResult) -> dict:
         "partialFingerprints": {"linkfixLink/v1": fingerprint},
         "properties": {"url": item.link.url, "resolved": item.resolved, "reason": result.reason},
     }
+    if item.archive_lookup is not None:
+        out["properties"]["archive"] = item.archive_lookup.state.value
+        if item.archive_lookup.reason:
+            out["properties"]["archiveReason"] = item.archive_lookup.reason
     if top is not None:
         out["fixes"] = [
             {

@@ -14,7 +14,7 @@ from itertools import groupby
 
 from ..model import LinkResult, Report, Status
 from . import register
-from .common import evidence_words, problems, status_counts, top_suggestion
+from .common import archive_note, deferred_summary, evidence_words, problems, status_counts, top_suggestion
 
 _COLOURS = {
     Status.BROKEN: "\x1b[31m",  # red
@@ -92,6 +92,9 @@ def _describe(item: LinkResult, paint) -> list[str]:
             lines.append(paint(_DIM, f"       {clean(evidence_words(top))}"))
     elif item.archived is not None:
         lines.append(paint(_DIM, f"    archived: {clean(item.archived.url)}"))
+    note = archive_note(item)
+    if note:
+        lines.append(paint(_DIM, f"    {clean(note)}"))
     return lines
 
 
@@ -107,6 +110,9 @@ def summarize(report: Report) -> str:
         text += ": " + ", ".join(parts)
     if report.errors:
         text += f"; {len(report.errors)} input error{'s' if len(report.errors) != 1 else ''}"
+    deferred = deferred_summary(report)
+    if deferred:
+        text += f"; {deferred}"
     if report.duration:
         text += f" ({report.duration:.1f} s)"
     return text

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 import pytest
 
 from linkfix.recover.providers import ARCHIVES, SEARCHES, Budget, Remote
-from linkfix.recover.providers.base import RateLimiter
+from linkfix.recover.providers.base import Deferred, RateLimiter
 from linkfix.recover.providers.memento import Memento, mementos
 from linkfix.recover.providers.site import Site, parent_dirs, parse_mkdocs_index, parse_sitemap, parse_sphinx_index
 from linkfix.recover.providers.wayback import Wayback, parse_cdx_json
@@ -76,14 +76,18 @@ async def test_wayback_raw_capture_and_host_listing(cache):
     assert len(client.sent) == before  # answered from the cache
 
 
-async def test_wayback_429_backs_off_and_degrades():
+async def test_wayback_429_backs_off_and_defers():
     client = FakeClient({f"{WB}/cdx/search/cdx": (429, "slow down", {"Retry-After": "120"})})
     provider = wayback(client)
-    assert await provider.last_capture(DEAD, datetime(2023, 1, 1), budget()) is None
-    sent = len(client.sent)
+    # A 429 is not "no capture": the lookup is deferred, with the reason.
+    with pytest.raises(Deferred) as raised:
+        await provider.last_capture(DEAD, datetime(2023, 1, 1), budget())
+    assert raised.value.reason == "retry-after"
+    assert len(client.sent) == 1  # not asked again within the 120 s it asked for
     # paused for 120 s: a link with a 30 s budget does not even try
-    assert await provider.last_capture(DEAD, datetime(2023, 1, 1), budget()) is None
-    assert len(client.sent) == sent
+    with pytest.raises(Deferred):
+        await provider.last_capture(DEAD, datetime(2023, 1, 1), budget())
+    assert len(client.sent) == 1
 
 
 async def test_rate_limiter_counts_a_sliding_minute():
@@ -151,7 +155,10 @@ async def test_every_archive_provider_degrades_on_failure(name):
     client = FakeClient()
     client.fail = {"http"}
     provider = ARCHIVES[name]({"url": "http://127.0.0.1:9/", "requests_per_minute": 0}, Remote(client))
-    assert await provider.last_capture(DEAD, datetime(2023, 1, 1), budget()) is None
+    # No answer is not "no capture": the lookup is deferred (a later run asks again).
+    with pytest.raises(Deferred) as raised:
+        await provider.last_capture(DEAD, datetime(2023, 1, 1), budget())
+    assert raised.value.reason in ("error", "blocked")
     assert await provider.host_urls(DEAD, budget()) == []
 
 
@@ -205,7 +212,9 @@ async def test_site_provider_gathers_every_same_site_source(cache):
 
 
 def test_wayback_respects_the_archive_rate_limit_by_default():
-    assert Wayback({"url": WB}, Remote(FakeClient())).limiter.per_minute == 15
+    provider = Wayback({"url": WB}, Remote(FakeClient()))
+    assert provider.limiter.per_minute == 24  # CDX and the availability API: ~30 allowed, with margin
+    assert provider.playback.per_minute == 360  # playback has its own, higher limit
 
 
 async def test_a_client_without_request_headers_skips_brave_with_a_warning(monkeypatch, caplog):

@@ -11,10 +11,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import time
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Protocol
@@ -116,20 +119,52 @@ class Budget:
         return max(0.0, self.deadline - time.monotonic())
 
 
-class RateLimiter:
-    """At most `per_minute` requests in any 60 s window; a 429 pauses everything until told."""
+class Deferred(Exception):
+    """A request that was not sent in this run, and why: `reason` is one of REASONS. Not an
+    error of the run: the lookup is reported as deferred and asked again by a later run."""
 
-    def __init__(self, per_minute: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, reason: str, detail: str = "") -> None:
+        super().__init__(detail or reason)
+        self.reason = reason
+        self.detail = detail or reason
+
+
+#: Why a lookup was deferred: the rate limit left no slot before the run's deadline; the
+#: service said 429 and asked for a wait past it; the service refuses connections (a firewall
+#: block); the service failed (5xx, timeouts).
+RATE_LIMIT, RETRY_AFTER, BLOCKED, FAILED = "rate-limit", "retry-after", "blocked", "error"
+REASONS = (RATE_LIMIT, RETRY_AFTER, BLOCKED, FAILED)
+
+
+class RateLimiter:
+    """One endpoint group of a remote service: at most `per_minute` requests in any 60 s
+    window; a 429 pauses the group until the service said to come back.
+
+    `acquire` is the plain sliding window the search providers use. `turn` is the stricter
+    form a shared, ban-enforcing service gets (the web archive): requests start at least
+    60/per_minute seconds apart, at most `in_flight` at once, and a request counts in the
+    window from when its answer came (the server saw it no later), so that delays on the way
+    can never bunch requests into a window the server counts differently."""
+
+    def __init__(self, per_minute: float, clock: Callable[[], float] = time.monotonic, *, in_flight: int = 1) -> None:
         self.per_minute = per_minute
         self._clock = clock
         self._sent: deque[float] = deque()
         self._paused_until = 0.0
         self._lock = asyncio.Lock()
+        self._flight = asyncio.Semaphore(max(1, in_flight))
+        self._last_start = -math.inf
+        self.sent = 0  # requests sent through `turn`
+        self.waited = 0.0  # seconds spent waiting for a slot in `turn`
 
     def pause(self, seconds: float) -> None:
         self._paused_until = max(self._paused_until, self._clock() + seconds)
 
-    def wait_needed(self) -> float:
+    @property
+    def paused(self) -> bool:
+        return self._paused_until > self._clock()
+
+    def wait_needed(self, *, spaced: bool = False) -> float:
         now = self._clock()
         wait = max(0.0, self._paused_until - now)
         if self.per_minute > 0:
@@ -137,6 +172,8 @@ class RateLimiter:
                 self._sent.popleft()
             if len(self._sent) >= self.per_minute:
                 wait = max(wait, 60.0 - (now - self._sent[0]))
+            if spaced:
+                wait = max(wait, self._last_start + 60.0 / self.per_minute - now)
         return wait
 
     async def acquire(self, budget: Budget | None) -> bool:
@@ -149,6 +186,35 @@ class RateLimiter:
                 await asyncio.sleep(wait)
             self._sent.append(self._clock())
             return True
+
+    @asynccontextmanager
+    async def turn(self, deadline: float = math.inf) -> AsyncIterator[None]:
+        """Hold a slot for one request. Raises Deferred (nothing sent) when the slot would come
+        after `deadline` (a time.monotonic()-like value of this limiter's clock)."""
+        async with self._flight:
+            while (wait := self.wait_needed(spaced=True)) > 0:
+                if self._clock() + wait > deadline:
+                    if self.paused:
+                        raise Deferred(RETRY_AFTER, f"the service asked to wait {self._paused_until - self._clock():.0f} s more (429)")
+                    raise Deferred(RATE_LIMIT, f"no request slot ({self.per_minute:g} a minute) before the run's deadline")
+                self.waited += wait
+                await asyncio.sleep(wait)
+            self._last_start = self._clock()
+            try:
+                yield
+            finally:
+                self.sent += 1
+                self._sent.append(self._clock())
+
+
+#: The requests a recovery sent, counted for whoever set it (per link: recover/run.py).
+REQUESTS: ContextVar[list[int] | None] = ContextVar("linkfix_recovery_requests", default=None)
+
+
+def count_request() -> None:
+    counter = REQUESTS.get()
+    if counter is not None:
+        counter[0] += 1
 
 
 @dataclass
@@ -187,6 +253,7 @@ class Remote:
         if limiter is not None and not await limiter.acquire(budget):
             self.warn_once(f"rate:{provider}", "%s: rate limit reached; skipping some lookups", provider or "provider")
             return None, url, ""
+        count_request()
         try:
             if headers:
                 fetched = await self.client.fetch(url, max_bytes=MAX_TEXT_BYTES, headers=dict(headers))
@@ -217,6 +284,54 @@ class Remote:
         if self.cache is not None and (status < 500):
             self.cache.set(namespace, url, [status, final_url, text], ttl if status < 400 else TTL_FAILURE)
         return status, final_url, text
+
+
+    async def request(self, url: str, *, limiter: RateLimiter, deadline: float, namespace: str = "",
+                      ttl: float = 0.0) -> Exchange:
+        """One request in a turn of `limiter` (raises Deferred when there is none before
+        `deadline`), its answer as it came: a 429 or a failure is the caller's to judge. With
+        `namespace`, answers that do not change (200, and 4xx but 429) are cached for `ttl`."""
+        if namespace and self.cache is not None:
+            cached = self.cache.get(namespace, url)
+            if isinstance(cached, list) and [type(part) for part in cached] == [int, str, str]:
+                return Exchange(status=cached[0], final_url=cached[1], text=cached[2], cached=True)
+        async with limiter.turn(deadline):
+            count_request()
+            try:
+                fetched = await self.client.fetch(url, max_bytes=MAX_TEXT_BYTES)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # as the real client says it: no answer, and why
+                return Exchange(status=0, final_url=url, error=f"{type(exc).__name__}: {exc}")
+        final_url = (fetched.final_url or url) if getattr(fetched, "redirects", ()) else url
+        exchange = Exchange(status=fetched.status or 0, final_url=final_url, text=fetched.text or "",
+                            headers=dict(fetched.headers or {}), error=str(fetched.error or ""))
+        if namespace and self.cache is not None and (exchange.status == 200 or (400 <= exchange.status < 500 and exchange.status != 429)):
+            self.cache.set(namespace, url, [exchange.status, final_url, exchange.text], ttl if exchange.status == 200 else TTL_FAILURE)
+        return exchange
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Exchange:
+    """One answer of `Remote.request`: status 0 when there was none (`error` says why)."""
+
+    status: int
+    final_url: str
+    text: str = ""
+    headers: Mapping[str, str] = field(default_factory=dict)
+    error: str = ""
+    cached: bool = False
+
+
+def retry_after(headers: Mapping[str, str]) -> float | None:
+    """Seconds a Retry-After header (delta-seconds) asks for; None when absent or unreadable."""
+    for key, value in (headers or {}).items():
+        if key.lower() == "retry-after":
+            try:
+                return max(float(value), 0.0)
+            except ValueError:
+                return None
+    return None
 
 
 def _retry_after(headers: Mapping[str, str]) -> float:
@@ -262,11 +377,33 @@ class ArchiveProvider(ABC):
 
     @abstractmethod
     async def last_capture(self, url: str, before: datetime, budget: Budget) -> Capture | None:
-        """The last capture at or before `before` with status 200 and an HTML type."""
+        """The last capture at or before `before` with status 200 and an HTML type; None when
+        the archive answered that it has none. Raises Deferred when it was not asked or did not
+        answer (rate limit, 429, block, failure): that is not "no capture"."""
 
     @abstractmethod
     async def capture_text(self, capture: Capture, budget: Budget) -> str:
-        """The captured page's HTML, as it was served ('' when unavailable)."""
+        """The captured page's HTML, as it was served ('' when the archive answered without
+        it). Raises Deferred when it was not asked or did not answer."""
+
+    def batches(self, urls: Sequence[str]) -> list[list[str]]:
+        """The URLs in groups, each answered by one lookup (`lookup`); by default one URL each."""
+        return [[url] for url in urls]
+
+    async def lookup(self, group: Mapping[str, datetime], deadline: float) -> tuple[dict[str, Capture | None], Deferred | None]:
+        """The last good capture of each URL of a group at or before its time (None: none),
+        for the URLs looked up, and why the others were not (None when all were)."""
+        found: dict[str, Capture | None] = {}
+        for url, before in group.items():
+            try:
+                found[url] = await self.last_capture(url, before, Budget(deadline=deadline, queries=0, fetches=0))
+            except Deferred as exc:
+                return found, exc
+        return found, None
+
+    def counts(self) -> dict[str, int]:
+        """Requests sent per endpoint group, 429s and failures met, for the run's statistics."""
+        return {}
 
     async def host_urls(self, url: str, budget: Budget) -> list[str]:
         """URLs the archive saw under the host of `url` (for same-site candidates)."""

@@ -10,7 +10,20 @@ import re
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
-from .base import TTL_ARCHIVE, ArchiveProvider, Budget, Capture, RateLimiter, Remote, register_archive
+from .base import (
+    FAILED,
+    RETRY_AFTER,
+    TTL_ARCHIVE,
+    ArchiveProvider,
+    Budget,
+    Capture,
+    Deferred,
+    Exchange,
+    RateLimiter,
+    Remote,
+    register_archive,
+    retry_after,
+)
 from .wayback import timestamp
 
 _ENTRY = re.compile(r"<([^>]*)>\s*((?:;\s*[\w-]+\s*=\s*(?:\"[^\"]*\"|[^;,\s]+)\s*)*)")
@@ -51,26 +64,32 @@ class Memento(ArchiveProvider):
         self.base = str(self.settings.get("url") or "https://web.archive.org/web/timemap/link/")
         self.limiter = RateLimiter(float(self.settings.get("requests_per_minute", 0)))
 
+    async def _get(self, url: str, budget: Budget) -> Exchange:
+        """The archive's answer (cached); Deferred when it could not be asked or did not answer."""
+        exchange = await self.remote.request(url, limiter=self.limiter, deadline=budget.deadline,
+                                             namespace="memento", ttl=TTL_ARCHIVE)
+        if exchange.status == 429:
+            wait = retry_after(exchange.headers)
+            self.limiter.pause(wait if wait is not None else 60.0)  # nothing more is sent meanwhile
+            raise Deferred(RETRY_AFTER, "the archive answered 429 (too many requests)")
+        if exchange.status == 0 or exchange.status >= 500:
+            raise Deferred(FAILED, f"the archive did not answer ({exchange.error or exchange.status})")
+        return exchange
+
     async def last_capture(self, url: str, before: datetime, budget: Budget) -> Capture | None:
-        status, _, text = await self.remote.get(
-            self.base + url, namespace="memento", ttl=TTL_ARCHIVE, budget=budget,
-            limiter=self.limiter, provider=self.name,
-        )
-        if status != 200:
-            return None
+        exchange = await self._get(self.base + url, budget)
+        if exchange.status != 200:
+            return None  # a TimeMap of no mementos is a 404
         limit = before if before.tzinfo else before.replace(tzinfo=UTC)
-        earlier = [(when, uri) for when, uri in mementos(text) if when <= limit]
+        earlier = [(when, uri) for when, uri in mementos(exchange.text) if when <= limit]
         if not earlier:
             return None
         when, uri = earlier[-1]
         return Capture(original=url, timestamp=timestamp(when), url=uri, raw_url=_raw(uri), provider=self.name)
 
     async def capture_text(self, capture: Capture, budget: Budget) -> str:
-        status, _, text = await self.remote.get(
-            capture.raw_url, namespace="memento", ttl=TTL_ARCHIVE, budget=budget,
-            limiter=self.limiter, provider=self.name,
-        )
-        return text if status == 200 else ""
+        exchange = await self._get(capture.raw_url, budget)
+        return exchange.text if exchange.status == 200 else ""
 
 
 _WAYBACK_STYLE = re.compile(r"^(.*/)(\d{14})(/.*)$")
