@@ -17,7 +17,21 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .providers import ArchiveSettings, SearchSettings, SiteSettings, WaybackSettings
-from .types import Count, Days, Duration, Fraction, HeaderValue, HostName, HostSettings, OptionalHttpUrl, PositiveSeconds, Seconds, Whole
+from .types import (
+    Count,
+    Days,
+    Duration,
+    Fraction,
+    HeaderValue,
+    HostName,
+    HostSettings,
+    NetworkDownPolicy,
+    NetworkProbe,
+    OptionalHttpUrl,
+    PositiveSeconds,
+    Seconds,
+    Whole,
+)
 
 # Groups, in the order `linkfix --help` shows them.
 INPUT, FILTER, NETWORK, CACHE, RECOVERY, OUTPUT, FIX = (
@@ -64,7 +78,10 @@ class Config:
     user_agent: HeaderValue = _key("linkfix (+https://pypi.org/project/linkfix/)", NETWORK, "User-Agent header")
     hosts: dict[HostName, HostSettings] = _key(dict, NETWORK, "per-host settings: {host: {concurrency, request_interval, headers}} (JSON on the command line)", factory=True)
     blocked_is_broken: bool = _key(False, NETWORK, "report bot-blocked links (403/429/999) as broken")
-    network_probe: OptionalHttpUrl = _key("", NETWORK, "URL that must answer, or the run stops as 'network down'")
+    network_probe: NetworkProbe = _key("example.com", NETWORK, "a host name that must resolve before 'host name not found' "
+                                       "counts as a dead link, or a URL that must answer before any request; '' for neither")
+    network_down: NetworkDownPolicy = _key("fail", NETWORK, "when the network is down: fail (stop, exit 2) or warn (external "
+                                           "links reported not checked; internal links still checked)")
     # cache
     cache: bool = _key(True, CACHE, "keep results between runs")
     cache_dir: str = _key(".linkfix-cache", CACHE, "where the cache lives (relative to the config file)")
