@@ -56,10 +56,11 @@ def _key(default: Any, group: str, help: str, *, factory: bool = False) -> Any:
 @dataclass(slots=True, kw_only=True)
 class Config:
     # input
-    root_dir: str = _key("", INPUT, "site root for root-relative links (/x.html); default: the input directory")
+    root_dir: str = _key("", INPUT, "site root for root-relative links (/x.html); default: the input directory (for a list of "
+                         "files: their MkDocs docs_dir, else the git work tree's top, else their common directory)")
     base_url: OptionalHttpUrl = _key("", INPUT, "URL the site is published at; links under it are checked as local files")
     exclude_path: list[str] = _key(list, INPUT, "regex of paths not to read (repeatable)", factory=True)
-    gitignore: bool = _key(True, INPUT, "skip files matched by .gitignore")
+    gitignore: bool = _key(True, INPUT, "skip files matched by .gitignore (a directory named as an input is never hidden)")
     # filtering
     exclude: list[str] = _key(list, FILTER, "regex of URLs not to check (repeatable)", factory=True)
     include: list[str] = _key(list, FILTER, "regex of URLs to check even when excluded (repeatable)", factory=True)

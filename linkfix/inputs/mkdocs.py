@@ -98,8 +98,8 @@ def read_mkdocs(path: Path) -> MkDocsProject:
         redirects = {str(k): str(v) for k, v in maps.items()}
     offline = _enabled(plugins, "offline") or _enabled(plugins, "material/offline")
     excluded = plugins.get("exclude") or {}
-    theme = data.get("theme") if isinstance(data.get("theme"), dict) else {}
-    custom_dir = theme.get("custom_dir") if isinstance(theme.get("custom_dir"), str) else ""
+    theme = data.get("theme")
+    custom_dir = theme.get("custom_dir") if isinstance(theme, dict) and isinstance(theme.get("custom_dir"), str) else ""
     return MkDocsProject(
         config_file=path,
         docs_dir=docs_dir.resolve(),

@@ -56,8 +56,7 @@ class MkDocsFiles:
         self._directories: set[str] = set()  # directories of the built site ("" for its root)
         exclude = _spec(DEFAULT_EXCLUDE + mk.exclude_docs)
         drafts = _spec(mk.draft_docs) if mk.draft_docs else None
-        theme_dirs = [_docs_relative(d, mk.docs_dir) for d in mk.theme_dirs]
-        theme_dirs = [d for d in theme_dirs if d is not None]
+        theme_dirs = [d for d in (_docs_relative(t, mk.docs_dir) for t in mk.theme_dirs) if d is not None]
         regexes = [re.compile(r) for r in mk.exclude_regexes if _compiles(r)]
         for path in sorted(set(docs_files), key=_walk_order):
             why = self._left_out(path, exclude, drafts, theme_dirs, regexes)
