@@ -105,6 +105,8 @@ def collect(inputs: list[str], config: Config) -> Project:
         return _mkdocs_project(read_mkdocs(paths[0]), config, excluded)
     for p in paths:
         if p.is_file() and p.suffix.lower() in (".yml", ".yaml"):
+            if is_mkdocs_config(p):
+                raise InputError(f"{p}: a MkDocs config is checked on its own: give it as the only input")
             raise InputError(f"{p}: not a MkDocs config (no site_name, docs_dir, nav, theme or plugins, INHERIT followed) "
                              "and not a documentation file")
 

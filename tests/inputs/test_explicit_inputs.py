@@ -198,3 +198,9 @@ def test_markdown_files_in_a_built_site_are_not_read_as_pages(tmp_path, monkeypa
     code, data = check("site", out=tmp_path / "r.json")
     assert code == 0, broken(data)
     assert {Path(l["file"]).name for l in data["links"]} == {"index.html"}
+
+
+def test_a_mkdocs_config_among_other_inputs_is_refused_with_the_reason(tmp_path):
+    write(tmp_path, {"mkdocs.yml": "site_name: X\n", "docs/index.md": "# x\n", "other.md": "# y\n"})
+    with pytest.raises(InputError, match="checked on its own"):
+        collect([str(tmp_path / "mkdocs.yml"), str(tmp_path / "other.md")], Config())
