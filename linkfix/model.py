@@ -87,8 +87,10 @@ class Reason(StrEnum):
     PROTOCOL = "protocol"
     ERROR = "error"
     INTERNAL = "internal"  # linkfix itself failed on this URL
+    NETWORK_DOWN = "network-down"  # not checked: the network is down (network_down: warn)
     # excluded, unsupported
     OFFLINE = "offline"
+    OUTSIDE_BUILD = "outside-build"  # under the site's URL, not in this build, not checked (offline)
     EXCLUDED = "excluded"  # matches an exclude pattern
     PRIVATE_ADDRESS = "private-address"
     METADATA_ADDRESS = "metadata-address"

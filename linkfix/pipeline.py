@@ -21,12 +21,12 @@ from markdown_it.common.utils import unescapeAll
 from .check.local import LocalChecker, Target
 from .check.remap import Remap
 from .config import Config, parse_duration
-from .errors import InputError
+from .errors import InputError, NetworkDownError
 from .extract.documents import iter_documents, page_loader
 from .inputs.changed import Changes
 from .inputs.read import display_path
 from .inputs.sources import MARKDOWN_SUFFIXES, Project, collect
-from .model import CheckResult, Document, LinkResult, Page, Reason, Report, Scope, Status
+from .model import CheckResult, Document, LinkKind, LinkResult, Page, Reason, Report, Scope, Status
 from .recover.gittime import link_times as git_link_times
 from .store.cache import Cache
 
@@ -109,9 +109,14 @@ async def run_check(
 
                 extract = extract_in_worker if worth_a_worker(project, config) else iter_documents
                 documents = extract(project, want_text=config.suggest, cache=cache, errors=errors)
-            return await check_documents(documents, project, config, resolver=resolver, progress=progress,
-                                         errors=errors, started=started, cache=cache, link_times=link_times,
-                                         on_recovery=on_recovery)
+            report = await check_documents(documents, project, config, resolver=resolver, progress=progress,
+                                           errors=errors, started=started, cache=cache, link_times=link_times,
+                                           on_recovery=on_recovery)
+            if not report.files and project.files and changed is None:
+                # Nothing read is not "no broken links" (--changed-since with no change is).
+                raise InputError(f"none of the {len(project.files)} files could be read"
+                                 + (f": {'; '.join(errors[:3])}" if errors else ""))
+            return report
         finally:
             if cache is not None:
                 cache.close()
@@ -154,9 +159,10 @@ async def check_documents(
                 # Markdown keeps targets as written (`a\)b`, `&amp;`); what is checked is what renders.
                 decode = unescapeAll if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _as_is
                 resolve = local.resolver_for(doc.page, rel)
-                found = [(link, resolve(decode(link.url))) for link in doc.links]
+                # Raw HTML in markdown is what MkDocs leaves as written whatever it names.
+                found = [(link, resolve(decode(link.url), link.kind is LinkKind.HTML)) for link in doc.links]
                 placed.extend(found)
-                external.add_many(target.resolved for _, target in found if target.scope is Scope.EXTERNAL)
+                external.add_many(target.resolved for _, target in found if target.scope is Scope.EXTERNAL and target.result is None)
                 if time.perf_counter() - handed_over > _HAND_OVER_SECONDS:
                     await asyncio.sleep(0)  # let the checker send requests and read answers
                     handed_over = time.perf_counter()
@@ -165,7 +171,9 @@ async def check_documents(
     results: list[LinkResult] = []
     offline = CheckResult(url="", status=Status.EXCLUDED, reason=Reason.OFFLINE, detail="external link not checked (--offline)")
     for link, target in placed:
-        if target.scope is Scope.EXTERNAL:
+        if target.result is not None:
+            result = target.result
+        elif target.scope is Scope.EXTERNAL:
             result = external_results.get(target.resolved) or replace(offline, url=target.resolved)
         else:
             result = local.check(target)
@@ -243,9 +251,19 @@ class _ExternalChecks:
         self._checker.open()
 
     async def results(self) -> dict[str, CheckResult]:
+        """Every URL's result. A network found down stops the run (NetworkDownError, exit 2)
+        unless `network_down: warn`: then every external link is reported not checked (an
+        error, which fails no run) and the internal ones still decide."""
         if self._checker is None:
             return {}
-        outcome = await self._checker.results(self._targets.values())
+        try:
+            outcome = await self._checker.results(self._targets.values())
+        except NetworkDownError as exc:
+            if self.config.network_down != "warn":
+                raise
+            log.warning("%s; external links are reported as not checked (network_down: warn)", exc)
+            return {url: CheckResult(url=url, status=Status.ERROR, reason=Reason.NETWORK_DOWN, checked_at=time.time(),
+                                     detail=f"not checked: {exc}") for url in self._targets}
         return {url: self._remap.result(outcome[target]) for url, target in self._targets.items()}
 
 

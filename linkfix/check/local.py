@@ -2,12 +2,18 @@
 
 Rules (documented in the README, "How internal links are resolved"):
 - relative links resolve against the linking page's directory; root-relative ones (`/x`)
-  against the site root (`root_dir`, else the input directory, else the MkDocs `docs_dir`);
+  against the site root (`root_dir`, else the input directory, else the MkDocs `docs_dir`),
+  less the path of `base_url`/`site_url` (`/en/stable/x` with base `https://h/en/stable/`);
 - `http(s)://` links that start with `base_url` (or MkDocs `site_url`) are local files too;
+- a URL under the site's URL whose first directory is not part of this build (another
+  language, version or deployment beside it) is an external URL (not checked: outside-build
+  when offline);
 - query strings are ignored for files, paths are percent-decoded;
 - a directory URL (`dir/`) means `dir/index.html` (built site) or `dir/index.md`,
   `dir/README.md`, `dir.md` (markdown sources, as MkDocs maps them); `page.html` in markdown
   sources may name `page.md`;
+- in a MkDocs project read from its config, links are followed as the built site follows them
+  (check/mkdocs_links.py);
 - a link that climbs above the site root is broken ("outside-root") and never followed.
 """
 
@@ -23,8 +29,11 @@ from urllib.parse import unquote, urljoin
 from ..config import Config
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..model import CheckResult, Page, Reason, Scope, Status
+from .mkdocs_links import MkDocsLinks
 
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
+# A top-level directory named like a language (zh, pt-BR, zh-hant) or a version (mike: 1.2, v2, latest).
+_LANGUAGE_OR_VERSION = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?|v?[0-9]+(?:\.[0-9]+)*(?:\.x)?|latest|stable|dev|main|master|next|nightly|preview")
 # Fragments every browser honours without a matching id.
 _IMPLICIT_FRAGMENTS = frozenset({"", "top"})
 _PAGE_SUFFIXES = MARKDOWN_SUFFIXES | {".html", ".htm", ".xhtml"}
@@ -40,6 +49,9 @@ class Target:
     result: CheckResult | None = None  # set when resolution alone decides (unsupported, outside root)
 
 
+MAX_REDIRECT_MAPS = 10  # redirect_maps entries followed one after another before giving up
+
+
 class LocalChecker:
     """Resolves links of one project and checks the internal ones. Results are memoised per
     target, so a site with 170k links does the work once per distinct target."""
@@ -50,35 +62,44 @@ class LocalChecker:
         self.config = config
         self.pages = pages  # root-relative path -> extracted page
         self.load_page = load_page  # extracts a target page that was not among the inputs
-        self.site_prefixes = [p for p in (config.base_url, project.mkdocs.site_url if project.mkdocs else "") if p]
-        # the path of the site's URL ('docs/'), which root-relative links may start with
-        self.site_path_prefix = _url_path(project.mkdocs.site_url) if project.mkdocs else ""
+        site_url = project.mkdocs.site_url if project.mkdocs else ""
+        self.site_prefixes = [p for p in (config.base_url, site_url) if p]
+        # Where the site is published: its path prefix ('docs/') is stripped from root-relative links.
+        self._site_url = site_url or config.base_url
+        self.site_path_prefix = _url_path(self._site_url)
+        self._site_origin = _origin(self._site_url)
+        self._site_root = f"{self._site_origin}/{self.site_path_prefix}"  # the site URL, ending in /
+        files = project.mkdocs_files
+        self.mkdocs_links = MkDocsLinks(files, project.site_files) if files is not None else None
         self._resolved: dict[tuple, Target] = {}
         self._checked: dict[str, CheckResult] = {}
         self.now = time.time()
 
     # -- resolution ------------------------------------------------------------------------
 
-    def resolve(self, url: str, page: Page, page_rel: str) -> Target:
-        return self.resolver_for(page, page_rel)(url)
+    def resolve(self, url: str, page: Page, page_rel: str, *, as_written: bool = False) -> Target:
+        return self.resolver_for(page, page_rel)(url, as_written)
 
-    def resolver_for(self, page: Page, page_rel: str) -> Callable[[str], Target]:
-        """A resolve function for the links of one page (its per-page work done once)."""
-        directory = posixpath.dirname(page_rel)
+    def resolver_for(self, page: Page, page_rel: str) -> Callable[..., Target]:
+        """A resolve function for the links of one page (its per-page work done once): it takes
+        the URL and whether the link is one MkDocs leaves as written whatever it names (raw
+        HTML in markdown)."""
+        # Links from pages of one directory resolve alike, except same-page ones ("#x", "?q"),
+        # and in a MkDocs project the links followed from the page's own URL.
+        directory = page_rel if self.mkdocs_links is not None else posixpath.dirname(page_rel)
         base_key = (page.base, page.url if page.url.startswith(("http://", "https://")) else "")
         memo = self._resolved
 
-        def resolve(url: str) -> Target:
-            # Links from pages of one directory resolve alike, except same-page ones ("#x", "?q").
-            key = (base_key, page_rel if not url or url[0] in "#?" else directory, url)
+        def resolve(url: str, as_written: bool = False) -> Target:
+            key = (base_key, page_rel if not url or url[0] in "#?" else directory, url, as_written)
             target = memo.get(key)
             if target is None:
-                target = memo[key] = self._resolve(url.strip(), page, page_rel)
+                target = memo[key] = self._resolve(url.strip(), page, page_rel, as_written)
             return target
 
         return resolve
 
-    def _resolve(self, url: str, page: Page, page_rel: str) -> Target:
+    def _resolve(self, url: str, page: Page, page_rel: str, as_written: bool = False) -> Target:
         base = page.base
         if base and _SCHEME.match(base) is None and not base.startswith("//"):
             # A relative <base href> moves the page's directory within the site.
@@ -96,7 +117,7 @@ class LocalChecker:
                 local = self._site_relative(url)
                 if local is None:
                     return Target(scope=Scope.EXTERNAL, resolved=url, fragment=url.partition("#")[2])
-                url = local
+                return self._under_site_url(local, url)
             else:
                 return Target(
                     scope=Scope.UNSUPPORTED,
@@ -107,25 +128,42 @@ class LocalChecker:
         path_part, _, fragment = url.partition("#")
         path_part = path_part.partition("?")[0]
         path = unquote(path_part)
-        if not path:
-            target_rel = page_rel
-        elif path.startswith("/"):
+        links = self.mkdocs_links
+        if path.startswith("/") and not (links is not None and not as_written and links.mkdocs.absolute_links_to_docs):
+            # On the published site: under the site's path, then in this build or beside it.
             rel = path.lstrip("/")
             prefix = self.site_path_prefix
-            if prefix and (rel + "/").startswith(prefix):
+            if prefix:
+                if not (rel + "/").startswith(prefix):
+                    return self._outside_build(self._site_origin + path_part + (f"#{fragment}" if fragment else ""))
                 rel = rel[len(prefix):]
+            if self._beside_the_build(rel):
+                return self._outside_build(self._site_root + rel + (f"#{fragment}" if fragment else ""))
+            if links is not None:
+                return self._mkdocs("/" + rel, fragment, page_rel, as_written)
             target_rel = rel
+        elif self.mkdocs_links is not None:
+            return self._mkdocs(path, fragment, page_rel, as_written)
+        elif not path:
+            target_rel = page_rel
         else:
             target_rel = posixpath.join(posixpath.dirname(page_rel), path)
-        trailing_slash = path.endswith("/")
+        return self._internal(target_rel, path.endswith("/"), fragment, page_rel)
+
+    def _internal(self, target_rel: str, trailing_slash: bool, fragment: str, page_rel: str, *,
+                  detail: str = "link leaves the site root; not followed") -> Target:
         normal = posixpath.normpath(target_rel) if target_rel else "."
         if normal == ".." or normal.startswith("../") or normal.startswith("/"):
+            if self.site_path_prefix and normal.startswith(".."):
+                # Above the site's own path but on its host: a version or deployment beside this
+                # one (mike's ../1.0/).
+                above = urljoin(self._site_root, normal + ("/" if trailing_slash else ""))
+                return self._outside_build(above + (f"#{fragment}" if fragment else ""))
             return Target(
                 scope=Scope.INTERNAL,
                 resolved=normal,
                 fragment=fragment,
-                result=CheckResult(url=normal, status=Status.BROKEN, reason=Reason.OUTSIDE_ROOT,
-                                   detail="link leaves the site root; not followed"),
+                result=CheckResult(url=normal, status=Status.BROKEN, reason=Reason.OUTSIDE_ROOT, detail=detail),
             )
         normal = "" if normal == "." else normal
         resolved = normal + ("/" if trailing_slash and normal else "")
@@ -133,12 +171,103 @@ class LocalChecker:
                       fragment=fragment)
 
     def _site_relative(self, url: str) -> str | None:
-        """Root-relative form of an http(s) URL under base_url/site_url, else None."""
+        """Site-relative form (no leading slash) of an http(s) URL under base_url/site_url, else None."""
         for prefix in self.site_prefixes:
             stem = prefix if prefix.endswith("/") else prefix + "/"
             if url.startswith(stem) or url == prefix:
-                return "/" + url[len(stem):]
+                return url[len(stem):]
         return None
+
+    def _under_site_url(self, local: str, url: str) -> Target:
+        """A full URL under the site's URL: a file of this build, unless it is beside it."""
+        path_part, _, fragment = local.partition("#")
+        path = unquote(path_part.partition("?")[0])
+        if self._beside_the_build(path):
+            return self._outside_build(url)
+        if self.mkdocs_links is not None:
+            return self._mkdocs_url(path, fragment)
+        return self._internal(path, path.endswith("/"), fragment, "")
+
+    def _beside_the_build(self, path: str) -> bool:
+        """Whether a site-relative path leads to a part of the site's host that this build does
+        not hold (another language, a version, an API reference deployed beside it), when the
+        site's URL is known: one of its directories is not the build's and the path goes on
+        below it (`zh/tutorial/`, `api/python/stable/x.html` when the build has `api/` but no
+        `api/python/`), or that directory is named like a language or a version (`zh/`,
+        `latest/`). A page-like `advanced/removed-page/` or a file (`nope.html`) is this build's
+        to have, and so broken when it does not."""
+        if not self._site_origin:
+            return False
+        segments = [s for s in path.split("/") if s]
+        if any(s in (".", "..") for s in segments):
+            return False
+        directories = segments if path.endswith("/") else segments[:-1]
+        for depth, name in enumerate(directories, start=1):
+            if not self._has_directory("/".join(segments[:depth])):
+                return len(segments) > depth or _LANGUAGE_OR_VERSION.fullmatch(name) is not None
+        return False
+
+    def _has_directory(self, path: str) -> bool:
+        if self.mkdocs_links is not None:
+            return self.mkdocs_links.site.has_directory(path)
+        return path in self.project.site_dirs
+
+    def _outside_build(self, absolute: str) -> Target:
+        """A URL on the site's host that this build does not hold: checked as an external URL,
+        or, offline, reported as not checked."""
+        fragment = absolute.partition("#")[2]
+        if not self.config.offline:
+            return Target(scope=Scope.EXTERNAL, resolved=absolute, fragment=fragment)
+        return Target(scope=Scope.EXTERNAL, resolved=absolute, fragment=fragment, result=CheckResult(
+            url=absolute, status=Status.EXCLUDED, reason=Reason.OUTSIDE_BUILD,
+            detail="under the site's URL but not part of this build (another language, version or deployment); "
+                   "checked as an external URL when online"))
+
+    def _mkdocs(self, path: str, fragment: str, page_rel: str, as_written: bool) -> Target:
+        """A link of a MkDocs page (path decoded; a root-relative one already without the
+        site's path prefix), resolved as the built site follows it."""
+        links = self.mkdocs_links
+        assert links is not None
+        suffix = f"#{fragment}" if fragment else ""
+        if not path:  # #fragment or ?query: this page
+            return self._internal(page_rel, False, fragment, page_rel)
+        named = posixpath.normpath(posixpath.join(posixpath.dirname(page_rel), path))
+        if not as_written:
+            docs = links.rewritten(path, page_rel)
+            if docs is not None:
+                why = links.site.excluded.get(docs)
+                if why:
+                    return self._broken(docs + suffix, fragment, f"{docs} is not part of the built site: {why}")
+                return self._internal(docs, False, fragment, page_rel)
+            if not path.startswith("/") and named in links.mkdocs.redirects:
+                # old.md of redirect_maps: reported as redirected (mkdocs-redirects keeps its URL alive)
+                return self._internal(named, False, fragment, page_rel)
+        if path.startswith("/"):
+            found = links.serve(path.lstrip("/"), root_relative=as_written or not links.mkdocs.absolute_links_to_docs)
+        else:
+            found = links.follow(path, page_rel)
+        if found.climbs:
+            return self._internal(found.built, path.endswith("/"), fragment, page_rel, detail=found.broken)
+        if found.path:
+            return self._internal(found.path, False, fragment, page_rel)
+        detail = found.broken
+        if not as_written and not path.startswith("/") and posixpath.splitext(path.rstrip("/"))[1]:
+            # A file link MkDocs did not find among the docs (it warns: "not found among
+            # documentation files"), and left as written.
+            detail = f"no such file: {named}{links.hint(named)}"
+        return self._broken((found.built or path) + suffix, fragment, detail)
+
+    def _mkdocs_url(self, path: str, fragment: str) -> Target:
+        """A full URL under site_url, in a MkDocs project: what the built site has there."""
+        assert self.mkdocs_links is not None
+        found = self.mkdocs_links.serve(path)
+        if found.path:
+            return self._internal(found.path, False, fragment, "")
+        return self._broken(path + (f"#{fragment}" if fragment else ""), fragment, found.broken)
+
+    def _broken(self, resolved: str, fragment: str, detail: str) -> Target:
+        return Target(scope=Scope.INTERNAL, resolved=resolved, fragment=fragment, result=CheckResult(
+            url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FILE, detail=detail, checked_at=self.now))
 
     # -- checking --------------------------------------------------------------------------
 
@@ -157,9 +286,7 @@ class LocalChecker:
         if found is None:
             redirect = self._mkdocs_redirect(path)
             if redirect is not None:
-                return CheckResult(url=resolved, status=Status.REDIRECTED, reason=Reason.MKDOCS_REDIRECT,
-                                   detail=f"redirected by mkdocs-redirects to {redirect}",
-                                   final_url=redirect, permanent=True, checked_at=self.now)
+                return self._redirected(resolved, redirect, fragment)
             return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FILE,
                                detail=f"no such file: {path or '/'}", checked_at=self.now)
         if fragment and self.config.include_fragments and not self._fragment_ok(found, fragment):
@@ -204,6 +331,39 @@ class LocalChecker:
             self.pages[file] = page
         return page.ids
 
+    def _redirected(self, resolved: str, redirect: str, fragment: str) -> CheckResult:
+        """A page mkdocs-redirects replaced by a stub: its target must exist, and a #fragment
+        (which the stub's script carries over) must be an id of the target page."""
+        moved = CheckResult(url=resolved, status=Status.REDIRECTED, reason=Reason.MKDOCS_REDIRECT,
+                            detail=f"redirected by mkdocs-redirects to {redirect}",
+                            final_url=redirect, permanent=True, checked_at=self.now)
+        if _SCHEME.match(redirect):
+            return moved
+        target, _, own_fragment = redirect.partition("#")
+        fragment = fragment or own_fragment
+        found = self.find_file(target)
+        seen = {target}
+        while found is None:  # a map may lead to another mapped page: its stub redirects again
+            onward = self._mkdocs_redirect(target)
+            if onward is None or len(seen) > MAX_REDIRECT_MAPS:
+                return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FILE, checked_at=self.now,
+                                   detail=f"redirect_maps sends it to {target}, which does not exist "
+                                          "(mkdocs-redirects writes no page for it)")
+            if _SCHEME.match(onward):
+                return moved
+            target, _, own_fragment = onward.partition("#")
+            fragment = fragment or own_fragment
+            if target in seen:
+                return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.REDIRECT_LOOP, checked_at=self.now,
+                                   detail=f"redirect_maps loop through {target}")
+            seen.add(target)
+            found = self.find_file(target)
+        if fragment and self.config.include_fragments and not self._fragment_ok(found, fragment):
+            return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FRAGMENT, checked_at=self.now,
+                               detail=f"redirected by mkdocs-redirects to {target}, which has no id '{unquote(fragment)}'",
+                               final_url=redirect)
+        return moved
+
     def _mkdocs_redirect(self, path: str) -> str | None:
         mk = self.project.mkdocs
         if mk is None or not mk.redirects:
@@ -217,12 +377,21 @@ class LocalChecker:
     def _fragment_ok(self, file: str, fragment: str) -> bool:
         if fragment in _IMPLICIT_FRAGMENTS or fragment.startswith(":~:"):
             return True  # `#top` and text fragments need no id
-        if posixpath.splitext(file)[1].lower() not in _PAGE_SUFFIXES:
-            return True  # fragments of images, PDFs, ... are not ids we can see
+        suffix = posixpath.splitext(file)[1].lower()
+        if suffix not in _PAGE_SUFFIXES or (suffix in MARKDOWN_SUFFIXES and not self.project.markdown):
+            # fragments of images, PDFs, ... are not ids we can see; a built site serves its
+            # .md files as text (mkdocs-llmstxt writes them): their "ids" are no element's
+            return True
         ids = self.page_ids(file)
         if ids is None:
             return True  # unreadable target: its own read error is reported elsewhere
         return fragment in ids or unquote(fragment) in ids
+
+
+def _origin(url: str) -> str:
+    """scheme://host[:port] of a site URL ('' when there is none)."""
+    match = re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/]*", url)
+    return match.group(0) if match else ""
 
 
 def _url_path(url: str) -> str:

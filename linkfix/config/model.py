@@ -17,7 +17,21 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .providers import ArchiveSettings, SearchSettings, SiteSettings, WaybackSettings
-from .types import Count, Days, Duration, Fraction, HeaderValue, HostName, HostSettings, OptionalHttpUrl, PositiveSeconds, Seconds, Whole
+from .types import (
+    Count,
+    Days,
+    Duration,
+    Fraction,
+    HeaderValue,
+    HostName,
+    HostSettings,
+    NetworkDownPolicy,
+    NetworkProbe,
+    OptionalHttpUrl,
+    PositiveSeconds,
+    Seconds,
+    Whole,
+)
 
 # Groups, in the order `linkfix --help` shows them.
 INPUT, FILTER, NETWORK, CACHE, RECOVERY, OUTPUT, FIX = (
@@ -42,10 +56,11 @@ def _key(default: Any, group: str, help: str, *, factory: bool = False) -> Any:
 @dataclass(slots=True, kw_only=True)
 class Config:
     # input
-    root_dir: str = _key("", INPUT, "site root for root-relative links (/x.html); default: the input directory")
+    root_dir: str = _key("", INPUT, "site root for root-relative links (/x.html); default: the input directory (for a list of "
+                         "files: their MkDocs docs_dir, else the git work tree's top, else their common directory)")
     base_url: OptionalHttpUrl = _key("", INPUT, "URL the site is published at; links under it are checked as local files")
     exclude_path: list[str] = _key(list, INPUT, "regex of paths not to read (repeatable)", factory=True)
-    gitignore: bool = _key(True, INPUT, "skip files matched by .gitignore")
+    gitignore: bool = _key(True, INPUT, "skip files matched by .gitignore (a directory named as an input is never hidden)")
     # filtering
     exclude: list[str] = _key(list, FILTER, "regex of URLs not to check (repeatable)", factory=True)
     include: list[str] = _key(list, FILTER, "regex of URLs to check even when excluded (repeatable)", factory=True)
@@ -64,7 +79,10 @@ class Config:
     user_agent: HeaderValue = _key("linkfix (+https://pypi.org/project/linkfix/)", NETWORK, "User-Agent header")
     hosts: dict[HostName, HostSettings] = _key(dict, NETWORK, "per-host settings: {host: {concurrency, request_interval, headers}} (JSON on the command line)", factory=True)
     blocked_is_broken: bool = _key(False, NETWORK, "report bot-blocked links (403/429/999) as broken")
-    network_probe: OptionalHttpUrl = _key("", NETWORK, "URL that must answer, or the run stops as 'network down'")
+    network_probe: NetworkProbe = _key("example.com", NETWORK, "a host name that must resolve before 'host name not found' "
+                                       "counts as a dead link, or a URL that must answer before any request; '' for neither")
+    network_down: NetworkDownPolicy = _key("fail", NETWORK, "when the network is down: fail (stop, exit 2) or warn (external "
+                                           "links reported not checked; internal links still checked)")
     # cache
     cache: bool = _key(True, CACHE, "keep results between runs")
     cache_dir: str = _key(".linkfix-cache", CACHE, "where the cache lives (relative to the config file)")

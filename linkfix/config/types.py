@@ -33,6 +33,10 @@ HostName = Annotated[str, Meta(pattern=r"^(?:[^\s/?#@:\[\]\\.-](?:[^\s/?#@:\[\]\
                                extra={"expects": "a host name such as docs.example.com (no scheme, port or path)"})]
 HttpUrl = Annotated[str, Meta(pattern=r"^https?://[^\s/?#]+\S*$", extra={"expects": "an http(s):// URL"})]
 OptionalHttpUrl = Annotated[str, Meta(pattern=r"^(?:https?://[^\s/?#]+\S*)?$", extra={"expects": "an http(s):// URL or ''"})]
+# network_probe: a host name that must resolve, an http(s) URL that must answer, or '' (off).
+NetworkProbe = Annotated[str, Meta(pattern=r"^(?:https?://[^\s/?#]+\S*|[^\s/?#@:\[\]\\.-](?:[^\s/?#@:\[\]\\]*[^\s/?#@:\[\]\\.-])?)?$",
+                                   extra={"expects": "a host name, an http(s):// URL, or ''"})]
+NetworkDownPolicy = Annotated[str, Meta(pattern=r"^(?:fail|warn)$", extra={"expects": "fail or warn"})]
 # Checked by load.parse_duration (its message shows the syntax); the pattern is for editors.
 DURATION_PATTERN = r"^\s*(\d+(?:\.\d+)?)\s*([smhdw]?)\s*$"
 Duration = Annotated[str, Meta(extra_json_schema={"pattern": DURATION_PATTERN})]

@@ -28,6 +28,16 @@ class MkDocsProject:
     use_directory_urls: bool = True
     nav_files: frozenset[str] = frozenset()  # docs-relative paths named in nav
     redirects: dict[str, str] = field(default_factory=dict)  # docs-relative old .md -> target
+    # -- which docs files MkDocs builds, at which URLs, and how it treats links (inputs2) ------
+    # (`use_directory_urls` above is the effective setting: Material's `offline` plugin turns it off.)
+    offline_plugin: bool = False  # Material's offline plugin is enabled: page.html URLs, file:// browsing
+    exclude_docs: tuple[str, ...] = ()  # gitignore lines of `exclude_docs` (MkDocs adds `.*`, `/templates/`)
+    draft_docs: tuple[str, ...] = ()  # gitignore lines: left out of `mkdocs build`
+    not_in_nav: tuple[str, ...] = ()  # gitignore lines: built, only not in the nav
+    exclude_globs: tuple[str, ...] = ()  # mkdocs-exclude plugin: fnmatch globs on docs-relative paths
+    exclude_regexes: tuple[str, ...] = ()  # mkdocs-exclude plugin: regexes matched at the path's start
+    theme_dirs: tuple[Path, ...] = ()  # theme `custom_dir` (resolved): templates, not documentation
+    absolute_links_to_docs: bool = False  # validation.links.absolute_links: relative_to_docs
 
 
 class _TolerantLoader(yaml.SafeLoader):
@@ -55,31 +65,112 @@ _TolerantLoader.add_multi_constructor("", _unknown_tag)
 _TolerantLoader.add_constructor("!ENV", _env_tag)
 
 
+# Keys of a MkDocs config: a YAML file with one of them (after INHERIT) is read as one.
+# `site_name` is the one MkDocs requires; the others make a config that INHERITs it recognisable.
+MKDOCS_KEYS = frozenset({"site_name", "INHERIT", "docs_dir", "nav", "theme", "plugins", "markdown_extensions"})
+MKDOCS_NAMES = ("mkdocs.yml", "mkdocs.yaml")
+
+
+def is_mkdocs_config(path: Path) -> bool:
+    """Whether `path` is a MkDocs config: named mkdocs.yml/.yaml, or a .yml/.yaml file (as MkDocs
+    takes any with `-f`) whose mapping, INHERIT followed, holds `site_name` or another MkDocs key."""
+    if path.name in MKDOCS_NAMES:
+        return True
+    if path.suffix.lower() not in (".yml", ".yaml"):
+        return False
+    try:
+        data = _read_chain(path)
+    except InputError:
+        return False
+    return "site_name" in data or bool(MKDOCS_KEYS & data.keys() - {"INHERIT"})
+
+
 def read_mkdocs(path: Path) -> MkDocsProject:
     data = _read_chain(path)
     base = path.parent
     docs_dir = base / str(data.get("docs_dir", "docs"))
     if not docs_dir.is_dir():
         raise InputError(f"{path}: docs_dir '{data.get('docs_dir', 'docs')}' is not a directory")
+    plugins = _plugins(data.get("plugins"))
     redirects: dict[str, str] = {}
-    for plugin in data.get("plugins") or []:
-        if isinstance(plugin, dict) and isinstance(plugin.get("redirects"), dict):
-            maps = plugin["redirects"].get("redirect_maps") or {}
-            if isinstance(maps, dict):
-                redirects = {str(k): str(v) for k, v in maps.items()}
+    maps = (plugins.get("redirects") or {}).get("redirect_maps") or {}
+    if isinstance(maps, dict):
+        redirects = {str(k): str(v) for k, v in maps.items()}
+    offline = _enabled(plugins, "offline") or _enabled(plugins, "material/offline")
+    excluded = plugins.get("exclude") or {}
+    theme = data.get("theme")
+    custom_dir = theme.get("custom_dir") if isinstance(theme, dict) and isinstance(theme.get("custom_dir"), str) else ""
     return MkDocsProject(
         config_file=path,
         docs_dir=docs_dir.resolve(),
         site_url=str(data.get("site_url") or ""),
-        use_directory_urls=bool(data.get("use_directory_urls", True)),
+        use_directory_urls=bool(data.get("use_directory_urls", True)) and not offline,
         nav_files=frozenset(_nav_files(data.get("nav"))),
         redirects=redirects,
+        offline_plugin=offline,
+        exclude_docs=_lines(data.get("exclude_docs")),
+        draft_docs=_lines(data.get("draft_docs")),
+        not_in_nav=_lines(data.get("not_in_nav")),
+        exclude_globs=_strings(excluded.get("glob")),
+        exclude_regexes=_strings(excluded.get("regex")),
+        theme_dirs=((base / custom_dir).resolve(),) if custom_dir else (),
+        absolute_links_to_docs=_absolute_links(data.get("validation")) == "relative_to_docs",
     )
 
 
+def _plugins(value: object) -> dict[str, dict]:
+    """`plugins` as {name: settings}, from the list form (`- name`, `- name: {...}`) or the
+    mapping form (which INHERIT merges)."""
+    items: list[tuple[object, object]] = []
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, list):
+        for entry in value:
+            if isinstance(entry, dict):
+                items.extend(entry.items())
+            else:
+                items.append((entry, None))
+    return {str(name): settings if isinstance(settings, dict) else {} for name, settings in items}
+
+
+def _enabled(plugins: dict[str, dict], name: str) -> bool:
+    if name not in plugins:
+        return False
+    enabled = plugins[name].get("enabled", True)
+    if isinstance(enabled, str):
+        return enabled.strip().lower() not in ("false", "no", "off", "0", "")
+    return enabled is None or bool(enabled)  # `!ENV [X]` with X unset loads as None: the default
+
+
+def _lines(value: object) -> tuple[str, ...]:
+    """gitignore-style lines of a MkDocs pathspec setting (a block string)."""
+    if isinstance(value, str):
+        return tuple(line for line in value.splitlines() if line.strip())
+    return _strings(value)
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list):
+        return tuple(str(v) for v in value if isinstance(v, (str, int, float)))
+    return ()
+
+
+def _absolute_links(validation: object) -> str:
+    """validation.links.absolute_links, or the `validation.absolute_links` shorthand."""
+    if not isinstance(validation, dict):
+        return ""
+    links = validation.get("links")
+    if isinstance(links, dict) and "absolute_links" in links:
+        return str(links["absolute_links"])
+    return str(validation.get("absolute_links", ""))
+
+
 def _read_chain(path: Path) -> dict:
-    """The config of `path` over the configs it INHERITs from (each key from the nearest file
-    that sets it: the keys read here are scalars and lists, which MkDocs's merge replaces too).
+    """The config of `path` over the configs it INHERITs from, merged as MkDocs merges them
+    (mergedeep's default: mappings merged key by key, everything else replaced by the nearer
+    file's value): `plugins: {offline: ...}` in a child keeps the parent's other plugins.
     The chain is followed to MAX_INHERIT files; a loop is refused."""
     chain = [path.resolve()]
     data = _read_one(path, path)
@@ -92,7 +183,15 @@ def _read_chain(path: Path) -> dict:
             raise InputError(f"{path}: INHERIT chain longer than {MAX_INHERIT} files")
         chain.append(parent)
         data = _read_one(parent, path)
-        merged = {**data, **merged}
+        merged = _merge(data, merged)
+    return merged
+
+
+def _merge(parent: dict, child: dict) -> dict:
+    merged = dict(parent)
+    for key, value in child.items():
+        below = merged.get(key)
+        merged[key] = _merge(below, value) if isinstance(below, dict) and isinstance(value, dict) else value
     return merged
 
 

@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..errors import InputError
-from .mkdocs import MkDocsProject, read_mkdocs
-from .read import Unreadable, display_path, read_bytes
+from .gitignore import Ignores, gitignores_above, ignored, read_gitignore
+from .mkdocs import MKDOCS_NAMES, MkDocsProject, is_mkdocs_config, read_mkdocs
+from .read import display_path
 
 if TYPE_CHECKING:
-    import pathspec
+    from .mkdocs_files import MkDocsFiles
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,9 @@ SKIP_DIRS = frozenset(
     {".git", ".hg", ".svn", "node_modules", "__pycache__", ".tox", ".nox", ".mypy_cache",
      ".pytest_cache", ".ruff_cache", ".linkfix-cache", "site-packages", ".venv", "venv"}
 )
-GITIGNORE_BYTES = 1024 * 1024
+# Files at the top of a directory that mark it as a built site (MkDocs, Sphinx, Hugo, ...):
+# markdown files in it are then assets (mkdocs-llmstxt writes them), not pages.
+BUILT_SITE_MARKERS = ("index.html", "404.html", "sitemap.xml", "sitemap.xml.gz")
 
 
 def skipped_directory(directory: Path) -> bool:
@@ -65,6 +68,9 @@ class Project:
     root: Path  # site root: root-relative links resolve here; nothing outside is followed
     markdown: bool  # sources are markdown (links to .md files) rather than built HTML
     mkdocs: MkDocsProject | None = None
+    # What MkDocs publishes and where, when the root is the docs_dir of `mkdocs` (set by
+    # `collect`): links are then resolved as the built site serves them (check/mkdocs_links.py).
+    mkdocs_files: MkDocsFiles | None = None
     site_files: frozenset[str] = frozenset()  # every file under root, root-relative posix paths
     site_dirs: frozenset[str] = frozenset()  # every directory under root, root-relative
     errors: list[str] = field(default_factory=list)  # inputs skipped, with the reason
@@ -85,7 +91,8 @@ class Project:
 
 
 def collect(inputs: list[str], config: Config) -> Project:
-    """Turn command-line inputs into a Project, or raise InputError with a clear message."""
+    """Turn command-line inputs into a Project, or raise InputError with a clear message
+    (also when there is nothing to read: a check of zero files proves nothing)."""
     if not inputs:
         raise InputError("nothing to check: give a directory, files, or a mkdocs.yml")
     paths = [Path(i) for i in inputs]
@@ -93,24 +100,29 @@ def collect(inputs: list[str], config: Config) -> Project:
         if not p.exists() and not p.is_symlink():
             raise InputError(f"no such file or directory: {p}")
     excluded = [re.compile(p) for p in config.exclude_path]
-    skipped: list[str] = []
 
-    if len(paths) == 1 and paths[0].is_file() and paths[0].name in ("mkdocs.yml", "mkdocs.yaml"):
-        mk = read_mkdocs(paths[0])
-        root = (Path(config.path(config.root_dir)) if config.root_dir else mk.docs_dir).resolve()
-        # What MkDocs itself builds from: the project directory (docs/index.md -> ../README.md
-        # is a common idiom), or wider when docs_dir or root_dir is set outside it.
-        boundary = Path(os.path.commonpath([mk.config_file.parent.resolve(), mk.docs_dir, root]))
-        files = list(walk(mk.docs_dir, excluded, config.gitignore, suffixes=MARKDOWN_SUFFIXES, boundary=boundary, skipped=skipped))
-        return _finish(Project(files=files, root=root, markdown=True, mkdocs=mk, errors=skipped, boundary=boundary))
+    if len(paths) == 1 and paths[0].is_file() and is_mkdocs_config(paths[0]):
+        return _mkdocs_project(read_mkdocs(paths[0]), config, excluded)
+    for p in paths:
+        if p.is_file() and p.suffix.lower() in (".yml", ".yaml"):
+            if is_mkdocs_config(p):
+                raise InputError(f"{p}: a MkDocs config is checked on its own: give it as the only input")
+            raise InputError(f"{p}: not a MkDocs config (no site_name, docs_dir, nav, theme or plugins, INHERIT followed) "
+                             "and not a documentation file")
 
+    file_list = all(not p.is_dir() for p in paths)
+    if file_list and not config.root_dir:
+        mk = enclosing_mkdocs(paths)
+        if mk is not None:
+            return _mkdocs_project(mk, config, excluded, given=paths)
     if config.root_dir:
         root = config.path(config.root_dir)
     elif len(paths) == 1 and paths[0].is_dir():
         root = paths[0]
     else:
         # From the paths as given: a symlink among them must not move the root to its target.
-        root = Path(os.path.commonpath([os.path.abspath(p if p.is_dir() else p.parent) for p in paths]))
+        common = Path(os.path.commonpath([os.path.abspath(p if p.is_dir() else p.parent) for p in paths]))
+        root = (git_top(common) or common) if file_list else common
     if not root.is_dir():
         raise InputError(f"root_dir: not a directory: {root}")
     # Reads stay under the root and the directories named on the command line; a file named
@@ -118,10 +130,17 @@ def collect(inputs: list[str], config: Config) -> Project:
     named = [os.path.realpath(p if p.is_dir() else p.parent) for p in paths]
     boundary = Path(os.path.commonpath([os.path.realpath(root), *named]))
     files: list[Path] = []
+    skipped: list[str] = []
     for p in paths:
         if p.is_dir():
-            files.extend(walk(p, excluded, config.gitignore, suffixes=MARKDOWN_SUFFIXES | HTML_SUFFIXES,
+            found = list(walk(p, excluded, config.gitignore, suffixes=MARKDOWN_SUFFIXES | HTML_SUFFIXES,
                               boundary=boundary, skipped=skipped))
+            if is_built_site(p, found):
+                # A built site: its .md files are assets served as text (mkdocs-llmstxt), not pages.
+                found = [f for f in found if f.suffix.lower() not in MARKDOWN_SUFFIXES]
+            if not found:
+                raise InputError(nothing_read(p, excluded, config.gitignore, MARKDOWN_SUFFIXES | HTML_SUFFIXES))
+            files.extend(found)
         elif not _is_excluded(p, excluded):
             reason = outside_reason(p, boundary)
             if reason is None:
@@ -129,9 +148,106 @@ def collect(inputs: list[str], config: Config) -> Project:
             else:
                 skipped.append(f"{display_path(p)}: {reason}")
                 log.warning("skipping %s: %s", p, reason)
+    if not files:
+        raise InputError(f"nothing to read: every file given is {'outside the project' if skipped else 'excluded by exclude_path'}"
+                         + (f" ({skipped[0]})" if skipped else ""))
     markdown_count = sum(f.suffix.lower() in MARKDOWN_SUFFIXES for f in files)
-    markdown = markdown_count * 2 >= len(files) if files else True
+    markdown = markdown_count * 2 >= len(files)
     return _finish(Project(files=files, root=root.resolve(), markdown=markdown, errors=skipped, boundary=boundary))
+
+
+def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[re.Pattern[str]], *,
+                    given: list[Path] | None = None) -> Project:
+    """A MkDocs project: its docs_dir walked (or the `given` files of it), resolved the way
+    MkDocs renders links when the root is the docs_dir (MkDocsFiles)."""
+    from .mkdocs_files import MkDocsFiles
+
+    root = (Path(config.path(config.root_dir)) if config.root_dir else mk.docs_dir).resolve()
+    # What MkDocs itself builds from: the project directory (docs/index.md -> ../README.md
+    # is a common idiom), or wider when docs_dir or root_dir is set outside it.
+    boundary = Path(os.path.commonpath([mk.config_file.parent.resolve(), mk.docs_dir, root]))
+    skipped: list[str] = []
+    if given is None:
+        files = list(walk(mk.docs_dir, excluded, config.gitignore, suffixes=MARKDOWN_SUFFIXES, boundary=boundary, skipped=skipped))
+    else:
+        files = [p for p in given if not _is_excluded(p, excluded)]
+    if not files:
+        if given is not None:
+            raise InputError("nothing to read: every file given is excluded by exclude_path")
+        raise InputError(nothing_read(mk.docs_dir, excluded, config.gitignore, MARKDOWN_SUFFIXES, what=f"{mk.config_file} docs_dir "))
+    project = _finish(Project(files=files, root=root, markdown=True, mkdocs=mk, errors=skipped, boundary=boundary))
+    if root == mk.docs_dir:
+        site = project.mkdocs_files = MkDocsFiles(mk, project.site_files)
+        if given is None:  # files named one by one are checked whatever MkDocs does with them
+            published = [f for f in files if project.relative(f) not in site.excluded]
+            if not published:
+                why = site.excluded[project.relative(files[0]) or ""]
+                raise InputError(f"{display_path(mk.docs_dir)}/: none of the {len(files)} markdown files is a page MkDocs "
+                                 f"publishes (e.g. {display_path(files[0])}: {why})")
+            if len(published) < len(files):
+                log.info("%d of %d markdown files are not published by MkDocs (exclude_docs, drafts, theme templates, ...): "
+                         "not checked", len(files) - len(published), len(files))
+            project.files = published
+    return project
+
+
+def enclosing_mkdocs(paths: list[Path]) -> MkDocsProject | None:
+    """The MkDocs project whose docs_dir holds every one of `paths` (files), looked for from
+    their common directory up to the git work tree's top: what pre-commit passes is then
+    checked by MkDocs' rules."""
+    real = [Path(os.path.realpath(p)) for p in paths]
+    current = Path(os.path.commonpath([p.parent for p in real]))
+    top = git_top(current)
+    while True:
+        for name in MKDOCS_NAMES:
+            config = current / name
+            if config.is_file():
+                try:
+                    mk = read_mkdocs(config)
+                except InputError as exc:
+                    log.warning("not using %s for the files given: %s", config, exc)
+                    continue
+                if all(p.is_relative_to(mk.docs_dir) for p in real):
+                    log.info("the files are in the docs_dir of %s: checked by MkDocs' rules", config)
+                    return mk
+        if current == top or current.parent == current:
+            return None
+        current = current.parent
+
+
+def git_top(directory: Path) -> Path | None:
+    """The top of the git work tree holding `directory`, or None."""
+    current = directory.absolute()
+    while True:
+        if (current / ".git").exists():
+            return current
+        if current.parent == current:
+            return None
+        current = current.parent
+
+
+def is_built_site(directory: Path, found: list[Path]) -> bool:
+    """A directory of mostly HTML files with the top-level files a site generator writes."""
+    html = sum(f.suffix.lower() in HTML_SUFFIXES for f in found)
+    return html * 2 > len(found) and any((directory / marker).is_file() for marker in BUILT_SITE_MARKERS)
+
+
+def nothing_read(top: Path, excluded: list[re.Pattern[str]], use_gitignore: bool, suffixes: frozenset[str], *, what: str = "") -> str:
+    """Why a walk of `top` found no document: what a walk without the filters finds, and
+    which filter left it out (walked again: this is the error path only)."""
+    kinds = "markdown" if suffixes == MARKDOWN_SUFFIXES else "markdown or HTML"
+    where = f"{what}{display_path(top)}/"
+    everything = list(walk(top, [], False, suffixes=suffixes))
+    if not everything:
+        return f"{where}: no {kinds} files to check ({', '.join(sorted(suffixes))})"
+    count = f"none of the {len(everything)} {kinds} files"
+    if use_gitignore and not list(walk(top, excluded, False, suffixes=suffixes)):
+        return f"{where}: {count} were read: all match exclude_path ({', '.join(p.pattern for p in excluded)})"
+    if use_gitignore and not list(walk(top, [], True, suffixes=suffixes)):
+        return f"{where}: {count} were read: all are ignored by .gitignore (use --no-gitignore)"
+    if use_gitignore:
+        return f"{where}: {count} were read: they are ignored by .gitignore or match exclude_path (use --no-gitignore)"
+    return f"{where}: {count} were read: all match exclude_path ({', '.join(p.pattern for p in excluded)})"
 
 
 def outside_reason(path: Path, boundary: Path) -> str | None:
@@ -186,9 +302,9 @@ def walk(
     """Files under `top` with one of `suffixes`, skipping tool/VCS/virtualenv directories,
     `exclude_path` matches and (by default) what .gitignore files say. With a `boundary`,
     symlinks that lead out of it are not followed; they are named in `skipped`, with why."""
-    ignores: list[tuple[Path, pathspec.PathSpec]] = []
+    ignores: Ignores = []
     if use_gitignore:
-        ignores = _gitignores_above(top)
+        ignores = gitignores_above(top)
     seen: set[tuple[int, int]] = set()  # (device, inode) of visited dirs: symlink loops end here
     walker = _Walker(excluded, use_gitignore, suffixes, boundary, skipped if skipped is not None else [], seen)
     yield from walker.walk(top, ignores)
@@ -203,7 +319,7 @@ class _Walker:
     skipped: list[str]
     seen: set[tuple[int, int]]
 
-    def walk(self, directory: Path, ignores: list) -> Iterator[Path]:
+    def walk(self, directory: Path, ignores: Ignores) -> Iterator[Path]:
         try:
             st = directory.stat()
         except OSError as exc:
@@ -214,9 +330,9 @@ class _Walker:
             return
         self.seen.add((st.st_dev, st.st_ino))
         if self.use_gitignore:
-            spec = _read_gitignore(directory / ".gitignore")
+            spec = read_gitignore(directory / ".gitignore")
             if spec is not None:
-                ignores = ignores + [(directory, spec)]
+                ignores = [*ignores, (directory, spec)]
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError as exc:
@@ -233,7 +349,7 @@ class _Walker:
                     continue
             elif path.suffix.lower() not in self.suffixes:
                 continue
-            if _is_excluded(path, self.excluded) or _ignored(path, is_dir, ignores):
+            if _is_excluded(path, self.excluded) or ignored(path, is_dir, ignores):
                 continue
             if self.boundary is not None and entry.is_symlink():
                 reason = outside_reason(path, self.boundary)
@@ -245,43 +361,3 @@ class _Walker:
                 yield from self.walk(path, ignores)
             else:
                 yield path
-
-
-def _gitignores_above(top: Path) -> list[tuple[Path, pathspec.PathSpec]]:
-    """The .gitignore files of the enclosing git work tree, above `top`."""
-    found = []
-    current = top.resolve().parent
-    while True:
-        spec = _read_gitignore(current / ".gitignore")
-        if spec is not None:
-            found.append((current, spec))
-        if (current / ".git").exists() or current.parent == current:
-            break
-        current = current.parent
-    found.reverse()
-    return found
-
-
-def _read_gitignore(path: Path) -> pathspec.PathSpec | None:
-    if not path.exists():
-        return None
-    try:
-        lines = read_bytes(path, limit=GITIGNORE_BYTES).decode("utf-8", errors="replace").splitlines()
-    except Unreadable as exc:
-        log.warning("ignoring %s: %s", path, exc)
-        return None
-    import pathspec  # here, not at start-up: only a walk over a directory needs it
-
-    return pathspec.GitIgnoreSpec.from_lines(lines)
-
-
-def _ignored(path: Path, is_dir: bool, ignores: list[tuple[Path, pathspec.PathSpec]]) -> bool:
-    resolved = path.absolute()
-    for base, spec in ignores:
-        try:
-            rel = resolved.relative_to(base.absolute()).as_posix()
-        except ValueError:
-            continue
-        if spec.match_file(rel + "/" if is_dir else rel):
-            return True
-    return False

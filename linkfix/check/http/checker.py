@@ -63,7 +63,7 @@ class HttpChecker:
         self.config = config
         self.cache = cache
         self.transport = Transport(config, resolver=resolver, socket_factory=socket_factory)
-        self.network = NetworkWatch(config.network_probe)
+        self.network = NetworkWatch(config.network_probe, self.transport.resolves)
         self.hosts = HostScheduler(config, cache, self.transport, self.network, backoff=backoff, max_retry_after=max_retry_after)
         self.redirects = Redirects(config, self.hosts, self.transport)
         self._want_ids: set[str] = set()  # normalised URLs some submitted target needs the ids of
@@ -111,6 +111,8 @@ class HttpChecker:
         outcome = await asyncio.shield(self._outcome_future(base, want_ids=self._needs_ids(fragment)))
         if self.network.down:
             raise self.network.down
+        if outcome.result.reason == Reason.DNS:
+            await self.network.confirm_dns_failures({hostname(base)})
         return self._result_for(base, fragment, outcome)
 
     def submit(self, url: str, fragment: str = "") -> None:
@@ -139,6 +141,9 @@ class HttpChecker:
             raise
         if self.network.down:
             raise self.network.down
+        # "Host name not found" with nothing answering may be a dead network: the probe decides.
+        await self.network.confirm_dns_failures(
+            {hostname(base) for target, (base, _) in split.items() if futures[target].result().result.reason == Reason.DNS})
         return {target: self._result_for(base, fragment, futures[target].result()) for target, (base, fragment) in split.items()}
 
     def _result_for(self, base: str, fragment: str, outcome: Outcome) -> CheckResult:

@@ -1,8 +1,16 @@
 """Network down is not link rot: tell a dead network from dead links.
 
-When several distinct hosts fail DNS and none has answered, or the configured `network_probe`
-URL does not answer, the run stops with one NetworkDownError instead of reporting every link
-broken.
+"Host name not found" is evidence of a dead host only when the network, and DNS, demonstrably
+work: some host answered this run, or the probe name (`network_probe` when it is a host name;
+example.com by default) resolves. So:
+- at the end of a run (and of a single check) whose DNS failures have no such evidence, the
+  probe name is resolved once (bounded by the timeout); when it does not resolve either, the
+  network is down;
+- when several distinct hosts failed DNS and none has answered, with nothing else in flight,
+  the probe is asked at once, so that a dead network stops the run early;
+- a `network_probe` URL must answer a HEAD before the first request (the old, stricter probe).
+A network found down raises one NetworkDownError; what the run does with it (stop with exit 2,
+or report external links as not checked) is the caller's `network_down` policy.
 """
 
 from __future__ import annotations
@@ -12,16 +20,25 @@ from collections.abc import Awaitable, Callable
 
 from ...errors import NetworkDownError
 from ...model import Reason
+from ...urls import hostname
 from .transport import Answer
 
-NETWORK_DOWN_HOSTS = 5  # distinct hosts failing DNS, none answering, before "network down"
+NETWORK_DOWN_HOSTS = 5  # distinct hosts failing DNS, none answering, before the probe is asked early
+
+Resolve = Callable[[str], Awaitable[bool]]
 
 
 class NetworkWatch:
-    def __init__(self, probe_url: str) -> None:
+    def __init__(self, probe: str, resolve: Resolve | None = None) -> None:
+        """`probe`: the `network_probe` setting; `resolve(name)`: whether a name resolves."""
         self.down: NetworkDownError | None = None
-        self._probe_url = probe_url
+        is_url = probe.startswith(("http://", "https://"))
+        self._probe_url = probe if is_url else ""
+        self._probe_name = (hostname(probe) if is_url else probe).rstrip(".")
+        self._resolve = resolve
         self._probed: asyncio.Future[None] | None = None
+        self._resolving: asyncio.Future[bool] | None = None  # the probe name's one resolution
+        self._early: asyncio.Future[bool] | None = None  # the probe asked early (see note)
         self._dns_failed: set[str] = set()
         self._answered: set[str] = set()
 
@@ -33,6 +50,8 @@ class NetworkWatch:
     async def ensure_up(self, send: Callable[[str], Awaitable[Answer]]) -> None:
         """Raise NetworkDownError if the network is known to be down; once per run, before the
         first request, `send` the configured probe URL (a HEAD) and require an answer."""
+        if self._early is not None and not self._early.done():
+            await asyncio.shield(self._early)  # the early probe decides before more requests go out
         if self.down:
             raise self.down
         if not self._probe_url:
@@ -49,6 +68,18 @@ class NetworkWatch:
                 "not checking external links (fix the connection or proxy, or run with --offline)"
             )
             raise self.down
+        self._answered.add(hostname(self._probe_url))
+
+    async def confirm_dns_failures(self, failed_hosts: set[str]) -> None:
+        """Raise NetworkDownError when `failed_hosts` (names not found) have no evidence of a
+        working network: nothing answered, and the probe name does not resolve."""
+        if not failed_hosts or self._answered or self.down is not None:
+            if self.down is not None:
+                raise self.down
+            return
+        if not await self._probe_name_resolves():
+            self.down = self._down(failed_hosts)
+            raise self.down
 
     def note(self, host: str, answer: Answer, *, in_flight: int) -> None:
         """Count `answer` from `host`; `in_flight`: requests still on their way."""
@@ -61,9 +92,31 @@ class NetworkWatch:
             and not self._answered
             and len(self._dns_failed) >= NETWORK_DOWN_HOSTS
             and in_flight == 0  # nothing else still on its way: every attempt so far failed DNS
+            and self._early is None
         ):
-            sample = ", ".join(sorted(self._dns_failed)[:5])
-            self.down = NetworkDownError(
-                f"network down: no host name resolves ({len(self._dns_failed)} hosts failed, e.g. {sample}); "
-                "not reporting links as broken (check the connection, DNS or proxy, or run with --offline)"
-            )
+            if self._probe_name and self._resolve is not None:
+                self._early = asyncio.ensure_future(self._probe_early())
+            else:
+                self.down = self._down(self._dns_failed)
+
+    async def _probe_early(self) -> bool:
+        resolves = await self._probe_name_resolves()
+        if not resolves and not self._answered:
+            self.down = self._down(self._dns_failed)
+        return resolves
+
+    async def _probe_name_resolves(self) -> bool:
+        """Whether the probe name resolves (asked once per run); True when there is no probe."""
+        if not self._probe_name or self._resolve is None:
+            return True
+        if self._resolving is None:
+            self._resolving = asyncio.ensure_future(self._resolve(self._probe_name))
+        return bool(await asyncio.shield(self._resolving))
+
+    def _down(self, failed: set[str]) -> NetworkDownError:
+        sample = ", ".join(sorted(failed)[:5])
+        probe = f"; not even {self._probe_name} resolves" if self._probe_name and self._resolve is not None else ""
+        return NetworkDownError(
+            f"network down: no host name resolves ({len(failed)} host{'s' if len(failed) != 1 else ''} failed, e.g. {sample}{probe}); "
+            "not reporting links as broken (check the connection, DNS or proxy, or run with --offline)"
+        )

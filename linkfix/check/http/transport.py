@@ -87,11 +87,13 @@ class Transport:
         self._proxy_for_host: dict[tuple[str, str], str | None] = {}
         self._host_headers: dict[tuple[str, str], dict[str, str]] = {}
         self._session: aiohttp.ClientSession | None = None
+        self._names: AbstractResolver | None = None  # the resolver under the guard (also the network probe's)
 
     def open(self) -> None:
         """Create the session (inside a running event loop); `close` closes it."""
         guard = ConnectionGuard(allow_private=self.config.allow_private, open_socket=self._socket_factory)
-        resolver = GuardedResolver(self._resolver or DefaultResolver(), allow_private=self.config.allow_private, guard=guard)
+        self._names = self._resolver or DefaultResolver()
+        resolver = GuardedResolver(self._names, allow_private=self.config.allow_private, guard=guard)
         for proxy in {self._proxies.get("http"), self._proxies.get("https")} - {None, ""}:
             _trust_proxy(str(proxy), guard, resolver)
         connector = aiohttp.TCPConnector(
@@ -117,6 +119,16 @@ class Transport:
         if self._session is not None:
             await self._session.close()
             self._session = None
+
+    async def resolves(self, name: str) -> bool:
+        """Whether `name` resolves, asked once of the session's resolver (nothing is connected
+        to), within the request timeout and at most 10 s: the network probe."""
+        names = self._names or self._resolver or DefaultResolver()
+        try:
+            found = await asyncio.wait_for(names.resolve(name, 443, socket.AF_UNSPEC), min(self.config.timeout, 10.0))
+        except (TimeoutError, OSError, aiohttp.ClientError, ValueError):
+            return False
+        return bool(found)
 
     async def request(self, method: str, url: str, read: int, extra: Extra = None) -> Answer:
         """One exchange, no redirect followed; at most `read` bytes of the body (0: none)."""

@@ -23,6 +23,7 @@ from markdown_it.common.utils import normalizeReference
 from markdown_it.token import Token
 
 from ...model import LinkKind, Span
+from ..html.values import _refresh_url
 from ..rawhtml import Tag, scan_tags, srcset_urls
 from ..slug import Heading
 from .parser import inline_pieces
@@ -392,6 +393,11 @@ def _link(
     )
 
 
+def _is_refresh(tag: Tag) -> bool:
+    equiv = tag.get("http-equiv")
+    return tag.name == "meta" and equiv is not None and equiv.value.strip().lower() == "refresh"
+
+
 def _raw_html(
     walk: Walk, fragment: str, base: int, block: Block, text_of: Callable[[Tag], str]
 ) -> None:
@@ -405,9 +411,13 @@ def _raw_html(
             if attribute.name == "id" or (attribute.name == "name" and tag.name == "a"):
                 if attribute.value:
                     walk.ids.add(attribute.value)
-            if attribute.name not in LINK_ATTRIBUTES.get(tag.name, ()):
+            if attribute.name == "content" and _is_refresh(tag):
+                # <meta http-equiv="refresh" content="0; url=..."> (a hand-made redirect page)
+                where = _refresh_url(attribute.value)
+                pieces = [(attribute.start + where[0], attribute.start + where[1])] if where else []
+            elif attribute.name not in LINK_ATTRIBUTES.get(tag.name, ()):
                 continue
-            if attribute.name == "srcset":
+            elif attribute.name == "srcset":
                 pieces = [(attribute.start + a, attribute.start + b) for a, b in srcset_urls(attribute.value)]
             else:
                 pieces = [(attribute.start, attribute.end)]

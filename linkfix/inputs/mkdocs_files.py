@@ -1,0 +1,171 @@
+"""Which files of a MkDocs `docs_dir` the build publishes, and at which URL (MkDocs 1.6 rules).
+
+- Pages are the Markdown files; every other file is copied as it is (an asset).
+- Left out: `exclude_docs` plus MkDocs' own defaults (`.*`, `/templates/`), `draft_docs` (not
+  built by `mkdocs build`), the mkdocs-exclude plugin's globs and regexes, a theme `custom_dir`
+  inside docs_dir (templates, not documentation), and a `README.md` beside an `index.md`.
+  `not_in_nav` pages are built (they are only missing from the navigation).
+- A page `a/b.md` is served at `a/b/` (`a/b/index.html`) with `use_directory_urls`, else at
+  `a/b.html`; `index.md` and `README.md` at their directory.
+- mkdocs-redirects writes a stub page at the URL each `redirect_maps` key would have had, when
+  its target is a page of the build or an http(s) URL.
+
+`serve(path)` answers what the built site returns for a site-relative URL path: the page, the
+asset, a redirect stub, or nothing.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import logging
+import posixpath
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from .mkdocs import MkDocsProject
+
+if TYPE_CHECKING:
+    import pathspec
+
+log = logging.getLogger(__name__)
+
+# mkdocs.utils.markdown_extensions: what MkDocs renders as a page.
+PAGE_SUFFIXES = (".md", ".markdown", ".mdown", ".mkdn", ".mkd")
+DEFAULT_EXCLUDE = (".*", "/templates/")
+
+
+@dataclass(frozen=True, slots=True)
+class Served:
+    """What the built site answers for a URL path."""
+
+    kind: Literal["page", "asset", "redirect"]
+    target: str  # page/asset: its docs-relative source path; redirect: the redirect_maps key
+
+
+class MkDocsFiles:
+    def __init__(self, mk: MkDocsProject, docs_files: Iterable[str]) -> None:
+        """`docs_files`: every file under docs_dir, docs-relative posix paths."""
+        self.mkdocs = mk
+        self.directory_urls = mk.use_directory_urls
+        self.excluded: dict[str, str] = {}  # docs path -> why MkDocs does not publish it
+        self.pages: dict[str, str] = {}  # docs path of a published page -> its URL ("" for the home page)
+        self._by_dest: dict[str, Served] = {}  # built file path -> what is there
+        self._directories: set[str] = set()  # directories of the built site ("" for its root)
+        exclude = _spec(DEFAULT_EXCLUDE + mk.exclude_docs)
+        drafts = _spec(mk.draft_docs) if mk.draft_docs else None
+        theme_dirs = [d for d in (_docs_relative(t, mk.docs_dir) for t in mk.theme_dirs) if d is not None]
+        regexes = [re.compile(r) for r in mk.exclude_regexes if _compiles(r)]
+        for path in sorted(set(docs_files), key=_walk_order):
+            why = self._left_out(path, exclude, drafts, theme_dirs, regexes)
+            if why:
+                self.excluded[path] = why
+                continue
+            dest = self.dest(path)
+            earlier = self._by_dest.get(dest)
+            if earlier is not None:
+                # Two files, one URL: MkDocs keeps the one it meets last (index.md over README.md,
+                # a/index.md over a.md) and leaves the other out.
+                self.excluded[earlier.target] = f"MkDocs leaves it out: it conflicts with {path}"
+                self.pages.pop(earlier.target, None)
+            if is_page(path):
+                self.pages[path] = self.url(path)
+                self._by_dest[dest] = Served("page", path)
+            else:
+                self._by_dest[dest] = Served("asset", path)
+        for old, new in mk.redirects.items():
+            target = new.partition("#")[0]
+            if new.lower().startswith(("http://", "https://")) or target in self.pages:
+                self._by_dest.setdefault(self.dest(old), Served("redirect", old))
+        for dest in self._by_dest:
+            parts = dest.split("/")[:-1]
+            self._directories.update("/".join(parts[:i]) for i in range(len(parts) + 1))
+
+    # -- where things are published -------------------------------------------------------
+    def dest(self, path: str) -> str:
+        """The built file of a docs file (File.dest_uri)."""
+        if not is_page(path):
+            return path
+        parent, name = posixpath.split(path)
+        stem = posixpath.splitext(name)[0]
+        stem = "index" if stem == "README" else stem
+        if not self.directory_urls or stem == "index":
+            return posixpath.join(parent, stem + ".html")
+        return posixpath.join(parent, stem, "index.html")
+
+    def url(self, path: str) -> str:
+        """The site-relative URL of a docs file (File.url; "" for the home page)."""
+        dest = self.dest(path)
+        directory, name = posixpath.split(dest)
+        if self.directory_urls and name == "index.html":
+            return f"{directory}/" if directory else ""
+        return dest
+
+    def has_directory(self, path: str) -> bool:
+        """Whether the built site has the directory `path` (site-relative, no slashes around)."""
+        return path in self._directories
+
+    def serve(self, path: str) -> Served | None:
+        """What the built site answers for the site-relative URL path `path` (no query or
+        fragment, percent-decoded): a directory URL is its index.html; without the slash, a
+        directory is redirected to it by the server (with directory URLs only: a page.html
+        build is meant to be browsed from files too)."""
+        if path == "" or path.endswith("/"):
+            return self._by_dest.get(path + "index.html")
+        found = self._by_dest.get(path)
+        if found is None and self.directory_urls:
+            found = self._by_dest.get(path + "/index.html")
+        return found
+
+    def _left_out(self, path: str, exclude: pathspec.PathSpec, drafts: pathspec.PathSpec | None,
+                  theme_dirs: list[str], regexes: list[re.Pattern[str]]) -> str:
+        for directory in theme_dirs:
+            if directory == "" or path.startswith(directory + "/"):
+                return f"inside the theme's custom_dir ({directory or '.'}/): templates, not documentation"
+        if exclude.match_file(path):
+            return "excluded by exclude_docs (MkDocs always leaves out names starting with '.' and /templates/)"
+        if drafts is not None and drafts.match_file(path):
+            return "a draft (draft_docs): not in `mkdocs build`"
+        for glob in self.mkdocs.exclude_globs:
+            if fnmatch.fnmatchcase(path, glob):
+                return f"excluded by the mkdocs-exclude plugin (glob {glob})"
+        for regex in regexes:
+            if regex.match(path):
+                return f"excluded by the mkdocs-exclude plugin (regex {regex.pattern})"
+        return ""
+
+
+def is_page(path: str) -> bool:
+    return path.lower().endswith(PAGE_SUFFIXES)
+
+
+def _walk_order(path: str) -> tuple[tuple[str, ...], bool, str]:
+    """The order MkDocs meets docs files in: os.walk top-down with sorted directories, and in
+    a directory index/README first (README.md before index.md), then by name."""
+    *directories, name = path.split("/")
+    return tuple(directories), posixpath.splitext(name)[0] not in ("index", "README"), name
+
+
+def _spec(lines: Iterable[str]) -> pathspec.PathSpec:
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(list(lines))
+
+
+def _compiles(pattern: str) -> bool:
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        log.warning("mkdocs-exclude regex %r ignored: %s", pattern, exc)
+        return False
+    return True
+
+
+def _docs_relative(directory: Path, docs_dir: Path) -> str | None:
+    try:
+        rel = directory.relative_to(docs_dir).as_posix()
+    except ValueError:
+        return None
+    return "" if rel == "." else rel

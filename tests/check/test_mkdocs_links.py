@@ -1,0 +1,204 @@
+"""Links of a MkDocs project followed the way MkDocs renders them and the built site serves them,
+on small self-made projects (one per class of mistake seen on real projects)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from linkfix.check.local import LocalChecker
+from linkfix.config import Config
+from linkfix.inputs.sources import collect
+from linkfix.model import LinkKind, Page, Scope, Status
+from linkfix.pipeline import run_check
+
+
+def write(base: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = base / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return base
+
+
+async def results(tmp_path: Path, files: dict[str, str], *, config: str = "mkdocs.yml", **settings):
+    """{(page, url as written): CheckResult} of an offline check of the project; a link written
+    in raw HTML is keyed ("html", page, url)."""
+    write(tmp_path, files)
+    report = await run_check([str(tmp_path / config)], Config(offline=True, cache=False, **settings))
+    return {("html",) * (r.link.kind is LinkKind.HTML) + (Path(r.link.span.path).relative_to(tmp_path / "docs").as_posix(), r.link.url): r.result
+            for r in report.results}
+
+
+def status(result):
+    return result.status, result.reason
+
+
+PAGES = {
+    "docs/index.md": "# Home\n",
+    "docs/a.md": "# A\n",
+    "docs/b.md": "# B\n\n## Section\n",
+    "docs/guide/index.md": "# Guide\n",
+    "docs/img/logo.png": "",
+}
+
+
+# -- page.md/#frag and /page.md ------------------------------------------------------------------------
+async def test_page_md_with_a_slash_before_the_fragment_resolves_as_mkdocs_does(tmp_path):
+    got = await results(tmp_path, {**PAGES, "mkdocs.yml": "site_name: X\n",
+                                   "docs/a.md": "# A\n\n[s](b.md/#section) [t](b.md/#nope)\n"})
+    assert got[("a.md", "b.md/#section")].status is Status.OK
+    assert status(got[("a.md", "b.md/#nope")]) == (Status.BROKEN, "missing-fragment")
+
+
+async def test_root_relative_md_links_are_left_as_written_and_broken_once_published(tmp_path):
+    got = await results(tmp_path, {**PAGES, "mkdocs.yml": "site_name: X\n",
+                                   "docs/a.md": "# A\n\n[md](/b.md) [url](/b/#section) [img](/img/logo.png)\n"})
+    broken = got[("a.md", "/b.md")]
+    assert status(broken) == (Status.BROKEN, "missing-file")
+    assert "root-relative links as written" in broken.detail and "publishes b.md at /b/" in broken.detail
+    assert got[("a.md", "/b/#section")].status is Status.OK
+    assert got[("a.md", "/img/logo.png")].status is Status.OK
+
+
+async def test_root_relative_md_links_resolve_when_mkdocs_makes_them_relative_to_docs(tmp_path):
+    got = await results(tmp_path, {**PAGES, "mkdocs.yml": "site_name: X\nvalidation:\n  links:\n    absolute_links: relative_to_docs\n",
+                                   "docs/a.md": "# A\n\n[md](/b.md#section)\n"})
+    assert got[("a.md", "/b.md#section")].status is Status.OK
+
+
+# -- links left as written resolve against the built page URL ---------------------------------------------
+RAW = ('# A\n\n<a href="../b/">dir url</a> <a href="b.md">raw md</a> <a href="../b.html">html</a>\n\n'
+       "[unrecognized](../b) [markdown](b.md)\n")
+
+
+async def test_raw_html_resolves_against_the_directory_url_of_the_page(tmp_path):
+    got = await results(tmp_path, {**PAGES, "mkdocs.yml": "site_name: X\n", "docs/a.md": RAW})
+    assert got[("html", "a.md", "../b/")].status is Status.OK  # /a/ -> /b/
+    raw_md = got[("html", "a.md", "b.md")]
+    assert status(raw_md) == (Status.BROKEN, "missing-file") and "/a/b.md" in raw_md.detail
+    assert got[("a.md", "b.md")].status is Status.OK  # the same target in Markdown syntax: MkDocs rewrites it
+    assert got[("html", "a.md", "../b.html")].status is Status.BROKEN  # /b.html: no such URL with directory URLs
+    assert got[("a.md", "../b")].status is Status.OK  # unrecognized, left as written: /b -> /b/
+
+
+@pytest.mark.parametrize("setting", ["use_directory_urls: false\n", "plugins:\n  - search\n  - offline\n"])
+async def test_raw_html_resolves_against_the_page_html_url(tmp_path, setting):
+    got = await results(tmp_path, {**PAGES, "mkdocs.yml": "site_name: X\n" + setting, "docs/a.md": RAW})
+    climbs = got[("html", "a.md", "../b/")]  # written for /a/, but the page is /a.html
+    assert status(climbs) == (Status.BROKEN, "outside-root") and "/a.html" in climbs.detail
+    assert got[("html", "a.md", "../b.html")].status is Status.BROKEN
+    assert got[("html", "a.md", "b.md")].status is Status.BROKEN
+    assert got[("a.md", "b.md")].status is Status.OK
+    assert got[("a.md", "../b")].status is Status.BROKEN  # /b: no such file, only /b.html
+
+
+async def test_an_unrecognized_link_breaks_on_the_missing_id_not_on_the_source_tree(tmp_path):
+    # httpx: ../advanced/transports#asgitransport from async.md, page async/, id asgi-transport
+    got = await results(tmp_path, {
+        "mkdocs.yml": "site_name: X\n",
+        "docs/async.md": "# Async\n\n[t](../advanced/transports#asgitransport) [u](../advanced/transports#asgi-transport)\n",
+        "docs/advanced/transports.md": "# Transports\n\n## ASGI Transport\n",
+    })
+    assert status(got[("async.md", "../advanced/transports#asgitransport")]) == (Status.BROKEN, "missing-fragment")
+    assert got[("async.md", "../advanced/transports#asgi-transport")].status is Status.OK
+
+
+async def test_a_link_to_a_page_mkdocs_does_not_publish_is_broken(tmp_path):
+    got = await results(tmp_path, {
+        **PAGES, "mkdocs.yml": "site_name: X\n",
+        "docs/templates/t.md": "# T\n", "docs/guide/README.md": "# Readme\n",
+        "docs/a.md": "# A\n\n[t](templates/t.md) [r](guide/README.md) [g](guide/index.md)\n",
+    })
+    assert "exclude_docs" in got[("a.md", "templates/t.md")].detail
+    assert "conflicts with guide/index.md" in got[("a.md", "guide/README.md")].detail
+    assert got[("a.md", "guide/index.md")].status is Status.OK
+
+
+# -- mkdocs-redirects ------------------------------------------------------------------------------------------
+REDIRECTS = {
+    **PAGES,
+    "mkdocs.yml": ("site_name: X\nsite_url: https://docs.example.org/\nplugins:\n  - redirects:\n      redirect_maps:\n"
+                   "        old.md: b.md\n        gone.md: nowhere.md\n"),
+    # a.md is published at /a/: ../old/ is /old/, where the stub is
+    "docs/a.md": ("# A\n\n[1](old.md#section) [2](old.md#x) [3](../old/#x) [4](https://docs.example.org/old/#x) "
+                  "[5](../old/) [6](../gone/) [7](gone.md) [8](old/)\n"),
+}
+
+
+async def test_a_fragment_through_a_redirect_is_checked_on_the_target_page(tmp_path):
+    got = await results(tmp_path, REDIRECTS)
+    assert got[("a.md", "old.md#section")].status is Status.REDIRECTED
+    assert got[("a.md", "../old/")].status is Status.REDIRECTED
+    assert got[("a.md", "old/")].status is Status.BROKEN  # /a/old/
+    for url in ("old.md#x", "../old/#x", "https://docs.example.org/old/#x"):
+        assert status(got[("a.md", url)]) == (Status.BROKEN, "missing-fragment"), url
+        assert "b.md" in got[("a.md", url)].detail
+
+
+async def test_a_redirect_to_a_missing_page_is_broken(tmp_path):
+    got = await results(tmp_path, REDIRECTS)
+    assert got[("a.md", "../gone/")].status is Status.BROKEN  # mkdocs-redirects writes no stub
+    assert "nowhere.md, which does not exist" in got[("a.md", "gone.md")].detail
+
+
+async def test_a_meta_refresh_to_a_missing_page_is_broken(tmp_path):
+    got = await results(tmp_path, {**PAGES, "mkdocs.yml": "site_name: X\n",
+                                   "docs/moved.md": '<meta http-equiv="refresh" content="0; url=../nowhere/">\n\n# Moved\n',
+                                   "docs/moved2.md": '<meta http-equiv="refresh" content="0; url=../b/">\n\n# Moved\n'})
+    assert got[("html", "moved.md", "../nowhere/")].status is Status.BROKEN
+    assert got[("html", "moved2.md", "../b/")].status is Status.OK  # /moved2/ -> /b/
+
+
+# -- URLs under site_url that this build does not hold --------------------------------------------------
+SITE = {
+    **PAGES, "docs/api/index.md": "# API\n",
+    "mkdocs.yml": "site_name: X\nsite_url: https://docs.example.org/\n",
+    "docs/a.md": ("# A\n\n[zh](https://docs.example.org/zh/) [zh2](https://docs.example.org/zh/tutorial/) "
+                  "[py](https://docs.example.org/api/python/stable/x.html) [gone](https://docs.example.org/removed-page/) "
+                  "[b](https://docs.example.org/b/#section) [root](/es/features/)\n"),
+}
+
+
+async def test_urls_beside_the_build_are_not_broken_offline(tmp_path):
+    got = await results(tmp_path, SITE)
+    for url in ("https://docs.example.org/zh/", "https://docs.example.org/zh/tutorial/",
+                "https://docs.example.org/api/python/stable/x.html", "/es/features/"):
+        assert status(got[("a.md", url)]) == (Status.EXCLUDED, "outside-build"), url
+    assert got[("a.md", "https://docs.example.org/removed-page/")].status is Status.BROKEN
+    assert got[("a.md", "https://docs.example.org/b/#section")].status is Status.OK
+
+
+def test_urls_beside_the_build_are_external_urls_online(tmp_path):
+    write(tmp_path, SITE)
+    config = Config(cache=False)
+    project = collect([str(tmp_path / "mkdocs.yml")], config)
+    checker = LocalChecker(project, config, {}, lambda rel: None)
+    page = Page(path="a.md")
+    target = checker.resolve("/es/features/#x", page, "a.md")
+    assert (target.scope, target.resolved, target.result) == (Scope.EXTERNAL, "https://docs.example.org/es/features/#x", None)
+    assert checker.resolve("https://docs.example.org/zh/", page, "a.md").scope is Scope.EXTERNAL
+
+
+async def test_a_versioned_site_url_maps_its_own_version_and_leaves_the_others(tmp_path):
+    got = await results(tmp_path, {
+        **PAGES, "mkdocs.yml": "site_name: X\nsite_url: https://docs.example.org/en/stable/\n",
+        "docs/a.md": "# A\n\n[own](/en/stable/b/#section) [other](/en/latest/b/) [up](../../latest/b/) [host](/blog/)\n",
+    })
+    assert got[("a.md", "/en/stable/b/#section")].status is Status.OK
+    for url in ("/en/latest/b/", "../../latest/b/", "/blog/"):
+        assert status(got[("a.md", url)]) == (Status.EXCLUDED, "outside-build"), url
+
+
+# -- a built site ----------------------------------------------------------------------------------------------
+async def test_root_relative_links_under_the_base_url_path_map_to_the_site_root(tmp_path):
+    write(tmp_path, {
+        "site/index.html": '<a href="/prefix/sub/">sub</a> <a href="/prefix/nope/">nope</a> <a href="/other/x/">other</a>',
+        "site/sub/index.html": "<h1>Sub</h1>",
+    })
+    report = await run_check([str(tmp_path / "site")], Config(offline=True, cache=False, base_url="https://h.example/prefix/"))
+    got = {r.link.url: r.result for r in report.results}
+    assert got["/prefix/sub/"].status is Status.OK
+    assert status(got["/prefix/nope/"]) == (Status.BROKEN, "missing-file")
+    assert status(got["/other/x/"]) == (Status.EXCLUDED, "outside-build")
