@@ -133,7 +133,11 @@ def _plan_one(item: LinkResult, options: FixOptions, history: History | None) ->
         return None, [_unconfirmed_message(result.url, options, history)]
     messages: list[str] = []
     candidate = max((c for c in item.suggestions if c.method != ARCHIVE_METHOD), key=_confidence, default=None)
-    if candidate is not None and candidate.confidence >= options.threshold:
+    hold = str(candidate.evidence.get("hold") or "") if candidate is not None else ""
+    if candidate is not None and candidate.confidence >= options.threshold and hold:
+        # Recovery's gate: confident, but something speaks against applying it unseen.
+        messages.append(f"best suggestion {candidate.url} held for review: {hold}")
+    elif candidate is not None and candidate.confidence >= options.threshold:
         new_url, caveat = replacement_url(item, candidate)
         if caveat:
             messages.append(caveat)

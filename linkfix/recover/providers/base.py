@@ -96,6 +96,7 @@ class Hit:
     title: str = ""
     snippet: str = ""
     text: str = ""  # the whole text when the provider has it (a site search index)
+    stems: str = ""  # index terms already normalised (a Sphinx search index holds stems)
     provider: str = ""
     query: str = ""
     rank: int = 0  # position in the provider's answer, 0-based
