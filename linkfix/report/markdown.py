@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..model import LinkResult, Report, Status
-from . import register
+from . import evidence, register
 from .common import is_safe_url, problems, status_counts, top_suggestion
 from .text import clean
 
@@ -68,7 +68,7 @@ def _row(item: LinkResult) -> str:
     detail = escape(result.detail or result.reason)
     top = top_suggestion(item)
     if top is not None:
-        suggestion = f"{_link(top.url)} ({top.confidence:.2f}, {escape(top.method)})"
+        suggestion = f"{_link(top.url)} ({escape(evidence.summary(top))})"
     elif item.archived is not None:
         suggestion = f"archived: {_link(item.archived.url)}"
     else:
