@@ -7,6 +7,8 @@ is still held for review when
 - it is the home page or a directory page above the dead one (maintainers do redirect there,
   when a page was merged into its section, but so do catch-all redirects), unless the dead
   page's archived text is in it and its content or title agrees;
+- it is a section page (a hub: other pages below it) that wins without strong evidence of any
+  kind (title, page name, the archived text, a URL rule): hubs share every page's context;
 - a runner-up has every kind of evidence the top candidate has (nothing tells them apart);
 - its only evidence is a page name other pages of the site share ("reference", "overview").
 
@@ -66,6 +68,8 @@ def hold_reason(top: Scored, others: Sequence[Scored]) -> str:
         return ""  # the site's own word
     if features.get("above") and not merged_into(features):
         return "it is a page above the dead one (its section or the home page)"
+    if features.get("hub") and not kinds:
+        return "it is a section page, and neither its title, its name nor its text agrees strongly"
     rivals = [o for o in others if o.key != top.key]
     if kinds:
         for rival in sorted(rivals, key=lambda o: -o.confidence):

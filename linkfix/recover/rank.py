@@ -240,6 +240,7 @@ def similarity_features(known: Known, *, candidate_url: str, candidate_title: st
     dead = known.dead_url
     name = page_name(dead)
     same_name = bool(name) and name == page_name(candidate_url)
+    same_host = same_site(dead, candidate_url)
     copy_vector = weighted(known.copy_terms) if has_copy else {}
     features = {
         "has_copy": 1.0 if has_copy else 0.0,
@@ -251,9 +252,10 @@ def similarity_features(known: Known, *, candidate_url: str, candidate_title: st
         "context_cos": cosine(known.context_terms, candidate_terms),
         "url_jaccard": token_jaccard(path_tokens(dead), path_tokens(candidate_url)),
         "same_name": 1.0 if same_name else 0.0,
-        # a page name shared by several pages of the site ("reference", "overview") proves little
-        "name_unique": 1.0 if same_name and known.site.names.get(name, 0) <= 1 else 0.0,
-        "same_host": 1.0 if same_site(dead, candidate_url) else 0.0,
+        # a page name shared by several pages of the site ("reference", "overview") proves
+        # little; the site's pages are known on the dead page's own host only
+        "name_unique": 1.0 if same_name and same_host and known.site.names.get(name, 0) <= 1 else 0.0,
+        "same_host": 1.0 if same_host else 0.0,
         "above": 1.0 if is_above(candidate_url, dead) else 0.0,
         "hub": 1.0 if known.site.pages_below(candidate_url) >= HUB_PAGES else 0.0,
     }

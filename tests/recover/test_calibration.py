@@ -11,10 +11,10 @@ def test_shipped_constants_fit_the_features():
     assert calibration.ARCHIVE_CONFIDENCE < calibration.DEFAULT_AUTOFIX_CONFIDENCE
 
 
-def test_model_inputs_are_the_features_in_order_with_a_bias():
+def test_model_inputs_are_the_features_in_order():
     row = calibration.vector({"has_copy": 1.0, "content_cos": 0.8, "same_name": 1.0, "title_sim": 0.5, "unknown": 7.0})
     index = calibration.FEATURES.index
-    assert len(row) == len(calibration.FEATURES) and row[index("bias")] == 1.0
+    assert len(row) == len(calibration.FEATURES)
     assert row[index("content_cos")] == 0.8 and row[index("same_name")] == 1.0 and row[index("title_sim")] == 0.5
     assert row[index("anchor_title")] == 0.0  # missing evidence is no evidence
 
@@ -56,8 +56,13 @@ def test_leads_are_measured_against_other_pages_only_and_clipped():
     assert calibration.leads([3.0, 1.0, 0.5]) == pytest.approx([2.0, -2.0, -2.5])
     # two URLs of one page do not compete with each other
     assert calibration.leads([3.0, 3.0, 1.0], ["a", "a", "b"]) == pytest.approx([2.0, 2.0, -2.0])
-    assert calibration.leads([1.0]) == [calibration.LEAD_CAP]
+    # a page without any evidence (score 0) always competes: a lone weak candidate leads by little
+    assert calibration.leads([1.0]) == [1.0] and calibration.leads([-1.0]) == [-1.0]
     assert calibration.leads([40.0, 0.0]) == pytest.approx([calibration.LEAD_CAP, -calibration.LEAD_CAP])
+
+
+def test_a_lone_weak_candidate_is_not_confident():
+    assert calibration.confidence({"same_host": 1.0, "context_cos": 0.3}) < 0.5
 
 
 def test_two_equally_good_candidates_are_each_less_certain_than_one_alone():

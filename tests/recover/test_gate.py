@@ -51,3 +51,10 @@ def test_home_and_section_pages_are_held_unless_the_dead_page_was_merged_into_th
 
 def test_the_sites_own_redirect_is_never_held():
     assert hold_reason(scored("https://d.test/", redirect=1.0, above=1.0), []) == ""
+
+
+def test_a_section_page_winning_without_strong_evidence_is_held():
+    hub = scored("https://d.test/developer-workflow/", hub=1.0, title_sim=0.67, content_cos=0.45, copy_coverage=0.53, context_cos=0.3)
+    assert "section page" in hold_reason(hub, [])
+    titled = scored("https://d.test/core-team/", hub=1.0, title_sim=1.0, same_name=1.0, name_unique=1.0)
+    assert hold_reason(titled, []) == ""
