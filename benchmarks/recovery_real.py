@@ -145,7 +145,7 @@ async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
                     args.dump.write_text("".join(json.dumps(d) + "\n" for d in dump), encoding="utf-8")
                 rows = [_linkfix_ranked(r.case, [(s["url"], s["confidence"]) for s in r.suggestions if s["method"] != "archive"],
                                         ran=r.parent and not r.error, note=r.error,
-                                        held=bool(r.suggestions and r.suggestions[0].get("hold"))) for r in runs]
+                                        held=_top_held(r.suggestions)) for r in runs]
                 print(f"\n== per case: {time.monotonic() - started:.0f} s; median {median(r.seconds for r in runs):.1f} s "
                       f"and {median(r.requests for r in runs):.0f} requests per broken link; archived copy got for "
                       f"{sum(r.archived for r in runs if r.case.has_copy)} of {sum(1 for r in runs if r.case.has_copy)}")
@@ -154,6 +154,12 @@ async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
                 saved["methods"]["linkfix-case"] = _ranked_json(rows)
                 saved["methods"].update(analyse(dump)["methods"])
     return saved
+
+
+def _top_held(suggestions: list[dict[str, Any]]) -> bool:
+    """Is linkfix's best guess (the first suggestion that is not the archived copy) held for review?"""
+    top = next((s for s in suggestions if s["method"] != "archive"), None)
+    return bool(top and top.get("hold"))
 
 
 def _dump_line(r) -> dict[str, Any]:

@@ -142,6 +142,12 @@ async def per_case(real: RealWeb, cases: list[MoveCase], written: list[Written],
     config = _config(real, archive=PER_CASE_ARCHIVE, max_seconds=PER_CASE_MAX_SECONDS)
     by_case = {w.case.id: w for w in written}
     cache = Cache(cache_dir, max_age=30 * 86400) if cache_dir is not None else Cache(None)
+    with cache:  # closing flushes what the run learned to the cache directory
+        return await _per_case(real, cases, by_case, config, cache, orphans=orphans, deadline=deadline)
+
+
+async def _per_case(real: RealWeb, cases: list[MoveCase], by_case: dict[str, Written], config: Config, cache: Cache, *,
+                    orphans: bool, deadline: float) -> list[CaseRun]:
     runs: list[CaseRun] = []
     async with HttpChecker(config, cache, resolver=real.web.resolver) as client:
         recoverer = recover_pipeline.Recoverer(config=config, client=client, cache=cache, link_times={})

@@ -76,5 +76,5 @@ def hold_reason(top: Scored, others: Sequence[Scored]) -> str:
             if kinds <= evidence_kinds(rival.features):
                 return f"{rival.url} has the same evidence ({', '.join(sorted(kinds))})"
     if kinds == {"name"} and not features.get("name_unique"):
-        return "only the page name agrees, and other pages of the site have that name"
+        return "only the page name agrees, and it is not known to be the only page of that name"
     return ""

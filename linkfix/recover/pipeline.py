@@ -29,6 +29,7 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -339,7 +340,7 @@ class Recoverer:
             marked.append(cand)
         return tuple(marked)
 
-    async def _ids(self, url: str) -> set[str] | None:
+    async def _ids(self, url: str) -> AbstractSet[str] | None:
         status, final, text = await self.remote.get(url, namespace="candidate", ttl=TTL_SEARCH, provider="candidate pages")
         return page_ids(text, final) if status == 200 else None
 
@@ -507,9 +508,9 @@ class Recoverer:
             if entry.dropped or not entry.fetched:
                 continue
             if not entry.flags:  # checked exact guesses: their URL is final, their page may be unreadable
-                page = entry.page
-                if page is None or not page.ok:
-                    entry.dropped = f"not a page ({page.status if page is not None and page.status else 'no answer'})"
+                read = entry.page
+                if read is None or not read.ok:
+                    entry.dropped = f"not a page ({read.status if read is not None and read.status else 'no answer'})"
                     continue
                 if entry.final == ref.dead:
                     entry.dropped = "lands on the dead URL"
@@ -557,14 +558,18 @@ class Recoverer:
                 break
         suggestions = self._suggest(found, ref)
         if capture is not None:
-            suggestions.append(
-                Candidate(
-                    url=capture.url,
-                    confidence=ARCHIVE_CONFIDENCE,
-                    method="archive",
-                    evidence={"datetime": capture.iso_datetime, "matched_title": copy.title if copy else "", "provider": capture.provider},
-                )
+            # The dead page's own copy, placed by its confidence: above the guesses weaker than it,
+            # and above a page over the dead one held for review (where catch-all redirects land).
+            archive = Candidate(
+                url=capture.url,
+                confidence=ARCHIVE_CONFIDENCE,
+                method="archive",
+                evidence={"datetime": capture.iso_datetime, "matched_title": copy.title if copy else "", "provider": capture.provider},
             )
+            at = next((n for n, c in enumerate(suggestions)
+                       if c.confidence < ARCHIVE_CONFIDENCE or (c.evidence.get("hold") and c.evidence["features"].get("above"))),
+                      len(suggestions))
+            suggestions.insert(at, archive)
         return tuple(suggestions)
 
     def _suggest(self, found: dict[str, Contender], ref: Reference) -> list[Candidate]:

@@ -183,9 +183,12 @@ def title_dice(terms: Iterable[str], title: str) -> float:
     return max((2 * len(reference & part) / (len(reference) + len(part)) for part in title_terms(title)), default=0.0)
 
 
-def best_title_dice(reference_title: str, candidate_title: str) -> float:
-    """Dice of two titles, the best over their parts (either may carry a site name)."""
-    return max((title_dice(part, candidate_title) for part in title_terms(reference_title)), default=0.0)
+def whole_title_dice(reference_title: str, candidate_title: str) -> float:
+    """Dice of two whole titles' normalised terms. Not the best over their parts: two pages of
+    one site share the part that names the site, which says nothing (`TitleFurniture` takes it
+    out where it is known; elsewhere the page's own words still outweigh it)."""
+    a, b = set(normal_terms(reference_title)), set(normal_terms(candidate_title))
+    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
 
 
 # ---- evidence for one candidate -------------------------------------------------------------
@@ -247,7 +250,7 @@ def similarity_features(known: Known, *, candidate_url: str, candidate_title: st
         "content_cos": cosine(copy_vector, weighted(candidate_terms)) if has_copy else 0.0,
         "kld_sim": math.exp(-kld(known.copy_terms, candidate_terms)) if has_copy else 0.0,
         "copy_coverage": coverage(known.copy_terms, candidate_terms) if has_copy else 0.0,
-        "title_sim": best_title_dice(known.copy_title, candidate_title) if known.copy_title else 0.0,
+        "title_sim": whole_title_dice(known.copy_title, candidate_title) if known.copy_title else 0.0,
         "anchor_title": title_dice(known.anchor_terms, candidate_title),
         "context_cos": cosine(known.context_terms, candidate_terms),
         "url_jaccard": token_jaccard(path_tokens(dead), path_tokens(candidate_url)),

@@ -123,7 +123,7 @@ async def test_weak_anchor_with_archived_copy_searches_with_title_and_signature_
     assert queries and "q=installing+frobnicator" in queries[0]  # archived title first
     assert out.suggestions[0].url == new and out.suggestions[0].method in ("title", "signature")
     assert out.suggestions[0].evidence["similarity"]["content_cos"] > 0.9
-    assert out.suggestions[-1].method == "archive"
+    assert [c.method for c in out.suggestions].index("archive") > 0  # the copy is offered, below the right page
     assert out.archived is not None and out.archived.datetime == "2020-01-01T00:00:00Z"
     # the decoy was fetched and scored: it stays ranked (confidence decides, it does not discard),
     # below the right page and below the auto-fix threshold

@@ -111,10 +111,16 @@ def test_title_dice_ignores_the_site_name_part():
 
 def test_titles_agree_across_word_forms():
     assert terms.normal_terms("Installing Plugins") == terms.normal_terms("install plugin")
-    assert rank.best_title_dice("Admonitions", "Admonition - Material for MkDocs") == pytest.approx(1.0)
-    assert rank.best_title_dice("Configuring the builder", "Builder configuration") == pytest.approx(1.0)
-    assert rank.best_title_dice("Translating", "Translations") == pytest.approx(1.0)  # one stem, "translat"
-    assert rank.best_title_dice("Plugins", "Themes") == 0.0
+    assert rank.whole_title_dice("Admonitions - Material for MkDocs", "Admonition - Material for MkDocs") == pytest.approx(1.0)
+    assert rank.whole_title_dice("Configuring the builder", "Builder configuration") == pytest.approx(1.0)
+    assert rank.whole_title_dice("Translating", "Translations") == pytest.approx(1.0)  # one stem, "translat"
+    assert rank.whole_title_dice("Plugins", "Themes") == 0.0
+
+
+def test_a_shared_site_name_is_not_a_title_match():
+    # the site's name is all two pages of a small site share: far from "same title"
+    assert rank.whole_title_dice("Migrating from v1 - Acme Tools", "Acme Tools") < 0.8  # below "agrees" (gate.AGREES)
+    assert rank.whole_title_dice("Migrating from v1 - Acme Tools", "Migrating from v1 - Acme Tools") == 1.0
 
 
 def test_site_furniture_is_learned_from_the_titles_of_a_host():

@@ -23,6 +23,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import etree
@@ -116,8 +117,8 @@ def parse_sphinx_index(text: str, base: str, *, dirhtml: bool = False) -> list[H
         return []
     if not isinstance(data, dict):
         return []
-    docnames = data.get("docnames") if isinstance(data.get("docnames"), list) else []
-    titles = data.get("titles") if isinstance(data.get("titles"), list) else []
+    docnames: list[Any] = data["docnames"] if isinstance(data.get("docnames"), list) else []
+    titles: list[Any] = data["titles"] if isinstance(data.get("titles"), list) else []
     words: list[list[str]] = [[] for _ in docnames]
     for field in ("titleterms", "terms"):
         table = data.get(field)
