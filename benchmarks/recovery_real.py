@@ -210,7 +210,7 @@ def analyse(dump: list[dict[str, Any]], *, refit: bool = False, write: bool = Fa
     print(diagnose.summary(dump))
     if refit:
         model = loso.fit_linkfix(rows)
-        note = (f"two-stage logistic fit on {len(rows)} ranked candidates of {len(by_case)} real moves with a linking page "
+        note = (f"choice model (conditional logit) and logistic calibration fitted on {len(rows)} ranked candidates of {len(by_case)} real moves with a linking page "
                 f"({len({c.site for c in cases})} sites; every candidate, right and wrong, before any cut)")
         block = calibration.constants_block(model, threshold=THRESHOLD, note=note)
         print("\nfitted on every site:\n" + block)

@@ -54,11 +54,11 @@ CALIBRATION_L2 = 0.1
 
 # BEGIN FITTED CONSTANTS (benchmarks/recovery_real.py --refit --write)
 WEIGHTS = (
-    1.668, 1.424, 1.542, 1.195, 0.624, 0.929, 0.866, 0.287, 0.637, 0.522, 0.630, 0.195, 0.195,
+    1.594, 1.358, 1.584, 1.232, 0.610, 0.901, 0.905, 0.349, 0.579, 0.538, 0.572, 0.144, 0.144,
 )
-LEAD_WEIGHTS = (-2.448, 0.382, 1.945)
+LEAD_WEIGHTS = (-2.358, 0.369, 2.019)
 DEFAULT_AUTOFIX_CONFIDENCE = 0.9
-FIT_NOTE = 'two-stage logistic fit on 4587 ranked candidates of 150 real moves with a linking page (7 sites; every candidate, right and wrong, before any cut)'
+FIT_NOTE = 'two-stage logistic fit on 4271 ranked candidates of 150 real moves with a linking page (7 sites; every candidate, right and wrong, before any cut)'
 # END FITTED CONSTANTS
 
 #: Confidence of the archived copy offered as a last resort: it is the dead page itself, but a

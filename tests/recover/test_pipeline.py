@@ -276,3 +276,27 @@ async def test_a_missing_fragment_gets_the_nearest_ids_of_the_live_page():
     assert (top.url, top.method) == (page + "#install-plugins", "fragment")
     assert top.confidence >= DEFAULT_AUTOFIX_CONFIDENCE and not top.evidence.get("hold")  # same words, other form
     assert page + "#usage" not in [c.url for c in out.suggestions]  # nothing like it
+
+
+async def test_the_trace_tells_every_candidate_and_what_became_of_it():
+    from linkfix.recover.pipeline import Recoverer
+    from linkfix.recover.trace import DROPPED, SUGGESTED
+
+    dead = f"{HOST}/guide/frobnicator-install.html"
+    moved = f"{HOST}/setup/frobnicator-install/"
+    gone = f"{HOST}/old-news/"
+    client = FakeClient({
+        f"{HOST}/robots.txt": (200, f"Sitemap: {HOST}/sitemap.xml\n"),
+        f"{HOST}/sitemap.xml": (200, f"<urlset><url><loc>{moved}</loc></url><url><loc>{gone}</loc></url></urlset>"),
+        f"{WB}/cdx/": (200, "[]"),
+        moved: (200, FROB.format(title="Installing Frobnicator")),
+    })
+    recoverer = Recoverer(config=config(search=[{"provider": "site"}]), client=client, cache=None, link_times={})
+    trace = await recoverer.recover_traced(broken(dead, "installing Frobnicator"))
+    by_url = {c.url: c for c in trace.candidates}
+    assert trace.dead == dead and trace.stage == "full" and not trace.copy
+    assert by_url[moved].verdict == SUGGESTED and by_url[moved].method == "same-site" and by_url[moved].status == 200
+    assert by_url[moved].features["same_name"] == 1.0 and by_url[moved].confidence == pytest.approx(trace.suggestions[0].confidence, abs=1e-4)
+    assert by_url[gone].verdict == DROPPED and "not a page (404)" in by_url[gone].reason
+    assert f"{HOST}/" in by_url and by_url[f"{HOST}/"].method == "parent"  # the home page was considered
+    assert trace.as_json()["candidates"][0]["url"]
