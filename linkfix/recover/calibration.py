@@ -54,11 +54,11 @@ CALIBRATION_L2 = 0.1
 
 # BEGIN FITTED CONSTANTS (benchmarks/recovery_real.py --refit --write)
 WEIGHTS = (
-    1.594, 1.358, 1.584, 1.232, 0.610, 0.901, 0.905, 0.349, 0.579, 0.538, 0.572, 0.144, 0.144,
+    1.599, 1.357, 1.571, 1.218, 0.605, 0.883, 0.876, 0.356, 0.575, 0.536, 0.578, 0.147, 0.147,
 )
-LEAD_WEIGHTS = (-2.358, 0.369, 2.019)
+LEAD_WEIGHTS = (-2.359, 0.371, 2.033)
 DEFAULT_AUTOFIX_CONFIDENCE = 0.9
-FIT_NOTE = 'two-stage logistic fit on 4271 ranked candidates of 150 real moves with a linking page (7 sites; every candidate, right and wrong, before any cut)'
+FIT_NOTE = 'choice model (conditional logit) and logistic calibration fitted on 4198 ranked candidates of 150 real moves with a linking page (7 sites; every candidate, right and wrong, before any cut)'
 # END FITTED CONSTANTS
 
 #: Confidence of the archived copy offered as a last resort: it is the dead page itself, but a
