@@ -30,9 +30,8 @@ import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import UTC, datetime
-from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote, urldefrag, urlsplit
 
@@ -40,13 +39,14 @@ from ..check.http import page_ids
 from ..config import Config
 from ..errors import ConfigError, LinkfixError
 from ..model import Archived, Candidate, LinkResult, Reason, Scope, Status
-from ..urls import is_above, is_home_page, page_identity, same_site
+from ..urls import is_home_page, page_identity, same_site
 from . import calibration
-from .anchors import Anchor, analyse_anchor
+from .anchors import analyse_anchor
 from .calibration import ARCHIVE_CONFIDENCE, DEFAULT_AUTOFIX_CONFIDENCE, REDIRECT_CONFIDENCE
 from .fragments import nearest_ids
 from .gate import Scored, hold_reason
 from .pages import WebPage, parse_page
+from .pool import Contender, Reference, acceptable, hit_terms, paper_value, title_set, trace_candidates
 from .providers import ARCHIVES, SEARCHES, ArchiveProvider, Budget, Hit, Remote, SearchProvider
 from .providers.base import TTL_SEARCH, Capture, Fetcher
 from .providers.site import Site, parent_dirs
@@ -54,7 +54,7 @@ from .queries import Query, build_queries
 from .rank import Known, SitePages, TitleFurniture, as_vector, cosine, kld, path_tokens, similarity_features, title_dice, token_jaccard
 from .rewrites import LearnedRewrites, cheap_rewrites
 from .terms import normal_terms
-from .trace import DROPPED, NOT_FETCHED, RANKED_BELOW, SUGGESTED, CandidateTrace, RecoveryTrace
+from .trace import CandidateTrace, RecoveryTrace
 
 log = logging.getLogger(__name__)
 
@@ -65,75 +65,6 @@ STALE_ROUNDS = 2  # search rounds without a better candidate before giving up
 ROUND_FETCHES = 6  # candidates fetched per evaluation round
 SITE_NEIGHBOURS = 6  # same-site pages taken on URL/title evidence alone
 HOST_PARALLEL = 8  # hosts recovered at once; links of one host go one after another
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Reference:
-    """What is known about the dead page: the evidence candidates are compared with."""
-
-    dead: str
-    anchor: Anchor
-    known: Known
-    dead_is_home: bool
-
-
-@dataclass(slots=True)
-class Contender:
-    """A candidate URL while one link is being recovered: how it was found, its page, its
-    evidence, and (when it leaves the pool) why."""
-
-    url: str
-    method: str
-    hits: list[Hit] = field(default_factory=list)
-    prescore: float = 0.0
-    fetched: bool = False
-    page: WebPage | None = None
-    features: dict[str, float] = field(default_factory=dict)
-    flags: dict[str, float] = field(default_factory=dict)  # how it was found: rewrite, redirect, learned
-    evidence: dict[str, Any] = field(default_factory=dict)
-    terms: Counter[str] | None = None  # the page's normalised terms, computed once
-    dropped: str = ""  # why it is out of the ranking ('' while it is in)
-
-    @property
-    def final(self) -> str:
-        """Where the candidate is: its page's address after redirects, or the URL as found."""
-        if self.flags or self.page is None:
-            return self.url
-        return urldefrag(self.page.url)[0]
-
-    @property
-    def scored(self) -> bool:
-        return bool(self.features) and not self.dropped
-
-
-def acceptable(url: str, ref: Reference) -> bool:
-    """May a checked URL guess (a rewrite) stand for the dead page? Not the dead URL, and not
-    the home page or a directory page above it, where catch-all redirects land, unless the dead
-    link was one itself. (Such pages may still be candidates on their own evidence.)"""
-    url = urldefrag(url)[0]
-    if url == ref.dead:
-        return False
-    if is_home_page(url):
-        return ref.dead_is_home
-    return not is_above(url, ref.dead)
-
-
-@lru_cache(maxsize=20000)
-def _hit_terms(title: str, body: str, stems: str) -> tuple[frozenset[str], Counter[str]]:
-    """Normalised terms of a hit's title, and of title + body; a site's pages recur for every link."""
-    title_terms = normal_terms(title)
-    return frozenset(title_terms), as_vector(title_terms + normal_terms(body) + stems.split())
-
-
-@lru_cache(maxsize=4096)
-def _title_set(title: str) -> frozenset[str]:
-    return frozenset(normal_terms(title))
-
-
-def _paper_value(features: Mapping[str, float]) -> float:
-    """The paper's ranking value (a tie-breaker here): similarity to the archived copy
-    (exp(-KLD)), else Dice(anchor, title)."""
-    return features.get("kld_sim", 0.0) if features.get("has_copy") else features.get("anchor_title", 0.0)
 
 
 async def _no_page(url: str) -> WebPage:
@@ -364,7 +295,7 @@ class Recoverer:
         values = calibration.confidences([f.features for f in pool], [page_identity(f.final) for f in pool])
         # The dead URL's own permanent redirect is the site's word, not a guess.
         values = [max(v, REDIRECT_CONFIDENCE) if f.flags.get("redirect") else v for f, v in zip(pool, values)]
-        return sorted(zip(pool, values), key=lambda pair: (-pair[1], -_paper_value(pair[0].features), pair[0].final))
+        return sorted(zip(pool, values), key=lambda pair: (-pair[1], -paper_value(pair[0].features), pair[0].final))
 
     def _best(self, found: Mapping[str, Contender]) -> float:
         ranked = self._ranked(found)
@@ -420,8 +351,8 @@ class Recoverer:
     def _prescore(self, ref: Reference, hit: Hit) -> float:
         """Cheap evidence from what the provider told, to choose which candidates to fetch."""
         known = ref.known
-        title, text = _hit_terms(hit.title, f"{hit.snippet} {hit.text}", hit.stems)
-        reference_title = _title_set(self.furniture.clean(known.copy_title, ref.dead)) if known.copy_title else known.anchor_terms
+        title, text = hit_terms(hit.title, f"{hit.snippet} {hit.text}", hit.stems)
+        reference_title = title_set(self.furniture.clean(known.copy_title, ref.dead)) if known.copy_title else known.anchor_terms
         text_sim = cosine(known.copy_terms or known.context_terms, text)
         title_sim = 2 * len(reference_title & title) / (len(reference_title) + len(title)) if reference_title and title else 0.0
         return (
@@ -592,29 +523,7 @@ class Recoverer:
         return tuple(self._suggest(found, ref))
 
     def _trace(self, found: Mapping[str, Contender], suggestions: Sequence[Candidate]) -> tuple[CandidateTrace, ...]:
-        confidences = {id(e): c for e, c in self._ranked(found)}
-        suggested = {c.url: c for c in suggestions}
-        out = []
-        for entry in found.values():
-            hit = entry.hits[0] if entry.hits else None
-            cand = suggested.get(entry.final) if entry.scored else None
-            if cand is not None:
-                verdict, reason = SUGGESTED, str(cand.evidence.get("hold", ""))
-            elif entry.scored:
-                verdict, reason = RANKED_BELOW, ""
-            elif entry.dropped:
-                verdict, reason = DROPPED, entry.dropped
-            else:
-                verdict, reason = NOT_FETCHED, "fetch budget spent, or a confident candidate came first"
-            page = entry.page
-            out.append(CandidateTrace(
-                url=entry.url, final_url=entry.final if page is not None else "", method=entry.method,
-                provider=hit.provider if hit else "", query=hit.query if hit else "", rank=hit.rank if hit else 0,
-                found_by=len(entry.hits), fetched=entry.fetched, status=page.status if page is not None else None,
-                title=page.title if page is not None else (hit.title if hit else ""), features=dict(entry.features),
-                confidence=round(confidences[id(entry)], 6) if id(entry) in confidences else None, verdict=verdict, reason=reason,
-            ))
-        return tuple(out)
+        return trace_candidates(found, {id(e): c for e, c in self._ranked(found)}, suggestions)
 
     def learn(self, dead: str, suggestions: Sequence[Candidate]) -> None:
         top = suggestions[0] if suggestions else None
