@@ -1,10 +1,10 @@
 """Evaluation of recovery on the simulated web: does linkfix find where dead content went?
 
     python benchmarks/recovery_eval.py                 # all cases, 50 ms latency per response
-    python benchmarks/recovery_eval.py --refit         # + fit the calibration on half the cases,
-                                                       #   report it on the other half
-    python benchmarks/recovery_eval.py --refit --write # + store the fitted constants in
-                                                       #   linkfix/recover/calibration.py
+
+The synthetic corpus covers the unit-level cases well ("none" answers, moves to other hosts,
+rewrites); the calibration is fitted on real moves instead (benchmarks/recovery_real.py, the
+primary recovery benchmark), since synthetic moves do not look like real ones.
 
 The web and its cases come from `fixtures/linkfix_simweb/corpus.py` (real prose from the Python
 3.11 documentation over several sites, an archive speaking the Wayback APIs, a SearXNG-style
@@ -46,7 +46,6 @@ from linkfix.store.cache import Cache  # noqa: E402
 from linkfix_simweb import SimWeb  # noqa: E402
 from linkfix_simweb.corpus import Case, build_web, is_correct  # noqa: E402
 
-CALIBRATION_FILE = ROOT / "linkfix" / "recover" / "calibration.py"
 PAPERS = (
     ("Martinez-Romo & Araujo 2010", "74% of 748 real broken links recovered (top 110); ~17 s per link"),
     ("Klein & Nelson 2014", "up to 77% top-ranked (title + lexical signature combined); ~70% single method"),
@@ -170,90 +169,10 @@ def print_table(outcomes: list[Outcome], threshold: float, title: str) -> dict[s
     return overall
 
 
-# -- calibration --------------------------------------------------------------------------
-
-
-def samples(outcomes: list[Outcome]) -> tuple[list[list[float]], list[int]]:
-    rows, labels = [], []
-    for o in outcomes:
-        for s in o.suggestions:
-            if s.method == "archive" or "features" not in s.evidence:
-                continue
-            rows.append(calibration.vector(s.evidence["features"]))
-            labels.append(1 if is_correct(o.case, s.url) else 0)
-    return rows, labels
-
-
-def choose_threshold(outcomes: list[Outcome], weights: list[float], precision: float = 0.99) -> float:
-    """Lowest confidence whose top suggestions reach `precision` on these (fit) cases; never
-    below 0.9, so that the number keeps meaning 'nine times out of ten at worst'."""
-    scored = []
-    for o in outcomes:
-        top = next((s for s in o.suggestions if s.method != "archive" and "features" in s.evidence), None)
-        if top is not None:
-            scored.append((calibration.confidence(top.evidence["features"], weights), is_correct(o.case, top.url)))
-    for t in [x / 100 for x in range(90, 100)]:
-        above = [ok for c, ok in scored if c >= t]
-        if above and sum(above) / len(above) >= precision:
-            return t
-    return 0.99
-
-
-def rescore(outcomes: list[Outcome], weights: list[float]) -> list[Outcome]:
-    """The same outcomes with confidences recomputed under other weights (archive stays last).
-
-    Approximate: which candidates were fetched depended on the weights of the run (early stop)."""
-    out = []
-    for o in outcomes:
-        found = [
-            replace(s, confidence=calibration.confidence(s.evidence["features"], weights))
-            for s in o.suggestions if s.method != "archive" and "features" in s.evidence
-        ]
-        found.sort(key=lambda s: (-s.confidence, -s.score))
-        archive = [s for s in o.suggestions if s.method == "archive"]
-        if archive:  # as the pipeline does: with the copy at hand, weaker guesses are dropped
-            found = [s for s in found if s.confidence >= calibration.ARCHIVE_CONFIDENCE]
-        out.append(replace(o, suggestions=tuple(found + archive)))
-    return out
-
-
-def refit(outcomes: list[Outcome], write: bool) -> None:
-    fit = [o for o in outcomes if case_split(o.case) == 0]
-    held = [o for o in outcomes if case_split(o.case) == 1]
-    rows, labels = samples(fit)
-    print(f"\nCalibration: logistic fit on {len(fit)} cases ({len(rows)} candidates, split by a hash of the case id), "
-          f"reported on the other {len(held)} cases")
-    weights = calibration.fit_logistic(rows, labels)
-    threshold = choose_threshold(fit, weights)
-    print("weights:", ", ".join(f"{name}={w:+.2f}" for name, w in zip(calibration.FEATURES, weights)))
-    print(f"auto-fix threshold chosen on the fit half: {threshold:.2f}")
-    held_rows, held_labels = samples(held)
-    probabilities = [calibration.confidence(dict(zip(calibration.FEATURES, r)), weights) for r in held_rows]
-    print("\nreliability on the held-out half (every candidate):")
-    print(f"{'confidence':<14}{'n':>6}{'observed':>10}")
-    for low, high, count, observed in calibration.reliability_table(probabilities, held_labels):
-        print(f"{low:.1f}-{high:.1f}{'':<7}{count:>6}{observed:10.2f}")
-    print_table(rescore(held, weights), threshold, "held-out half with the refitted weights")
-    if write:
-        block = (
-            "# BEGIN FITTED CONSTANTS (benchmarks/recovery_eval.py --refit --write)\n"
-            "WEIGHTS = (\n    " + ", ".join(f"{w:.3f}" for w in weights) + ",\n)\n"
-            f"DEFAULT_AUTOFIX_CONFIDENCE = {threshold}\n"
-            f'FIT_NOTE = "logistic fit on {len(fit)} of {len(outcomes)} evaluation cases (hash split), {len(rows)} candidates"\n'
-            "# END FITTED CONSTANTS"
-        )
-        text = CALIBRATION_FILE.read_text(encoding="utf-8")
-        text = re.sub(r"# BEGIN FITTED CONSTANTS.*?# END FITTED CONSTANTS", lambda _: block, text, flags=re.S)
-        CALIBRATION_FILE.write_text(text, encoding="utf-8")
-        print(f"\nwrote the constants to {CALIBRATION_FILE.relative_to(ROOT)}")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--latency", type=float, default=0.05, help="seconds added to every simulated response")
     parser.add_argument("--cases", type=int, default=0, help="only the first N cases (0: all)")
-    parser.add_argument("--refit", action="store_true", help="fit the calibration on half the cases, report on the rest")
-    parser.add_argument("--write", action="store_true", help="with --refit: store the constants in calibration.py")
     parser.add_argument("--only", default="", help="only cases whose id or type contains this text")
     parser.add_argument("--json", type=Path, help="write per-case outcomes to this file")
     parser.add_argument("--verbose", action="store_true", help="print each case's top suggestion")
@@ -274,15 +193,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Recovery evaluation: {len(outcomes)} cases, {args.latency * 1000:.0f} ms per response, "
           f"{elapsed:.1f} s in all; calibration: {calibration.FIT_NOTE}")
     overall = print_table(outcomes, threshold, "all cases, shipped calibration")
-    held = [o for o in outcomes if case_split(o.case) == 1]
-    print_table(held, threshold, "held-out half only (the shipped calibration was fitted on the other half)")
+    half = [o for o in outcomes if case_split(o.case) == 1]
+    print_table(half, threshold, "one fixed half of the cases (as earlier synthetic calibrations reported)")
     print("\nfor comparison (papers' headline figures, real web, different corpora):")
     for who, what in PAPERS:
         print(f"  {who:<30} {what}")
     print(f"  {'linkfix (this run)':<30} success@1 {overall['success@1']:.0%}, success@10 {overall['success@10']:.0%} "
           f"of answerable cases; median {overall['seconds_median']:.2f} s, {overall['requests_median']:.0f} requests per link")
-    if args.refit:
-        refit(outcomes, args.write)
     if args.json:
         args.json.write_text(json.dumps([
             {"id": o.case.id, "type": o.case.type, "dead": o.case.dead_url, "answer": o.case.answer,

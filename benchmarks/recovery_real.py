@@ -6,6 +6,10 @@
     python benchmarks/recovery_real.py --mode per-case --dump cands.jsonl --save p.json
     python benchmarks/recovery_real.py --combine b.json a.json p.json   # the comparison table
     python benchmarks/recovery_real.py --from-dump cands.jsonl           # LOSO + diagnosis again
+    python benchmarks/recovery_real.py --from-dump cands.jsonl --save l.json   # + held-out ranking for --combine
+    python benchmarks/recovery_real.py --from-dump cands.jsonl --refit --write  # fit on every site, write
+                                                                         # the constants into calibration.py
+    python benchmarks/recovery_real.py --mode per-case --cache DIR ...  # keep remote answers between runs
 
 The web is the development set `../shared/recovery-dev` (skipped with a message when absent)
 served by `linkfix_simweb.realmoves` with the Internet Archive's real limits (30 search
@@ -15,8 +19,9 @@ requests a minute, 8 playbacks a second, 429 + Retry-After, firewall blocks). Mo
   one-run    every case's first linking page in one docs tree, one `run_check` with the shipped
              settings; wall time, archived copies got, requests per archive endpoint, blocks.
   per-case   one recovery per case (also cases without a linking page, with an empty anchor,
-             for analysis), every candidate considered recorded (`--dump`); reliability table,
-             leave-one-site-out refit of linkfix's logistic model, failure classes.
+             for analysis), every candidate considered recorded from linkfix's trace (`--dump`);
+             reliability tables, leave-one-site-out refit of linkfix's calibration (its held-out
+             ranking saved as method `linkfix-loso`), weight stability, failure classes.
 
 Scored as the dataset's README says (realbench/scoring.py). Each mode stops by itself: every
 run is bounded by `--timeout` seconds (default 2 h), each link by linkfix's own budgets.
@@ -55,16 +60,18 @@ B5_THRESHOLD = 0.9
 
 
 def _ranked_json(rows: list[Ranked]) -> list[dict[str, Any]]:
-    return [{"case": r.case.id, "urls": list(r.urls), "confidences": list(r.confidences), "ran": r.ran, "note": r.note} for r in rows]
+    return [{"case": r.case.id, "urls": list(r.urls), "confidences": list(r.confidences), "ran": r.ran, "note": r.note, "held": r.held}
+            for r in rows]
 
 
 def _ranked_from_json(items: list[dict[str, Any]], cases: dict[str, Any]) -> list[Ranked]:
-    return [Ranked(case=cases[i["case"]], urls=tuple(i["urls"]), confidences=tuple(i["confidences"]), ran=i["ran"], note=i.get("note", ""))
-            for i in items if i["case"] in cases]
+    return [Ranked(case=cases[i["case"]], urls=tuple(i["urls"]), confidences=tuple(i["confidences"]), ran=i["ran"], note=i.get("note", ""),
+                   held=bool(i.get("held"))) for i in items if i["case"] in cases]
 
 
-def _linkfix_ranked(case, suggestions: list[tuple[str, float]], ran: bool, note: str = "") -> Ranked:
-    return Ranked(case=case, urls=tuple(u for u, _ in suggestions), confidences=tuple(c for _, c in suggestions), ran=ran, note=note)
+def _linkfix_ranked(case, suggestions: list[tuple[str, float]], ran: bool, note: str = "", held: bool = False) -> Ranked:
+    return Ranked(case=case, urls=tuple(u for u, _ in suggestions), confidences=tuple(c for _, c in suggestions), ran=ran, note=note,
+                  held=held)
 
 
 def print_methods(methods: dict[str, list[Ranked]]) -> None:
@@ -135,19 +142,21 @@ async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
             if args.mode in ("all", "per-case"):
                 real.gate.reset(), web.reset_stats()
                 started = time.monotonic()
-                runs = await per_case(real, cases, written, orphans=not args.skip_orphans, deadline=started + args.timeout)
+                runs = await per_case(real, cases, written, orphans=not args.skip_orphans, deadline=started + args.timeout,
+                                      cache_dir=args.cache)
                 dump = [_dump_line(r) for r in runs]
                 if args.dump:
                     args.dump.write_text("".join(json.dumps(d) + "\n" for d in dump), encoding="utf-8")
                 rows = [_linkfix_ranked(r.case, [(s["url"], s["confidence"]) for s in r.suggestions if s["method"] != "archive"],
-                                        ran=r.parent and not r.error, note=r.error) for r in runs]
+                                        ran=r.parent and not r.error, note=r.error,
+                                        held=_top_held(r.suggestions)) for r in runs]
                 print(f"\n== per case: {time.monotonic() - started:.0f} s; median {median(r.seconds for r in runs):.1f} s "
                       f"and {median(r.requests for r in runs):.0f} requests per broken link; archived copy got for "
                       f"{sum(r.archived for r in runs if r.case.has_copy)} of {sum(1 for r in runs if r.case.has_copy)}")
                 _archive_report(real)
                 print_methods({"linkfix-case": rows})
                 saved["methods"]["linkfix-case"] = _ranked_json(rows)
-                analyse(dump)
+                saved["methods"].update(analyse(dump)["methods"])
     return saved
 
 
@@ -176,6 +185,10 @@ def _one_run_report(run, cases, real, web) -> None:
     a = stats.archive
     print(f"linkfix's archive counters: requests {a.requests}; lookups from the store {a.stored}; "
           f"deferred {a.deferred}; {a.waited:.0f} s waited for the limits")
+def _top_held(suggestions: list[dict[str, Any]]) -> bool:
+    """Is linkfix's best guess (the first suggestion that is not the archived copy) held for review?"""
+    top = next((s for s in suggestions if s["method"] != "archive"), None)
+    return bool(top and top.get("hold"))
 
 
 def _dump_line(r) -> dict[str, Any]:
@@ -190,25 +203,68 @@ def _dump_line(r) -> dict[str, Any]:
     }
 
 
-def analyse(dump: list[dict[str, Any]]) -> None:
-    """Reliability, leave-one-site-out refit and failure classes from a per-case dump."""
+def analyse(dump: list[dict[str, Any]], *, refit: bool = False, write: bool = False) -> dict[str, Any]:
+    """Reliability, leave-one-site-out refit and failure classes from a per-case dump; the
+    held-out ranking as method `linkfix-loso` (for --combine)."""
     pairs = [(c["confidence"], same_page(c.get("final_url") or c["url"], d["truth"]))
              for d in dump if d["parent"] for c in d["candidates"] if c.get("confidence") is not None]
-    print(reliability_text("reliability, shipped weights, every scored candidate (cases with a linking page)", pairs))
+    print(reliability_text("reliability, shipped weights, every ranked candidate (cases with a linking page)", pairs))
     tops = [(s["confidence"], same_page(s["url"], d["truth"])) for d in dump if d["parent"]
             for s in d["suggestions"][:1] if s["method"] != "archive"]
     print(reliability_text("reliability, shipped weights, top suggestion per case", tops))
     ran = [d for d in dump if d["parent"]]
     cases, rows = loso.cases_of(ran), loso.candidate_rows(ran)
-    if len({c.site for c in cases}) >= 2 and rows:
-        print(loso.leave_one_site_out(cases, rows, fit=loso.shipped, predict=loso.predict_linkfix, threshold=THRESHOLD)
-              .render().replace("leave-one-site-out", "shipped weights, ranking the candidate pool", 1))
-        result = loso.leave_one_site_out(cases, rows, fit=loso.fit_linkfix, predict=loso.predict_linkfix, threshold=THRESHOLD)
-        print(result.render())
-        print(loso.weight_stability(result.models))
-    else:
+    saved: dict[str, Any] = {"methods": {}}
+    if len({c.site for c in cases}) < 2 or not rows:
         print("\nleave-one-site-out: needs cases with a linking page on two sites or more")
+        print(diagnose.summary(dump))
+        return saved
+    print(loso.leave_one_site_out(cases, rows, fit=loso.shipped, predict=loso.predict_linkfix, threshold=THRESHOLD)
+          .render().replace("leave-one-site-out", "shipped weights, ranking the candidate pool", 1))
+    result = loso.leave_one_site_out(cases, rows, fit=loso.fit_linkfix, predict=loso.predict_linkfix, threshold=THRESHOLD)
+    print(result.render())
+    held = result.held_out_confidence
+    print(reliability_text("reliability, held-out (leave-one-site-out), every ranked candidate",
+                           [(held[id(r)], r.right) for r in rows]))
+    top_pairs = []
+    by_case: dict[str, list[loso.Row]] = {}
+    for row in rows:
+        by_case.setdefault(row.case_id, []).append(row)
+    for members in by_case.values():
+        best = max(members, key=lambda r: (held[id(r)], r.url))
+        top_pairs.append((held[id(best)], best.right))
+    print(reliability_text("reliability, held-out (leave-one-site-out), top candidate per case", top_pairs))
+    print(loso.weight_stability(result.models))
+    saved["methods"]["linkfix-loso"] = _held_out_ranking(dump, rows, held)
     print(diagnose.summary(dump))
+    if refit:
+        model = loso.fit_linkfix(rows)
+        note = (f"choice model (conditional logit) and logistic calibration fitted on {len(rows)} ranked candidates of {len(by_case)} real moves with a linking page "
+                f"({len({c.site for c in cases})} sites; every candidate, right and wrong, before any cut)")
+        block = calibration.constants_block(model, threshold=THRESHOLD, note=note)
+        print("\nfitted on every site:\n" + block)
+        if write:
+            path = Path(calibration.__file__)
+            text = path.read_text(encoding="utf-8")
+            start, end = text.index("# BEGIN FITTED CONSTANTS"), text.index("# END FITTED CONSTANTS") + len("# END FITTED CONSTANTS")
+            path.write_text(text[:start] + block + text[end:], encoding="utf-8")
+            print(f"written to {path}")
+    return saved
+
+
+def _held_out_ranking(dump: list[dict[str, Any]], rows: list[loso.Row], held: dict[int, float]) -> list[dict[str, Any]]:
+    """Each case's candidates ranked by their held-out confidence, as a saved method."""
+    by_case: dict[str, list[loso.Row]] = {}
+    for row in rows:
+        by_case.setdefault(row.case_id, []).append(row)
+    out = []
+    for d in dump:
+        ranked = loso._dedup(sorted(by_case.get(d["case"], []), key=lambda r: (-held[id(r)], r.url)))
+        confidences = [held[id(r)] for r in ranked]
+        hold = loso.gate_hold(ranked, confidences) if ranked else ""
+        out.append({"case": d["case"], "urls": [r.url for r in ranked][:10], "confidences": confidences[:10],
+                    "ran": bool(d["parent"]), "note": "" if d["parent"] else "no linking page", "held": bool(hold)})
+    return out
 
 
 def combine(paths: list[Path]) -> None:
@@ -237,6 +293,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cache-dir", type=Path, help="one-run: keep linkfix's cache here (persistent across --runs)")
     parser.add_argument("--archive-seconds", type=float, help="one-run: linkfix's archive_seconds (default: its own)")
     parser.add_argument("--runs", type=int, default=1, help="one-run: run this many times (with --cache-dir: warm runs)")
+    parser.add_argument("--cache", type=Path, help="per-case: keep every remote answer in this cache directory between runs")
+    parser.add_argument("--refit", action="store_true", help="with --from-dump: fit the calibration on every site and print it")
+    parser.add_argument("--write", action="store_true", help="with --refit: write the constants into linkfix/recover/calibration.py")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
     if dataset_dir() is None:
@@ -246,7 +305,10 @@ def main(argv: list[str] | None = None) -> int:
         combine(args.combine)
         return 0
     if args.from_dump:
-        analyse([json.loads(line) for line in args.from_dump.read_text(encoding="utf-8").splitlines() if line.strip()])
+        dump = [json.loads(line) for line in args.from_dump.read_text(encoding="utf-8").splitlines() if line.strip()]
+        saved = analyse(dump, refit=args.refit, write=args.write)
+        if args.save:
+            args.save.write_text(json.dumps(saved), encoding="utf-8")
         return 0
     saved = asyncio.run(run_modes(args))
     if args.save:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
-from urllib.parse import SplitResult, urlsplit, urlunsplit
+from urllib.parse import SplitResult, unquote, urlsplit, urlunsplit
 
 import yarl
 
@@ -184,7 +184,59 @@ _HOME_PATHS = frozenset({"", "/", "/index.html", "/index.htm", "/index.php", "/h
 
 
 def is_home_page(url: str) -> bool:
-    """The root or one of the usual names of a home page (index.html, /home): never a good
-    replacement for a dead deep link."""
+    """The root or one of the usual names of a home page (index.html, /home): rarely a good
+    replacement for a dead deep link (though maintainers do redirect there)."""
     parts = urlsplit(url)
     return parts.path.lower() in _HOME_PATHS and not parts.query
+
+
+_PAGE_SUFFIXES = (".html", ".htm", ".php", ".aspx", ".asp", ".md")
+
+
+def page_name(url: str) -> str:
+    """The last path segment, lower-case, without its file extension ('' for a directory's
+    index): the part of a URL that usually survives a move ("/v1/install.html" -> "install")."""
+    path = urlsplit(url).path
+    if path.lower().endswith(("/index.html", "/index.htm")):
+        path = path.rsplit("/", 1)[0]
+    last = unquote(path.rstrip("/").rsplit("/", 1)[-1]).lower()
+    for suffix in _PAGE_SUFFIXES:
+        last = last.removesuffix(suffix)
+    return "" if last in ("", "index") else last
+
+
+def page_identity(url: str) -> str:
+    """One name for the URLs of one page, as a reader sees it: `normalise_url` without a
+    trailing `index.html` and without a trailing slash ("https://x.org/a/", "https://x.org/a",
+    "https://x.org/a/index.html" are one page)."""
+    key = normalise_url(url.partition("#")[0])
+    for suffix in ("/index.html", "/index.htm"):
+        if key.lower().endswith(suffix):
+            key = key[: -len(suffix) + 1]
+    return key.rstrip("/")
+
+
+def directory_of(url: str) -> str:
+    """The directory a page's URL names: itself for a directory URL ("a/b/", "a/b/index.html"
+    -> "a/b/"), else its parent ("a/b.html" -> "a/")."""
+    parts = urlsplit(url)
+    path = parts.path or "/"
+    if path.lower().endswith(("/index.html", "/index.htm")):
+        path = path.rsplit("/", 1)[0] + "/"
+    if not path.endswith("/"):
+        path = path.rsplit("/", 1)[0] + "/"
+    return f"{parts.scheme}://{parts.netloc}{path}"
+
+
+def is_above(url: str, dead: str) -> bool:
+    """`url` is the home page or a directory page above `dead` on the same site: where
+    maintainers send a page merged into its section, and where catch-all redirects land."""
+    if not same_site(url, dead):
+        return False
+    if is_home_page(url):
+        return not is_home_page(dead)
+    folder = urlsplit(directory_of(url)).path
+    if not (urlsplit(url).path.endswith("/") or urlsplit(url).path.lower().endswith(("/index.html", "/index.htm"))):
+        return False
+    target = urlsplit(dead).path
+    return target.startswith(folder) and len(target.rstrip("/")) > len(folder.rstrip("/"))

@@ -2,19 +2,18 @@
 
 Classes (the first that applies, in the order of the pipeline):
   ok                  the right page is the first suggestion
-  forbidden-target    the truth is the site's home page or a directory page above the dead URL,
-                      which linkfix's gate never suggests
+  ranked-below        suggested, but not first
+  below-top-10        ranked, but not among the suggestions kept
+  dropped             scored, then left out of the ranking (not live, the same page as another)
   no-copy-in-history  the old page is not in the repository history: no archived copy exists
   copy-not-fetched    an archived copy exists but linkfix did not get it
   never-generated     no source (site index, search, rewrite) proposed the right page
   not-fetched         proposed, but never fetched (fetch budget, prescore order)
-  unreadable          fetched but dropped (not a 2xx page, or landed on a forbidden page)
-  cut-by-gate         scored, but removed by the gate (weaker than the archived copy, weak-anchor
-                      similarity rule, live check)
-  ranked-below        suggested, but not first
+  unreadable          fetched but not a page (not a 2xx answer)
 Tags (any number): weak-anchor, title-changed, word-form (old and new titles share stems but
-not words), merge (target existed before the move), shared-target, dirhtml (Sphinx site with
-directory URLs: linkfix's searchindex.js reader builds `.html` URLs), no-parent.
+not words), merge (target existed before the move), shared-target, above (the truth is the
+home page or a directory page above the dead URL), dirhtml (Sphinx site with directory URLs),
+no-parent, held (the top suggestion is held for review by the gate).
 """
 
 from __future__ import annotations
@@ -23,21 +22,12 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
-from urllib.parse import urlsplit
 
-from linkfix.urls import is_home_page
+from linkfix.urls import is_above
 
 from .scoring import page_key, same_page
 
 _WORD = re.compile(r"[a-z0-9]+")
-
-
-def forbidden(truth: str, dead: str) -> bool:
-    """linkfix's gate rule (recover.pipeline.acceptable) for a dead link that is not a home page."""
-    if is_home_page(truth):
-        return not is_home_page(dead)
-    t, d = urlsplit(truth), urlsplit(dead)
-    return t.path.endswith("/") and d.path.startswith(t.path) and len(d.path) > len(t.path) and t.hostname == d.hostname
 
 
 def _stem(word: str) -> str:
@@ -70,17 +60,22 @@ def classify(d: dict[str, Any]) -> tuple[str, list[str]]:
         tags.append("dirhtml")
     if not d.get("parent"):
         tags.append("no-parent")
-    suggestions = [s["url"] for s in d.get("suggestions", []) if s.get("method") != "archive"]
+    if is_above(truth, dead):
+        tags.append("above")
+    real = [s for s in d.get("suggestions", []) if s.get("method") != "archive"]
+    if real and real[0].get("hold"):
+        tags.append("held")
+    suggestions = [s["url"] for s in real]
     if suggestions and same_page(suggestions[0], truth):
         return "ok", tags
-    if forbidden(truth, dead):
-        return "forbidden-target", tags
     candidates = d.get("candidates", [])
     matching = [c for c in candidates if same_page(c.get("final_url") or c["url"], truth) or same_page(c["url"], truth)]
     if any(same_page(u, truth) for u in suggestions):
         return "ranked-below", tags
-    if matching and any(c.get("features") for c in matching):
-        return "cut-by-gate", tags
+    if any(c.get("verdict") == "ranked-below" for c in matching):
+        return "below-top-10", tags
+    if any(c.get("features") for c in matching):
+        return "dropped", tags
     if not d.get("has_copy"):
         return "no-copy-in-history", tags
     if not d.get("archived"):
@@ -115,4 +110,4 @@ def summary(dump: Iterable[dict[str, Any]]) -> str:
             got = f"{top['url']} ({top['confidence']:.2f})" if top else "-"
             lines.append(f"  {d['case']} {d['_class']:<18} {','.join(d['_tags']):<40} {page_key(d['old_url'])} -> "
                          f"{page_key(d['truth'])}; top: {got}")
-    return "\n".join(out + ["\nper case (misses):"] + lines)
+    return "\n".join([*out, "\nper case (misses):", *lines])

@@ -10,11 +10,13 @@ answered for the next run.
 
 per_case: one Recoverer, the cases one after another, each link taken from linkfix's own
 extraction of the case's file and checked by linkfix's checker first. Every candidate the
-recoverer considered is recorded before its gate by wrapping the instance's `_gate` and
-`_finish` (they receive the `found` table): URL, how it was found, whether it was fetched and
-what came back, its features and its confidence under the shipped weights. For analysis the
-archive lookups are made to wait rather than be skipped (`requests_per_minute` 28, just under
-the archive's 30, and `max_seconds` 150); the one-run mode measures the shipped behaviour.
+recoverer considered is recorded from its public trace (`Recoverer.recover_traced`): URL, how
+it was found, whether it was fetched and what came back, its features, its confidence under
+the shipped weights and the gate's verdict. For analysis the archive lookups are made to wait
+rather than be skipped (`requests_per_minute` 28, just under the archive's 30, and
+`max_seconds` 150); the one-run mode measures the shipped behaviour. With a cache directory
+(`cache_dir`) every remote answer is kept between runs: a second run asks the archive nothing
+and takes minutes (for iterating on ranking; figures come from a cold run).
 """
 
 from __future__ import annotations
@@ -32,9 +34,9 @@ from linkfix.config import Config, validate
 from linkfix.extract.markdown import extract_markdown
 from linkfix.model import Link, LinkKind, LinkResult, Page, Scope, Span
 from linkfix.pipeline import run_check
-from linkfix.recover import calibration
 from linkfix.recover import pipeline as recover_pipeline
 from linkfix.recover.anchors import analyse_anchor
+from linkfix.recover.trace import CandidateTrace
 from linkfix.store.cache import Cache
 from linkfix_simweb.realmoves.dataset import MoveCase
 from linkfix_simweb.realmoves.web import RealWeb
@@ -125,52 +127,29 @@ def _link_for(written: Written | None, case: MoveCase) -> Link:
     return Link(url=case.old_url, kind=LinkKind.INLINE, span=span, page=Page(path="(no parent)"))
 
 
-def _entry(entry: Any) -> dict[str, Any]:
-    page = entry.page
-    features = dict(entry.features)
-    first = entry.hits[0] if entry.hits else None
+def _candidate(c: CandidateTrace, real: RealWeb) -> dict[str, Any]:
+    """One traced candidate as the dump keeps it (real URLs, not the loopback ones)."""
     return {
-        "url": entry.url,
-        "final_url": page.url if page is not None else "",
-        "method": entry.method,
-        "fetched": entry.fetched,
-        "page_status": page.status if page is not None else None,
-        "title": page.title if page is not None else (first.title if first else ""),
-        "prescore": round(entry.prescore, 6),
-        "hits": len(entry.hits),
-        "query": first.query if first else "",
-        "provider": first.provider if first else "",
-        "flags": dict(entry.flags),
-        "features": features,
-        "confidence": round(calibration.confidence(features), 6) if features else None,
+        "url": real.canonical(c.url), "final_url": real.canonical(c.final_url), "method": c.method, "provider": c.provider,
+        "query": c.query, "rank": c.rank, "hits": c.found_by, "fetched": c.fetched, "page_status": c.status, "title": c.title,
+        "features": dict(c.features), "confidence": c.confidence, "verdict": c.verdict, "reason": c.reason,
     }
 
 
-def _instrument(recoverer: Any, record: dict[str, Any]) -> None:
-    """Record the `found` table each time the recoverer reaches its gate or finishes early."""
-    gate, finish = recoverer._gate, recoverer._finish
-
-    async def gate_hook(found, ref, capture, copy):
-        record.update(stage="gate", found=[_entry(f) for f in found.values()], copy=bool(ref.copy_terms))
-        return await gate(found, ref, capture, copy)
-
-    def finish_hook(found, ref):
-        record.update(stage="exact", found=[_entry(f) for f in found.values()], copy=bool(ref.copy_terms))
-        return finish(found, ref)
-
-    recoverer._gate, recoverer._finish = gate_hook, finish_hook
-
-
 async def per_case(real: RealWeb, cases: list[MoveCase], written: list[Written], *, orphans: bool,
-                   deadline: float) -> list[CaseRun]:
+                   deadline: float, cache_dir: Path | None = None) -> list[CaseRun]:
     config = _config(real, archive=PER_CASE_ARCHIVE, max_seconds=PER_CASE_MAX_SECONDS)
     by_case = {w.case.id: w for w in written}
-    cache = Cache(None)
+    cache = Cache(cache_dir, max_age=30 * 86400) if cache_dir is not None else Cache(None)
+    with cache:  # closing flushes what the run learned to the cache directory
+        return await _per_case(real, cases, by_case, config, cache, orphans=orphans, deadline=deadline)
+
+
+async def _per_case(real: RealWeb, cases: list[MoveCase], by_case: dict[str, Written], config: Config, cache: Cache, *,
+                    orphans: bool, deadline: float) -> list[CaseRun]:
     runs: list[CaseRun] = []
     async with HttpChecker(config, cache, resolver=real.web.resolver) as client:
         recoverer = recover_pipeline.Recoverer(config=config, client=client, cache=cache, link_times={})
-        record: dict[str, Any] = {}
-        _instrument(recoverer, record)
         for case in cases:
             w = by_case.get(case.id)
             if w is None and not orphans:
@@ -183,26 +162,24 @@ async def per_case(real: RealWeb, cases: list[MoveCase], written: list[Written],
             link = _link_for(w, case)
             run.anchor = link.anchor_text
             run.weak_anchor = analyse_anchor(link.anchor_text).weak
-            record.clear()
             before, started = client.requests_sent, time.monotonic()
             try:
                 check = await client.check(urldefrag(link.url)[0])
                 run.check_status, run.check_reason = check.status.value, check.reason
                 lr = LinkResult(link=link, resolved=link.url, scope=Scope.EXTERNAL, result=check)
                 if recover_pipeline.wants_recovery(lr):
-                    suggestions, archived = await asyncio.wait_for(recoverer.recover(lr), PER_CASE_MAX_SECONDS + 30)
-                    recoverer.learn(lr.resolved, suggestions)
-                    run.archived = archived is not None
+                    trace = await asyncio.wait_for(recoverer.recover_traced(lr), PER_CASE_MAX_SECONDS + 30)
+                    recoverer.learn(lr.resolved, trace.suggestions)
+                    run.archived = trace.archived is not None
+                    run.stage = trace.stage
                     run.suggestions = [
                         {"url": real.canonical(s.url), "confidence": s.confidence, "method": s.method, "score": s.score,
-                         "features": dict(s.evidence.get("features", {}))}
-                        for s in suggestions
+                         "hold": str(s.evidence.get("hold", "")), "features": dict(s.evidence.get("features", {}))}
+                        for s in trace.suggestions
                     ]
+                    run.candidates = [_candidate(c, real) for c in trace.candidates]
             except TimeoutError:
                 run.error = "recovery timed out"
             run.requests, run.seconds = client.requests_sent - before, time.monotonic() - started
-            run.stage = record.get("stage", "")
-            run.candidates = [dict(c, url=real.canonical(c["url"]), final_url=real.canonical(c["final_url"]))
-                              for c in record.get("found", [])]
             log.info("%s: %d candidates, %d suggestions, %.1f s", case.id, len(run.candidates), len(run.suggestions), run.seconds)
     return runs

@@ -8,11 +8,13 @@ candidate linkfix considered, its features and whether it is right. Plug in any 
                                 threshold=0.9)
     print(result.render())
 
-`fit(rows) -> model` gets the training rows; `predict(model, row) -> confidence` scores one row.
+`fit(rows) -> model` gets the training rows; `predict(model, rows) -> confidences` scores the
+rows of one site (a candidate's confidence may depend on the other candidates of its case).
 A held-out case is ranked by the model's confidence over its own candidates (the candidate pool
 is what linkfix generated and fetched; which candidates reach the pool is not refitted), and
-scored as the dataset's README says; a case with no candidate, or not run, is a miss.
-The in-sample figures (fit on every site) are printed beside the held-out ones.
+scored as the dataset's README says; a case with no candidate, or not run, is a miss. The top
+candidate counts as an automatic fix when it reaches the threshold and the gate does not hold
+it (`hold`). The in-sample figures (fit on every site) are printed beside the held-out ones.
 """
 
 from __future__ import annotations
@@ -23,8 +25,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linkfix.recover import calibration
+from linkfix.recover.gate import Scored, hold_reason
+from linkfix.urls import page_identity
 
 from .scoring import same_page
+
+#: Verdicts of candidates that were in linkfix's ranking (the others left it before: not a
+#: page, not live, the same page as another candidate).
+RANKED = ("suggested", "ranked-below")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -48,11 +56,11 @@ def cases_of(dump: Iterable[dict[str, Any]]) -> list[CaseInfo]:
 
 
 def candidate_rows(dump: Iterable[dict[str, Any]]) -> list[Row]:
-    """One row per considered candidate that has features (fetched and scored)."""
+    """One row per candidate that was in linkfix's ranking (fetched and scored), right or wrong."""
     rows = []
     for d in dump:
         for c in d.get("candidates", []):
-            if c.get("features"):
+            if c.get("features") and c.get("verdict", "suggested") in RANKED:
                 url = c.get("final_url") or c["url"]
                 rows.append(Row(case_id=d["case"], site=d["site"], url=url, features=c["features"],
                                 right=same_page(url, d["truth"])))
@@ -80,23 +88,33 @@ class SiteScore:
                 f"{self.auto:>6}{precision}{self.auto_right / n:7.2f}")
 
 
-def score_cases(cases: Sequence[CaseInfo], rows: Sequence[Row], confidence: Callable[[Row], float],
-                threshold: float, site: str = "") -> SiteScore:
+Hold = Callable[[Sequence[Row], Sequence[float]], str]
+
+
+def gate_hold(ranked: Sequence[Row], confidences: Sequence[float]) -> str:
+    """linkfix's gate rule for the top candidate of a ranking (recover.gate.hold_reason)."""
+    scored = [Scored(url=r.url, key=page_identity(r.url), confidence=c, features=r.features) for r, c in zip(ranked, confidences)]
+    return hold_reason(scored[0], scored[1:]) if scored else ""
+
+
+def score_cases(cases: Sequence[CaseInfo], rows: Sequence[Row], confidence: dict[int, float], threshold: float,
+                site: str = "", hold: Hold = gate_hold) -> SiteScore:
+    """`confidence` maps id(row) to its confidence."""
     by_case: dict[str, list[Row]] = {}
     for row in rows:
         by_case.setdefault(row.case_id, []).append(row)
     out = SiteScore(site=site)
     for case in cases:
         out.cases += 1
-        ranked = sorted(by_case.get(case.case_id, []), key=lambda r: (-confidence(r), r.url))
+        ranked = _dedup(sorted(by_case.get(case.case_id, []), key=lambda r: (-confidence[id(r)], r.url)))
         # one entry per page: a candidate may be found under two URLs
-        rank = next((n for n, r in enumerate(_dedup(ranked), 1) if r.right), None)
+        rank = next((n for n, r in enumerate(ranked, 1) if r.right), None)
         if rank == 1:
             out.s1 += 1
         if rank is not None and rank <= 10:
             out.s10 += 1
         out.rr += 1 / rank if rank else 0.0
-        if ranked and confidence(ranked[0]) >= threshold:
+        if ranked and confidence[id(ranked[0])] >= threshold and not hold(ranked, [confidence[id(r)] for r in ranked]):
             out.auto += 1
             out.auto_right += 1 if ranked[0].right else 0
     return out
@@ -105,8 +123,9 @@ def score_cases(cases: Sequence[CaseInfo], rows: Sequence[Row], confidence: Call
 def _dedup(rows: Sequence[Row]) -> list[Row]:
     seen, out = set(), []
     for row in rows:
-        if row.url not in seen:
-            seen.add(row.url)
+        key = page_identity(row.url)
+        if key not in seen:
+            seen.add(key)
             out.append(row)
     return out
 
@@ -117,6 +136,7 @@ class LosoResult:
     held_out: list[SiteScore] = field(default_factory=list)
     in_sample: list[SiteScore] = field(default_factory=list)
     models: dict[str, Any] = field(default_factory=dict)  # held-out site -> the model fitted without it
+    held_out_confidence: dict[int, float] = field(default_factory=dict)  # id(row) -> its held-out confidence
 
     def pooled(self, scores: Sequence[SiteScore]) -> SiteScore:
         total = SiteScore(site="pooled")
@@ -136,7 +156,8 @@ class LosoResult:
 
 
 def leave_one_site_out(cases: Sequence[CaseInfo], rows: Sequence[Row], *, fit: Callable[[Sequence[Row]], Any],
-                       predict: Callable[[Any, Row], float], threshold: float) -> LosoResult:
+                       predict: Callable[[Any, Sequence[Row]], Sequence[float]], threshold: float,
+                       hold: Hold = gate_hold) -> LosoResult:
     result = LosoResult(threshold=threshold)
     everything = fit(rows)
     for site in sorted({c.site for c in cases}):
@@ -145,33 +166,42 @@ def leave_one_site_out(cases: Sequence[CaseInfo], rows: Sequence[Row], *, fit: C
         result.models[site] = model
         held_cases = [c for c in cases if c.site == site]
         held_rows = [r for r in rows if r.site == site]
-        result.held_out.append(score_cases(held_cases, held_rows, lambda r, m=model: predict(m, r), threshold, site))
-        result.in_sample.append(score_cases(held_cases, held_rows, lambda r: predict(everything, r), threshold, site))
+        held = dict(zip(map(id, held_rows), predict(model, held_rows)))
+        inside = dict(zip(map(id, held_rows), predict(everything, held_rows)))
+        result.held_out_confidence.update(held)
+        result.held_out.append(score_cases(held_cases, held_rows, held, threshold, site, hold))
+        result.in_sample.append(score_cases(held_cases, held_rows, inside, threshold, site, hold))
     return result
 
 
-# -- linkfix's current model, as the demonstration -------------------------------------------
+# -- linkfix's model ----------------------------------------------------------------------------
 
 
-def fit_linkfix(rows: Sequence[Row]) -> list[float]:
-    """linkfix.recover.calibration's logistic model, refitted on `rows`."""
-    return calibration.fit_logistic([calibration.vector(r.features) for r in rows], [1 if r.right else 0 for r in rows])
+def samples(rows: Sequence[Row]) -> list[calibration.Sample]:
+    return [calibration.Sample(group=r.case_id, key=page_identity(r.url), features=r.features, right=r.right) for r in rows]
 
 
-def predict_linkfix(weights: Sequence[float], row: Row) -> float:
-    return calibration.confidence(row.features, weights)
+def fit_linkfix(rows: Sequence[Row]) -> calibration.Model:
+    """linkfix.recover.calibration's two-stage model, refitted on `rows`."""
+    return calibration.fit(samples(rows))
 
 
-def shipped(_: Sequence[Row]) -> Sequence[float]:
-    """The shipped weights, unchanged (the 'fit' of the baseline row)."""
-    return calibration.WEIGHTS
+def predict_linkfix(model: calibration.Model, rows: Sequence[Row]) -> list[float]:
+    return calibration.predict(samples(rows), model)
 
 
-def weight_stability(models: dict[str, Sequence[float]]) -> str:
+def shipped(_: Sequence[Row]) -> calibration.Model:
+    """The shipped model, unchanged (the 'fit' of the baseline row)."""
+    return calibration.MODEL
+
+
+def weight_stability(models: dict[str, calibration.Model], reference: calibration.Model = calibration.MODEL) -> str:
     lines = [f"\nweights across the {len(models)} leave-one-site-out refits (mean ± sd; shipped value)"]
     fits = list(models.values())
-    for n, name in enumerate(calibration.FEATURES):
-        values = [w[n] for w in fits]
+    names = [*calibration.FEATURES, *(f"lead:{n}" for n in calibration.STAGE_TWO)]
+    for n, name in enumerate(names):
+        values = [(*m.weights, *m.lead_weights)[n] for m in fits]
         sd = statistics.stdev(values) if len(values) > 1 else 0.0
-        lines.append(f"  {name:<20}{statistics.fmean(values):+8.2f} ± {sd:5.2f}   (shipped {calibration.WEIGHTS[n]:+.2f})")
+        shipped_value = (*reference.weights, *reference.lead_weights)[n]
+        lines.append(f"  {name:<20}{statistics.fmean(values):+8.2f} ± {sd:5.2f}   (shipped {shipped_value:+.2f})")
     return "\n".join(lines)

@@ -42,6 +42,7 @@ class Ranked:
     confidences: tuple[float | None, ...] = ()
     ran: bool = True  # False: the method could not run on this case (no parent, no copy)
     note: str = ""
+    held: bool = False  # the top suggestion is held for review by linkfix's gate (not an automatic fix)
 
     @property
     def rank(self) -> int | None:
@@ -79,7 +80,7 @@ def figures(rows: Sequence[Ranked], threshold: float | None = None) -> Figures:
     )
     if threshold is None:
         return out
-    above = [r for r in rows if r.ran and r.top_confidence is not None and r.top_confidence >= threshold]
+    above = [r for r in rows if r.ran and not r.held and r.top_confidence is not None and r.top_confidence >= threshold]
     right = sum(1 for r in above if r.rank == 1)
     return Figures(n=n, s1=out.s1, s10=out.s10, mrr=out.mrr, auto=len(above),
                    precision=right / len(above) if above else None, coverage=right / n)

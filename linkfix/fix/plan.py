@@ -178,6 +178,10 @@ def _best(item: LinkResult, candidates: list[Candidate], options: FixOptions, *,
             f"best suggestion {candidate.url} has confidence {candidate.confidence:.2f} "
             f"< {options.threshold:.2f}; review it in the HTML report"
         ]
+    hold = candidate.evidence.get("hold")
+    if guess and isinstance(hold, str) and hold:
+        # Recovery's gate: confident, but something speaks against applying it unseen.
+        return None, [f"best suggestion {candidate.url} held for review: {hold}"]
     new_url, caveat = replacement_url(item, candidate)
     messages = [caveat] if caveat else []
     reason = unsafe_replacement_reason(new_url)

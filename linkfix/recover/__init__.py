@@ -2,7 +2,7 @@
 
 The entry point is `pipeline.recover_all`; the IR maths (terms, rank) and the providers are
 usable on their own. `recover_all` is imported on first use: the pipeline pulls in word
-statistics (wordfreq) that an offline check or a pre-commit hook should not pay for.
+statistics (a word table, a stemmer) that an offline check or a pre-commit hook should not pay for.
 """
 
 from __future__ import annotations

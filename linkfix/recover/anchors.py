@@ -12,9 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from wordfreq import zipf_frequency
-
-from .terms import content_terms
+from .terms import content_terms, word_zipf
 
 STOP_ANCHORS = frozenset(
     {
@@ -64,7 +62,7 @@ def has_named_entity(text: str) -> bool:
             return True  # Python3, RFC 7089 (the number), HTTP/2 is caught above
         if word[0].isupper() and any(c.isupper() for c in word[1:]) and not word.isupper():
             return True  # GitHub, PyPI, iOS-like mixed case
-        if word[0].isupper() and zipf_frequency(word.lower(), "en") < NAME_ZIPF:
+        if word[0].isupper() and word_zipf(word.lower()) < NAME_ZIPF:
             return True  # rare capitalised word: most likely a name
     return False
 

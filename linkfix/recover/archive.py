@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from ..model import ArchiveLookup, ArchiveState
-from .pages import Page, parse_page
+from .pages import WebPage, parse_page
 from .providers.base import FAILED, ArchiveProvider, Budget, CacheStore, Capture, Deferred
 from .providers.wayback import timestamp
 
@@ -59,7 +59,7 @@ class ArchiveCopy:
     """A link's archive answer: the capture and its page (if any) and what the lookup came to."""
 
     capture: Capture | None
-    page: Page | None
+    page: WebPage | None
     lookup: ArchiveLookup | None  # None: no archive is configured
     waited: float = 0.0  # seconds from asking to the answer
     requests: float = 0.0  # archive requests made for it (its share of batch queries)
@@ -258,7 +258,7 @@ class ArchiveScheduler:
 
     # -- settling ---------------------------------------------------------------------------
 
-    def _settle(self, entry: _Pending, capture: Capture | None, *, page: Page | None = None, deferred: Deferred | None = None) -> None:
+    def _settle(self, entry: _Pending, capture: Capture | None, *, page: WebPage | None = None, deferred: Deferred | None = None) -> None:
         if entry.future.done():
             return
         deferred = deferred or (entry.deferred if capture is None else None)

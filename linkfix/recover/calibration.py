@@ -1,71 +1,87 @@
-"""Turn a candidate's evidence into a probability that it is the right replacement.
+"""Turn the candidates' evidence into probabilities that each is the right replacement.
 
-A logistic model over a few features. The weights below are fitted by
-`python benchmarks/recovery_eval.py --refit` on one half of the evaluation cases (split by a hash
-of the case id) and reported on the other half; rerun it after changing any feature and paste
-(or `--write`) the printed constants. `DEFAULT_AUTOFIX_CONFIDENCE` is the lowest confidence at
-which `linkfix fix` rewrites a link without being asked (config `min_confidence: 0`).
+Two small models, fitted on real page moves (the development set of real docs moves, every
+candidate linkfix considered, right and wrong, before any cut):
+
+1. a score for each candidate: a weighted sum of its evidence (`FEATURES`, all in [0, 1]),
+   fitted as a choice among the candidates of each dead link (conditional logit: which of
+   them is the right one), so the weights say what tells the right page from its rivals;
+   strongly regularised (`CHOICE_L2`), which keeps them small, stable and close to an equal
+   say for every kind of evidence;
+2. a logistic calibration of that score among the others: its own score and how far it is
+   ahead of the best other candidate of the same dead link (`lead`), so that two pages equally
+   like the dead one are both uncertain, and a page far ahead of the rest is confident.
+
+The constants below are written by `python benchmarks/recovery_real.py --from-dump DUMP
+--refit --write` (fitted on every site of the dump; the figures it prints are leave-one-site-
+out). `DEFAULT_AUTOFIX_CONFIDENCE` is the lowest confidence at which `linkfix fix` rewrites a
+link without being asked (config `min_confidence: 0`).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
-#: Model inputs, in the order of the weight vector, computed by `vector` from a candidate's
-#: evidence (all in [0, 1]). Evidence from the archived copy and evidence used without one are
-#: separate inputs: with the copy at hand, a matching URL or title proves little if the text
-#: differs (a page of the same name on another site), and without it they are all there is.
+#: Model inputs of the first stage, in the order of its weights (rank.similarity_features and
+#: the pipeline's flags).
 FEATURES = (
-    "bias",
-    "has_copy",  # an archived copy of the dead page was found
-    "content_cos",  # cosine(archived copy, candidate) over content terms
-    "kld_sim",  # exp(-KLD(copy || candidate)), the paper's ranking with a copy
+    "content_cos",  # cosine(archived copy, candidate), TF-IDF over normalised terms
     "copy_coverage",  # share of the copy's specific words present in the candidate (merged pages)
-    "copy_title_sim",  # Dice(archived title, candidate title)
-    "anchor_title_dice",  # no copy: Dice(anchor, candidate title), the paper's ranking without one
-    "context_cos",  # no copy: cosine(anchor + words around the link + parent title, candidate)
-    "url_jaccard",  # no copy: Jaccard of URI path tokens, dead vs candidate
-    "same_slug",  # no copy: the last path segment (without extension) is unchanged
+    "title_sim",  # Dice(archived copy's title, candidate's title), normalised terms
+    "anchor_title",  # Dice(anchor text, candidate's title), normalised terms
+    "context_cos",  # cosine(anchor + words around the link + parent title, candidate)
+    "url_jaccard",  # Jaccard of normalised URL path words, dead vs candidate
+    "same_name",  # the last path segment (page name) is unchanged
+    "name_unique",  # ... and no other known page of the site has that name
     "same_host",
-    "margin",  # how far this candidate's evidence is ahead of the runner-up's
-    "weak_anchor",  # stop anchor, or one term that is no named entity
+    "above",  # the home page or a directory page above the dead one
+    "hub",  # a section index: several known pages below it
     "rewrite",  # found by a checked URL rewrite
-    "redirect",  # the dead URL's own permanent redirect
     "learned",  # a rewrite learned in this run from other confident recoveries
 )
-_WITH_COPY = frozenset({"content_cos", "kld_sim", "copy_coverage"})
-_WITHOUT_COPY = frozenset({"anchor_title_dice", "context_cos", "url_jaccard", "same_slug"})
 
-# BEGIN FITTED CONSTANTS (benchmarks/recovery_eval.py --refit --write)
+#: Inputs of the second stage: bias, first-stage score (logit), lead over the runner-up.
+STAGE_TWO = ("bias", "score", "lead")
+
+#: The lead is clipped to +-LEAD_CAP.
+LEAD_CAP = 6.0
+
+#: L2 penalty of the first stage (the choice model); the second stage's is CALIBRATION_L2.
+CHOICE_L2 = 10.0
+CALIBRATION_L2 = 0.1
+
+# BEGIN FITTED CONSTANTS (benchmarks/recovery_real.py --refit --write)
 WEIGHTS = (
-    -5.520, -1.073, 1.323, 3.265, 3.728, 0.035, 0.100, 2.819, 1.334, 4.570, 1.386, 4.039, 1.224, 0.578, 2.119, 0.526,
+    1.599, 1.357, 1.571, 1.218, 0.605, 0.883, 0.876, 0.356, 0.575, 0.536, 0.578, 0.147, 0.147,
 )
+LEAD_WEIGHTS = (-2.359, 0.371, 2.033)
 DEFAULT_AUTOFIX_CONFIDENCE = 0.9
-FIT_NOTE = "logistic fit on 87 of 154 evaluation cases (hash split), 225 candidates"
+FIT_NOTE = 'choice model (conditional logit) and logistic calibration fitted on 4198 ranked candidates of 150 real moves with a linking page (7 sites; every candidate, right and wrong, before any cut)'
 # END FITTED CONSTANTS
 
 #: Confidence of the archived copy offered as a last resort: it is the dead page itself, but a
 #: frozen one, so it is never applied without review.
 ARCHIVE_CONFIDENCE = 0.5
 
+#: Confidence of the dead URL's own permanent redirect: the site's word for where the page is.
+#: Not fitted (no move of the development set is served by one).
+REDIRECT_CONFIDENCE = 0.95
+
+
+@dataclass(frozen=True, slots=True)
+class Model:
+    weights: tuple[float, ...]
+    lead_weights: tuple[float, ...]
+
+
+MODEL = Model(weights=tuple(WEIGHTS), lead_weights=tuple(LEAD_WEIGHTS))
+
 
 def vector(features: Mapping[str, float]) -> list[float]:
-    """Model inputs from the evidence of `similarity_features` (+ margin and method flags)."""
-    copy = 1.0 if features.get("has_copy") else 0.0
-    out = []
-    for name in FEATURES:
-        if name == "bias":
-            out.append(1.0)
-        elif name == "copy_title_sim":
-            out.append(copy * float(features.get("title_sim", 0.0)))
-        elif name in _WITHOUT_COPY:
-            out.append((1.0 - copy) * float(features.get(name, 0.0)))
-        elif name in _WITH_COPY:
-            out.append(copy * float(features.get(name, 0.0)))
-        else:
-            out.append(float(features.get(name, 0.0)))
-    return out
+    """First-stage inputs from a candidate's evidence."""
+    return [float(features.get(name, 0.0)) for name in FEATURES]
 
 
 def sigmoid(z: float) -> float:
@@ -75,8 +91,133 @@ def sigmoid(z: float) -> float:
     return e / (1.0 + e)
 
 
-def confidence(features: Mapping[str, float], weights: Sequence[float] = WEIGHTS) -> float:
-    return sigmoid(sum(w * x for w, x in zip(weights, vector(features))))
+def _dot(a: Sequence[float], b: Sequence[float]) -> float:
+    return sum(x * y for x, y in zip(a, b))
+
+
+def score(features: Mapping[str, float], weights: Sequence[float] = WEIGHTS) -> float:
+    """First stage: the candidate's own evidence as a logit."""
+    return _dot(weights, vector(features))
+
+
+def leads(scores: Sequence[float], keys: Sequence[str] | None = None) -> list[float]:
+    """How far each score is ahead of the best score of another page (`keys` name the page of
+    each score: a page found under two URLs does not compete with itself), clipped. A page
+    with no evidence at all (score 0) always competes: a lone candidate leads only by what its
+    own evidence is worth."""
+    keys = list(keys) if keys is not None else [str(i) for i in range(len(scores))]
+    out = []
+    for i, value in enumerate(scores):
+        best_other = max([0.0, *(s for j, s in enumerate(scores) if keys[j] != keys[i])])
+        out.append(max(-LEAD_CAP, min(LEAD_CAP, value - best_other)))
+    return out
+
+
+def stage_two(score_value: float, lead: float) -> list[float]:
+    return [1.0, score_value, lead]
+
+
+def confidences(pool: Sequence[Mapping[str, float]], keys: Sequence[str] | None = None, model: Model = MODEL) -> list[float]:
+    """The confidence of each candidate of one dead link, given all of them."""
+    own = [score(f, model.weights) for f in pool]
+    return [sigmoid(_dot(model.lead_weights, stage_two(s, lead))) for s, lead in zip(own, leads(own, keys))]
+
+
+def confidence(features: Mapping[str, float], model: Model = MODEL) -> float:
+    """The confidence of a candidate that has no competitor."""
+    return confidences([features], model=model)[0]
+
+
+# -- fitting ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Sample:
+    """One candidate of one dead link, with whether it is the right page."""
+
+    group: str  # the dead link (candidates of a group compete)
+    key: str  # the candidate's page (two URLs of one page share it)
+    features: Mapping[str, float]
+    right: bool
+
+
+def fit(samples: Sequence[Sample]) -> Model:
+    """Both stages on every candidate, right and wrong: the first as a choice among each dead
+    link's candidates, the second on (first-stage score, lead) with the first stage's scores."""
+    if not samples:
+        raise ValueError("no samples to fit")
+    groups: dict[str, list[Sample]] = {}
+    for s in samples:
+        groups.setdefault(s.group, []).append(s)
+    choices = [([vector(s.features) for s in members], [s.right for s in members]) for members in groups.values()]
+    weights = fit_choice(choices, l2=CHOICE_L2)
+    rows = stage_two_rows(samples, weights)
+    lead_weights = fit_logistic(rows, [1 if s.right else 0 for s in samples], l2=CALIBRATION_L2)
+    return Model(weights=tuple(weights), lead_weights=tuple(lead_weights))
+
+
+def fit_choice(choices: Sequence[tuple[Sequence[Sequence[float]], Sequence[bool]]], *, l2: float, iterations: int = 100) -> list[float]:
+    """Conditional logit: weights maximising, over the choices that have a right option and a
+    wrong one, log P(right | its options) with P(i) = exp(w.x_i) / sum_j exp(w.x_j) (several
+    right options count as their mean), minus l2/2 |w|^2; Newton's method."""
+    usable = [(rows, right) for rows, right in choices if any(right) and not all(right)]
+    if not usable:
+        raise ValueError("no choice with both a right and a wrong option")
+    width = len(usable[0][0][0])
+    w = [0.0] * width
+    for _ in range(iterations):
+        grad = [-l2 * v for v in w]
+        hessian = [[l2 if i == j else 0.0 for j in range(width)] for i in range(width)]
+        for rows, right in usable:
+            scores = [_dot(w, x) for x in rows]
+            top = max(scores)
+            weights = [math.exp(z - top) for z in scores]
+            total = sum(weights)
+            p = [v / total for v in weights]
+            mean = [sum(pk * x[j] for pk, x in zip(p, rows)) for j in range(width)]
+            chosen = [x for x, r in zip(rows, right) if r]
+            for j in range(width):
+                grad[j] += sum(x[j] for x in chosen) / len(chosen) - mean[j]
+            for pk, x in zip(p, rows):
+                if pk < 1e-12:
+                    continue
+                d = [a - b for a, b in zip(x, mean)]
+                for i in range(width):
+                    if d[i]:
+                        row = hessian[i]
+                        for j in range(width):
+                            row[j] += pk * d[i] * d[j]
+        step = _solve(hessian, grad)
+        w = [a + b for a, b in zip(w, step)]
+        if max(abs(v) for v in step) < 1e-9:
+            break
+    return w
+
+
+def stage_two_rows(samples: Sequence[Sample], weights: Sequence[float]) -> list[list[float]]:
+    groups: dict[str, list[int]] = {}
+    for n, s in enumerate(samples):
+        groups.setdefault(s.group, []).append(n)
+    own = [score(s.features, weights) for s in samples]
+    rows: list[list[float]] = [[] for _ in samples]
+    for members in groups.values():
+        lead = leads([own[n] for n in members], [samples[n].key for n in members])
+        for n, value in zip(members, lead):
+            rows[n] = stage_two(own[n], value)
+    return rows
+
+
+def predict(samples: Sequence[Sample], model: Model) -> list[float]:
+    """Confidences of samples, each computed among the samples of its group."""
+    out = [0.0] * len(samples)
+    groups: dict[str, list[int]] = {}
+    for n, s in enumerate(samples):
+        groups.setdefault(s.group, []).append(n)
+    for members in groups.values():
+        values = confidences([samples[n].features for n in members], [samples[n].key for n in members], model)
+        for n, value in zip(members, values):
+            out[n] = value
+    return out
 
 
 def fit_logistic(rows: Sequence[Sequence[float]], labels: Sequence[int], *, l2: float = 0.2, iterations: int = 100) -> list[float]:
@@ -90,7 +231,7 @@ def fit_logistic(rows: Sequence[Sequence[float]], labels: Sequence[int], *, l2: 
         grad = [-(l2 * w[j] if j else 0.0) for j in range(width)]
         hessian = [[(l2 if i == j and i else (1e-9 if i == j else 0.0)) for j in range(width)] for i in range(width)]
         for x, y in zip(rows, labels):
-            p = sigmoid(sum(a * b for a, b in zip(w, x)))
+            p = sigmoid(_dot(w, x))
             weight = p * (1 - p)
             for i in range(width):
                 grad[i] += (y - p) * x[i]
@@ -108,7 +249,7 @@ def fit_logistic(rows: Sequence[Sequence[float]], labels: Sequence[int], *, l2: 
 def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     """Solve matrix @ x = vector (Gaussian elimination with partial pivoting)."""
     n = len(vector)
-    a = [row[:] + [vector[i]] for i, row in enumerate(matrix)]
+    a = [[*row, vector[i]] for i, row in enumerate(matrix)]
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
         a[col], a[pivot] = a[pivot], a[col]
@@ -136,3 +277,15 @@ def reliability_table(probabilities: Sequence[float], labels: Sequence[int], bin
         if members:
             table.append((low, high, len(members), sum(members) / len(members)))
     return table
+
+
+def constants_block(model: Model, *, threshold: float, note: str) -> str:
+    """The text between the FITTED CONSTANTS markers for `model`."""
+    return (
+        "# BEGIN FITTED CONSTANTS (benchmarks/recovery_real.py --refit --write)\n"
+        "WEIGHTS = (\n    " + ", ".join(f"{w:.3f}" for w in model.weights) + ",\n)\n"
+        "LEAD_WEIGHTS = (" + ", ".join(f"{w:.3f}" for w in model.lead_weights) + ")\n"
+        f"DEFAULT_AUTOFIX_CONFIDENCE = {threshold}\n"
+        f"FIT_NOTE = {note!r}\n"
+        "# END FITTED CONSTANTS"
+    )

@@ -9,7 +9,7 @@ from selectolax.lexbor import LexborHTMLParser as HTMLParser
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Page:
+class WebPage:
     """A fetched web page, reduced to what ranking needs."""
 
     url: str  # where it ended up (after redirects)
@@ -28,10 +28,10 @@ _INVISIBLE = ("script", "style", "noscript", "template", "svg", "head")
 _FURNITURE = ("nav", "header", "footer", "aside")
 
 
-def parse_page(url: str, status: int | None, html: str, *, keep_furniture: bool = False) -> Page:
+def parse_page(url: str, status: int | None, html: str, *, keep_furniture: bool = False) -> WebPage:
     """Title, whitespace-collapsed visible text and absolute <a href> links of a page."""
     if not html:
-        return Page(url=url, status=status)
+        return WebPage(url=url, status=status)
     tree = HTMLParser(html)
     title_node = tree.css_first("title")
     title = " ".join(title_node.text().split()) if title_node is not None else ""
@@ -53,4 +53,4 @@ def parse_page(url: str, status: int | None, html: str, *, keep_furniture: bool 
     tree.strip_tags(list(tags))
     body = tree.body or tree.root
     text = " ".join(body.text(separator=" ").split()) if body is not None else ""
-    return Page(url=url, status=status, title=title, text=text, links=tuple(links))
+    return WebPage(url=url, status=status, title=title, text=text, links=tuple(links))

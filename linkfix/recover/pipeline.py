@@ -8,16 +8,18 @@ auto-fix confidence:
    checked rewrites (http->https, .html <-> directory, GitHub master -> main, ...);
 2. context: the anchor (stop anchors, one term without a named entity), the parent page, and
    the archived copy (last 200 text/html capture at or before the link was written);
-3. candidates: same-site pages first (no key), then search providers with the paper's queries,
-   a few at a time, the most promising candidates fetched after each round; a weak anchor
-   without an archived copy gets no search at all (Fig. 4);
-4. ranking: every fetched candidate gets similarity evidence (KLD/cosine/coverage to the
-   archived copy, Dice of anchor and title, URL tokens, host, context) turned into a
-   calibrated confidence (calibration.py);
-5. gate: the best candidates are re-checked through the checker (live, not soft-404, not the
-   home page or a directory page above the dead page unless the dead link was one); with an
-   archived copy, guesses weaker than the copy are dropped and, for a weak anchor, only pages
-   as similar as `similarity` are kept (Fig. 4); the archived copy is offered last.
+3. candidates: same-site pages first (no key; the home page and the directories above the dead
+   page too, where maintainers send merged pages), then search providers with the paper's
+   queries, a few at a time, the most promising candidates fetched after each round; a weak
+   anchor without an archived copy gets no search at all (Fig. 4);
+4. ranking: every fetched candidate gets similarity evidence (rank.similarity_features: the
+   archived copy's text and title, the anchor, URL words and page name, host, context) turned
+   into a calibrated confidence among the other candidates (calibration.py);
+5. gate: every candidate stays ranked; the best few are re-checked through the checker (live,
+   not soft-404); the top one is held for review when the gate's rules say so (gate.py); the
+   archived copy is offered too.
+
+`recover_traced` returns a `RecoveryTrace` of all of it (trace.py).
 """
 
 from __future__ import annotations
@@ -27,9 +29,9 @@ import logging
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote, urldefrag, urlsplit
 
@@ -38,29 +40,23 @@ from ..check.remap import Remap
 from ..config import Config
 from ..errors import ConfigError, LinkfixError
 from ..model import Archived, ArchiveLookup, Candidate, LinkResult, Reason, Scope, Status
-from ..urls import is_home_page, same_site
+from ..urls import is_home_page, page_identity, same_site
 from . import calibration
-from .anchors import Anchor, analyse_anchor
+from .anchors import analyse_anchor
 from .archive import ArchiveCopy, ArchiveScheduler, Need
-from .calibration import ARCHIVE_CONFIDENCE, DEFAULT_AUTOFIX_CONFIDENCE
-from .pages import Page, parse_page
+from .calibration import ARCHIVE_CONFIDENCE, DEFAULT_AUTOFIX_CONFIDENCE, REDIRECT_CONFIDENCE
+from .fragments import nearest_ids
+from .gate import Scored, hold_reason
+from .pages import WebPage, parse_page
+from .pool import Contender, Reference, acceptable, hit_terms, paper_value, title_set, trace_candidates
 from .providers import ARCHIVES, SEARCHES, ArchiveProvider, Budget, Hit, Remote, SearchProvider
 from .providers.base import TTL_SEARCH, Capture, Fetcher, count_request
-from .providers.site import Site
+from .providers.site import Site, parent_dirs
 from .queries import Query, build_queries
-from .rank import (
-    as_vector,
-    cosine,
-    dice,
-    jaccard,
-    kld,
-    margins,
-    path_tokens,
-    primary_evidence,
-    similarity_features,
-)
+from .rank import Known, SitePages, TitleFurniture, without_shared_parts, as_vector, cosine, kld, path_tokens, similarity_features, title_dice, token_jaccard
 from .rewrites import LearnedRewrites, cheap_rewrites
-from .terms import content_terms
+from .terms import normal_terms
+from .trace import CandidateTrace, RecoveryTrace
 
 log = logging.getLogger(__name__)
 
@@ -72,82 +68,31 @@ ROUND_FETCHES = 6  # candidates fetched per evaluation round
 SITE_NEIGHBOURS = 6  # same-site pages taken on URL/title evidence alone
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Reference:
-    """What is known about the dead page: the evidence candidates are compared with."""
-
-    dead: str
-    anchor: Anchor
-    anchor_terms: Counter[str]
-    context_terms: Counter[str]
-    copy_terms: Counter[str]
-    copy_title_terms: Counter[str]
-    dead_is_home: bool
-
-
-@dataclass(slots=True)
-class Found:
-    """A candidate URL and how it was found (mutable while a link is being recovered)."""
-
-    url: str
-    method: str
-    hits: list[Hit] = field(default_factory=list)
-    prescore: float = 0.0
-    fetched: bool = False
-    page: Page | None = None
-    features: dict[str, float] = field(default_factory=dict)
-    flags: dict[str, float] = field(default_factory=dict)  # how it was found: rewrite, redirect, learned
-    evidence: dict[str, Any] = field(default_factory=dict)
-    terms: Counter[str] | None = None  # the page's content terms, computed once
-
-
 @dataclass(slots=True)
 class Early:
     """A link after the exact step: its reference, what was found, and the suggestions when
     that settled it (no archive needed)."""
 
     ref: Reference
-    found: dict[str, Found]
+    found: dict[str, Contender]
     finished: tuple[Candidate, ...] | None = None
 
 
-def acceptable(url: str, ref: Reference) -> bool:
-    """The gate's URL rules: not the dead URL, not the home page or a directory page above the
-    dead page (what sites redirect dead links to), unless the dead link was one itself."""
-    url = urldefrag(url)[0]
-    if url == ref.dead:
-        return False
-    if is_home_page(url):
-        return ref.dead_is_home
-    parts, dead = urlsplit(url), urlsplit(ref.dead)
-    above = parts.path.endswith("/") and dead.path.startswith(parts.path) and len(dead.path) > len(parts.path)
-    return not (above and same_site(url, ref.dead))
-
-
-@lru_cache(maxsize=20000)
-def _hit_terms(title: str, body: str) -> tuple[Counter[str], Counter[str]]:
-    """Term vectors of a hit's title and of title + body; a site's pages recur for every link."""
-    title_terms = as_vector(content_terms(title))
-    return title_terms, title_terms + as_vector(content_terms(body))
-
-
-def _same_page(candidate: Candidate, similarity: float) -> bool:
-    features = candidate.evidence.get("features", {})
-    if candidate.method in ("redirect", "rewrite"):
-        return True  # the site's own address for it, checked live
-    return max(features.get("content_cos", 0.0), features.get("copy_coverage", 0.0)) >= similarity
-
-
-async def _no_page(url: str) -> Page:
-    return Page(url=url, status=None)
+async def _no_page(url: str) -> WebPage:
+    return WebPage(url=url, status=None)
 
 
 def wants_recovery(lr: LinkResult) -> bool:
     if lr.scope is not Scope.EXTERNAL:
         return False
     if lr.result.status is Status.BROKEN:
-        return lr.result.reason != Reason.MISSING_FRAGMENT  # the page is there; the anchor moved
+        return lr.result.reason != Reason.MISSING_FRAGMENT  # the page is there; see wants_fragment
     return lr.result.status is Status.REDIRECTED and lr.result.permanent
+
+
+def wants_fragment(lr: LinkResult) -> bool:
+    """An external page that is there without the #fragment the link asks for."""
+    return lr.scope is Scope.EXTERNAL and lr.result.status is Status.BROKEN and lr.result.reason == Reason.MISSING_FRAGMENT
 
 
 def build_providers(config: Config, remote: Remote) -> tuple[list[ArchiveProvider], list[SearchProvider]]:
@@ -182,14 +127,16 @@ class Recoverer:
         self.link_times = dict(link_times or {})
         self.threshold = config.min_confidence or DEFAULT_AUTOFIX_CONFIDENCE
         self._live: dict[str, str | None] = {}
-        self._pages: dict[str, Page] = {}
+        self._pages: dict[str, WebPage] = {}
+        self.furniture = TitleFurniture()  # the site names themes add to every page's title
         self.remap = Remap(config.remap)  # requests may be rewritten; candidates are named as the docs name them
         self.archive_lookups: dict[str, ArchiveLookup] = {}  # dead URL -> what its archive lookup came to
 
     # -- network helpers (all through the injected client) --------------------------------
 
-    async def live(self, url: str, ref: Reference) -> str | None:
-        """The live address of url (after redirects), or None: dead, soft-404, home page, the dead URL."""
+    async def live(self, url: str, ref: Reference, *, exact: bool = False) -> str | None:
+        """The live address of url (after redirects), or None: dead, soft-404, the dead URL; for
+        an exact guess (`exact`) also a landing on the home page or a directory above."""
         if url not in self._live:
             count_request()
             try:
@@ -207,15 +154,17 @@ class Recoverer:
                 final = self.remap.document(result.final_url or url)
             self._live[url] = final
         final = self._live[url]
-        if final is None or not acceptable(final, ref):
+        if final is None or urldefrag(final)[0] == ref.dead or (exact and not acceptable(final, ref)):
             return None
         return final
 
-    async def page(self, url: str) -> Page:
+    async def page(self, url: str) -> WebPage:
         """A candidate page, fetched once per run and cached between runs like every remote answer."""
         if url not in self._pages:
             status, final, text = await self.remote.get(url, namespace="candidate", ttl=TTL_SEARCH, provider="candidate pages")
-            self._pages[url] = parse_page(final, status, text if status == 200 else "")
+            page = self._pages[url] = parse_page(final, status, text if status == 200 else "")
+            if page.ok and page.title:
+                self.furniture.add(page.url, page.title)
         return self._pages[url]
 
     async def archived_copy(self, dead: str, when: datetime, budget: Budget, *, dated: bool = True) -> ArchiveCopy:
@@ -234,22 +183,30 @@ class Recoverer:
 
     # -- one link ------------------------------------------------------------------------
 
+    async def recover(self, lr: LinkResult, *, early: Early | None = None, copy: ArchiveCopy | None = None,
+                      ) -> tuple[tuple[Candidate, ...], Archived | None]:
+        trace = await self.recover_traced(lr, early=early, copy=copy)
+        return trace.suggestions, trace.archived
+
+    def _traced(self, early: Early, stage: str, suggestions: tuple[Candidate, ...], archived: Archived | None = None) -> RecoveryTrace:
+        ref = early.ref
+        return RecoveryTrace(dead=ref.dead, anchor=ref.anchor.text, weak_anchor=ref.anchor.weak, stage=stage,
+                             copy=bool(ref.known.copy_terms), candidates=self._trace(early.found, suggestions),
+                             suggestions=suggestions, archived=archived)
+
     async def exact_step(self, lr: LinkResult) -> Early:
         """Step 1 for one link: what the exact and cheap guesses give, and whether that settles it."""
         link = lr.link
         dead = urldefrag(lr.resolved)[0]
         anchor_text = link.anchor_text if link.anchor_text.strip() not in (link.url, lr.resolved) else ""
         anchor = analyse_anchor(anchor_text)
-        ref = Reference(
-            dead=dead,
-            anchor=anchor,
-            anchor_terms=as_vector(anchor.terms),
-            context_terms=as_vector(content_terms(" ".join((anchor.text, link.context, link.page.title)))),
-            copy_terms=Counter(),
-            copy_title_terms=Counter(),
-            dead_is_home=is_home_page(dead),
+        known = Known(
+            dead_url=dead,
+            anchor_terms=frozenset(normal_terms(" ".join(anchor.terms))),
+            context_terms=as_vector(normal_terms(" ".join((anchor.text, link.context, link.page.title)))),
         )
-        found: dict[str, Found] = {}
+        ref = Reference(dead=dead, anchor=anchor, known=known, dead_is_home=is_home_page(dead))
+        found: dict[str, Contender] = {}
 
         # 1. The exact and cheap: permanent redirect, learned rewrites, known rewrites.
         if lr.result.permanent and lr.result.final_url and urldefrag(lr.result.final_url)[0] != dead:
@@ -276,18 +233,18 @@ class Recoverer:
                 early.finished = self._finish(early.found, early.ref)
         return early.finished is None
 
-    async def _try_learned(self, found: dict[str, Found], ref: Reference) -> None:
+    async def _try_learned(self, found: dict[str, Contender], ref: Reference) -> None:
         learned = [(u, "rewrite", {"rewrite": 1.0, "learned": min(1.0, s / 2)}, rule) for u, rule, s in self.learned.rewrites(ref.dead)]
         await self._try_exact(found, ref, learned[:2])
 
-    async def recover(self, lr: LinkResult, *, early: Early | None = None, copy: ArchiveCopy | None = None,
-                      ) -> tuple[tuple[Candidate, ...], Archived | None]:
-        """Suggestions for one link (and its archived copy). A run passes the link's exact step
-        and archive answer (recover/run.py); alone, the link does both itself. What became of
-        the archive lookup is kept in `archive_lookups`."""
+    async def recover_traced(self, lr: LinkResult, *, early: Early | None = None, copy: ArchiveCopy | None = None,
+                             ) -> RecoveryTrace:
+        """Recover one link and say how: every candidate, its evidence and the gate's verdict. A
+        run passes the link's exact step and archive answer (recover/run.py); alone, the link
+        does both itself. What became of the archive lookup is kept in `archive_lookups`."""
         early = early or await self.exact_step(lr)
         if early.finished is not None:
-            return early.finished, None
+            return self._traced(early, "exact", early.finished)
         link, ref, found = lr.link, early.ref, early.found
         dead = ref.dead
         anchor = ref.anchor
@@ -304,11 +261,7 @@ class Recoverer:
             self.archive_lookups[dead] = copy.lookup
         capture, page = copy.capture, copy.page
         if page is not None and page.text:
-            ref = replace(
-                ref,
-                copy_terms=as_vector(content_terms(page.text)),
-                copy_title_terms=as_vector(content_terms(page.title)),
-            )
+            ref = replace(ref, known=replace(ref.known, copy_terms=as_vector(normal_terms(page.text)), copy_title=page.title))
         archived = (
             Archived(url=capture.url, datetime=capture.iso_datetime, title=page.title if page else "")
             if capture is not None
@@ -318,7 +271,7 @@ class Recoverer:
 
         # 3. Candidates. Fig. 4: a weak anchor without an archived copy gets no search queries;
         # only the site's own pages, on URL evidence, which the calibration weighs accordingly.
-        have_copy = bool(ref.copy_terms)
+        have_copy = bool(ref.known.copy_terms)
         queries: list[Query] = []
         if have_copy or not anchor.weak:
             queries = build_queries(
@@ -328,7 +281,8 @@ class Recoverer:
                 copy_text=copy_page.text if copy_page else "",
                 expansion_terms=self.config.expansion_terms,
             )
-        await self._same_site(found, ref, queries, budget)
+        ref = await self._same_site(found, ref, queries, budget)
+        await self._parents(found, ref)
         await self._evaluate(found, ref, budget)
         web = [p for p in self.searches if not p.same_site]
         pending = list(queries)
@@ -344,7 +298,7 @@ class Recoverer:
                 break  # the content does not seem to be on the web any more: stop spending
         if have_copy and not self._confident(found):
             await self._evaluate(found, ref, budget)  # spend what is left of the fetch budget
-        return await self._gate(found, ref, capture, copy_page), archived
+        return self._traced(Early(ref=ref, found=found), "full", await self._gate(found, ref, capture, copy_page), archived)
 
     async def with_fragment_evidence(self, suggestions: tuple[Candidate, ...], fragment: str) -> tuple[Candidate, ...]:
         """For a dead link with a #fragment, say of each live suggestion whether its page has
@@ -354,82 +308,111 @@ class Recoverer:
             return suggestions
         marked = []
         for cand in suggestions:
-            if cand.method != "archive" and "#" not in cand.url:
-                status, final, text = await self.remote.get(cand.url, namespace="candidate", ttl=TTL_SEARCH,
-                                                            provider="candidate pages")
-                if status == 200:
-                    ids = page_ids(text, final)
+            if cand.method not in ("archive", "fragment") and "#" not in cand.url:
+                ids = await self._ids(cand.url)
+                if ids is not None:
                     has_id = fragment in ids or unquote(fragment) in ids
                     cand = replace(cand, evidence={**cand.evidence, "ids": [fragment] if has_id else []})
             marked.append(cand)
         return tuple(marked)
 
-    def _best(self, found: Mapping[str, Found]) -> float:
-        return max((calibration.confidence(f.features) for f in found.values() if f.features), default=0.0)
+    async def _ids(self, url: str) -> AbstractSet[str] | None:
+        status, final, text = await self.remote.get(url, namespace="candidate", ttl=TTL_SEARCH, provider="candidate pages")
+        return page_ids(text, final) if status == 200 else None
 
-    def _confident(self, found: Mapping[str, Found]) -> bool:
+    async def fragment_suggestions(self, lr: LinkResult) -> tuple[Candidate, ...]:
+        """The page is there but its #fragment is not: the nearest ids on the live page."""
+        url, fragment = urldefrag(lr.resolved)
+        ids = await self._ids(url) if fragment else None
+        if not ids:
+            return ()
+        return tuple(
+            Candidate(url=f"{url}#{ident}", confidence=confidence, method="fragment",
+                      evidence={"fragment": fragment, "id": ident, "words": reason, **({"hold": hold} if hold else {})})
+            for ident, confidence, reason, hold in nearest_ids(fragment, ids)
+        )
+
+    # -- candidates ------------------------------------------------------------------------
+
+    def _ranked(self, found: Mapping[str, Contender]) -> list[tuple[Contender, float]]:
+        """Scored candidates with their confidences among each other, best first."""
+        pool = [f for f in found.values() if f.scored]
+        values = calibration.confidences([f.features for f in pool], [page_identity(f.final) for f in pool])
+        # The dead URL's own permanent redirect is the site's word, not a guess.
+        values = [max(v, REDIRECT_CONFIDENCE) if f.flags.get("redirect") else v for f, v in zip(pool, values)]
+        return sorted(zip(pool, values), key=lambda pair: (-pair[1], -paper_value(pair[0].features), pair[0].final))
+
+    def _best(self, found: Mapping[str, Contender]) -> float:
+        ranked = self._ranked(found)
+        return ranked[0][1] if ranked else 0.0
+
+    def _confident(self, found: Mapping[str, Contender]) -> bool:
         return self._best(found) >= self.threshold
 
-    async def _try_exact(self, found: dict[str, Found], ref: Reference, tries: Sequence[tuple[str, str, dict, str]]) -> None:
+    async def _try_exact(self, found: dict[str, Contender], ref: Reference, tries: Sequence[tuple[str, str, dict, str]]) -> None:
         """Check the guesses at once; keep the live ones, with the evidence of their content."""
         tries = [t for t in tries if t[0] not in found]
-        finals = await asyncio.gather(*(self.live(url, ref) for url, *_ in tries))
+        finals = await asyncio.gather(*(self.live(url, ref, exact=True) for url, *_ in tries))
+        for (url, method, flags, rule), final in zip(tries, finals):
+            if final is None:
+                found.setdefault(url, Contender(url=url, method=method, flags=flags, dropped="not live, or lands above the dead page",
+                                                evidence={"rule": rule}))
         live = [(t, final) for t, final in zip(tries, finals) if final is not None and final not in found]
         # A redirect is the site's own word; a guessed rewrite is read, for evidence of its content.
         pages = await asyncio.gather(*(
             self.page(final) if t[1] != "redirect" else _no_page(final) for t, final in live
         ))
-        for ((url, method, flags, rule), final), page in zip(live, pages):
-            entry = Found(url=final, method=method, fetched=True, page=page, flags=flags)
+        for ((_, method, flags, rule), final), page in zip(live, pages):
+            entry = Contender(url=final, method=method, fetched=True, page=page, flags=flags)
             entry.evidence = {"rule": rule, "checked": True}
             entry.features = self._features(ref, final, entry)
             found[final] = entry
-        self._set_margins(found)
 
-    def _features(self, ref: Reference, url: str, entry: Found) -> dict[str, float]:
+    def _features(self, ref: Reference, url: str, entry: Contender) -> dict[str, float]:
         page = entry.page
         ok = page is not None and page.ok
         if entry.terms is None:
-            entry.terms = as_vector(content_terms(page.text)) if ok else Counter()
-        features = similarity_features(
-            dead_url=ref.dead,
-            candidate_url=url,
-            candidate_title=page.title if ok else "",
-            candidate_terms=entry.terms,
-            anchor_terms=ref.anchor_terms,
-            context_terms=ref.context_terms,
-            copy_terms=ref.copy_terms,
-            copy_title_terms=ref.copy_title_terms,
-        )
+            entry.terms = as_vector(normal_terms(page.text)) if ok and page is not None else Counter()
+        known = ref.known
+        if known.copy_title:  # compared without the site's name, which every page of the site shares
+            known = replace(known, copy_title=self.furniture.clean(known.copy_title, ref.dead))
+        title = self.furniture.clean(page.title, url) if ok and page is not None else ""
+        if known.copy_title and title and same_site(url, ref.dead):
+            copy_title, title = without_shared_parts(known.copy_title, title)
+            known = replace(known, copy_title=copy_title)
+        features = similarity_features(known, candidate_url=url, candidate_title=title, candidate_terms=entry.terms)
         features["weak_anchor"] = 1.0 if ref.anchor.weak else 0.0
         features.update(entry.flags)
         return features
 
-    def _add_hits(self, found: dict[str, Found], ref: Reference, hits: Sequence[Hit], method: str) -> None:
+    def _add_hits(self, found: dict[str, Contender], ref: Reference, hits: Sequence[Hit], method: str) -> None:
         for hit in hits:
             url = urldefrag(hit.url)[0]
             if not url.startswith(("http://", "https://")) or url == ref.dead:
                 continue
             entry = found.get(url)
             if entry is None:
-                entry = found[url] = Found(url=url, method=method)
+                entry = found[url] = Contender(url=url, method=method)
             entry.hits.append(hit)
             entry.prescore = max(entry.prescore, self._prescore(ref, hit)) + 0.05 * (len(entry.hits) > 1)
 
     def _prescore(self, ref: Reference, hit: Hit) -> float:
         """Cheap evidence from what the provider told, to choose which candidates to fetch."""
-        title, text = _hit_terms(hit.title, f"{hit.snippet} {hit.text}")
-        reference_title = ref.copy_title_terms or ref.anchor_terms
-        text_sim = cosine(ref.copy_terms or ref.context_terms, text)
+        known = ref.known
+        title, text = hit_terms(hit.title, f"{hit.snippet} {hit.text}", hit.stems)
+        reference_title = title_set(self.furniture.clean(known.copy_title, ref.dead)) if known.copy_title else known.anchor_terms
+        text_sim = cosine(known.copy_terms or known.context_terms, text)
+        title_sim = 2 * len(reference_title & title) / (len(reference_title) + len(title)) if reference_title and title else 0.0
         return (
-            2.0 * jaccard(path_tokens(ref.dead), path_tokens(hit.url))
-            + 2.0 * dice({t: 1.0 for t in reference_title}, {t: 1.0 for t in title})
+            2.0 * token_jaccard(path_tokens(ref.dead), path_tokens(hit.url))
+            + 2.0 * title_sim
             + 2.0 * text_sim
             + 0.5 / (1 + hit.rank)
             + (0.3 if same_site(ref.dead, hit.url) else 0.0)
         )
 
-    async def _same_site(self, found: dict[str, Found], ref: Reference, queries: Sequence[Query], budget: Budget) -> None:
+    async def _same_site(self, found: dict[str, Contender], ref: Reference, queries: Sequence[Query], budget: Budget) -> Reference:
+        """Candidates from the dead page's own site; the reference learns the site's pages."""
         for provider in self.searches:
             if not isinstance(provider, Site):
                 continue
@@ -440,14 +423,36 @@ class Recoverer:
             except Exception as exc:
                 self.remote.warn_once("site", "site: failed (%s)", exc)
                 continue
+            if index.hits:
+                ref = replace(ref, known=replace(ref.known, site=SitePages.of(h.url for h in index.hits)))
             # Pages whose URL or title resembles the dead link, then BM25 answers to the queries.
-            neighbours = sorted(index.hits, key=lambda h: -self._prescore(ref, h))[:SITE_NEIGHBOURS]
+            neighbours = sorted(index.hits, key=lambda h: (-self._prescore(ref, h), h.url))[:SITE_NEIGHBOURS]
             self._add_hits(found, ref, neighbours, "same-site")
             for query in queries:
                 hits = [replace(h, query=query.text, rank=i) for i, (_, h) in enumerate(index.search(query.text, self.config.hits_per_query))]
                 self._add_hits(found, ref, hits, "same-site")
+        return ref
 
-    async def _search(self, found: dict[str, Found], ref: Reference, providers: Sequence[SearchProvider], batch: Sequence[Query], budget: Budget) -> None:
+    async def _parents(self, found: dict[str, Contender], ref: Reference) -> None:
+        """The home page and the directory pages above the dead one: maintainers redirect a page
+        merged into its section there. Read at once (each is read once per run)."""
+        if not any(p.same_site for p in self.searches):
+            return
+        entries = []
+        for url in parent_dirs(ref.dead):
+            if url == ref.dead:
+                continue
+            entry = found.get(url)
+            if entry is None:
+                entry = found[url] = Contender(url=url, method="parent", hits=[Hit(url=url, provider="site")])
+            if not entry.fetched and not entry.dropped:
+                entries.append(entry)
+        pages = await asyncio.gather(*(self.page(e.url) for e in entries))
+        for entry, page in zip(entries, pages):
+            entry.fetched, entry.page = True, page
+
+    async def _search(self, found: dict[str, Contender], ref: Reference, providers: Sequence[SearchProvider], batch: Sequence[Query],
+                      budget: Budget) -> None:
         jobs = [(p, q) for q in batch for p in providers]
 
         async def one(provider: SearchProvider, query: Query) -> list[Hit]:
@@ -460,117 +465,118 @@ class Recoverer:
                 return []
 
         answers = await asyncio.gather(*(one(p, q) for p, q in jobs))
-        for (provider, query), hits in zip(jobs, answers):
+        for (_, query), hits in zip(jobs, answers):
             self._add_hits(found, ref, hits, query.method)
 
-    async def _evaluate(self, found: dict[str, Found], ref: Reference, budget: Budget) -> None:
-        """Fetch the most promising unfetched candidates and score every fetched one."""
-        pending = sorted((f for f in found.values() if not f.fetched), key=lambda f: (-f.prescore, f.url))
-        take = pending[: max(0, min(ROUND_FETCHES, budget.fetches))]
-        if take and not budget.expired():
-            budget.fetches -= len(take)
-            pages = await asyncio.gather(*(self.page(f.url) for f in take))
-            for entry, page in zip(take, pages):
-                entry.fetched = True
-                entry.page = page
-        scored = [f for f in found.values() if (f.page is not None and f.page.ok) or f.flags]
-        for entry in scored:
-            if entry.flags:  # checked exact guesses: their URL is final, their page may be unreadable
-                entry.features = self._features(ref, entry.url, entry)
+    async def _evaluate(self, found: dict[str, Contender], ref: Reference, budget: Budget) -> None:
+        """Fetch the most promising unfetched candidates and score every fetched one. A page
+        already read in this run costs nothing from the budget."""
+        pending = sorted((f for f in found.values() if not f.fetched and not f.dropped), key=lambda f: (-f.prescore, f.url))
+        known = [f for f in pending if f.url in self._pages]
+        fresh = [f for f in pending if f.url not in self._pages][: max(0, min(ROUND_FETCHES, budget.fetches))]
+        if fresh and budget.expired():
+            fresh = []
+        budget.fetches -= len(fresh)
+        take = known + fresh
+        pages = await asyncio.gather(*(self.page(f.url) for f in take))
+        for entry, page in zip(take, pages):
+            entry.fetched = True
+            entry.page = page
+        seen: dict[str, str] = {}  # page -> the URL it is ranked under
+        for entry in sorted(found.values(), key=lambda f: (not f.flags, -bool(f.features), f.url)):
+            if entry.dropped or not entry.fetched:
                 continue
-            page = entry.page
-            assert page is not None
-            final = urldefrag(page.url)[0]
-            if not acceptable(final, ref):
-                entry.page = Page(url=page.url, status=None)  # lands where the dead link was: useless
+            if not entry.flags:  # checked exact guesses: their URL is final, their page may be unreadable
+                read = entry.page
+                if read is None or not read.ok:
+                    entry.dropped = f"not a page ({read.status if read is not None and read.status else 'no answer'})"
+                    continue
+                if entry.final == ref.dead:
+                    entry.dropped = "lands on the dead URL"
+                    continue
+            key = page_identity(entry.final)
+            if key in seen and seen[key] != entry.url:
+                entry.dropped = f"same page as {seen[key]}"
                 continue
-            entry.features = self._features(ref, final, entry)
-        self._set_margins(found)
+            seen[key] = entry.url
+            entry.features = self._features(ref, entry.final, entry)
 
-    def _set_margins(self, found: Mapping[str, Found]) -> None:
-        scored = [f for f in found.values() if f.features]
-        for entry, margin in zip(scored, margins([primary_evidence(f.features) for f in scored])):
-            entry.features["margin"] = margin
-
-    def _score(self, entry: Found, ref: Reference) -> float:
-        """The paper's ranking value: -KLD to the archived copy, else Dice(anchor, title)."""
-        if entry.page is None or not entry.page.ok:
-            return 0.0
-        if ref.copy_terms:
-            return -kld(ref.copy_terms, entry.terms or Counter())
-        return entry.features.get("anchor_title_dice", 0.0)
-
-    def _candidate(self, entry: Found, ref: Reference) -> Candidate:
+    def _candidate(self, entry: Contender, confidence: float, ref: Reference) -> Candidate:
         hit = entry.hits[0] if entry.hits else None
         evidence: dict[str, Any] = dict(entry.evidence)
         if hit is not None:
             evidence.update(query=hit.query, provider=hit.provider, found_by=len(entry.hits))
         if entry.page is not None and entry.page.title:
             evidence["matched_title"] = entry.page.title
+        if ref.known.copy_title:
+            evidence["copy_title"] = ref.known.copy_title
+        features = entry.features
         evidence["similarity"] = {
-            k: round(v, 4) for k, v in entry.features.items()
-            if k in ("content_cos", "kld_sim", "title_sim", "anchor_title_dice", "url_jaccard", "context_cos")
+            k: round(v, 4) for k, v in features.items()
+            if k in ("content_cos", "copy_coverage", "kld_sim", "title_sim", "anchor_title", "url_jaccard", "context_cos")
         }
-        evidence["features"] = {k: round(v, 6) for k, v in entry.features.items()}
-        return Candidate(
-            url=entry.url if entry.page is None or entry.flags else urldefrag(entry.page.url)[0],
-            confidence=round(calibration.confidence(entry.features), 4),
-            method=entry.method,
-            score=round(self._score(entry, ref), 6),
-            evidence=evidence,
-        )
+        evidence["features"] = {k: round(v, 6) for k, v in features.items()}
+        score = -kld(ref.known.copy_terms, entry.terms or Counter()) if ref.known.copy_terms else title_dice(ref.known.anchor_terms, entry.page.title if entry.page else "")
+        return Candidate(url=entry.final, confidence=round(confidence, 4), method=entry.method, score=round(score, 6), evidence=evidence)
 
-    async def _gate(self, found: dict[str, Found], ref: Reference, capture: Capture | None, copy: Page | None) -> tuple[Candidate, ...]:
-        ranked = sorted(
-            (self._candidate(f, ref) for f in found.values() if f.features),
-            key=lambda c: (-c.confidence, -c.score, c.url),
-        )
-        # The best few are checked through the checker (soft-404s, home-page redirects); the
-        # rest were fetched with status 200 and say so in their evidence.
-        head = [c for c in ranked if not c.evidence.get("checked")][:LIVE_CHECKS]
-        finals = dict(zip((c.url for c in head), await asyncio.gather(*(self.live(c.url, ref) for c in head))))
-        kept: list[Candidate] = []
-        seen: set[str] = set()
-        for cand in ranked:
-            if cand.url in finals:
-                final = finals[cand.url]
+    async def _gate(self, found: dict[str, Contender], ref: Reference, capture: Capture | None, copy: WebPage | None) -> tuple[Candidate, ...]:
+        # The best few are checked through the checker (soft-404s, redirects); the rest were
+        # fetched with status 200 and say so in their evidence. A dead one leaves the ranking,
+        # and the others are ranked again without it.
+        for _ in range(2):
+            head = [e for e, _ in self._ranked(found) if not e.evidence.get("checked")][:LIVE_CHECKS]
+            finals = await asyncio.gather(*(self.live(e.final, ref) for e in head))
+            for entry, final in zip(head, finals):
                 if final is None:
-                    continue
-                cand = replace(cand, url=final, evidence={**cand.evidence, "checked": True})
-            elif not cand.evidence.get("checked"):
-                cand = replace(cand, evidence={**cand.evidence, "checked": False})
-            if cand.url in seen:
-                continue
-            seen.add(cand.url)
-            kept.append(cand)
+                    entry.dropped = "not live (dead, soft-404, or back to the dead URL)"
+                else:
+                    entry.evidence["checked"] = True
+                    if page_identity(final) != page_identity(entry.final):
+                        entry.evidence["redirects_to"] = final
+            if all(f is not None for f in finals):
+                break
+        suggestions = self._suggest(found, ref)
         if capture is not None:
-            # With the dead page's own copy at hand, a weaker guess than the copy is noise.
-            kept = [c for c in kept if c.confidence >= ARCHIVE_CONFIDENCE]
-        if ref.anchor.weak and ref.copy_terms:
-            # Fig. 4, weak anchor: recommend only what is as good as the same page as the copy
-            # (`similarity`, cosine); a page the copy was merged into counts by its coverage.
-            kept = [c for c in kept if _same_page(c, self.config.similarity)]
-        kept = kept[:MAX_SUGGESTIONS]
-        if capture is not None:
-            kept.append(
-                Candidate(
-                    url=capture.url,
-                    confidence=ARCHIVE_CONFIDENCE,
-                    method="archive",
-                    evidence={"datetime": capture.iso_datetime, "matched_title": copy.title if copy else "", "provider": capture.provider},
-                )
+            # The dead page's own copy, placed by its confidence: above the guesses weaker than it,
+            # and above a page over the dead one held for review (where catch-all redirects land).
+            archive = Candidate(
+                url=capture.url,
+                confidence=ARCHIVE_CONFIDENCE,
+                method="archive",
+                evidence={"datetime": capture.iso_datetime, "matched_title": copy.title if copy else "", "provider": capture.provider},
             )
-        return tuple(kept)
+            at = next((n for n, c in enumerate(suggestions)
+                       if c.confidence < ARCHIVE_CONFIDENCE or (c.evidence.get("hold") and c.evidence["features"].get("above"))),
+                      len(suggestions))
+            suggestions.insert(at, archive)
+        return tuple(suggestions)
 
-    def _finish(self, found: dict[str, Found], ref: Reference) -> tuple[Candidate, ...]:
-        """Result of the exact step: already checked, nothing to gate."""
-        self._set_margins(found)
-        ranked = sorted((self._candidate(f, ref) for f in found.values() if f.features), key=lambda c: (-c.confidence, c.url))
-        return tuple(ranked[:MAX_SUGGESTIONS])
+    def _suggest(self, found: dict[str, Contender], ref: Reference) -> list[Candidate]:
+        ranked = self._ranked(found)[:MAX_SUGGESTIONS]
+        out = []
+        scored = [Scored(url=e.final, key=page_identity(e.final), confidence=c, features=e.features) for e, c in ranked]
+        for n, (entry, confidence) in enumerate(ranked):
+            cand = self._candidate(entry, confidence, ref)
+            if n == 0:
+                hold = hold_reason(scored[0], scored[1:])
+                if hold:
+                    cand = replace(cand, evidence={**cand.evidence, "hold": hold})
+            if "checked" not in cand.evidence:
+                cand = replace(cand, evidence={**cand.evidence, "checked": False})
+            out.append(cand)
+        return out
+
+    def _finish(self, found: dict[str, Contender], ref: Reference) -> tuple[Candidate, ...]:
+        """Result of the exact step: already checked, nothing else to gate."""
+        return tuple(self._suggest(found, ref))
+
+    def _trace(self, found: Mapping[str, Contender], suggestions: Sequence[Candidate]) -> tuple[CandidateTrace, ...]:
+        return trace_candidates(found, {id(e): c for e, c in self._ranked(found)}, suggestions)
 
     def learn(self, dead: str, suggestions: Sequence[Candidate]) -> None:
-        if suggestions and suggestions[0].method != "archive" and suggestions[0].confidence >= self.threshold:
-            self.learned.record(dead, suggestions[0].url)
+        top = suggestions[0] if suggestions else None
+        if top is not None and top.method not in ("archive", "fragment") and top.confidence >= self.threshold and not top.evidence.get("hold"):
+            self.learned.record(dead, top.url)
 
 
 async def recover_all(
@@ -583,8 +589,9 @@ async def recover_all(
     on_recovery: Any = None,
 ) -> list[LinkResult]:
     """The same results, with `suggestions`, `archived` and `archive_lookup` filled for broken
-    external links (and the redirect target for permanently redirected ones); others unchanged.
-    How a run orders and feeds the links (and the archive) is recover/run.py's."""
+    external links (and the redirect target for permanently redirected ones, and the nearest ids
+    for a missing #fragment); others unchanged. How a run orders and feeds the links (and the
+    archive) is recover/run.py's."""
     from .run import recover_run
 
     return await recover_run(results, config=config, client=client, cache=cache, link_times=link_times,

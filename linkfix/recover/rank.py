@@ -1,7 +1,9 @@
-"""Similarity measures of Martinez-Romo & Araujo (sec. 6) and URI tokens of Alkwai et al.
+"""Similarity measures of Martinez-Romo & Araujo (sec. 6), URI tokens of Alkwai et al., and the
+evidence one candidate page gives that it is where the dead page went.
 
 All functions are pure. Vectors are term -> weight mappings (a Counter of term frequencies,
-or a set's indicator vector via `as_vector`).
+or a set's indicator vector via `as_vector`). Texts are compared by normalised terms (stems,
+`terms.normal_terms`), so that a word and its plural or verb form agree.
 """
 
 from __future__ import annotations
@@ -10,16 +12,20 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
-from ..urls import same_site
-from .terms import collection_probability, content_terms, idf
+from ..urls import directory_of, is_above, page_name, same_site
+from .terms import normal_terms, stem, stem_idf, stem_probability
 
 Vector = Mapping[str, float]
 
 #: Share of the reference distribution mixed into the candidate's term distribution so that
 #: KLD stays finite when the candidate lacks a term of the reference document.
 KLD_SMOOTHING = 0.1
+
+#: A directory page with at least this many known pages below it is a hub (a section index).
+HUB_PAGES = 3
 
 
 def as_vector(terms: Iterable[str]) -> Counter[str]:
@@ -48,14 +54,8 @@ def dice(a: Vector, b: Vector) -> float:
     return 2 * dot(a, b) / denominator if denominator else 0.0
 
 
-def tanimoto(a: Vector, b: Vector) -> float:
-    """Eq. 2: D1.D2 / (|D1|^2 + |D2|^2 - D1.D2)."""
-    d = dot(a, b)
-    denominator = _norm2(a) + _norm2(b) - d
-    return d / denominator if denominator else 0.0
-
-
-def jaccard(a: Iterable[str], b: Iterable[str]) -> float:
+def token_jaccard(a: Iterable[str], b: Iterable[str]) -> float:
+    """|A & B| / |A | B| of two token sets (0 when both are empty)."""
     sa, sb = set(a), set(b)
     union = sa | sb
     return len(sa & sb) / len(union) if union else 0.0
@@ -66,7 +66,7 @@ def kld(
     candidate: Mapping[str, float],
     *,
     smoothing: float = KLD_SMOOTHING,
-    background: Callable[[str], float] = collection_probability,
+    background: Callable[[str], float] = stem_probability,
 ) -> float:
     """Eq. 5: KLD(D1 || D2) = sum over t in D1 of P1(t) log(P1(t) / P2(t)).
 
@@ -90,101 +90,192 @@ def kld(
     return divergence
 
 
+def weighted(vector: Mapping[str, float]) -> dict[str, float]:
+    """TF times IDF (reference-corpus IDF of each stem): what content is compared by, so that
+    the words every page of a site shares ("python", "docs") weigh less than its topic."""
+    return {t: n * stem_idf(t) for t, n in vector.items()}
+
+
 def coverage(reference: Mapping[str, float], candidate: Mapping[str, float]) -> float:
     """Share of the reference's specific content found in the candidate: sum of tf * idf over
     reference terms present in the candidate, over the same sum for all reference terms.
     Asymmetric on purpose: a page merged into a bigger one is still fully covered."""
     total = found = 0.0
     for t, n in reference.items():
-        weight = n * idf(t)
+        weight = n * stem_idf(t)
         total += weight
         if candidate.get(t):
             found += weight
     return found / total if total else 0.0
 
 
-def slug(url: str) -> str:
-    """The last path segment without its extension: what usually survives a move."""
-    path = urlsplit(url).path.rstrip("/")
-    last = unquote(path.rsplit("/", 1)[-1]).lower()
-    for suffix in (".html", ".htm", ".php", ".aspx", ".asp", ".md"):
-        last = last.removesuffix(suffix)
-    return "" if last in ("", "index") else last
-
-
 _URI_SPLIT = re.compile(r"[^a-z]+")
-_URI_NOISE = frozenset({"http", "https", "www", "html", "htm", "php", "asp", "aspx", "index"})
-
-
-def url_tokens(url: str) -> list[str]:
-    """Alkwai et al. 4.2.1: lower-case, split on non-letters, drop http(s) and tokens of <= 2 chars.
-
-    Also dropped: 'www' and file-type words, which say nothing about the page's topic.
-    """
-    parts = urlsplit(url)
-    text = unquote(f"{parts.netloc} {parts.path} {parts.query}").lower()
-    return [t for t in _URI_SPLIT.split(text) if len(t) > 2 and t not in _URI_NOISE]
+_URI_NOISE = frozenset({"http", "https", "www", "html", "htm", "php", "asp", "aspx", "index", "latest", "stable", "en"})
 
 
 def path_tokens(url: str) -> list[str]:
-    """URI tokens of the path only: what changes (or not) when a page moves within a site."""
-    parts = urlsplit(url)
-    text = unquote(parts.path).lower()
-    return [t for t in _URI_SPLIT.split(text) if len(t) > 2 and t not in _URI_NOISE]
-
-
-# ---- evidence for one candidate -------------------------------------------------------------
-
-def similarity_features(
-    *,
-    dead_url: str,
-    candidate_url: str,
-    candidate_title: str,
-    candidate_terms: Counter[str],
-    anchor_terms: Counter[str],
-    context_terms: Counter[str],
-    copy_terms: Counter[str],
-    copy_title_terms: Counter[str],
-) -> dict[str, float]:
-    """The similarity evidence of one fetched candidate against what is known of the dead page."""
-    has_copy = bool(copy_terms)
-    reference_title = copy_title_terms if copy_title_terms else anchor_terms
-    features = {
-        "has_copy": 1.0 if has_copy else 0.0,
-        "content_cos": cosine(copy_terms, candidate_terms) if has_copy else 0.0,
-        "kld_sim": math.exp(-kld(copy_terms, candidate_terms)) if has_copy else 0.0,
-        "title_sim": title_dice(reference_title, candidate_title),
-        "anchor_title_dice": title_dice(anchor_terms, candidate_title),
-        "url_jaccard": jaccard(path_tokens(dead_url), path_tokens(candidate_url)),
-        "same_host": 1.0 if same_site(dead_url, candidate_url) else 0.0,
-        "context_cos": cosine(context_terms, candidate_terms),
-        "copy_coverage": coverage(copy_terms, candidate_terms) if has_copy else 0.0,
-        "same_slug": 1.0 if slug(dead_url) and slug(dead_url) == slug(candidate_url) else 0.0,
-    }
-    return features
+    """Normalised words of a URL's path (Alkwai et al. 4.2.1: lower-case, split on non-letters,
+    tokens of more than 2 letters; file types and version words dropped): what changes, or
+    not, when a page moves within a site."""
+    text = unquote(urlsplit(url).path).lower()
+    return [stem(t) for t in _URI_SPLIT.split(text) if len(t) > 2 and t not in _URI_NOISE]
 
 
 _TITLE_PARTS = re.compile(r"\s+[-|–—:·»]+\s+")
 
 
-def title_dice(terms: Mapping[str, float], title: str) -> float:
-    """Dice of a term set and a page title, the best over the whole title and its parts: titles
-    carry the site's name ("runpy — Running modules - PyHub Guides"), which only dilutes."""
-    reference = _binary(terms)
+def title_parts(title: str) -> list[str]:
+    """The parts of a title between separators (" - ", " | ", " — ", ...), stripped."""
+    return [part.strip() for part in _TITLE_PARTS.split(title) if part.strip()]
+
+
+class TitleFurniture:
+    """The parts of titles a site repeats on every page (its name: "Page - Site"), learned from
+    the pages read in a run: a part seen on at least `least` pages of a host, and on more than
+    half of them, is furniture."""
+
+    def __init__(self, least: int = 3) -> None:
+        self.least = least
+        self._pages: Counter[str] = Counter()
+        self._parts: dict[str, Counter[str]] = {}
+        self._seen: set[str] = set()
+
+    def add(self, url: str, title: str) -> None:
+        if url in self._seen:
+            return
+        self._seen.add(url)
+        host = (urlsplit(url).hostname or "").removeprefix("www.")
+        self._pages[host] += 1
+        parts = title_parts(title)
+        if len(parts) > 1:
+            self._parts.setdefault(host, Counter()).update({p.lower() for p in parts})
+
+    def clean(self, title: str, url: str) -> str:
+        """`title` without the parts that are furniture on `url`'s host (unchanged when nothing
+        else would remain)."""
+        host = (urlsplit(url).hostname or "").removeprefix("www.")
+        parts = title_parts(title)
+        counts = self._parts.get(host)
+        if len(parts) < 2 or not counts:
+            return title
+        pages = self._pages[host]
+        kept = [p for p in parts if not (counts[p.lower()] >= self.least and counts[p.lower()] * 2 > pages)]
+        return " — ".join(kept) if kept else title
+
+
+def without_shared_parts(a: str, b: str) -> tuple[str, str]:
+    """Two titles of one site without the parts both carry ("Install - Site", "Usage - Site"):
+    the site's name, even where too few pages were read to learn it as furniture. A title is
+    left whole when nothing else would remain of it."""
+    parts_a, parts_b = title_parts(a), title_parts(b)
+    if len(parts_a) < 2 or len(parts_b) < 2:
+        return a, b
+    shared = {p.lower() for p in parts_a} & {p.lower() for p in parts_b}
+    kept_a = [p for p in parts_a if p.lower() not in shared]
+    kept_b = [p for p in parts_b if p.lower() not in shared]
+    return (" — ".join(kept_a) if kept_a else a), (" — ".join(kept_b) if kept_b else b)
+
+
+def title_terms(title: str) -> list[frozenset[str]]:
+    """The normalised terms of a title and of each of its parts: titles carry the site's name
+    ("runpy — Running modules - PyHub Guides"), which only dilutes a comparison."""
     parts = [title, *_TITLE_PARTS.split(title)] if title else []
-    return max((dice(reference, _binary(as_vector(content_terms(part)))) for part in parts), default=0.0)
+    out = []
+    for part in parts:
+        terms = frozenset(normal_terms(part))
+        if terms and terms not in out:
+            out.append(terms)
+    return out
 
 
-def _binary(vector: Mapping[str, float]) -> dict[str, float]:
-    return {t: 1.0 for t, w in vector.items() if w}
+def title_dice(terms: Iterable[str], title: str) -> float:
+    """Dice of a set of normalised terms and a page title, the best over the title's parts."""
+    reference = set(terms)
+    if not reference:
+        return 0.0
+    return max((2 * len(reference & part) / (len(reference) + len(part)) for part in title_terms(title)), default=0.0)
 
 
-def primary_evidence(features: Mapping[str, float]) -> float:
-    """One number per candidate used to measure how far it is ahead of the others (the margin):
-    similarity to the archived copy when there is one, else title, URL and context agreement."""
-    if features.get("has_copy"):
-        return features.get("content_cos", 0.0)
-    return (features.get("title_sim", 0.0) + features.get("url_jaccard", 0.0) + features.get("context_cos", 0.0)) / 3
+def whole_title_dice(reference_title: str, candidate_title: str) -> float:
+    """Dice of two whole titles' normalised terms. Not the best over their parts: two pages of
+    one site share the part that names the site, which says nothing (`TitleFurniture` takes it
+    out where it is known; elsewhere the page's own words still outweigh it)."""
+    a, b = set(normal_terms(reference_title)), set(normal_terms(candidate_title))
+    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
+
+
+# ---- evidence for one candidate -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SitePages:
+    """What the dead URL's site says about its pages: how many carry each page name, and the
+    directories pages live in (for slug uniqueness and hub pages)."""
+
+    names: Mapping[str, int] = field(default_factory=dict)
+    directories: Mapping[str, int] = field(default_factory=dict)  # directory URL -> pages at or below it
+
+    @classmethod
+    def of(cls, urls: Iterable[str]) -> SitePages:
+        names: Counter[str] = Counter()
+        below: Counter[str] = Counter()
+        for url in set(urls):
+            names[page_name(url)] += 1
+            folder = directory_of(url)
+            parts = urlsplit(folder)
+            segments = [s for s in parts.path.split("/") if s]
+            for n in range(len(segments) + 1):
+                below[f"{parts.scheme}://{parts.netloc}/" + "".join(s + "/" for s in segments[:n])] += 1
+        names.pop("", None)
+        return cls(names=dict(names), directories=dict(below))
+
+    def pages_below(self, url: str) -> int:
+        """Known pages in the directory a directory URL names (0 for a leaf page URL)."""
+        path = urlsplit(url).path
+        if not (path.endswith("/") or path.lower().endswith(("/index.html", "/index.htm")) or path == ""):
+            return 0
+        return self.directories.get(directory_of(url), 0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Known:
+    """What is known of the dead page, in normalised terms."""
+
+    dead_url: str
+    anchor_terms: frozenset[str] = frozenset()
+    context_terms: Counter[str] = field(default_factory=Counter)
+    copy_terms: Counter[str] = field(default_factory=Counter)
+    copy_title: str = ""
+    site: SitePages = field(default_factory=SitePages)
+
+
+def similarity_features(known: Known, *, candidate_url: str, candidate_title: str, candidate_terms: Counter[str]) -> dict[str, float]:
+    """The evidence of one fetched candidate against what is known of the dead page (all in
+    [0, 1]); `calibration` turns it into a confidence."""
+    has_copy = bool(known.copy_terms)
+    dead = known.dead_url
+    name = page_name(dead)
+    same_name = bool(name) and name == page_name(candidate_url)
+    same_host = same_site(dead, candidate_url)
+    copy_vector = weighted(known.copy_terms) if has_copy else {}
+    features = {
+        "has_copy": 1.0 if has_copy else 0.0,
+        "content_cos": cosine(copy_vector, weighted(candidate_terms)) if has_copy else 0.0,
+        "kld_sim": math.exp(-kld(known.copy_terms, candidate_terms)) if has_copy else 0.0,
+        "copy_coverage": coverage(known.copy_terms, candidate_terms) if has_copy else 0.0,
+        "title_sim": whole_title_dice(known.copy_title, candidate_title) if known.copy_title else 0.0,
+        "anchor_title": title_dice(known.anchor_terms, candidate_title),
+        "context_cos": cosine(known.context_terms, candidate_terms),
+        "url_jaccard": token_jaccard(path_tokens(dead), path_tokens(candidate_url)),
+        "same_name": 1.0 if same_name else 0.0,
+        # a page name shared by several pages of the site ("reference", "overview") proves
+        # little; the site's pages are known on the dead page's own host only
+        "name_unique": 1.0 if same_name and same_host and known.site.names.get(name, 0) <= 1 else 0.0,
+        "same_host": 1.0 if same_host else 0.0,
+        "above": 1.0 if is_above(candidate_url, dead) else 0.0,
+        "hub": 1.0 if known.site.pages_below(candidate_url) >= HUB_PAGES else 0.0,
+    }
+    return features
 
 
 def margins(evidence: Sequence[float]) -> list[float]:

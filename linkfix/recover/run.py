@@ -29,7 +29,7 @@ from ..config import Config
 from ..errors import LinkfixError
 from ..model import Archived, ArchiveLookup, ArchiveState, Candidate, LinkResult, Scope
 from .archive import ArchiveCopy, ArchiveScheduler, ArchiveStats, Need
-from .pipeline import Early, Recoverer, wants_recovery
+from .pipeline import Early, Recoverer, wants_fragment, wants_recovery
 from .providers.base import REQUESTS, Fetcher
 
 log = logging.getLogger(__name__)
@@ -177,6 +177,8 @@ async def recover_run(
                          archive_lookup=recoverer.archive_lookups.get(key))
         elif wants_recovery(lr) and key in copies:  # recovery failed, but the archive's answer stands
             lr = replace(lr, archive_lookup=copies[key].lookup)
+        elif wants_fragment(lr):  # the page is there; the anchor moved: the nearest ids on it
+            lr = replace(lr, suggestions=await recoverer.fragment_suggestions(lr))
         if lr.archived is None and key in released and (capture := scheduler.capture_of(key)) is not None:
             # Settled by a learned rewrite before its copy was fetched: the capture the batch
             # lookup found is still worth showing (its page was not needed).

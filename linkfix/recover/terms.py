@@ -1,8 +1,14 @@
 """Words of a page and the term statistics the papers use to pick query terms.
 
-Reference word statistics come from `wordfreq` (a large, maintained multi-source frequency
-list) instead of a home-made corpus: `collection_probability(t)` stands in for P_C(t) of
-Martinez-Romo & Araujo (Wikipedia there), and IDF is derived from the same probability.
+Reference word statistics come from a bundled table of English word frequencies
+(`data/english_words.txt`, about 15,000 words derived from wordfreq, CC BY-SA 4.0; see its
+header): `collection_probability(t)` stands in for P_C(t) of Martinez-Romo & Araujo (Wikipedia
+there), and IDF is derived from the same probability. A word the table does not list is rarer
+than every listed one, which is all a background distribution needs to say about it.
+
+Comparisons between texts use normalised terms: content words reduced to their stem by the
+Snowball English stemmer (the one Sphinx's search uses), so that "plugin" meets "plugins" and
+"installing" meets "installation". Queries for search engines keep the words as written.
 """
 
 from __future__ import annotations
@@ -12,12 +18,15 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from pathlib import Path
 
-from wordfreq import word_frequency
+import snowballstemmer  # type: ignore[import-untyped]  # no type information shipped
 
-#: Probability given to a word wordfreq has never seen (identifiers, product names): rarer than
-#: anything listed, so such words count as highly specific, as they should.
-UNSEEN_PROBABILITY = 1e-9
+WORD_TABLE = Path(__file__).parent / "data" / "english_words.txt"
+
+#: Probability given to a word the table does not list (identifiers, product names, rare
+#: words): a little below the rarest listed word (Zipf 3.5), so such words count as specific.
+UNSEEN_PROBABILITY = 1e-6
 
 #: Klein & Nelson's TF normalisation smoothing factor (Eq. 1 of 000_*).
 TF_SMOOTHING = 0.4
@@ -56,15 +65,64 @@ def normalised_tf(tf: Counter[str], smoothing: float = TF_SMOOTHING) -> dict[str
     return {t: smoothing + (1 - smoothing) * n / top for t, n in tf.items()}
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=1)
+def _stemmer() -> snowballstemmer.stemmer:
+    return snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=131072)
+def stem(word: str) -> str:
+    """The Snowball (Porter 2) English stem of a lower-case word."""
+    return str(_stemmer().stemWord(word))
+
+
+def normal_terms(text: str) -> list[str]:
+    """Content terms reduced to their stems: what texts are compared by."""
+    return [stem(t) for t in content_terms(text)]
+
+
+@lru_cache(maxsize=1)
+def _table() -> tuple[dict[str, float], dict[str, float]]:
+    """(word -> probability, stem -> summed probability of its listed words)."""
+    words: dict[str, float] = {}
+    for line in WORD_TABLE.read_text(encoding="utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        zipf, *listed = line.split()
+        probability = 10 ** (float(zipf) - 9)
+        for word in listed:
+            words[word] = probability
+    stems: dict[str, float] = {}
+    for word, probability in words.items():
+        key = stem(word)
+        stems[key] = stems.get(key, 0.0) + probability
+    return words, stems
+
+
+def word_zipf(word: str) -> float:
+    """Zipf frequency of a lower-case word (log10 per billion words); 0 when not listed."""
+    probability = _table()[0].get(word)
+    return math.log10(probability) + 9 if probability else 0.0
+
+
 def collection_probability(term: str) -> float:
-    """P_C(t): the word's share of running English text (wordfreq), floored for unseen words."""
-    return max(word_frequency(term, "en"), UNSEEN_PROBABILITY)
+    """P_C(t): the word's share of running English text, floored for unlisted words."""
+    return _table()[0].get(term, UNSEEN_PROBABILITY)
+
+
+def stem_probability(term: str) -> float:
+    """P_C of a stem: the summed share of the listed words it stands for, floored."""
+    return max(_table()[1].get(term, 0.0), UNSEEN_PROBABILITY)
 
 
 def idf(term: str) -> float:
     """log(1 / P_C(t)): IDF with the reference corpus' probability in place of df/|D|."""
     return -math.log(collection_probability(term))
+
+
+def stem_idf(term: str) -> float:
+    """IDF of a stem (normalised term)."""
+    return -math.log(stem_probability(term))
 
 
 def tf_idf(tf: Counter[str]) -> dict[str, float]:

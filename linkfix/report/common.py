@@ -32,13 +32,6 @@ def top_suggestion(item: LinkResult) -> Candidate | None:
     return max(item.suggestions, key=lambda c: c.confidence, default=None)
 
 
-def evidence_words(candidate: Candidate) -> str:
-    """Why a candidate is believed, in words, when its finder says so (`evidence["why"]`:
-    'renamed in commit abc1234 (2024-03-01): docs/a.md → docs/b.md'); '' otherwise."""
-    why = candidate.evidence.get("why")
-    return why if isinstance(why, str) else ""
-
-
 def archive_note(item: LinkResult) -> str:
     """'archive lookup deferred (rate-limit): why' when the link's archive lookup did not happen
     in this run (which is not "no capture"); '' otherwise."""

@@ -8,8 +8,8 @@ in properties), so a fetched page title cannot end the command early or start a 
 from __future__ import annotations
 
 from ..model import LinkResult, Report, Status
-from . import register
-from .common import archive_note, evidence_words, problems, top_suggestion
+from . import evidence, register
+from .common import archive_note, problems, top_suggestion
 from .text import clean, summarize
 
 _LEVEL = {Status.BROKEN: "error", Status.ERROR: "warning", Status.TIMEOUT: "warning", Status.BLOCKED: "warning"}
@@ -43,8 +43,8 @@ def _annotation(item: LinkResult) -> str:
     top = top_suggestion(item)
     if top is not None:
         message += f"\nsuggested: {top.url} ({top.method}, confidence {top.confidence:.2f})"
-        if evidence_words(top):
-            message += f"\n{evidence_words(top)}"
+        if evidence.words(top):
+            message += f"\n{evidence.words(top)}"
     elif item.archived is not None:
         message += f"\narchived copy: {item.archived.url}"
     note = archive_note(item)

@@ -25,7 +25,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..model import LinkResult, Report, Status
-from . import register
+from . import evidence, register
 from .common import DECISIONS_SCHEMA, archive_note, deferred_summary, is_safe_url, replacement_url, status_counts, unsafe_replacement_reason
 from .text import escape_surrogates
 
@@ -65,8 +65,12 @@ class _Choice:
     replacement: str  # what `fix` would write (fragment kept or dropped)
     caveat: str
     confidence: float
+    level: str  # auto | review | low (evidence.level)
+    level_words: str
     method: str
-    evidence: tuple[tuple[str, str], ...]
+    reasons: tuple[str, ...]  # why, in words
+    hold: str  # why recovery holds it for review ('' if it does not)
+    evidence: tuple[tuple[str, str], ...]  # the raw evidence, for the curious
     safe: bool  # http(s): clickable (and acceptable)
     acceptable: bool  # http(s), or a link within the site (an internal suggestion): `fix --apply` writes it
 
@@ -119,7 +123,11 @@ def _rows(report: Report) -> list[_Row]:
                     replacement=replacement,
                     caveat=caveat,
                     confidence=candidate.confidence,
+                    level=evidence.level(candidate),
+                    level_words=evidence.LEVEL_WORDS[evidence.level(candidate)],
                     method=candidate.method,
+                    reasons=tuple(evidence.reasons(candidate)),
+                    hold=evidence.hold(candidate),
                     evidence=tuple((str(k), _evidence_value(v)) for k, v in candidate.evidence.items()),
                     safe=is_safe_url(replacement),
                     acceptable=not unsafe_replacement_reason(replacement),

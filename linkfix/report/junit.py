@@ -13,8 +13,8 @@ from itertools import groupby
 from xml.etree import ElementTree as ET
 
 from ..model import LinkResult, Report, Status
-from . import register
-from .common import archive_note, evidence_words, top_suggestion
+from . import evidence, register
+from .common import archive_note, top_suggestion
 from .text import escape_surrogates
 
 # Not allowed in XML 1.0 even as character references.
@@ -83,8 +83,8 @@ def _case(suite: ET.Element, item: LinkResult) -> str:
         text = f"{span.path}:{span.line}:{span.column} {item.link.url} -> {result.status.value}"
         if top is not None:
             text += f"\nsuggested: {top.url} ({top.method}, confidence {top.confidence:.2f})"
-            if evidence_words(top):
-                text += f"\n{evidence_words(top)}"
+            if evidence.words(top):
+                text += f"\n{evidence.words(top)}"
         note = archive_note(item)
         if note:
             text += f"\n{note}"

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from ..model import LinkResult, Report, Status
-from . import register
-from .common import archive_note, deferred_summary, evidence_words, is_safe_url, problems, status_counts, top_suggestion
+from . import evidence, register
+from .common import archive_note, deferred_summary, is_safe_url, problems, status_counts, top_suggestion
 from .text import clean
 
 #: Rows shown; a PR comment is limited to 65536 characters.
@@ -70,9 +70,7 @@ def _row(item: LinkResult) -> str:
     detail = escape(result.detail or result.reason)
     top = top_suggestion(item)
     if top is not None:
-        suggestion = f"{_link(top.url)} ({top.confidence:.2f}, {escape(top.method)})"
-        if evidence_words(top):
-            suggestion += f": {escape(evidence_words(top))}"
+        suggestion = f"{_link(top.url)} ({escape(top.method)}, {escape(evidence.summary(top))})"
     elif item.archived is not None:
         suggestion = f"archived: {_link(item.archived.url)}"
     else:

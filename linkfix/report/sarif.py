@@ -12,8 +12,8 @@ import json
 from urllib.parse import quote
 
 from ..model import LinkResult, Report, Status
-from . import json_format, register
-from .common import PROBLEMS, archive_note, deferred_lookups, deferred_summary, evidence_words, problems, top_suggestion
+from . import evidence, json_format, register
+from .common import PROBLEMS, archive_note, deferred_lookups, deferred_summary, problems, top_suggestion
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
@@ -90,8 +90,8 @@ def _result(item: LinkResult) -> dict:
     top = top_suggestion(item)
     if top is not None:
         message += f". Suggested replacement: {top.url} ({top.method}, confidence {top.confidence:.2f})"
-        if evidence_words(top):
-            message += f": {evidence_words(top)}"
+        if evidence.words(top):
+            message += f": {evidence.words(top)}"
     elif item.archived is not None:
         message += f". Archived copy: {item.archived.url}"
     note = archive_note(item)

@@ -13,8 +13,8 @@ import re
 from itertools import groupby
 
 from ..model import LinkResult, Report, Status
-from . import register
-from .common import archive_note, deferred_summary, evidence_words, problems, status_counts, top_suggestion
+from . import evidence, register
+from .common import archive_note, deferred_summary, problems, status_counts, top_suggestion
 
 _COLOURS = {
     Status.BROKEN: "\x1b[31m",  # red
@@ -87,9 +87,10 @@ def _describe(item: LinkResult, paint) -> list[str]:
     lines = [line]
     top = top_suggestion(item)
     if top is not None:
-        lines.append(f"    -> {clean(top.url)}  [{clean(top.method)}, confidence {top.confidence:.2f}]")
-        if evidence_words(top):
-            lines.append(paint(_DIM, f"       {clean(evidence_words(top))}"))
+        low = ", low confidence" if evidence.level(top) == "low" else ""
+        lines.append(f"    -> {clean(top.url)}  [{clean(top.method)}, confidence {top.confidence:.2f}{low}]")
+        held = evidence.hold(top)
+        lines.append(paint(_DIM, f"       why: {clean('; '.join(evidence.reasons(top)))}" + (f"; held for review: {clean(held)}" if held else "")))
     elif item.archived is not None:
         lines.append(paint(_DIM, f"    archived: {clean(item.archived.url)}"))
     note = archive_note(item)

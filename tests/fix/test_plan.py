@@ -75,6 +75,21 @@ def test_applies_top_suggestion_at_threshold_only(tmp_path):
     assert (tmp_path / "doc.md").read_text() == "[a](https://new/a) [b](http://old/b)\n"
 
 
+def test_a_suggestion_held_by_recoverys_gate_is_left_for_review_whatever_its_confidence(tmp_path):
+    text = "[a](http://old/a) [b](http://old/b)\n"
+    (tmp_path / "doc.md").write_text(text)
+    report = Report(
+        results=(
+            broken(occurrence(text, "http://old/a"), cand("https://new/examples/a", 0.97, hold="https://new/integrations/a has the same evidence (name)")),
+            broken(occurrence(text, "http://old/b"), cand("https://new/b", 0.97)),
+        )
+    )
+    for threshold in (0.9, 0.5):
+        plan = plan_fixes(report, FixOptions(min_confidence=threshold))
+        assert [f.new_url for f in plan.fixes] == ["https://new/b"]
+        assert any("held for review: https://new/integrations/a has the same evidence" in n.message for n in plan.notes)
+
+
 def test_zero_min_confidence_means_calibrated_default():
     assert FixOptions(min_confidence=0).threshold == DEFAULT_AUTOFIX_CONFIDENCE
     assert FixOptions(min_confidence=0.3).threshold == 0.3

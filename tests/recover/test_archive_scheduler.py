@@ -145,17 +145,16 @@ async def test_the_links_that_need_a_copy_most_are_asked_first(simweb, archive):
 
 
 def test_priority_classes():
-    from collections import Counter
-
     from linkfix.recover.anchors import analyse_anchor
-    from linkfix.recover.pipeline import Early, Found, Reference
+    from linkfix.recover.pipeline import Early
+    from linkfix.recover.pool import Contender, Reference
+    from linkfix.recover.rank import Known
     from linkfix.recover.run import need_priority
 
     def early(anchor: str, candidates: int) -> Early:
         a = analyse_anchor(anchor)
-        ref = Reference(dead="https://x.test/a", anchor=a, anchor_terms=Counter(), context_terms=Counter(),
-                        copy_terms=Counter(), copy_title_terms=Counter(), dead_is_home=False)
-        found = {f"https://x.test/{n}": Found(url=f"https://x.test/{n}", method="rewrite", features={"rewrite": 1.0})
+        ref = Reference(dead="https://x.test/a", anchor=a, known=Known(dead_url="https://x.test/a"), dead_is_home=False)
+        found = {f"https://x.test/{n}": Contender(url=f"https://x.test/{n}", method="rewrite", features={"rewrite": 1.0})
                  for n in range(candidates)}
         return Early(ref=ref, found=found)
 

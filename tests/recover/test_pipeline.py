@@ -123,10 +123,12 @@ async def test_weak_anchor_with_archived_copy_searches_with_title_and_signature_
     assert queries and "q=installing+frobnicator" in queries[0]  # archived title first
     assert out.suggestions[0].url == new and out.suggestions[0].method in ("title", "signature")
     assert out.suggestions[0].evidence["similarity"]["content_cos"] > 0.9
-    assert out.suggestions[-1].method == "archive"
+    assert [c.method for c in out.suggestions].index("archive") > 0  # the copy is offered, below the right page
     assert out.archived is not None and out.archived.datetime == "2020-01-01T00:00:00Z"
-    # the decoy was fetched and scored, but is a weaker suggestion than the dead page's own copy
-    assert decoy in client.sent and decoy not in [c.url for c in out.suggestions]
+    # the decoy was fetched and scored: it stays ranked (confidence decides, it does not discard),
+    # below the right page and below the auto-fix threshold
+    ranked = {c.url: c for c in out.suggestions}
+    assert decoy in client.sent and ranked[decoy].confidence < min(DEFAULT_AUTOFIX_CONFIDENCE, out.suggestions[0].confidence)
 
 
 async def test_anchor_query_without_copy_ranks_by_dice_of_anchor_and_title():
@@ -215,7 +217,8 @@ async def test_links_that_are_not_broken_external_pages_are_left_alone():
     internal = broken("docs/missing.md", "missing")
     internal = LinkResult(link=internal.link, resolved="docs/missing.md", scope=Scope.INTERNAL, result=internal.result)
     out = await recover(client, [ok, fragment, internal])
-    assert out == [ok, fragment, internal] and client.sent == []
+    # only the page of the missing #fragment is read (for its ids: here it answers 404, so none)
+    assert out == [ok, fragment, internal] and client.sent == ["https://ok.example.com/p"]
 
 
 async def test_unknown_provider_is_a_config_error():
@@ -223,15 +226,13 @@ async def test_unknown_provider_is_a_config_error():
         await recover(FakeClient(), [], search=[{"provider": "nope"}])
 
 
-def test_gate_rejects_the_dead_url_the_home_page_and_directories_above_it():
-    from collections import Counter
-
+def test_a_rewrite_may_not_land_on_the_dead_url_the_home_page_or_a_directory_above_it():
     from linkfix.recover.anchors import analyse_anchor
     from linkfix.recover.pipeline import Reference, acceptable
+    from linkfix.recover.rank import Known
 
     def ref(dead):
-        return Reference(dead=dead, anchor=analyse_anchor("x"), anchor_terms=Counter(), context_terms=Counter(),
-                         copy_terms=Counter(), copy_title_terms=Counter(), dead_is_home=dead.endswith(".org/"))
+        return Reference(dead=dead, anchor=analyse_anchor("x"), known=Known(dead_url=dead), dead_is_home=dead.endswith(".org/"))
 
     dead = ref("https://docs.example.org/guide/setup/install.html")
     assert not acceptable("https://docs.example.org/guide/setup/install.html#x", dead)
@@ -240,3 +241,62 @@ def test_gate_rejects_the_dead_url_the_home_page_and_directories_above_it():
     assert acceptable("https://docs.example.org/guide/install/", dead)
     assert acceptable("https://other.example.net/guide/", dead)  # another site's directory page
     assert acceptable("https://docs.example.org/", ref("https://old.example.org/"))  # home for home
+
+
+SECTION = (
+    "<html><head><title>{title}</title></head><body><main><h1>{title}</h1>"
+    "<p>Everything about contributing: code, documentation, triage and the core team.</p>{extra}</main></body></html>"
+)
+
+
+async def test_the_section_page_above_a_dead_page_is_a_candidate_held_for_review():
+    # The old page was folded into its section's index: maintainers redirect there.
+    dead = f"{HOST}/contrib/triage/"
+    client = FakeClient({
+        f"{HOST}/robots.txt": (200, f"Sitemap: {HOST}/sitemap.xml\n"),
+        f"{HOST}/sitemap.xml": (200, f'<urlset><url><loc>{HOST}/contrib/</loc></url><url><loc>{HOST}/news/</loc></url></urlset>'),
+        f"{HOST}/": (200, SECTION.format(title="Home", extra="")),
+        f"{HOST}/contrib/": (200, SECTION.format(title="Contributing", extra="<p>Triage issues with labels.</p>")),
+        f"{HOST}/news/": (200, OTHER.format(title="News")),
+        f"{WB}/cdx/": (200, "[]"),
+    })
+    [out] = await recover(client, [broken(dead, "triage", context="How to triage issues")], search=[{"provider": "site"}])
+    urls = [c.url for c in out.suggestions]
+    assert f"{HOST}/contrib/" in urls and f"{HOST}/" in urls  # the section and the home page are candidates
+    top = out.suggestions[0]
+    assert top.confidence < DEFAULT_AUTOFIX_CONFIDENCE or top.evidence.get("hold")  # never applied unseen
+
+
+async def test_a_missing_fragment_gets_the_nearest_ids_of_the_live_page():
+    page = "https://ok.example.com/guide/"
+    client = FakeClient({page: (200, '<h2 id="install-plugins">Install plugins</h2><h2 id="usage">Usage</h2>')})
+    lr = broken(page + "#installing-plugins", "plugins", reason="missing-fragment")
+    [out] = await recover(client, [lr])
+    top = out.suggestions[0]
+    assert (top.url, top.method) == (page + "#install-plugins", "fragment")
+    assert top.confidence >= DEFAULT_AUTOFIX_CONFIDENCE and not top.evidence.get("hold")  # same words, other form
+    assert page + "#usage" not in [c.url for c in out.suggestions]  # nothing like it
+
+
+async def test_the_trace_tells_every_candidate_and_what_became_of_it():
+    from linkfix.recover.pipeline import Recoverer
+    from linkfix.recover.trace import DROPPED, SUGGESTED
+
+    dead = f"{HOST}/guide/frobnicator-install.html"
+    moved = f"{HOST}/setup/frobnicator-install/"
+    gone = f"{HOST}/old-news/"
+    client = FakeClient({
+        f"{HOST}/robots.txt": (200, f"Sitemap: {HOST}/sitemap.xml\n"),
+        f"{HOST}/sitemap.xml": (200, f"<urlset><url><loc>{moved}</loc></url><url><loc>{gone}</loc></url></urlset>"),
+        f"{WB}/cdx/": (200, "[]"),
+        moved: (200, FROB.format(title="Installing Frobnicator")),
+    })
+    recoverer = Recoverer(config=config(search=[{"provider": "site"}]), client=client, cache=None, link_times={})
+    trace = await recoverer.recover_traced(broken(dead, "installing Frobnicator"))
+    by_url = {c.url: c for c in trace.candidates}
+    assert trace.dead == dead and trace.stage == "full" and not trace.copy
+    assert by_url[moved].verdict == SUGGESTED and by_url[moved].method == "same-site" and by_url[moved].status == 200
+    assert by_url[moved].features["same_name"] == 1.0 and by_url[moved].confidence == pytest.approx(trace.suggestions[0].confidence, abs=1e-4)
+    assert by_url[gone].verdict == DROPPED and "not a page (404)" in by_url[gone].reason
+    assert f"{HOST}/" in by_url and by_url[f"{HOST}/"].method == "parent"  # the home page was considered
+    assert trace.as_json()["candidates"][0]["url"]

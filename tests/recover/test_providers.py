@@ -6,9 +6,18 @@ from datetime import UTC, datetime
 import pytest
 
 from linkfix.recover.providers import ARCHIVES, SEARCHES, Budget, Remote
-from linkfix.recover.providers.base import Deferred, RateLimiter
+from linkfix.recover.providers.base import Deferred, Hit, RateLimiter
 from linkfix.recover.providers.memento import Memento, mementos
-from linkfix.recover.providers.site import Site, parent_dirs, parse_mkdocs_index, parse_sitemap, parse_sphinx_index
+from linkfix.recover.providers.site import (
+    Site,
+    SiteIndex,
+    as_dirhtml,
+    parent_dirs,
+    parse_mkdocs_index,
+    parse_sitemap,
+    parse_sphinx_index,
+    sphinx_is_dirhtml,
+)
 from linkfix.recover.providers.wayback import Wayback, parse_cdx_json
 
 from .conftest import FakeClient, data
@@ -174,8 +183,31 @@ def test_site_index_parsers():
     assert "libfrob" in mk["https://example-docs.org/setup/installing/"].text  # section merged in
     sx = {h.url: h for h in parse_sphinx_index(data("searchindex.js"), "https://example-docs.org/docs/")}
     assert sx["https://example-docs.org/docs/installing.html"].title == "Installing Frobnicator"
-    assert "libfrob" in sx["https://example-docs.org/docs/installing.html"].text
+    assert "libfrob" in sx["https://example-docs.org/docs/installing.html"].stems.split()  # index terms: stems, kept apart
     assert parse_sphinx_index("alert(1)", "https://x/") == []
+    dirs = {h.url for h in parse_sphinx_index(data("searchindex.js"), "https://example-docs.org/docs/", dirhtml=True)}
+    assert dirs == {"https://example-docs.org/docs/cli/", "https://example-docs.org/docs/installing/"}
+
+
+def test_a_sphinx_index_names_pages_as_the_site_serves_them():
+    sphinx = parse_sphinx_index(data("searchindex.js"), "https://d.test/")
+    listed = [Hit(url="https://d.test/installing/")]  # the sitemap knows directory URLs: a dirhtml build
+    assert sphinx_is_dirhtml(sphinx, listed, "https://d.test/old.html")
+    assert not sphinx_is_dirhtml(sphinx, [Hit(url="https://d.test/cli.html")], "https://d.test/old/")
+    # no other source: the dead URL's own form decides
+    assert sphinx_is_dirhtml(sphinx, [], "https://d.test/old/page/")
+    assert not sphinx_is_dirhtml(sphinx, [], "https://d.test/old/page.html")
+    assert as_dirhtml("https://d.test/a/index.html") == "https://d.test/a/"
+
+
+def test_site_search_matches_word_forms_and_sphinx_stems():
+    index = SiteIndex([
+        *parse_sphinx_index(data("searchindex.js"), "https://d.test/"),
+        Hit(url="https://d.test/plugins/", title="Plugins", text="Writing plugins for frob"),
+    ])
+    # "installation" is "instal" in the Sphinx index (a stem), "plugin" is "plugins" in the text
+    assert index.search("installation", 3)[0][1].url == "https://d.test/installing.html"
+    assert index.search("plugin", 3)[0][1].url == "https://d.test/plugins/"
 
 
 def test_parent_dirs():
@@ -205,7 +237,8 @@ async def test_site_provider_gathers_every_same_site_source(cache):
     assert pages["https://example-docs.org/guide/usage.html"].title == "Using Frobnicator"  # parent page link
     assert "https://example-docs.org/guide/usage.html" in pages and "https://other.test/x" not in pages
     hits = await site.search("install frobnicator pip", near=DEAD, limit=3, budget=budget())
-    assert hits[0].url == "https://example-docs.org/setup/installing/"
+    # both installing pages, the MkDocs one by its text and the Sphinx one by its stems
+    assert {h.url for h in hits[:2]} == {"https://example-docs.org/setup/installing/", "https://example-docs.org/guide/installing.html"}
     sent = len(client.sent)
     await site.search("configuration", near=DEAD, limit=3, budget=budget())
     assert len(client.sent) == sent  # queries are answered locally

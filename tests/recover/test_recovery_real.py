@@ -44,7 +44,7 @@ def test_leave_one_site_out_never_trains_on_the_site_it_scores():
         trained_on.append({r.site for r in training})
         return 1.0 if all(r.site != "C" for r in training) else -1.0  # a model that only works without C
 
-    result = loso.leave_one_site_out(cases, rows, fit=fit, predict=lambda m, r: m * r.features["x"], threshold=0.5)
+    result = loso.leave_one_site_out(cases, rows, fit=fit, predict=lambda m, rs: [m * r.features["x"] for r in rs], threshold=0.5)
     assert trained_on == [{"A", "B", "C"}, {"B", "C"}, {"A", "C"}, {"A", "B"}]
     held = {s.site: s for s in result.held_out}
     assert held["C"].s1 == 2 and held["A"].s1 == 0  # scored by the model fitted without it

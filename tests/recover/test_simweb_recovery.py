@@ -43,10 +43,10 @@ async def test_recovery_on_the_simulated_web(simweb, tmp_path: Path):
         if case.answer is None:
             assert all(s.confidence < DEFAULT_AUTOFIX_CONFIDENCE for s in lr.suggestions), case.id
             continue
-        if top is not None and top.confidence >= DEFAULT_AUTOFIX_CONFIDENCE:
+        if top is not None and top.confidence >= DEFAULT_AUTOFIX_CONFIDENCE and not top.evidence.get("hold"):
             assert is_correct(case, urls[0]), (case.id, urls[0])  # what would be auto-applied is right
         right += bool(urls) and is_correct(case, urls[0])
         if case.archived and case.type == "archive-only":
-            assert lr.archived is not None and lr.suggestions[-1].method == "archive"
+            assert lr.archived is not None and "archive" in [s.method for s in lr.suggestions]
     answerable = sum(1 for c in cases if c.answer is not None)
     assert right >= 0.8 * answerable

@@ -35,8 +35,8 @@ TTL_FAILURE = 3600  # a 404 sitemap or a failed query: retry in an hour
 MAX_TEXT_BYTES = 2_000_000
 
 
-class Fetched(Protocol):
-    """What `client.fetch` returns (linkfix.check.http.Fetched: frozen, so read-only here)."""
+class FetchAnswer(Protocol):
+    """What `client.fetch` returns, as recovery reads it (linkfix.check.http.Fetched fits; frozen, so read-only)."""
 
     @property
     def url(self) -> str: ...
@@ -61,7 +61,7 @@ class Fetched(Protocol):
 class Fetcher(Protocol):
     """The injected HTTP client (linkfix.check.http.HttpChecker)."""
 
-    async def fetch(self, url: str, *, max_bytes: int = ..., headers: Mapping[str, str] | None = ...) -> Fetched: ...
+    async def fetch(self, url: str, *, max_bytes: int = ..., headers: Mapping[str, str] | None = ...) -> FetchAnswer: ...
 
     async def check(self, url: str, *, fragment: str = "") -> CheckResult: ...
 
@@ -99,6 +99,7 @@ class Hit:
     title: str = ""
     snippet: str = ""
     text: str = ""  # the whole text when the provider has it (a site search index)
+    stems: str = ""  # index terms already normalised (a Sphinx search index holds stems)
     provider: str = ""
     query: str = ""
     rank: int = 0  # position in the provider's answer, 0-based

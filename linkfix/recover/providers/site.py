@@ -6,6 +6,12 @@ search index (`search/search_index.json`), the Sphinx search index (`searchindex
 the parent directory pages, and the archive's list of URLs it saw on the host. Gathered once per
 host and directory and kept for the run; queries are then answered locally with BM25 over each
 page's title, text (when an index gives it) and URL words, so a query costs no request.
+
+Words are compared normalised (stems, `terms.normal_terms`): a Sphinx index holds stems already
+(Snowball English, the same stemmer), kept as they are. A Sphinx index names documents, not
+URLs: `name.html` on an `html` build, `name/` on a `dirhtml` build (Read the Docs' common
+choice); which one is decided by the site's other sources (sitemap, listings), else by the
+dead URL's own form.
 """
 
 from __future__ import annotations
@@ -17,14 +23,15 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import etree
 
-from ...urls import same_site
+from ...urls import page_identity, same_site
 from ..pages import parse_page
 from ..rank import path_tokens
-from ..terms import content_terms
+from ..terms import normal_terms
 from .base import TTL_SITE, ArchiveProvider, Budget, Hit, Remote, SearchProvider, register_search
 
 MAX_SITEMAPS = 10  # sitemap files followed per host (indexes can fan out a lot)
@@ -33,6 +40,7 @@ MAX_DIRS = 4  # parent directories probed, deepest first
 
 _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, recover=True)
 _SPHINX = re.compile(r"^\s*Search\.setIndex\((.*)\)\s*;?\s*$", re.S)
+SPHINX_PROVIDER = "site:sphinx"  # hits of a Sphinx index, whose URLs depend on the build
 
 
 def parent_dirs(url: str) -> list[str]:
@@ -46,7 +54,7 @@ def parent_dirs(url: str) -> list[str]:
     for i in range(1, len(segments) + 1):
         dirs.append(root + "/".join(segments[:i]) + "/")
     if len(dirs) > MAX_DIRS:
-        dirs = [root] + dirs[-(MAX_DIRS - 1):]
+        dirs = [root, *dirs[-(MAX_DIRS - 1):]]
     return dirs
 
 
@@ -96,8 +104,10 @@ def parse_mkdocs_index(text: str, base: str) -> list[Hit]:
     return [Hit(url=u, title=v["title"], text=v["text"].strip(), provider="site") for u, v in pages.items()]
 
 
-def parse_sphinx_index(text: str, base: str) -> list[Hit]:
-    """Sphinx `searchindex.js`: Search.setIndex({docnames, titles, terms: {term: doc|[docs]}})."""
+def parse_sphinx_index(text: str, base: str, *, dirhtml: bool = False) -> list[Hit]:
+    """Sphinx `searchindex.js`: Search.setIndex({docnames, titles, terms: {term: doc|[docs]}});
+    each document's (stemmed) terms in `Hit.stems`; URLs as an `html` build (or a `dirhtml`
+    one) names them."""
     match = _SPHINX.match(text)
     if not match:
         return []
@@ -107,8 +117,8 @@ def parse_sphinx_index(text: str, base: str) -> list[Hit]:
         return []
     if not isinstance(data, dict):
         return []
-    docnames = data.get("docnames") if isinstance(data.get("docnames"), list) else []
-    titles = data.get("titles") if isinstance(data.get("titles"), list) else []
+    docnames: list[Any] = data["docnames"] if isinstance(data.get("docnames"), list) else []
+    titles: list[Any] = data["titles"] if isinstance(data.get("titles"), list) else []
     words: list[list[str]] = [[] for _ in docnames]
     for field in ("titleterms", "terms"):
         table = data.get(field)
@@ -121,8 +131,29 @@ def parse_sphinx_index(text: str, base: str) -> list[Hit]:
         if not isinstance(name, str):
             continue
         title = titles[i] if i < len(titles) and isinstance(titles[i], str) else ""
-        hits.append(Hit(url=urljoin(base, name + ".html"), title=_strip_tags(title), text=" ".join(words[i]), provider="site"))
+        url = urljoin(base, name + ".html")
+        hits.append(Hit(url=as_dirhtml(url) if dirhtml else url, title=_strip_tags(title), stems=" ".join(words[i]),
+                        provider=SPHINX_PROVIDER))
     return hits
+
+
+def as_dirhtml(url: str) -> str:
+    """The `dirhtml` build's URL of a document an `html` build serves at `url`."""
+    if url.endswith("/index.html"):
+        return url.removesuffix("index.html")
+    return url.removesuffix(".html") + "/"
+
+
+def sphinx_is_dirhtml(sphinx: Sequence[Hit], others: Sequence[Hit], near: str) -> bool:
+    """Is a Sphinx index's site a `dirhtml` build? Whichever URL form the site's other sources
+    know more of; with no such evidence, the form of the dead URL (a directory URL, or not)."""
+    known = {page_identity(h.url) for h in others}
+    as_html = sum(1 for h in sphinx if page_identity(h.url) in known)
+    as_dirs = sum(1 for h in sphinx if page_identity(as_dirhtml(h.url)) in known)
+    if as_html or as_dirs:
+        return as_dirs > as_html
+    path = urlsplit(near).path
+    return path.endswith("/") and path != "/"
 
 
 _TAG = re.compile(r"<[^>]+>")
@@ -145,6 +176,7 @@ def merge_hits(hits: Iterable[Hit]) -> dict[str, Hit]:
                 old,
                 title=hit.title if len(hit.title) > len(old.title) else old.title,
                 text=hit.text if len(hit.text) > len(old.text) else old.text,
+                stems=hit.stems if len(hit.stems) > len(old.stems) else old.stems,
             )
     return merged
 
@@ -158,7 +190,7 @@ class SiteIndex:
     def __init__(self, hits: Sequence[Hit]) -> None:
         self.hits = list(hits)
         self.docs = [
-            Counter(content_terms(h.title) * 2 + content_terms(h.text) + path_tokens(h.url)) for h in self.hits
+            Counter(normal_terms(h.title) * 2 + normal_terms(h.text) + h.stems.split() + path_tokens(h.url)) for h in self.hits
         ]
         self.df: Counter[str] = Counter()
         for doc in self.docs:
@@ -168,7 +200,7 @@ class SiteIndex:
         self.lengths = lengths
 
     def search(self, query: str, limit: int) -> list[tuple[float, Hit]]:
-        terms = set(content_terms(query))
+        terms = set(normal_terms(query))
         n = len(self.docs)
         scored = []
         for doc, length, hit in zip(self.docs, self.lengths, self.hits):
@@ -275,8 +307,14 @@ class Site(SearchProvider):
         """Every page the site tells about, on the dead URL's host (sources fetched at once)."""
         dirs = parent_dirs(near)
         found = await asyncio.gather(self._host(dirs[0], near, budget), *(self._directory(d, near, budget) for d in dirs))
+        hits = [h for answer in found for h in answer if same_site(h.url, near)]
+        sphinx = [h for h in hits if h.provider == SPHINX_PROVIDER]
+        if sphinx:
+            others = [h for h in hits if h.provider != SPHINX_PROVIDER]
+            if sphinx_is_dirhtml(sphinx, others, near):
+                hits = others + [replace(h, url=as_dirhtml(h.url)) for h in sphinx]
         dead = urldefrag(near)[0]
-        merged = merge_hits(h for hits in found for h in hits if same_site(h.url, near) and urldefrag(h.url)[0] != dead)
+        merged = merge_hits(h for h in hits if urldefrag(h.url)[0] != dead)
         return list(merged.values())[:MAX_PAGES]
 
     async def index(self, near: str, budget: Budget) -> SiteIndex:

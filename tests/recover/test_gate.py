@@ -1,0 +1,60 @@
+"""The gate's rule for automatic fixes: a confident top candidate is still held for review when
+it is a page above the dead one, when a runner-up has the same evidence, or when a shared page
+name is all there is."""
+
+from linkfix.recover.gate import Scored, evidence_kinds, hold_reason
+
+SAME_TITLE = {"same_name": 1.0, "title_sim": 1.0, "has_copy": 1.0, "content_cos": 0.6, "copy_coverage": 0.7}
+
+
+def scored(url, confidence=0.95, **features):
+    return Scored(url=url, key=url.rstrip("/"), confidence=confidence, features=features)
+
+
+def test_evidence_kinds_name_what_is_strong():
+    assert evidence_kinds(SAME_TITLE) == {"name", "title"}
+    assert evidence_kinds({"content_cos": 0.9}) == {"copy"}
+    assert evidence_kinds({"copy_coverage": 0.95}) == {"copy"}
+    assert evidence_kinds({"rewrite": 1.0, "learned": 0.5}) == {"rule"}
+    assert evidence_kinds({"title_sim": 0.5, "content_cos": 0.5}) == frozenset()
+
+
+def test_a_clear_winner_is_not_held():
+    top = scored("https://d.test/new/page/", **SAME_TITLE)
+    other = scored("https://d.test/other/", 0.2, title_sim=0.3, content_cos=0.2)
+    assert hold_reason(top, [other]) == ""
+
+
+def test_a_runner_up_with_the_same_evidence_holds_the_top_candidate():
+    # two same-name pages with the same title: nothing tells them apart
+    top = scored("https://d.test/examples/groq/", **SAME_TITLE)
+    twin = scored("https://d.test/integrations/groq/", 0.6, **SAME_TITLE)
+    assert hold_reason(top, [twin]) == "https://d.test/integrations/groq/ has the same evidence (name, title)"
+    # the same page under another URL is no rival
+    assert hold_reason(top, [Scored(url="https://d.test/examples/groq/index.html", key=top.key, confidence=0.9,
+                                    features=SAME_TITLE)]) == ""
+
+
+def test_a_shared_page_name_alone_is_held_but_a_unique_one_with_a_title_is_not():
+    generic = scored("https://d.test/plugins/builder/reference/", same_name=1.0, name_unique=0.0, title_sim=0.2)
+    assert "only the page name agrees" in hold_reason(generic, [])
+    unique = scored("https://d.test/setup/frobnicator-install/", same_name=1.0, name_unique=1.0)
+    assert hold_reason(unique, []) == ""
+
+
+def test_home_and_section_pages_are_held_unless_the_dead_page_was_merged_into_them():
+    section = scored("https://d.test/internals/", above=1.0, hub=1.0, title_sim=0.4, context_cos=0.6)
+    assert "above the dead one" in hold_reason(section, [])
+    merged = scored("https://d.test/internals/", above=1.0, copy_coverage=0.95, content_cos=0.7)
+    assert hold_reason(merged, []) == ""
+
+
+def test_the_sites_own_redirect_is_never_held():
+    assert hold_reason(scored("https://d.test/", redirect=1.0, above=1.0), []) == ""
+
+
+def test_a_section_page_winning_without_strong_evidence_is_held():
+    hub = scored("https://d.test/developer-workflow/", hub=1.0, title_sim=0.67, content_cos=0.45, copy_coverage=0.53, context_cos=0.3)
+    assert "section page" in hold_reason(hub, [])
+    titled = scored("https://d.test/core-team/", hub=1.0, title_sim=1.0, same_name=1.0, name_unique=1.0)
+    assert hold_reason(titled, []) == ""
