@@ -31,11 +31,11 @@ from ..html import extract_html
 from ..markdown import extract_markdown
 from .candidates import candidates, search
 from .includes import SNIPPETS, IncludedFiles, attribute
-from .place import place
-from .render import Body, Renderer, renderer_for, split_meta
+from .place import Rerender, place
+from .render import Body, renderer_for, split_meta
 from .setup import BUILD_TIME_CLASS, MarkdownSetup, announce, setup_of
 
-__all__ = ["MarkdownSetup", "announce", "extract_mkdocs", "setup_of"]
+__all__ = ["MarkdownSetup", "announce", "extract_mkdocs", "made_link_classes", "place_links", "setup_of", "without_made_links"]
 
 # A `::: identifier` block (mkdocstrings, mkdocs-click, any `:::` directive) left as text: what
 # it makes (headings, ids, links) exists only in the built site.
@@ -82,7 +82,11 @@ def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: boo
         ids=html.page.ids,
         build_ids=_build_ids(rendered),
     )
-    links = _placed(html.links, text, path, body, renderer, setup, made)
+    def rerender(marked: str) -> list[str]:
+        html = renderer.render(split_meta(marked).markdown, path)
+        return [link.url for link in extract_html(without_made_links(html, made), path, want_text=False).links] if html else []
+
+    links = place_links(html.links, text, path, setup, rerender)
     return Document(
         page=page,
         links=tuple(_link(source, shown, page) for shown, source in links),
@@ -90,16 +94,15 @@ def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: boo
     )
 
 
-def _placed(shown: Sequence[Link], text: str, path: str, body: Body, renderer: Renderer,
-            setup: MarkdownSetup, made: tuple[str, ...]) -> list[tuple[Link, Link]]:
-    """(rendered link, where it is written) for every rendered link that is the author's."""
-
-    def rerender(marked: str) -> list[str]:
-        html = renderer.render(split_meta(marked).markdown, path)
-        return [link.url for link in extract_html(without_made_links(html, made), path, want_text=False).links] if html else []
-
+def place_links(shown: Sequence[Link], text: str, path: str, setup: MarkdownSetup | None,
+                rerender: Rerender | None = None) -> list[tuple[Link, Link]]:
+    """(rendered link, where it is written) for every rendered link of the page `text` (file
+    `path`) that is the author's: each `shown` link's `url` is its target as written (before a
+    build rewrote it). `rerender` renders marked source text (see `place`); `setup` says where
+    included files are."""
     places = place(shown, candidates(text, path), text, rerender)
-    body_start = len(text) - len(body.markdown) if text.endswith(body.markdown) else 0
+    body = split_meta(text).markdown
+    body_start = len(text) - len(body) if text.endswith(body) else 0
     taken = {(p.span.start, p.span.end) for p in places if p is not None}
     missing: dict[int, Link] = {}
     for index, (link, where) in enumerate(zip(shown, places)):
@@ -113,7 +116,8 @@ def _placed(shown: Sequence[Link], text: str, path: str, body: Body, renderer: R
         elif not link.url.startswith("#"):  # a same-page fragment with no place: made by an extension
             missing[index] = link
     if missing:
-        included, include_at = attribute(missing, text, IncludedFiles(setup)) if SNIPPETS in setup.extensions else ({}, None)
+        snippets = setup is not None and SNIPPETS in setup.extensions
+        included, include_at = attribute(missing, text, IncludedFiles(setup)) if setup is not None and snippets else ({}, None)
         for index, link in missing.items():
             if index in included:
                 places[index] = included[index]
