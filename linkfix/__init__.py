@@ -6,7 +6,7 @@ pays only for what it calls:
 
     import linkfix
 
-    report = linkfix.check(["mkdocs.yml"], linkfix.Config(offline=True))
+    report = linkfix.check_links(["mkdocs.yml"], linkfix.Config(offline=True))
     print(linkfix.format_report(report, "text"))
     linkfix.write_report(report, "links.json")
     broken = [r for r in report.results if r.failing]
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from .api import check, check_async, format_report, report_format_for, write_report
+    from .api import check_links, check_links_async, format_report, report_format_for, write_report
     from .build import RenderedPage, SiteBuild, network_reachable
     from .config import Config
     from .config import coerce as coerce_option
@@ -38,8 +38,9 @@ if TYPE_CHECKING:
 # public name -> (module, attribute)
 _PUBLIC = {
     # running a check
-    "check": ("api", "check"),
-    "check_async": ("api", "check_async"),
+    # (not `check`: that is the name of the linkfix.check package)
+    "check_links": ("api", "check_links"),
+    "check_links_async": ("api", "check_links_async"),
     "Config": ("config", "Config"),
     "coerce_option": ("config", "coerce"),
     "validate_config": ("config", "validate"),
@@ -77,7 +78,7 @@ _PUBLIC = {
 __all__ = [
     "FAILING", "REPORT_FORMATS", "Candidate", "CheckResult", "Config", "ConfigError", "InputError", "Link", "LinkKind",
     "LinkResult", "LinkfixError", "NetworkDownError", "Page", "Reason", "RenderedPage", "Report", "Scope", "SiteBuild",
-    "Span", "Status", "__version__", "check", "check_async", "coerce_option", "format_report", "network_reachable",
+    "Span", "Status", "__version__", "check_links", "check_links_async", "coerce_option", "format_report", "network_reachable",
     "report_format_for", "summarize", "validate_config", "write_report",
 ]
 

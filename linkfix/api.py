@@ -15,16 +15,16 @@ SUFFIX_FORMATS = {".json": "json", ".html": "html", ".htm": "html", ".md": "mark
                   ".xml": "junit", ".txt": "text"}
 
 
-async def check_async(inputs: Sequence[str], config: Config | None = None) -> Report:
+async def check_links_async(inputs: Sequence[str], config: Config | None = None) -> Report:
     """Check every link of `inputs` (directories, files, a mkdocs.yml), as `linkfix check` does."""
     from .pipeline import run_check
 
     return await run_check(list(inputs), config or Config())
 
 
-def check(inputs: Sequence[str], config: Config | None = None) -> Report:
-    """`check_async` for a caller without an event loop."""
-    return asyncio.run(check_async(inputs, config))
+def check_links(inputs: Sequence[str], config: Config | None = None) -> Report:
+    """`check_links_async` for a caller without an event loop."""
+    return asyncio.run(check_links_async(inputs, config))
 
 
 def format_report(report: Report, name: str) -> str:

@@ -44,7 +44,9 @@ def test_the_mkdocs_plugin_imports_only_the_public_api():
 def test_check_runs_a_check(tmp_path):
     (tmp_path / "a.md").write_text("[b](b.md) [gone](gone.md)\n")
     (tmp_path / "b.md").write_text("# B\n")
-    report = linkfix.check([str(tmp_path)], linkfix.Config(offline=True, cache=False))
+    import linkfix.check.local  # the package of that name must not hide the function
+
+    report = linkfix.check_links([str(tmp_path)], linkfix.Config(offline=True, cache=False))
     assert [r.link.url for r in report.results if r.failing] == ["gone.md"]
     assert "1 broken" in linkfix.summarize(report)
     linkfix.write_report(report, tmp_path / "out" / "links.json")
