@@ -58,12 +58,13 @@ class Definition:
 
 
 class _Destination:
-    """What markdown-it's parseLinkDestination returns (its callers read these three)."""
+    """What markdown-it's parseLinkDestination returns (its callers read these; markdown-it-py
+    3.x's reference rule also reads `lines`: a plain destination never spans lines)."""
 
-    __slots__ = ("ok", "pos", "str")
+    __slots__ = ("lines", "ok", "pos", "str")
 
     def __init__(self, ok: bool, pos: int, text: str) -> None:
-        self.ok, self.pos, self.str = ok, pos, text
+        self.ok, self.pos, self.str, self.lines = ok, pos, text, 0
 
 
 # The characters markdown-it's destination loop passes over without a second look.
