@@ -35,7 +35,7 @@ from typing import Any
 from mkdocs.config import config_options as c
 from mkdocs.config.base import BaseConfigOption, ValidationError
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 
 from linkfix import (
     Config,
@@ -179,6 +179,7 @@ class LinkfixPlugin(BasePlugin):
         self.written.page = page.file.src_uri  # MkDocs renders this page next
         return markdown
 
+    @event_priority(-100)  # last: the page as other plugins left it
     def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
         if self.build is None:
             return output
@@ -199,6 +200,7 @@ class LinkfixPlugin(BasePlugin):
             log.warning("%s: %s", uri, why)
         return output
 
+    @event_priority(-100)  # last: after other plugins wrote their files (mkdocs-redirects' pages, ...)
     def on_post_build(self, *, config: Any) -> None:
         logging.getLogger(_MKDOCS_VALIDATION_LOGGER).removeHandler(self.told)
         if self.build is None or self.settings is None:
