@@ -16,6 +16,7 @@ seconds at most) whether checking external links can work at all.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import os
 import socket
@@ -125,17 +126,20 @@ class SiteBuild:
         return rerender
 
     def external_hosts(self) -> list[str]:
-        """The host names of the external links, in order, each once."""
+        """The host names of the external links that only a working network resolves (no IP
+        address, no `localhost` or single-label name, not the site's own host), in order, each once."""
+        own = urlsplit(self.mkdocs.site_url).hostname if self.mkdocs.site_url else None
         hosts: dict[str, None] = {}
         for document in self.documents.values():
             for link in document.links:
-                if link.url.startswith(("http://", "https://", "//")):
-                    try:
-                        host = urlsplit(link.url if not link.url.startswith("//") else "https:" + link.url).hostname
-                    except ValueError:
-                        continue
-                    if host:
-                        hosts.setdefault(host)
+                if not link.url.startswith(("http://", "https://", "//")):
+                    continue
+                try:
+                    host = urlsplit(link.url if not link.url.startswith("//") else "https:" + link.url).hostname
+                except ValueError:
+                    continue
+                if host and host != own and _needs_dns(host):
+                    hosts.setdefault(host)
         return list(hosts)
 
     async def check(self, *, fail_on_network_down: bool = False, network_check: Callable[[Sequence[str]], bool] | None = None) -> Report:
@@ -200,6 +204,17 @@ def _setup_of(config_file: Path):  # -> MarkdownSetup | None
         log.debug("%s: %s", config_file, exc)
         return None
     return setup if announce(setup) else None
+
+
+def _needs_dns(host: str) -> bool:
+    """A name whose lookup tells whether the network works (resolvers answer `localhost` and
+    IP addresses without one)."""
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+        return False
+    except ValueError:
+        pass
+    return "." in host.strip(".") and host != "localhost" and not host.endswith(".localhost")
 
 
 def _proxied() -> bool:
