@@ -90,8 +90,8 @@ class SiteBuild:
         made = made_link_classes(self.setup) if self.setup is not None else ()
         content = extract_html(without_made_links(page.content, made) if made else page.content, path, want_text=self.config.suggest)
         written: dict[str, deque[str]] = defaultdict(deque)
-        for shown, original in page.written:
-            written[shown].append(original)
+        for as_rendered, original in page.written:
+            written[as_rendered].append(original)
         as_written = [replace(link, url=written[link.url].popleft()) if written.get(link.url) else link for link in content.links]
         rendered = {id(mine): theirs for mine, theirs in zip(as_written, content.links)}
         placed = place_links(as_written, text, path, self.setup, self._rerender(path))
