@@ -1,5 +1,96 @@
-"""linkfix: find rotten links in documentation, find where the content went, fix the sources."""
+"""linkfix: find rotten links in documentation, find where the content went, fix the sources.
+
+The public API is what `__all__` names; everything else is internal and may change. Names are
+imported on first use (`import linkfix` loads nothing else), so that a build plugin or a script
+pays only for what it calls:
+
+    import linkfix
+
+    report = linkfix.check_links(["mkdocs.yml"], linkfix.Config(offline=True))
+    print(linkfix.format_report(report, "text"))
+    linkfix.write_report(report, "links.json")
+    broken = [r for r in report.results if r.failing]
+
+For a build plugin: `SiteBuild` takes the pages a build rendered (`RenderedPage`) and checks
+them against the built site; `network_reachable` tells quickly whether external links can be
+checked at all. Configuration: `Config` (every key), `coerce_option` (one key's value from
+YAML/TOML data, with the error a user should see), `validate_config` (the whole).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__"]
+if TYPE_CHECKING:
+    from .api import check_links, check_links_async, format_report, report_format_for, write_report
+    from .build import RenderedPage, SiteBuild, network_reachable
+    from .config import Config
+    from .config import coerce as coerce_option
+    from .config import validate as validate_config
+    from .errors import ConfigError, InputError, LinkfixError, NetworkDownError
+    from .model import FAILING, Candidate, CheckResult, Link, LinkKind, LinkResult, Page, Reason, Report, Scope, Span, Status
+    from .report import FORMATS as REPORT_FORMATS
+    from .report.text import summarize
+
+# public name -> (module, attribute)
+_PUBLIC = {
+    # running a check
+    # (not `check`: that is the name of the linkfix.check package)
+    "check_links": ("api", "check_links"),
+    "check_links_async": ("api", "check_links_async"),
+    "Config": ("config", "Config"),
+    "coerce_option": ("config", "coerce"),
+    "validate_config": ("config", "validate"),
+    # what a check returns
+    "Report": ("model", "Report"),
+    "LinkResult": ("model", "LinkResult"),
+    "Link": ("model", "Link"),
+    "Span": ("model", "Span"),
+    "Page": ("model", "Page"),
+    "CheckResult": ("model", "CheckResult"),
+    "Candidate": ("model", "Candidate"),
+    "Status": ("model", "Status"),
+    "Reason": ("model", "Reason"),
+    "Scope": ("model", "Scope"),
+    "LinkKind": ("model", "LinkKind"),
+    "FAILING": ("model", "FAILING"),
+    # errors
+    "LinkfixError": ("errors", "LinkfixError"),
+    "ConfigError": ("errors", "ConfigError"),
+    "InputError": ("errors", "InputError"),
+    "NetworkDownError": ("errors", "NetworkDownError"),
+    # reports
+    "REPORT_FORMATS": ("report", "FORMATS"),
+    "format_report": ("api", "format_report"),
+    "report_format_for": ("api", "report_format_for"),
+    "write_report": ("api", "write_report"),
+    "summarize": ("report.text", "summarize"),
+    # build plugins
+    "SiteBuild": ("build", "SiteBuild"),
+    "RenderedPage": ("build", "RenderedPage"),
+    "network_reachable": ("build", "network_reachable"),
+}
+
+# Spelled out (tools read a literal list); test_public_api checks it against _PUBLIC.
+__all__ = [
+    "FAILING", "REPORT_FORMATS", "Candidate", "CheckResult", "Config", "ConfigError", "InputError", "Link", "LinkKind",
+    "LinkResult", "LinkfixError", "NetworkDownError", "Page", "Reason", "RenderedPage", "Report", "Scope", "SiteBuild",
+    "Span", "Status", "__version__", "check_links", "check_links_async", "coerce_option", "format_report", "network_reachable",
+    "report_format_for", "summarize", "validate_config", "write_report",
+]
+
+
+def __getattr__(name: str) -> Any:
+    where = _PUBLIC.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{where[0]}", __name__), where[1])
+    globals()[name] = value  # once
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -43,6 +43,9 @@ class Status(str, Enum):
     ERROR = "error"  # 5xx after retries, TLS, connection refused/reset
     EXCLUDED = "excluded"  # by config (exclude regex, private address, --offline)
     UNSUPPORTED = "unsupported"  # scheme we do not check
+    # Could not be verified without building the site: the target is made at build time (an
+    # id a `:::` block renders, a URL a template fills in). Not failing; reported and counted.
+    UNVERIFIED = "unverified"
 
 
 #: Statuses that make `linkfix check` exit 1.
@@ -95,6 +98,9 @@ class Reason(StrEnum):
     PRIVATE_ADDRESS = "private-address"
     METADATA_ADDRESS = "metadata-address"
     NO_SCHEME = "no-scheme"
+    # unverified (only the site's build can tell)
+    BUILD_TIME_ID = "build-time-id"  # a fragment into a page whose build makes more ids (`:::` blocks)
+    TEMPLATE = "template"  # the target is template text (`{{ ... }}`) a macros plugin fills in
 
     @classmethod
     def http(cls, status: int) -> Reason:
@@ -160,6 +166,9 @@ class Page:
     text: str = ""  # visible text, whitespace-collapsed
     ids: frozenset[str] = frozenset()  # fragment targets defined on this page
     base: str = ""  # <base href>, when the page sets one
+    # What makes more ids when the site is built ('' if nothing): a source check cannot see
+    # them, so a fragment not among `ids` is unverified rather than broken.
+    build_ids: str = ""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

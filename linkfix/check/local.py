@@ -71,6 +71,7 @@ class LocalChecker:
         self._site_root = f"{self._site_origin}/{self.site_path_prefix}"  # the site URL, ending in /
         files = project.mkdocs_files
         self.mkdocs_links = MkDocsLinks(files, project.site_files) if files is not None else None
+        self._templates = bool(project.mkdocs and project.mkdocs.renders_templates)  # a macros plugin or extension
         self._resolved: dict[tuple, Target] = {}
         self._checked: dict[str, CheckResult] = {}
         self.now = time.time()
@@ -100,6 +101,10 @@ class LocalChecker:
         return resolve
 
     def _resolve(self, url: str, page: Page, page_rel: str, as_written: bool = False) -> Target:
+        if self._templates and ("{{" in url or "{%" in url):
+            return Target(scope=Scope.INTERNAL, resolved=url, result=CheckResult(
+                url=url, status=Status.UNVERIFIED, reason=Reason.TEMPLATE,
+                detail="template text: the site's macros fill in the target when it is built"))
         base = page.base
         if base and _SCHEME.match(base) is None and not base.startswith("//"):
             # A relative <base href> moves the page's directory within the site.
@@ -290,6 +295,11 @@ class LocalChecker:
             return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FILE,
                                detail=f"no such file: {path or '/'}", checked_at=self.now)
         if fragment and self.config.include_fragments and not self._fragment_ok(found, fragment):
+            made_by = self._build_time_ids(found)
+            if made_by:
+                return CheckResult(url=resolved, status=Status.UNVERIFIED, reason=Reason.BUILD_TIME_ID,
+                                   detail=f"no id '{unquote(fragment)}' in the source of {found}; its {made_by} make ids "
+                                          "only when the site is built", checked_at=self.now)
             return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FRAGMENT,
                                detail=f"no id '{unquote(fragment)}' in {found}", checked_at=self.now)
         return CheckResult(url=resolved, status=Status.OK, checked_at=self.now)
@@ -373,6 +383,11 @@ class LocalChecker:
             if key in mk.redirects:
                 return mk.redirects[key]
         return None
+
+    def _build_time_ids(self, file: str) -> str:
+        """What makes more ids in `file` when the site is built ('' if nothing)."""
+        page = self.pages.get(file)
+        return page.build_ids if page is not None else ""
 
     def _fragment_ok(self, file: str, fragment: str) -> bool:
         if fragment in _IMPLICIT_FRAGMENTS or fragment.startswith(":~:"):

@@ -11,12 +11,16 @@ import hashlib
 import logging
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..inputs.read import Unreadable, display_path, read_bytes, read_text
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..model import Document, Page
 from ..store.cache import Cache
 from . import codec, extract_html, extract_markdown
+
+if TYPE_CHECKING:
+    from .mkdocs import MarkdownSetup
 
 log = logging.getLogger(__name__)
 
@@ -25,31 +29,49 @@ EXTRACT_NAMESPACE = "extract"
 Outcome = tuple[Document, str] | str  # (document, warning) for one file, or why it could not be read
 
 
-def extract_document(path: Path, text: str, *, want_text: bool) -> Document:
+def extract_document(path: Path, text: str, *, want_text: bool, markdown: MarkdownSetup | None = None) -> Document:
+    """The links of one file: markdown as MkDocs renders it when `markdown` (a MkDocs
+    project's setup) is given, else as CommonMark reads it; HTML as it is."""
     display = display_path(path)
     if path.suffix.lower() in MARKDOWN_SUFFIXES:
+        if markdown is not None:
+            from .mkdocs import extract_mkdocs
+
+            return extract_mkdocs(text, display, markdown, want_text=want_text)
         return extract_markdown(text, display, want_text=want_text)
     return extract_html(text, display, want_text=want_text)
 
 
-def extract_file(path: Path, want_text: bool) -> Outcome:
+def markdown_setup(project: Project) -> MarkdownSetup | None:
+    """How the project's markdown renders: its MkDocs setup (what cannot be loaded here is
+    said once), or None for plain CommonMark (not a MkDocs project, or no Python-Markdown)."""
+    if project.mkdocs is None:
+        return None
+    from .mkdocs import announce, setup_of
+
+    setup = setup_of(project.mkdocs)
+    return setup if announce(setup) else None
+
+
+def extract_file(path: Path, want_text: bool, markdown: MarkdownSetup | None = None) -> Outcome:
     """(document, warning) for one file, or why it could not be read."""
     try:
         text, warning = read_text(path)
     except Unreadable as exc:
         return str(exc)
-    return extract_document(path, text, want_text=want_text), warning
+    return extract_document(path, text, want_text=want_text, markdown=markdown), warning
 
 
 def iter_documents(project: Project, *, want_text: bool, cache: Cache | None, errors: list[str]) -> Iterator[tuple[str, Document]]:
     """Extract the input files one by one (lazily: the pipeline starts checking a file's
     external links while the next ones are extracted), appending read errors to `errors`."""
     errors.extend(project.errors)
+    markdown = markdown_setup(project)
     for path in project.files:
-        key = extraction_key(path, want_text) if cache is not None else ""
+        key = extraction_key(path, want_text, markdown) if cache is not None else ""
         outcome = cached_outcome(cache, key)
         if outcome is None:
-            outcome = extract_file(path, want_text)
+            outcome = extract_file(path, want_text, markdown)
             remember_outcome(cache, key, outcome)
         document = accept_outcome(project, path, outcome, errors)
         if document is not None:
@@ -90,8 +112,9 @@ def remember_outcome(cache: Cache | None, key: str, outcome: Outcome) -> None:
         cache.set(EXTRACT_NAMESPACE, key, {"document": codec.encode(document), "warning": warning}, cache.max_age)
 
 
-def extraction_key(path: Path, want_text: bool) -> str:
-    """Digest of what the extraction depends on, or "" when the file cannot be read."""
+def extraction_key(path: Path, want_text: bool, markdown: MarkdownSetup | None = None) -> str:
+    """Digest of what the extraction depends on (the MkDocs Markdown setup too), or "" when
+    the file cannot be read."""
     try:
         data = read_bytes(path)
     except Unreadable:
@@ -99,7 +122,8 @@ def extraction_key(path: Path, want_text: bool) -> str:
     if not data:
         return ""
     digest = hashlib.blake2b(data, digest_size=20)
-    digest.update(f"\0{display_path(path)}\0{want_text}\0{_extractor_fingerprint()}".encode("utf-8", "surrogatepass"))
+    setup = _render_fingerprint(markdown) if markdown is not None else ""
+    digest.update(f"\0{display_path(path)}\0{want_text}\0{setup}\0{_extractor_fingerprint()}".encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
 
@@ -117,8 +141,15 @@ def _extractor_fingerprint() -> str:
     return digest.hexdigest()
 
 
+def _render_fingerprint(markdown: MarkdownSetup) -> str:
+    from .mkdocs.setup import fingerprint
+
+    return fingerprint(markdown)
+
+
 def page_loader(project: Project) -> Callable[[str], Page | None]:
     """Extracts a target page on demand (a fragment check into a file not among the inputs)."""
+    markdown = markdown_setup(project)
 
     def load(rel: str) -> Page | None:
         path = project.root / rel
@@ -130,6 +161,6 @@ def page_loader(project: Project) -> Callable[[str], Page | None]:
             text, _ = read_text(path)
         except Unreadable:
             return None
-        return extract_document(path, text, want_text=False).page
+        return extract_document(path, text, want_text=False, markdown=markdown).page
 
     return load

@@ -27,7 +27,7 @@ from ..config import Config
 from ..inputs.sources import Project
 from ..model import Document
 from ..store.cache import Cache
-from .documents import Outcome, accept_outcome, cached_outcome, extract_file, extraction_key, remember_outcome
+from .documents import Outcome, accept_outcome, cached_outcome, extract_file, extraction_key, markdown_setup, remember_outcome
 
 log = logging.getLogger(__name__)
 
@@ -51,9 +51,10 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
     ready: asyncio.Future[None] | None = None
     queue: deque[tuple[object, asyncio.Future[Outcome] | Outcome, str]] = deque()  # (path, outcome, cache key)
     misses = 0  # files not in the extraction cache so far
+    markdown = markdown_setup(project)  # plain data: the worker builds its own renderer from it
     try:
         for path in project.files:
-            key = extraction_key(path, want_text) if cache is not None else ""
+            key = extraction_key(path, want_text, markdown) if cache is not None else ""
             outcome: asyncio.Future[Outcome] | Outcome | None = cached_outcome(cache, key)
             if outcome is not None:
                 key = ""  # already in the cache
@@ -63,9 +64,9 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
                     pool = ProcessPoolExecutor(max_workers=1, mp_context=_START_METHOD, initializer=_ignore_interrupts)
                     ready = loop.run_in_executor(pool, _ready)
                 if ready is not None and ready.done() and not ready.exception():
-                    outcome = loop.run_in_executor(pool, extract_file, path, want_text)
+                    outcome = loop.run_in_executor(pool, extract_file, path, want_text, markdown)
                 else:  # the worker is still starting: parse this one here
-                    outcome = extract_file(path, want_text)
+                    outcome = extract_file(path, want_text, markdown)
             queue.append((path, outcome, key))
             while queue and not isinstance(queue[0][1], asyncio.Future):
                 found = _take(queue, cache, errors, project)
@@ -78,7 +79,7 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
                     outcome = await front
                 except BrokenProcessPool:  # the worker died (killed, out of memory): carry on here
                     log.warning("extraction worker stopped; parsing the remaining files in this process")
-                    outcome = extract_file(front_path, want_text)
+                    outcome = extract_file(front_path, want_text, markdown)
                 queue[0] = (front_path, outcome, key)
             found = _take(queue, cache, errors, project)
             if found is not None:

@@ -4,7 +4,8 @@ Planning is pure: `plan_fixes` reads a Report (plus, optionally, each URL's brok
 and says, for every link occurrence, either what to write instead or why it is left alone.
 `plan_decisions` does the same for a reviewer's decisions file from the HTML report.
 `prepare_changes` reads the files, checks that each span still holds the link the report saw
-and that extracting the file as it is now finds a link target there, and computes the new text;
+and that extracting the file as it is now finds a link target there (a page of a MkDocs
+project as MkDocs renders it, like the check read it), and computes the new text;
 `write_changes` writes it with `linkfix.fix.patch`'s safe writer.
 
 A report or a decisions file is input, not trusted: it names files and offsets, and anything
@@ -26,6 +27,7 @@ from urllib.parse import urldefrag
 from ..check.remap import Remap
 from ..errors import InputError, PatchError
 from ..extract.documents import extract_document
+from ..extract.mkdocs.setup import MarkdownSetup, markdown_setup_for
 from ..model import Candidate, Link, LinkKind, LinkResult, Report, Scope, Span, Status
 from ..report.common import DECISIONS_SCHEMA, fragment_of, is_safe_url, replacement_url, unsafe_replacement_reason
 from .patch import Edit, EditableFile, apply_file_edits, editable_path, format_target, patched_text, read_editable, unified_diff
@@ -133,8 +135,15 @@ def plan_fixes(report: Report, options: FixOptions, history: History | None = No
     return _without_conflicts(fixes, notes)
 
 
+#: Why a link with an empty span is never rewritten.
+NOT_PLACED = ("not rewritten: its target is not written at this place (an included file or the site's build makes "
+              "the link); fix it where it comes from")
+
+
 def _plan_one(item: LinkResult, options: FixOptions, history: History | None) -> tuple[Fix | None, list[str]]:
     result = item.result
+    if item.link.span.start >= item.link.span.end:  # extraction could not place the target: nothing to edit
+        return None, [NOT_PLACED] if result.status is Status.BROKEN else []
     if result.status is Status.REDIRECTED:
         if result.reason == MKDOCS_REDIRECT:  # an internal page that redirect_maps sends elsewhere
             if not options.update_redirects:
@@ -356,7 +365,8 @@ def _prepare_file(path: str, fixes: list[Fix], file: Path, root: Path, rewrite_r
                 f"{path}:{fix.span.line}: no longer holds {fix.url!r:.120} where the report saw it; "
                 "the file changed since the check, run it again"
             )
-    links = extract_document(file, text, want_text=False).links
+    markdown = markdown_setup_for(file)
+    links = extract_document(file, text, want_text=False, markdown=markdown).links
     targets = _by_target_span(links)
     edits: list[Edit] = []
     refused: list[str] = []
@@ -373,7 +383,7 @@ def _prepare_file(path: str, fixes: list[Fix], file: Path, root: Path, rewrite_r
         new = format_target(fix.new_url, kind=link.kind, tag=link.tag, span=fix.span, text=text)
         edits.append(Edit(span=fix.span, old=text[start:end], new=new))
     after = patched_text(original, edits)
-    _check_targets_read_back(path, file, after, edits, link_count=len(links))
+    _check_targets_read_back(path, file, after, edits, link_count=len(links), markdown=markdown)
     return FileChange(path=path, original=original, after=after, edits=tuple(edits)), refused
 
 
@@ -385,7 +395,8 @@ def _by_target_span(links: Iterable[Link]) -> dict[tuple[int, int], list[Link]]:
     return targets
 
 
-def _check_targets_read_back(path: str, file: Path, after: str, edits: list[Edit], *, link_count: int) -> None:
+def _check_targets_read_back(path: str, file: Path, after: str, edits: list[Edit], *, link_count: int,
+                             markdown: MarkdownSetup | None = None) -> None:
     """Every new target is read back as a link target where the old one was, and no link
     appears or disappears: a URL spelled wrongly for its place never reaches the disk."""
     if not edits:
@@ -396,7 +407,7 @@ def _check_targets_read_back(path: str, file: Path, after: str, edits: list[Edit
         start = edit.span.start + shift
         placed.append((edit, start, start + len(edit.new)))
         shift += len(edit.new) - (edit.span.end - edit.span.start)
-    links_after = extract_document(file, after, want_text=False).links
+    links_after = extract_document(file, after, want_text=False, markdown=markdown).links
     spans_after = {(link.span.start, link.span.end) for link in links_after}
     for edit, start, end in placed:
         # the new text is the target, or holds it in `<...>` (a bare URL made an autolink)

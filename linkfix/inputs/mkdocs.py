@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -18,6 +19,30 @@ from ..errors import InputError
 from .yamlfile import YamlRefused, read_yaml
 
 MAX_INHERIT = 10  # config files in one INHERIT chain
+#: The extensions MkDocs 1.6 always loads before the config's `markdown_extensions`.
+MKDOCS_BUILTIN_EXTENSIONS = ("toc", "tables", "fenced_code")
+_PYTHON_NAME = "tag:yaml.org,2002:python/name:"
+_PYTHON_CALL = "tag:yaml.org,2002:python/object/apply:"
+
+
+class PythonName(str):
+    """A `!!python/name:module.attr` config value: the dotted name, imported only by the
+    renderer (never while reading the config)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PythonCall:
+    """A `!!python/object/apply:module.attr` config value (`slugify: !!python/object/apply:
+    pymdownx.slugs.slugify {kwds: {case: lower}}`): called by the renderer, as MkDocs' loader
+    calls it when it reads the config; never while linkfix reads it."""
+
+    name: str
+    args: tuple[Any, ...] = ()
+    kwds: dict[str, Any] = field(default_factory=dict)
+
+
+class RelativePath(str):
+    """A `!relative` config value (`$config_dir`, `$docs_dir`, or '' for the page's directory)."""
 
 
 @dataclass(slots=True, kw_only=True)
@@ -38,6 +63,20 @@ class MkDocsProject:
     exclude_regexes: tuple[str, ...] = ()  # mkdocs-exclude plugin: regexes matched at the path's start
     theme_dirs: tuple[Path, ...] = ()  # theme `custom_dir` (resolved): templates, not documentation
     absolute_links_to_docs: bool = False  # validation.links.absolute_links: relative_to_docs
+    # -- How MkDocs renders the pages (linkfix.extract.mkdocs) ----------------------------------
+    # The Python-Markdown extensions as MkDocs 1.6 assembles them (its builtins toc, tables,
+    # fenced_code first, then the config's list, each once) and their configs (`mdx_configs`:
+    # the last config given for a name wins). Config values keep `!!python/name:` as PythonName
+    # (imported when rendering, if it can be); `!relative` paths are resolved here.
+    markdown_extensions: tuple[str, ...] = MKDOCS_BUILTIN_EXTENSIONS
+    mdx_configs: dict[str, Any] = field(default_factory=dict)
+    plugins: tuple[str, ...] = ()  # the configured plugin names, in order (`search`, `macros`, ...)
+
+    @property
+    def renders_templates(self) -> bool:
+        """Pages are Jinja templates (a macros plugin or Markdown extension is configured):
+        `{{ ... }}` in a link target is filled in at build time."""
+        return any(name.split("/")[-1].split(".")[-1] == "macros" for name in (*self.plugins, *self.markdown_extensions))
 
 
 class _TolerantLoader(yaml.SafeLoader):
@@ -46,6 +85,19 @@ class _TolerantLoader(yaml.SafeLoader):
 
 
 def _unknown_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node):
+    if suffix.startswith(_PYTHON_NAME):
+        return PythonName(suffix[len(_PYTHON_NAME):])
+    if suffix.startswith(_PYTHON_CALL):
+        name = suffix[len(_PYTHON_CALL):]
+        if isinstance(node, yaml.SequenceNode):
+            return PythonCall(name, tuple(loader.construct_sequence(node, deep=True)))
+        if isinstance(node, yaml.MappingNode):
+            value = loader.construct_mapping(node, deep=True)
+            args, kwds = value.get("args") or [], value.get("kwds") or {}
+            return PythonCall(name, tuple(args) if isinstance(args, list) else (), kwds if isinstance(kwds, dict) else {})
+        return PythonCall(name)
+    if suffix == "!relative" and isinstance(node, yaml.ScalarNode):
+        return RelativePath(loader.construct_scalar(node) or "")
     if isinstance(node, yaml.ScalarNode):
         return loader.construct_scalar(node)
     if isinstance(node, yaml.SequenceNode):
@@ -115,22 +167,14 @@ def read_mkdocs(path: Path) -> MkDocsProject:
         exclude_regexes=_strings(excluded.get("regex")),
         theme_dirs=((base / custom_dir).resolve(),) if custom_dir else (),
         absolute_links_to_docs=_absolute_links(data.get("validation")) == "relative_to_docs",
+        **_markdown_settings(data, base.resolve(), docs_dir.resolve()),
     )
 
 
 def _plugins(value: object) -> dict[str, dict]:
     """`plugins` as {name: settings}, from the list form (`- name`, `- name: {...}`) or the
     mapping form (which INHERIT merges)."""
-    items: list[tuple[object, object]] = []
-    if isinstance(value, dict):
-        items = list(value.items())
-    elif isinstance(value, list):
-        for entry in value:
-            if isinstance(entry, dict):
-                items.extend(entry.items())
-            else:
-                items.append((entry, None))
-    return {str(name): settings if isinstance(settings, dict) else {} for name, settings in items}
+    return {name: settings if isinstance(settings, dict) else {} for name, settings in _named_entries(value)}
 
 
 def _enabled(plugins: dict[str, dict], name: str) -> bool:
@@ -165,6 +209,53 @@ def _absolute_links(validation: object) -> str:
     if isinstance(links, dict) and "absolute_links" in links:
         return str(links["absolute_links"])
     return str(validation.get("absolute_links", ""))
+
+
+def _markdown_settings(data: dict, config_dir: Path, docs_dir: Path) -> dict[str, Any]:
+    """`markdown_extensions`, `mdx_configs` and `plugins` as MkDocs assembles them
+    (config_options.MarkdownExtensions); entries MkDocs would refuse are left out here, the
+    renderer says what it could not load."""
+    names: list[str] = list(MKDOCS_BUILTIN_EXTENSIONS)
+    configs: dict[str, Any] = {}
+    for name, config in _named_entries(data.get("markdown_extensions")):
+        names.append(name)
+        if isinstance(config, dict) and config:
+            configs[name] = _resolve_relative(config, config_dir, docs_dir)
+    return {
+        "markdown_extensions": tuple(dict.fromkeys(names)),
+        "mdx_configs": configs,
+        "plugins": tuple(name for name, _ in _named_entries(data.get("plugins"))),
+    }
+
+
+def _named_entries(value: Any) -> Iterator[tuple[str, Any]]:
+    """(name, config) of a MkDocs list-or-mapping option: `[a, {b: {...}}]` or `{a: ..., b: ...}`."""
+    items: list[tuple[Any, Any]] = []
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, list):
+        for entry in value:
+            if isinstance(entry, dict):
+                items.extend(entry.items())
+            else:
+                items.append((entry, None))
+    for name, config in items:
+        if isinstance(name, str):
+            yield name, config
+
+
+def _resolve_relative(value: Any, config_dir: Path, docs_dir: Path) -> Any:
+    """`!relative $config_dir` / `$docs_dir` as absolute paths; a page-relative `!relative`
+    as the docs directory (one renderer serves every page)."""
+    if isinstance(value, RelativePath):
+        base = config_dir if value.startswith("$config_dir") else docs_dir
+        rest = value.partition("/")[2] if value.startswith("$") else value
+        return str(base / rest) if rest else str(base)
+    if isinstance(value, dict):
+        return {key: _resolve_relative(item, config_dir, docs_dir) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_resolve_relative(item, config_dir, docs_dir) for item in value]
+    return value
 
 
 def _read_chain(path: Path) -> dict:

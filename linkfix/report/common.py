@@ -16,8 +16,9 @@ SAFE_SCHEMES = frozenset({"http", "https"})
 DECISIONS_SCHEMA = "https://linkfix.dev/schema/decisions-1.json"
 
 #: Statuses reported one by one (the others are only counted): broken fails a run; blocked,
-#: timeout and error could not be verified and deserve a look.
-PROBLEMS = (Status.BROKEN, Status.ERROR, Status.TIMEOUT, Status.BLOCKED)
+#: timeout and error could not be verified and deserve a look; unverified links need the site
+#: to be built to tell (a source check says which, and why, so that nothing passes silently).
+PROBLEMS = (Status.BROKEN, Status.ERROR, Status.TIMEOUT, Status.BLOCKED, Status.UNVERIFIED)
 
 
 def problems(report: Report) -> list[LinkResult]:

@@ -12,7 +12,8 @@ from . import evidence, register
 from .common import archive_note, problems, top_suggestion
 from .text import clean, summarize
 
-_LEVEL = {Status.BROKEN: "error", Status.ERROR: "warning", Status.TIMEOUT: "warning", Status.BLOCKED: "warning"}
+_LEVEL = {Status.BROKEN: "error", Status.ERROR: "warning", Status.TIMEOUT: "warning", Status.BLOCKED: "warning",
+          Status.UNVERIFIED: "notice"}
 
 
 def escape_data(value: str) -> str:

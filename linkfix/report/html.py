@@ -32,7 +32,7 @@ from .text import escape_surrogates
 TEMPLATES = Path(__file__).parent / "templates"
 
 #: Listed one by one: problems, and redirects (which `fix --update-redirects` can rewrite).
-LISTED = (Status.BROKEN, Status.ERROR, Status.TIMEOUT, Status.BLOCKED, Status.REDIRECTED)
+LISTED = (Status.BROKEN, Status.ERROR, Status.TIMEOUT, Status.BLOCKED, Status.UNVERIFIED, Status.REDIRECTED)
 
 @functools.lru_cache(maxsize=1)
 def _environment():

@@ -42,12 +42,18 @@ class Tool(_Struct):
     version: str
 
 
+#: Statuses added after version 1 was published: a report written before has no count for
+#: them, which reads as 0 (an addition, not an incompatible change).
+ADDED_STATUSES = frozenset({model.Status.UNVERIFIED})
+
 # One count per status, in the order of model.Status, plus the total: follows the enum.
 Totals = msgspec.defstruct(
     "Totals",
-    [(status.value, Count) for status in model.Status] + [("total", Count)],
+    [(status.value, Count, 0) if status in ADDED_STATUSES else (status.value, Count) for status in model.Status]
+    + [("total", Count)],
     bases=(_Struct,),
     module=__name__,
+    kw_only=True,
 )
 Totals.__doc__ = "Link occurrences per status, and their total."
 

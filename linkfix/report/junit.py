@@ -1,6 +1,6 @@
 """The `junit` format: JUnit XML, one test suite per source file and one test case per link.
 
-Broken links are failures. Links that could not be verified (blocked, timeout, error) and links
+Broken links are failures. Links that could not be verified (blocked, timeout, error, unverified) and links
 not checked (excluded, unsupported) are skipped with the reason, so only what makes `check`
 exit 1 turns a CI dashboard red. Characters XML 1.0 cannot carry are replaced by U+FFFD; a file
 name's undecodable bytes are shown escaped (\\xff), as in the text report.

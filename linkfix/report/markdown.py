@@ -19,7 +19,7 @@ MAX_ROWS = 100
 
 # What can open markdown syntax mid-line in a table cell ($ is GitHub's maths).
 _PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+!|~$])")
-_ICON = {Status.BROKEN: "❌", Status.ERROR: "⚠️", Status.TIMEOUT: "⏱️", Status.BLOCKED: "🚫"}
+_ICON = {Status.BROKEN: "❌", Status.ERROR: "⚠️", Status.TIMEOUT: "⏱️", Status.BLOCKED: "🚫", Status.UNVERIFIED: "❔"}
 
 
 def escape(value: str) -> str:

@@ -22,6 +22,8 @@ _RULES = {
     Status.ERROR: ("LF002", "link-error", "The link target answered with a server error or the connection failed.", "warning"),
     Status.TIMEOUT: ("LF003", "link-timeout", "The link target did not answer in time.", "warning"),
     Status.BLOCKED: ("LF004", "link-blocked", "The site refused an automated check (403/429/999); verify by hand.", "warning"),
+    Status.UNVERIFIED: ("LF005", "link-unverified", "The target could not be verified without building the site "
+                        "(an id or URL made at build time).", "note"),
 }
 
 

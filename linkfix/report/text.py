@@ -1,6 +1,6 @@
 """The `text` format: what a person reads in a terminal.
 
-Problems only (broken, error, timeout, blocked), grouped by file and sorted by position, each
+Problems only (broken, error, timeout, blocked, unverified), grouped by file and sorted by position, each
 with its top suggestion; then one summary line. A clean run prints just the summary.
 Everything that came from a fetched page or a source file is shown escaped where a terminal or
 a viewer would act on it (`clean`), so a hostile title or URL cannot move the cursor, recolour
@@ -21,6 +21,7 @@ _COLOURS = {
     Status.ERROR: "\x1b[35m",  # magenta
     Status.TIMEOUT: "\x1b[33m",  # yellow
     Status.BLOCKED: "\x1b[33m",
+    Status.UNVERIFIED: "\x1b[36m",  # cyan
 }
 _BOLD, _DIM, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
 

@@ -7,19 +7,27 @@
           report: linkfix-report.html   # optional; relative to mkdocs.yml; format from the suffix
           exclude: ['^https://internal\\.example\\.com/']   # any linkfix config key, same name
 
-How it works: links are extracted per page from the page's source file (exact source spans, so
-reports name file:line:col of the markdown), the ids of every page are read from the page as
-built (so a theme's or extension's own heading slugs are what fragments are checked against),
-and everything is checked once, at the end of the build. Internal links are checked against the
-site map: the docs files plus the files of the built site; external ones through the cache.
-During `mkdocs serve` nothing touches the network (external links are skipped) unless
-`serve_external: true`, and broken links are warnings, so the preview keeps running.
+How it works: the plugin reads what MkDocs rendered. Each page's links are taken from its
+content as built (plugins' links included: API pages, cross-references, macros), each put back
+on the place in the page's source where its target is written (reports name file:line:col of
+the markdown; `linkfix fix --from REPORT` edits it there), and checked at the end of the build
+against the built site, as a browser follows it: fragments against the ids the written pages
+really have. A link the build made (no place in the source) is reported at the place that made
+it and never edited.
+
+Said once: a broken link MkDocs' own validation already logged (its `validation:` settings) is
+not logged again; it is in the report file and counted in the summary ("2 also reported by
+MkDocs above"). No network is a warning, not a failed build (`fail_on_network_down: true` to
+fail), found out in a few seconds. During `mkdocs serve` nothing touches the network (external
+links are skipped) unless `serve_external: true`, and broken links are warnings, so the preview
+keeps running. The plugin uses linkfix's public API only.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -27,28 +35,34 @@ from typing import Any
 from mkdocs.config import config_options as c
 from mkdocs.config.base import BaseConfigOption, ValidationError
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 
-from linkfix.config import Config, coerce, validate
-from linkfix.errors import ConfigError, LinkfixError
-from linkfix.extract import extract_html
-from linkfix.extract.documents import extract_document
-from linkfix.inputs.mkdocs import MkDocsProject
-from linkfix.inputs.read import Unreadable, read_text
-from linkfix.inputs.sources import SKIP_DIRS, Project, outside_reason
-from linkfix.model import Document, Report, Status
-from linkfix.pipeline import check_documents
-from linkfix.report import FORMATS
+from linkfix import (
+    Config,
+    ConfigError,
+    LinkfixError,
+    LinkResult,
+    RenderedPage,
+    Report,
+    SiteBuild,
+    Status,
+    coerce_option,
+    report_format_for,
+    validate_config,
+    write_report,
+)
+
+from .written import WrittenTargets
 
 # mkdocs counts warnings of "mkdocs.plugins.*" loggers towards `--strict`.
 log = get_plugin_logger(__name__)
 
-#: Report file suffix -> linkfix format name.
-REPORT_FORMATS = {".json": "json", ".html": "html", ".htm": "html", ".md": "markdown", ".sarif": "sarif",
-                  ".xml": "junit", ".txt": "text"}
 # Config keys that make no sense inside a build: the plugin has `report` instead.
 _NOT_OPTIONS = frozenset({"format", "output"})
-_UNVERIFIED = {Status.BLOCKED, Status.TIMEOUT, Status.ERROR}
+# Said (at info level), not failing: the check could not tell.
+_NOT_VERIFIED = {Status.BLOCKED, Status.TIMEOUT, Status.ERROR, Status.UNVERIFIED}
+# Where MkDocs logs what its link validation finds ("Doc file 'a.md' contains a link 'b.md', ...").
+_MKDOCS_VALIDATION_LOGGER = "mkdocs.structure.pages"
 
 
 class ConfigKey(BaseConfigOption):
@@ -62,7 +76,7 @@ class ConfigKey(BaseConfigOption):
 
     def run_validation(self, value: object, /) -> Any:
         try:
-            return coerce(self.name, value, "linkfix")
+            return coerce_option(self.name, value, "linkfix")
         except ConfigError as exc:
             # mkdocs names the option already: "option 'timeout': expects a number > 0, ..."
             raise ValidationError(str(exc).removeprefix("linkfix: ").removeprefix(f"{self.name}: ")) from exc
@@ -80,10 +94,26 @@ def config_scheme() -> tuple[tuple[str, BaseConfigOption], ...]:
     own = (
         ("enabled", c.Type(bool, default=True)),
         ("fail_on", c.Choice(("broken", "never"), default="broken")),
+        ("fail_on_network_down", c.Type(bool, default=False)),
         ("report", c.Optional(c.Type(str))),
         ("serve_external", c.Type(bool, default=False)),
     )
     return keys + own
+
+
+class _Told(logging.Handler):
+    """Keeps what MkDocs' link validation logged during the build (as shown: a record below the
+    logger's level is never made)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.messages.append(record.getMessage())
+        except Exception:  # a record that cannot be formatted is not one of MkDocs' link messages
+            return
 
 
 class LinkfixPlugin(BasePlugin):
@@ -92,9 +122,9 @@ class LinkfixPlugin(BasePlugin):
     def __init__(self) -> None:
         self.command = "build"
         self.settings: Config | None = None
-        self.documents: dict[str, Document] = {}
-        self.built_ids: dict[str, frozenset[str]] = {}
-        self.src_uris: set[str] = set()
+        self.build: SiteBuild | None = None
+        self.written = WrittenTargets()
+        self.told = _Told()
         self.report: Report | None = None  # the last build's report (tests, other plugins)
 
     # -- mkdocs events ------------------------------------------------------------------------
@@ -110,135 +140,122 @@ class LinkfixPlugin(BasePlugin):
         settings = Config(**values, config_dir=os.path.dirname(config.config_file_path or "") or ".")
         if self.command == "serve" and not self.config["serve_external"]:
             settings.offline = True  # a live preview must not wait on the network
-        report = self.config["report"]
-        if report:
-            suffix = Path(report).suffix.lower()
-            if suffix not in REPORT_FORMATS:
-                raise PluginError(f"linkfix: report: cannot tell the format of {report!r} "
-                                  f"(use one of {', '.join(sorted(REPORT_FORMATS))})")
-            if REPORT_FORMATS[suffix] not in FORMATS:
-                raise PluginError(f"linkfix: report: format {REPORT_FORMATS[suffix]!r} is not available")
+        if self.config["report"]:
+            try:
+                report_format_for(self.config["report"])
+            except ConfigError as exc:
+                raise PluginError(f"linkfix: report: {exc}") from exc
         try:
-            validate(settings)
+            validate_config(settings)
         except ConfigError as exc:
             raise PluginError(f"linkfix: {exc}") from exc
         self.settings = settings
+        if self.written not in config.markdown_extensions:
+            config.markdown_extensions.append(self.written)  # notes each target before MkDocs rewrites it
         return config
 
     def on_pre_build(self, *, config: Any) -> None:
-        self.documents.clear()
-        self.built_ids.clear()
-        self.src_uris.clear()
         self.report = None
-
-    def on_files(self, files: Any, *, config: Any) -> Any:
-        self.src_uris = {f.src_uri for f in files}
-        return files
-
-    def on_page_markdown(self, markdown: str, *, page: Any, config: Any, files: Any) -> str:
-        if self.settings is None:
-            return markdown
-        document = self._extract(markdown, page, config)
-        if document is not None:
-            self.documents[page.file.src_uri] = document
-        return markdown
-
-    def on_page_content(self, html: str, *, page: Any, config: Any, files: Any) -> str:
-        if self.settings is not None:
-            # The ids the page really has, whatever slugify the theme or extensions use.
-            self.built_ids[page.file.src_uri] = extract_html(html, page.file.src_uri, want_text=False).page.ids
-        return html
-
-    def on_post_build(self, *, config: Any) -> None:
+        self.build = None
+        self.written.pages.clear()
+        self.told.messages.clear()
         if self.settings is None:
             return
-        project = self._project(config)
-        documents = [
-            (uri, dataclasses.replace(doc, page=dataclasses.replace(doc.page, ids=self.built_ids.get(uri, doc.page.ids))))
-            for uri, doc in sorted(self.documents.items())
-        ]
-        try:
-            report = asyncio.run(check_documents(documents, project, self.settings))
-        except LinkfixError as exc:
-            raise PluginError(f"linkfix: {exc}") from exc
-        self.report = report
-        self._write_report(report, config)
-        self._tell(report)
-
-    # -- helpers ------------------------------------------------------------------------------
-
-    def _extract(self, markdown: str, page: Any, config: Any) -> Document | None:
-        """Links of the page's source file as written (so spans point into the file); the
-        markdown mkdocs hands over (front matter stripped, maybe edited by other plugins) is
-        used only for generated pages that have no file. None for a page whose file is a
-        symlink out of the project (../.git/config): linkfix does not read it."""
-        path = page.file.abs_src_path
-        if path and not getattr(page.file, "generated_by", None):  # mkdocs >= 1.6 can generate pages
-            reason = outside_reason(Path(path), _boundary(config))
-            if reason is not None:
-                log.warning("%s: %s", page.file.src_uri, reason)
-                return None
-            try:
-                text, warning = read_text(Path(path))
-                if warning:
-                    log.warning("%s: %s", page.file.src_uri, warning)
-                return extract_document(Path(path), text, want_text=bool(self.settings and self.settings.suggest))
-            except Unreadable as exc:
-                log.warning("%s: %s; checking the markdown as mkdocs passed it", page.file.src_uri, exc)
-        return extract_document(Path(page.file.src_uri), markdown, want_text=bool(self.settings and self.settings.suggest))
-
-    def _project(self, config: Any) -> Project:
-        """The site map: docs sources (as written in links) plus what the build produced."""
-        files = set(self.src_uris)
-        site_dir = Path(config.site_dir)
-        for dirpath, dirnames, filenames in os.walk(site_dir):
-            dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
-            rel = os.path.relpath(dirpath, site_dir).replace(os.sep, "/")
-            prefix = "" if rel == "." else rel + "/"
-            files.update(prefix + name for name in filenames)
-        dirs = {""}
-        for name in files:
-            parts = name.split("/")[:-1]
-            dirs.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
-        docs_dir = Path(config.docs_dir).resolve()
-        mkdocs = MkDocsProject(
+        logger = logging.getLogger(_MKDOCS_VALIDATION_LOGGER)
+        if self.told not in logger.handlers:
+            logger.addHandler(self.told)
+        self.build = SiteBuild(
+            self.settings,
+            site_dir=Path(config.site_dir),
+            docs_dir=Path(config.docs_dir),
             config_file=Path(config.config_file_path or "mkdocs.yml"),
-            docs_dir=docs_dir,
+            boundary=_boundary(config),
             site_url=config.site_url or "",
             use_directory_urls=bool(config.use_directory_urls),
             redirects=_redirect_maps(config),
         )
-        return Project(files=[], root=docs_dir, markdown=True, mkdocs=mkdocs, boundary=_boundary(config),
-                       site_files=frozenset(files), site_dirs=frozenset(dirs))
+
+    def on_page_markdown(self, markdown: str, *, page: Any, config: Any, files: Any) -> str:
+        self.written.page = page.file.src_uri  # MkDocs renders this page next
+        return markdown
+
+    @event_priority(-100)  # last: the page as other plugins left it
+    def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
+        if self.build is None:
+            return output
+        uri = page.file.src_uri
+        path = page.file.abs_src_path
+        generated = bool(getattr(page.file, "generated_by", None))  # mkdocs >= 1.6 can generate pages
+        rendered = RenderedPage(
+            source=Path(path) if path and not generated else None,
+            source_uri=uri,
+            output_uri=page.file.dest_uri,
+            content=page.content or "",  # as other plugins left it (cross-references filled in)
+            output=output,
+            written=tuple(self.written.pages.get(uri, ())),
+            markdown=page.markdown or "",
+        )
+        why = self.build.add(rendered)
+        if why is not None:
+            log.warning("%s: %s", uri, why)
+        return output
+
+    @event_priority(-100)  # last: after other plugins wrote their files (mkdocs-redirects' pages, ...)
+    def on_post_build(self, *, config: Any) -> None:
+        logging.getLogger(_MKDOCS_VALIDATION_LOGGER).removeHandler(self.told)
+        if self.build is None or self.settings is None:
+            return
+        try:
+            report = asyncio.run(self.build.check(fail_on_network_down=self.config["fail_on_network_down"]))
+        except LinkfixError as exc:
+            raise PluginError(f"linkfix: {exc}") from exc
+        if self.build.network_down:
+            log.warning("%s (set fail_on_network_down: true to fail the build instead)", self.build.network_down)
+        self.report = report
+        self._write_report(report, config)
+        self._tell(report)
+
+    def on_build_error(self, *, error: Exception) -> None:
+        logging.getLogger(_MKDOCS_VALIDATION_LOGGER).removeHandler(self.told)
+
+    # -- helpers ------------------------------------------------------------------------------
 
     def _write_report(self, report: Report, config: Any) -> None:
         target = self.config["report"]
         if not target:
             return
-        from linkfix.cli.output import write_text_atomic
-
         path = Path(target)
         if not path.is_absolute():
             path = Path(os.path.dirname(config.config_file_path or "") or ".") / path
         try:
-            write_text_atomic(path, FORMATS[REPORT_FORMATS[path.suffix.lower()]](report))
+            write_report(report, path)
         except LinkfixError as exc:
             raise PluginError(f"linkfix: report: {exc}") from exc
         log.info("report written to %s", path)
 
+    def _told_by_mkdocs(self, result: LinkResult) -> bool:
+        """MkDocs' own validation logged this link of this page already."""
+        assert self.build is not None
+        page = f"'{self.build.sources.get(result.link.page.path, '')}'"
+        url = f"'{result.link.url}'"
+        return any(page in message and url in message for message in self.told.messages)
+
     def _tell(self, report: Report) -> None:
-        broken = [r for r in report.results if r.failing]
         for r in report.results:
-            if r.result.status in _UNVERIFIED:
+            if r.result.status in _NOT_VERIFIED:
                 log.info("%s: %s %s (%s)", _where(r), r.result.status.value, r.link.url, r.result.detail or r.result.reason)
+        broken = [r for r in report.results if r.failing]
         checked = len(report.results)
         if not broken:
             log.info("%d link(s) checked in %d page(s), none broken", checked, report.files)
             return
-        lines = [_line(r) for r in broken]
+        told = [r for r in broken if self._told_by_mkdocs(r)]
+        lines = [_line(r) for r in broken if r not in told]
         summary = f"{len(broken)} broken link(s) of {checked} in {report.files} page(s)"
+        if told:
+            summary += f" ({len(told)} also reported by MkDocs above)"
         if self.config["fail_on"] == "broken" and self.command != "serve":
-            raise PluginError("linkfix: " + summary + ":\n  " + "\n  ".join(lines))
+            raise PluginError("linkfix: " + summary + "".join(f"\n  {line}" for line in lines))
         for line in lines:
             log.warning(line)  # counted by `mkdocs build --strict`
         log.warning(summary)
@@ -250,12 +267,12 @@ def _boundary(config: Any) -> Path:
     return Path(os.path.commonpath([project, Path(config.docs_dir).resolve()]))
 
 
-def _where(result: Any) -> str:
+def _where(result: LinkResult) -> str:
     span = result.link.span
     return f"{span.path}:{span.line}:{span.column}"
 
 
-def _line(result: Any) -> str:
+def _line(result: LinkResult) -> str:
     text = f"{_where(result)}: {result.link.url} ({result.result.detail or result.result.reason})"
     if result.suggestions:
         best = result.suggestions[0]

@@ -69,3 +69,14 @@ def test_a_check_reports_the_same_with_and_without_the_worker(site, monkeypatch)
         (r.link, r.result.status, r.result.reason) for r in without.results
     ]
     assert with_worker.errors == without.errors and with_worker.files == without.files
+
+
+def test_the_worker_renders_a_mkdocs_project_as_this_process_does(site):
+    (site.parent / "mkdocs.yml").write_text("site_name: t\nmarkdown_extensions:\n  - admonition\n")
+    (site / "note.md").write_text("# Note\n\n!!! note\n\n    [in a note](page-001.md#page-1)\n")
+    project = collect([str(site.parent / "mkdocs.yml")], Config())
+    here, _ = _all(project, worker=False)
+    there, _ = _all(project, worker=True)
+    assert [doc for _, doc in there] == [doc for _, doc in here]
+    note = dict(there)["note.md"]
+    assert [link.url for link in note.links] == ["page-001.md#page-1"]

@@ -1,0 +1,175 @@
+"""Links and ids of a MkDocs page as MkDocs renders it, each link at its exact source span.
+
+The page is rendered with Python-Markdown and the project's `markdown_extensions` (`render`,
+`setup`): links inside admonitions, content tabs, `<div markdown>` blocks, footnotes, ... are
+links, and the ids are the ones the extensions make (toc slugify and separator, attr_list,
+footnotes, tabs, fences). Links and ids are read from the rendered HTML, and each rendered link
+is put back on the place in the source where its target is written (`candidates`, `place`),
+so that reports name file:line:column and `fix` edits exactly that target.
+
+Rendered links with no place in the page:
+- a link to a fragment of the page itself is made by an extension (toc permalinks, footnote
+  references and back-references, line anchors): not the author's, skipped;
+- one brought in by `pymdownx.snippets` is the included file's (`includes`);
+- any other (made at build time, e.g. by a `:::` block) is kept, with an empty span at the
+  place it is made from: checked, never auto-fixed.
+
+A page whose build makes more ids than its source shows (`:::` blocks of mkdocstrings or
+mkdocs-click, markdown-exec output) says so in `Page.build_ids`: the check reports a fragment
+not found there as unverified, not broken. When Python-Markdown cannot render (not installed,
+a page it fails on), the page is read with the CommonMark reader, as before.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+from ...model import Document, Link, LinkKind, Page, Span
+from ..html import extract_html
+from ..markdown import extract_markdown
+from .candidates import candidates, search
+from .includes import SNIPPETS, IncludedFiles, attribute
+from .place import Rerender, place
+from .render import Body, renderer_for, split_meta
+from .setup import BUILD_TIME_CLASS, MarkdownSetup, announce, setup_of
+
+__all__ = ["MarkdownSetup", "announce", "extract_mkdocs", "made_link_classes", "place_links", "setup_of", "without_made_links"]
+
+# A `::: identifier` block (mkdocstrings, mkdocs-click, any `:::` directive) left as text: what
+# it makes (headings, ids, links) exists only in the built site.
+_DIRECTIVE_HTML = re.compile(r"<p>:::[ \t]*[^\s<]")
+_DIRECTIVE_SOURCE = re.compile(r"^[ ]{0,3}:::[ \t]*\S", re.MULTILINE)
+_BUILD_TIME_HTML = re.compile(rf'class="{BUILD_TIME_CLASS}" data-made-by="([^"]+)"')
+# Links an extension makes, by the class it gives them: toc permalinks, footnote references and
+# back-references. Not the author's: they are taken out before the rendered links are placed.
+MADE_LINK_CLASSES = ("headerlink", "footnote-ref", "footnote-backref")
+
+
+@functools.lru_cache(maxsize=8)
+def _made_link(classes: tuple[str, ...]) -> re.Pattern[str]:
+    names = "|".join(re.escape(name) for name in classes)
+    return re.compile(r'<a\b(?=[^>]*\bclass="(?:[^"]*\s)?(?:' + names + r')(?:\s[^"]*)?")([^>]*?)\bhref=')
+
+
+def without_made_links(html: str, classes: tuple[str, ...] = MADE_LINK_CLASSES) -> str:
+    """`html` with the `href` of the links extensions make renamed (so that no link is read there)."""
+    return _made_link(classes).sub(r"<a\1data-made-href=", html) if "href" in html else html
+
+
+def made_link_classes(setup: MarkdownSetup) -> tuple[str, ...]:
+    """MADE_LINK_CLASSES, with the toc permalink class the config sets."""
+    toc = setup.configs().get("toc")
+    permalink = toc.get("permalink_class") if isinstance(toc, dict) else None
+    return (*MADE_LINK_CLASSES, permalink) if isinstance(permalink, str) and permalink not in MADE_LINK_CLASSES else MADE_LINK_CLASSES
+
+
+def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: bool = True) -> Document:
+    """Every link MkDocs renders from the page `text` (file `path`), with its source span, and
+    the page with the ids MkDocs gives it."""
+    renderer = renderer_for(setup)
+    body = split_meta(text)
+    rendered = renderer.render(body.markdown, path) if renderer is not None else None
+    if renderer is None or rendered is None:
+        return _commonmark(text, path, want_text)
+    made = made_link_classes(setup)
+    html = extract_html(without_made_links(rendered, made), path, want_text=want_text)
+    page = Page(
+        path=path,
+        title=_title(body, html.page.title),
+        text=html.page.text,
+        ids=html.page.ids,
+        build_ids=_build_ids(rendered),
+    )
+    def rerender(marked: str) -> list[str]:
+        html = renderer.render(split_meta(marked).markdown, path)
+        return [link.url for link in extract_html(without_made_links(html, made), path, want_text=False).links] if html else []
+
+    links = place_links(html.links, text, path, setup, rerender)
+    return Document(
+        page=page,
+        links=tuple(_link(source, shown, page) for shown, source in links),
+        warnings=html.warnings,
+    )
+
+
+def place_links(shown: Sequence[Link], text: str, path: str, setup: MarkdownSetup | None,
+                rerender: Rerender | None = None) -> list[tuple[Link, Link]]:
+    """(rendered link, where it is written) for every rendered link of the page `text` (file
+    `path`) that is the author's: each `shown` link's `url` is its target as written (before a
+    build rewrote it). `rerender` renders marked source text (see `place`); `setup` says where
+    included files are."""
+    places = place(shown, candidates(text, path), text, rerender)
+    body = split_meta(text).markdown
+    body_start = len(text) - len(body) if text.endswith(body) else 0
+    taken = {(p.span.start, p.span.end) for p in places if p is not None}
+    missing: dict[int, Link] = {}
+    for index, (link, where) in enumerate(zip(shown, places)):
+        if where is not None:
+            continue
+        spot = search(text, link.url, start=body_start, taken=taken)
+        if spot is not None:
+            taken.add((spot.start, spot.end))
+            places[index] = Link(url=text[spot.start : spot.end], kind=spot.kind, span=_span(text, path, spot.start, spot.end),
+                                 page=link.page, tag=link.tag if spot.kind is LinkKind.HTML else "")
+        elif not link.url.startswith("#"):  # a same-page fragment with no place: made by an extension
+            missing[index] = link
+    if missing:
+        snippets = setup is not None and SNIPPETS in setup.extensions
+        included, include_at = attribute(missing, text, IncludedFiles(setup)) if setup is not None and snippets else ({}, None)
+        for index, link in missing.items():
+            if index in included:
+                places[index] = included[index]
+            else:
+                at = include_at if include_at is not None else _made_at(text, link, body_start)
+                places[index] = Link(url=link.url, kind=LinkKind.HTML, span=_span(text, path, at, at), page=link.page, tag=link.tag)
+    return [(link, where) for link, where in zip(shown, places) if where is not None]
+
+
+def _link(source: Link, shown: Link, page: Page) -> Link:
+    return Link(url=source.url, kind=source.kind, span=source.span, page=page, anchor_text=shown.anchor_text or source.anchor_text,
+                context=shown.context, tag=source.tag, reference=source.reference)
+
+
+def _span(text: str, path: str, start: int, end: int) -> Span:
+    line_start = text.rfind("\n", 0, start) + 1
+    return Span(path=path, line=text.count("\n", 0, start) + 1, column=start - line_start + 1, start=start, end=end)
+
+
+def _made_at(text: str, link: Link, body_start: int) -> int:
+    """Where a link made at build time is reported: its `:::` block, else its anchor text, else
+    the start of the page's body."""
+    directive = _DIRECTIVE_SOURCE.search(text, body_start)
+    if directive is not None:
+        return directive.start()
+    if link.anchor_text:
+        at = text.find(link.anchor_text, body_start)
+        if at >= 0:
+            return at
+    return body_start
+
+
+def _title(body: Body, rendered_title: str) -> str:
+    title = body.meta.get("title")
+    return str(title).strip() if isinstance(title, (str, int, float)) and not isinstance(title, bool) else rendered_title
+
+
+def _build_ids(html: str) -> str:
+    makers = []
+    if _DIRECTIVE_HTML.search(html):
+        makers.append("`:::` blocks")
+    makers += sorted({f"{name} blocks" for name in _BUILD_TIME_HTML.findall(html)})
+    return ", ".join(makers)
+
+
+def _commonmark(text: str, path: str, want_text: bool) -> Document:
+    """The CommonMark reading of a page Python-Markdown cannot render."""
+    document = extract_markdown(text, path, want_text=want_text)
+    if not _DIRECTIVE_SOURCE.search(text):
+        return document
+    page = Page(path=path, title=document.page.title, text=document.page.text, ids=document.page.ids, build_ids="`:::` blocks")
+    links = tuple(Link(url=link.url, kind=link.kind, span=link.span, page=page, anchor_text=link.anchor_text, context=link.context,
+                       tag=link.tag, reference=link.reference) for link in document.links)
+    return Document(page=page, links=links, warnings=document.warnings)
+

@@ -1,0 +1,117 @@
+"""Links a page renders from other files (`pymdownx.snippets`): whose are they?
+
+A link that `--8<-- "file.md"` brings into a page is written in `file.md`: it is reported
+there, at its exact place, so that `fix` edits the file that holds it (and it is checked from
+the page that renders it, as the site shows it). When the included file cannot be read here
+(outside the project, a URL, gone), the link is reported at the include line with an empty
+span: the fixer leaves such a link alone.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...inputs.read import Unreadable, display_path, read_text
+from ...model import Link
+from .candidates import candidates, key_of
+from .setup import MarkdownSetup
+
+SNIPPETS = "pymdownx.snippets"
+MAX_DEPTH = 4  # includes within includes followed
+
+# pymdownx.snippets' own syntax: `--8<-- "file"` on a line, or a block of file names between
+# two `--8<--` lines; `;--8<--` is escaped (not an include).
+_INLINE = re.compile(r"""^[ \t]*(?P<escape>;*)-{1,}8<-{1,}[ \t]+(?P<name>"(?:\\"|[^"\n\r])+?"|'(?:\\'|[^'\n\r])+?')[ \t]*\r?$""", re.MULTILINE)
+_BLOCK = re.compile(r"^[ \t]*(?P<escape>;*)-{1,}8<-{1,}[ \t]*\r?$", re.MULTILINE)
+_LINES_OR_SECTION = re.compile(r"(?i)(?::-?[0-9]*){1,2}(?:,-?[0-9]*(?::-?[0-9]*)?)*$|:[a-z][-_0-9a-z]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Include:
+    start: int  # where the directive is written in the page
+    name: str  # the file name as written (line ranges and sections removed)
+
+
+def includes(text: str) -> list[Include]:
+    """The snippets include directives of `text`, in order."""
+    found = [Include(_marker_start(m), _bare(m.group("name")[1:-1])) for m in _INLINE.finditer(text) if not m.group("escape")]
+    markers = [m for m in _BLOCK.finditer(text) if not m.group("escape")]
+    for opening, closing in zip(markers[::2], markers[1::2]):
+        line_start = opening.end() + 1
+        for line in text[line_start : closing.start()].splitlines(keepends=True):
+            name = line.strip()
+            if name and not name.startswith(";"):
+                found.append(Include(line_start + len(line) - len(line.lstrip()), _bare(name)))
+            line_start += len(line)
+    return sorted(found, key=lambda include: include.start)
+
+
+def _marker_start(match: re.Match[str]) -> int:
+    return match.start() + len(match.group()) - len(match.group().lstrip(" \t"))
+
+
+def _bare(name: str) -> str:
+    return _LINES_OR_SECTION.sub("", name.replace('\\"', '"').replace("\\'", "'"))
+
+
+class IncludedFiles:
+    """Reads the files a page includes (once each), from the setup's snippet base paths, never
+    from outside the project (the config's directory)."""
+
+    def __init__(self, setup: MarkdownSetup) -> None:
+        configs = setup.configs().get(SNIPPETS, {})
+        bases = configs.get("base_path", ["."]) if isinstance(configs, dict) else ["."]
+        bases = [bases] if isinstance(bases, str) else bases if isinstance(bases, list) else ["."]
+        self.project = Path(setup.config_dir).resolve()
+        self.bases = [self.project / base for base in bases if isinstance(base, str)]
+        self.texts: dict[str, tuple[Path, str] | None] = {}
+
+    def read(self, name: str) -> tuple[Path, str] | None:
+        if name not in self.texts:
+            self.texts[name] = self._read(name)
+        return self.texts[name]
+
+    def _read(self, name: str) -> tuple[Path, str] | None:
+        if "://" in name:
+            return None
+        for base in self.bases:
+            path = base if base.is_file() and base.name == name else base / name
+            real = Path(os.path.realpath(path))
+            if not real.is_file() or not real.is_relative_to(self.project):
+                continue
+            try:
+                return path, read_text(path)[0]
+            except Unreadable:
+                return None
+        return None
+
+
+def attribute(wanted: dict[int, Link], text: str, files: IncludedFiles, depth: int = 0) -> tuple[dict[int, Link], int | None]:
+    """The places (in included files) of the `wanted` rendered links (index -> rendered link),
+    and where the page's first include directive is (None: the page includes nothing)."""
+    placed: dict[int, Link] = {}
+    directives = includes(text)
+    if not directives:
+        return placed, None
+    for include in directives:
+        if len(placed) == len(wanted) or depth >= MAX_DEPTH:
+            break
+        read = files.read(include.name)
+        if read is None:
+            continue
+        path, included = read
+        free: dict[str, list[Link]] = {}
+        for candidate in candidates(included, display_path(path)):
+            free.setdefault(key_of(candidate), []).append(candidate)
+        for index, link in wanted.items():
+            places = free.get(link.url.strip())
+            if index not in placed and places:
+                placed[index] = places.pop(0)
+        rest = {index: link for index, link in wanted.items() if index not in placed}
+        if rest:
+            deeper, _ = attribute(rest, included, files, depth + 1)
+            placed.update(deeper)
+    return placed, directives[0].start

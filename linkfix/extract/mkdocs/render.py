@@ -1,0 +1,86 @@
+"""Render one page the way MkDocs does: its meta-data stripped, Python-Markdown with the
+project's extensions, a fresh `Markdown` per page (extensions keep per-page state).
+
+An extension that raises on a page is found (each one left out in turn, once), said once, and
+left out from then on; a page that still cannot be rendered is None (its caller reads it with
+the CommonMark reader instead). Pages longer than RENDER_LIMIT characters are not rendered:
+Python-Markdown has no bound on its time for them.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS
+from .setup import Loaded, MarkdownSetup, load
+
+log = logging.getLogger(__name__)
+
+RENDER_LIMIT = 5_000_000  # characters
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Body:
+    """A page's source as MkDocs renders it: without its meta-data (front matter)."""
+
+    markdown: str
+    meta: dict[str, Any]
+
+
+def split_meta(text: str) -> Body:
+    """MkDocs' own reading (`mkdocs.utils.meta.get_data`): YAML front matter or MultiMarkdown
+    meta-data lines are not part of the page. MkDocs reads files with universal newlines."""
+    from mkdocs.utils.meta import get_data
+
+    normal = text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+    markdown, meta = get_data(normal)
+    return Body(markdown=markdown, meta=meta if isinstance(meta, dict) else {})
+
+
+class Renderer:
+    """Renders pages of one project (one `MarkdownSetup`)."""
+
+    def __init__(self, loaded: Loaded) -> None:
+        self.extensions = list(loaded.extensions)
+        self.configs = loaded.configs
+
+    def _markdown(self, extensions: list[str]) -> Any:
+        import markdown
+
+        configs = {name: config for name, config in self.configs.items() if name in extensions}
+        return markdown.Markdown(extensions=extensions, extension_configs=configs)
+
+    def render(self, markdown: str, path: str) -> str | None:
+        """The page's HTML as Python-Markdown makes it, or None (said why) when it cannot be made."""
+        if len(markdown) > RENDER_LIMIT:
+            log.warning("%s: longer than %d characters: read with the CommonMark reader", path, RENDER_LIMIT)
+            return None
+        try:
+            return self._markdown(self.extensions).convert(markdown)
+        except Exception as exc:  # an extension's failure, of any type
+            return self._without_failing_extension(markdown, path, exc)
+
+    def _without_failing_extension(self, markdown: str, path: str, error: Exception) -> str | None:
+        for name in [n for n in self.extensions if n not in MKDOCS_BUILTIN_EXTENSIONS]:
+            others = [n for n in self.extensions if n != name]
+            try:
+                html = self._markdown(others).convert(markdown)
+            except Exception:
+                continue
+            log.warning("markdown extension '%s' fails on %s (%s: %s): left out from here on, so links and ids "
+                        "it would render are not seen", name, path, type(error).__name__, error)
+            self.extensions = others
+            return html
+        log.warning("%s: Python-Markdown cannot render it (%s: %s): read with the CommonMark reader",
+                    path, type(error).__name__, error)
+        return None
+
+
+@functools.lru_cache(maxsize=4)
+def renderer_for(setup: MarkdownSetup) -> Renderer | None:
+    """One renderer per setup and process; None when Python-Markdown cannot be used."""
+    loaded = load(setup)
+    return Renderer(loaded) if loaded is not None else None

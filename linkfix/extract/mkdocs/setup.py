@@ -1,0 +1,328 @@
+"""Which Python-Markdown extensions render a MkDocs project's pages, and with what settings.
+
+`MarkdownSetup` is what a config says, as plain data (picklable for the extraction worker, a
+`key` for the extraction cache); `load` turns it into what Python-Markdown takes: every
+extension imported, `!!python/name:` values imported when they can be. What cannot be loaded is
+left out, each with one warning naming it and what that may hide; nothing stops the check.
+
+A source check renders the pages; it never runs the project's code. So a few settings differ
+from a real build, each on purpose:
+- `pymdownx.snippets`: relative `base_path`s are taken from the config's directory (MkDocs takes
+  them from the working directory, which is the config's in a normal build), a missing file
+  includes nothing instead of failing the page, and nothing is downloaded;
+- the `markdown-exec` plugin's fences (```` ```python exec="on" ````) are shown as code, not run:
+  what they would print is made at build time (see `BUILD_TIME_CLASS`);
+- `pymdownx.highlight` highlights without Pygments unless its line anchors or spans (ids) are
+  asked for: the ids are the same, the rendering much faster;
+- extensions that only work inside a MkDocs build (they need MkDocs' own processors) and make
+  no links or ids are left out quietly (`MKDOCS_ONLY`).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import html
+import importlib
+import json
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS, MkDocsProject, PythonCall, PythonName
+
+log = logging.getLogger(__name__)
+
+#: Extensions that need a MkDocs build around them (MkDocs' `relpath` processor) and change
+#: neither links nor ids: left out of a source check without a warning.
+MKDOCS_ONLY = {"material.extensions.preview": "link previews (needs MkDocs' relpath processor)"}
+
+#: The languages the `markdown-exec` plugin runs by default (its `languages` option).
+EXEC_LANGUAGES = ("bash", "console", "md", "markdown", "py", "python", "pycon", "pyodide", "sh", "tree")
+EXEC_PLUGINS = frozenset({"markdown-exec", "markdown_exec"})
+#: Class of the element that stands for content only the build makes (markdown-exec output).
+BUILD_TIME_CLASS = "linkfix-build-time"
+
+_PYTHON_NAME_KEY = "!!python/name"
+_PYTHON_CALL_KEY = "!!python/object/apply"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MarkdownSetup:
+    """A MkDocs project's Markdown settings as plain data."""
+
+    extensions: tuple[str, ...] = MKDOCS_BUILTIN_EXTENSIONS
+    configs_json: str = "{}"  # {extension: config}, `!!python/name:` values as {"!!python/name": name}
+    plugins: tuple[str, ...] = ()
+    config_dir: str = "."
+    docs_dir: str = "."
+    key: str = field(default="", compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.key:
+            digest = hashlib.blake2b(digest_size=16)
+            for part in (*self.extensions, "\0", self.configs_json, "\0", *self.plugins, "\0", self.config_dir, self.docs_dir):
+                digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
+            object.__setattr__(self, "key", digest.hexdigest())
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def configs(self) -> dict[str, Any]:
+        return json.loads(self.configs_json, object_hook=_python_names)
+
+    def has_plugin(self, *names: str) -> bool:
+        return any(plugin.split("/")[-1] in names for plugin in self.plugins)
+
+
+def setup_of(project: MkDocsProject) -> MarkdownSetup:
+    return MarkdownSetup(
+        extensions=tuple(project.markdown_extensions),
+        configs_json=json.dumps(_tagged(project.mdx_configs), default=_plain, sort_keys=True),
+        plugins=tuple(project.plugins),
+        config_dir=str(project.config_file.parent.resolve()),
+        docs_dir=str(project.docs_dir),
+    )
+
+
+def _tagged(value: Any) -> Any:
+    """`value` with each PythonName as {"!!python/name": name} (json writes a str subclass as a str)."""
+    if isinstance(value, PythonName):
+        return {_PYTHON_NAME_KEY: str(value)}
+    if isinstance(value, PythonCall):
+        return {_PYTHON_CALL_KEY: value.name, "args": _tagged(list(value.args)), "kwds": _tagged(value.kwds)}
+    if isinstance(value, dict):
+        return {str(key): _tagged(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_tagged(item) for item in value]
+    return value
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, (set, frozenset)):
+        return list(value)
+    return str(value)
+
+
+def _python_names(value: dict[str, Any]) -> Any:
+    if len(value) == 1 and _PYTHON_NAME_KEY in value:
+        return PythonName(value[_PYTHON_NAME_KEY])
+    if value.keys() == {_PYTHON_CALL_KEY, "args", "kwds"}:
+        return PythonCall(value[_PYTHON_CALL_KEY], tuple(value["args"]), value["kwds"])
+    return value
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Loaded:
+    """What `markdown.Markdown(extensions=..., extension_configs=...)` takes, and what was left out."""
+
+    extensions: tuple[str, ...]
+    configs: dict[str, Any]
+    problems: tuple[str, ...] = ()  # one sentence per thing left out
+
+
+def load(setup: MarkdownSetup) -> Loaded | None:
+    """The extensions and configs ready for Python-Markdown, or None when Python-Markdown
+    itself cannot be used here. What was left out is in `problems` (`announce` says it)."""
+    try:
+        import markdown
+    except ImportError:
+        return None
+    problems: list[str] = []
+    configs = setup.configs()
+    for name in list(configs):
+        configs[name] = _import_names(configs[name], name, problems)
+    _adjust_snippets(configs, setup)
+    _plain_highlighting(configs, setup)
+    if setup.has_plugin(*EXEC_PLUGINS) and "pymdownx.superfences" in setup.extensions:
+        fences = configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
+        fences.extend({"name": language, "class": language, "validator": _exec_validator, "format": _exec_as_code}
+                      for language in EXEC_LANGUAGES)
+    extensions: list[str] = []
+    for name in setup.extensions:
+        if name in MKDOCS_ONLY:
+            log.debug("leaving out %s in a source check: %s", name, MKDOCS_ONLY[name])
+            continue
+        try:
+            markdown.Markdown(extensions=[name], extension_configs={name: configs[name]} if name in configs else {})
+        except Exception as exc:  # an extension's own import or config error: any type
+            problems.append(_left_out(name, exc))
+            configs.pop(name, None)
+            continue
+        extensions.append(name)
+    try:
+        markdown.Markdown(extensions=extensions, extension_configs=configs)
+    except Exception as exc:
+        if not all(name in MKDOCS_BUILTIN_EXTENSIONS for name in extensions):
+            problems.append(f"the Markdown extensions do not load together ({type(exc).__name__}: {exc}); "
+                            f"rendering with MkDocs' own ({', '.join(MKDOCS_BUILTIN_EXTENSIONS)}) only")
+        extensions = [name for name in extensions if name in MKDOCS_BUILTIN_EXTENSIONS]
+        configs = {name: value for name, value in configs.items() if name in extensions}
+        try:
+            markdown.Markdown(extensions=extensions, extension_configs=configs)
+        except Exception:
+            return None
+    return Loaded(extensions=tuple(extensions), configs=configs, problems=tuple(problems))
+
+
+def _left_out(name: str, exc: BaseException) -> str:
+    missing = isinstance(exc, ImportError) and name.replace("-", "_").split(".")[0] in str(exc).replace("-", "_")
+    why = "is not installed here" if missing else f"cannot be loaded ({type(exc).__name__}: {exc})"
+    return (f"markdown extension '{name}' {why}: left out, so links and ids it would render are not seen "
+            "(install what the site's build installs to check them)")
+
+
+def _import_names(value: Any, extension: str, problems: list[str], *, in_list: bool = False) -> Any:
+    """`value` with every PythonName imported. A name that cannot be imported takes its list
+    entry with it (a custom fence: its blocks are then read as ordinary fences), else its key."""
+    if isinstance(value, PythonName):
+        return _import(value)
+    if isinstance(value, PythonCall):
+        function = _import(value.name)
+        args = _import_names(list(value.args), extension, problems, in_list=True)
+        kwds = _import_names(value.kwds, extension, problems, in_list=True)
+        try:
+            return function(*args, **kwds)
+        except Exception as exc:  # the project's own callable: any failure
+            raise _Unimportable(f"{value.name}(...), which fails here ({type(exc).__name__}: {exc})") from exc
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            try:
+                out[key] = _import_names(item, extension, problems, in_list=in_list)
+            except _Unimportable as exc:
+                if in_list:
+                    raise
+                problems.append(f"markdown extension '{extension}': option '{key}' names {exc}; left out")
+        return out
+    if isinstance(value, list):
+        items = []
+        for item in value:
+            try:
+                items.append(_import_names(item, extension, problems, in_list=True))
+            except _Unimportable as exc:
+                what = f" '{item['name']}'" if isinstance(item, dict) and isinstance(item.get("name"), str) else ""
+                problems.append(f"markdown extension '{extension}': an entry{what} names {exc}; that entry is left out "
+                                "(what it renders is read as ordinary Markdown)")
+        return items
+    return value
+
+
+class _Unimportable(Exception):
+    pass
+
+
+def _import(name: str) -> Any:
+    module, _, attribute = name.rpartition(".")
+    try:
+        return getattr(importlib.import_module(module), attribute)
+    except Exception as exc:  # the module's own import may fail any way
+        raise _Unimportable(f"{name}, which cannot be imported here ({type(exc).__name__})") from exc
+
+
+def _adjust_snippets(configs: dict[str, Any], setup: MarkdownSetup) -> None:
+    """pymdownx.snippets as a source check needs it (see the module docstring)."""
+    name = "pymdownx.snippets"
+    if name not in setup.extensions:
+        return
+    config = configs.setdefault(name, {})
+    bases = config.get("base_path", ["."])
+    bases = [bases] if isinstance(bases, str) else list(bases) if isinstance(bases, list) else ["."]
+    config["base_path"] = [str(Path(setup.config_dir) / base) for base in bases if isinstance(base, str)]
+    config["check_paths"] = False
+    config["url_download"] = False
+
+
+#: pymdownx.highlight options under which Pygments' output carries ids (line anchors, spans).
+_LINE_ID_OPTIONS = ("anchor_linenums", "line_anchors", "line_spans")
+
+
+def _plain_highlighting(configs: dict[str, Any], setup: MarkdownSetup) -> None:
+    """Code blocks without Pygments when its output would hold no id: Pygments takes a third of
+    the rendering time, and a fence's own id (`{ #id }`) is kept either way."""
+    name = "pymdownx.highlight"
+    if name not in setup.extensions:
+        return
+    config = configs.setdefault(name, {})
+    if not any(config.get(option) for option in _LINE_ID_OPTIONS):
+        config["use_pygments"] = False
+
+
+def _exec_validator(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Any) -> bool:
+    """markdown-exec's rule for which fences it runs: `exec="on"` (tree and pyodide always)."""
+    value = str(inputs.pop("exec", "no")).lower()
+    return language in ("tree", "pyodide") or value in ("1", "on", "true", "yes")
+
+
+def _exec_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
+    return (f'<div class="{BUILD_TIME_CLASS}" data-made-by="markdown-exec"><pre><code class="language-{html.escape(language)}">'
+            f"{html.escape(source)}</code></pre></div>")
+
+
+@functools.lru_cache(maxsize=8)
+def announce(setup: MarkdownSetup) -> bool:
+    """Say once (per process and config) what `load` leaves out; False when Python-Markdown
+    cannot render at all here (the pages are then read with the CommonMark reader)."""
+    loaded = load(setup)
+    if loaded is None:
+        log.warning("Python-Markdown cannot render here: reading the MkDocs pages with the CommonMark reader "
+                    "(admonitions, content tabs and other extension blocks are not seen)")
+        return False
+    for problem in loaded.problems:
+        log.warning("%s", problem)
+    return True
+
+
+@functools.lru_cache(maxsize=8)
+def fingerprint(setup: MarkdownSetup) -> str:
+    """`setup.key` and the versions of what renders with it (Python-Markdown, the extensions'
+    distributions): an upgrade renders differently, so the extraction cache must not reuse."""
+    from importlib import metadata
+
+    distributions = metadata.packages_distributions()
+    tops = {"markdown", "mkdocs", *(name.split(".")[0].replace("-", "_") for name in setup.extensions)}
+    versions = []
+    for top in sorted(tops):
+        for dist in sorted(distributions.get(top, ())):
+            try:
+                versions.append(f"{dist}={metadata.version(dist)}")
+            except metadata.PackageNotFoundError:
+                continue
+    return f"{setup.key}:{','.join(versions)}"
+
+
+_CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
+
+
+def markdown_setup_for(file: Path) -> MarkdownSetup | None:
+    """The Markdown setup of the MkDocs project whose `docs_dir` holds `file` (the nearest
+    mkdocs.yml/mkdocs.yaml above it), or None: the fixer reads a page the way the check read it."""
+    if file.suffix.lower() not in (".md", ".markdown", ".mdown", ".mkd"):
+        return None
+    real = file.resolve()
+    for directory in real.parents:
+        found = _project_in(directory)
+        if found is not None and real.is_relative_to(found[0]):
+            return found[1] if announce(found[1]) else None
+        if (directory / ".git").exists():
+            return None
+    return None
+
+
+@functools.lru_cache(maxsize=32)
+def _project_in(directory: Path) -> tuple[Path, MarkdownSetup] | None:
+    """(docs_dir, setup) of the MkDocs config in `directory`, if it has a readable one."""
+    from ...errors import LinkfixError
+    from ...inputs.mkdocs import read_mkdocs
+
+    for name in _CONFIG_NAMES:
+        config = directory / name
+        if config.is_file():
+            try:
+                project = read_mkdocs(config)
+            except LinkfixError as exc:
+                log.debug("%s: not read as a MkDocs config: %s", config, exc)
+                return None
+            return project.docs_dir, setup_of(project)
+    return None
