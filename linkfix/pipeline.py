@@ -1,6 +1,7 @@
 """The check pipeline: sources -> extract -> resolve -> check (local, then external) -> recover.
 
-`run_check` is the one entry point the CLI, the mkdocs plugin and the demo share.
+`run_check` is the one entry point the CLI, the demo and the public API (`check_links`) share;
+`check_documents` checks documents extracted elsewhere (a crawl, a build's rendered pages).
 """
 
 from __future__ import annotations
@@ -120,6 +121,16 @@ async def run_check(
         finally:
             if cache is not None:
                 cache.close()
+
+
+async def check_links_async(inputs: Sequence[str], config: Config | None = None) -> Report:
+    """Check every link of `inputs` (directories, files, a mkdocs.yml), as `linkfix check` does."""
+    return await run_check(list(inputs), config or Config())
+
+
+def check_links(inputs: Sequence[str], config: Config | None = None) -> Report:
+    """`check_links_async` for a caller without an event loop."""
+    return asyncio.run(check_links_async(inputs, config))
 
 
 async def check_documents(

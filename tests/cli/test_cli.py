@@ -151,7 +151,7 @@ def test_abbreviated_flags_are_refused(project, capsys):
 def test_a_report_file_interrupted_while_streaming_leaves_nothing(tmp_path):
     """The JSON report is streamed into a temporary file: a failure or Ctrl-C halfway removes it,
     and the report file is never half written."""
-    from linkfix.cli.output import write_text_atomic
+    from linkfix.report.files import write_report_file
 
     def pieces():
         yield b"{\n"
@@ -159,8 +159,8 @@ def test_a_report_file_interrupted_while_streaming_leaves_nothing(tmp_path):
 
     target = tmp_path / "out" / "report.json"
     with pytest.raises(KeyboardInterrupt):
-        write_text_atomic(target, pieces())
+        write_report_file(target, pieces())
     assert list((tmp_path / "out").iterdir()) == []
-    write_text_atomic(target, [b"{}", b"\n"])
-    write_text_atomic(tmp_path / "t.txt", "é\n")
+    write_report_file(target, [b"{}", b"\n"])
+    write_report_file(tmp_path / "t.txt", "é\n")
     assert target.read_bytes() == b"{}\n" and (tmp_path / "t.txt").read_bytes() == "é\n".encode()

@@ -245,7 +245,7 @@ def _report_leftovers(directory: Path) -> list[str]:
 @pytest.mark.parametrize("stage", ["fsync", "replace"])
 @pytest.mark.parametrize("signal_exception", [KeyboardInterrupt, SystemExit])
 def test_interrupt_while_a_report_is_written_leaves_the_old_report_and_no_temp(tmp_path, monkeypatch, stage, signal_exception):
-    from linkfix.cli.output import write_text_atomic
+    from linkfix.report.files import write_report_file
 
     report = tmp_path / "report.json"
     report.write_text('{"old": true}\n', encoding="utf-8")
@@ -255,14 +255,14 @@ def test_interrupt_while_a_report_is_written_leaves_the_old_report_and_no_temp(t
 
     monkeypatch.setattr(os, stage, interrupted)  # Ctrl-C (or SIGTERM's exit) arriving at that exact call
     with pytest.raises(signal_exception):
-        write_text_atomic(report, '{"new": true}\n')
+        write_report_file(report, '{"new": true}\n')
     monkeypatch.undo()
     assert report.read_text(encoding="utf-8") == '{"old": true}\n'
     assert _report_leftovers(tmp_path) == []
 
 
 def test_interrupt_while_a_report_streams_leaves_the_old_report_and_no_temp(tmp_path):
-    from linkfix.cli.output import write_text_atomic
+    from linkfix.report.files import write_report_file
 
     report = tmp_path / "report.json"
     report.write_text('{"old": true}\n', encoding="utf-8")
@@ -272,17 +272,17 @@ def test_interrupt_while_a_report_streams_leaves_the_old_report_and_no_temp(tmp_
         raise KeyboardInterrupt  # Ctrl-C while a streamed format is still rendering
 
     with pytest.raises(KeyboardInterrupt):
-        write_text_atomic(report, pieces())
+        write_report_file(report, pieces())
     assert report.read_text(encoding="utf-8") == '{"old": true}\n'
     assert _report_leftovers(tmp_path) == []
 
 
 def test_report_temp_file_left_by_a_killed_run_is_swept_by_the_next_write(tmp_path):
-    from linkfix.cli.output import write_text_atomic
+    from linkfix.report.files import write_report_file
 
     stale = tmp_path / ".report.json.0123456789ab.linkfix-tmp"
     stale.write_text("half", encoding="utf-8")
-    write_text_atomic(tmp_path / "report.json", "{}\n")
+    write_report_file(tmp_path / "report.json", "{}\n")
     assert (tmp_path / "report.json").read_text(encoding="utf-8") == "{}\n"
     assert _report_leftovers(tmp_path) == []
 
