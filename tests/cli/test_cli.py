@@ -164,3 +164,14 @@ def test_a_report_file_interrupted_while_streaming_leaves_nothing(tmp_path):
     write_report_file(target, [b"{}", b"\n"])
     write_report_file(tmp_path / "t.txt", "é\n")
     assert target.read_bytes() == b"{}\n" and (tmp_path / "t.txt").read_bytes() == "é\n".encode()
+
+
+def test_a_text_report_file_carries_no_terminal_colours(project, monkeypatch, capsys):
+    """Colours are for a terminal: a text report written to a file is plain, whatever stdout is."""
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    code = main(["check", "--offline", "--no-cache", "docs", "--format", "text", "-o", "report.txt", "--format", "text"])
+    assert code == 1
+    assert "\x1b[" in capsys.readouterr().out  # the terminal's copy is painted
+    text = Path("report.txt").read_text(encoding="utf-8")
+    assert "instal.md" in text and "\x1b[" not in text
