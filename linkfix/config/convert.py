@@ -16,8 +16,6 @@ import msgspec
 import msgspec.inspect as mi
 from msgspec import UnsetType
 
-from ..errors import ConfigError
-
 
 class Invalid(Exception):
     """A value that does not fit its key: where (`hosts.x.concurrency`) and what is wrong."""
@@ -35,16 +33,6 @@ def convert(value: Any, kind: Any, path: str) -> Any:
         return msgspec.convert(value, kind)
     except msgspec.ValidationError:
         raise _locate(value, kind, path) from None
-
-
-def typed(value: Any, name: str) -> Any:
-    """Key `name`'s value converted to its declared type (ConfigError when it does not fit)."""
-    from .model import key_types
-
-    try:
-        return convert(value, key_types()[name], name)
-    except Invalid as exc:
-        raise ConfigError(str(exc)) from None
 
 
 def describe(kind: Any) -> str:

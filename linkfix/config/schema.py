@@ -34,7 +34,7 @@ def config_schema() -> dict[str, Any]:
     config = definitions.pop("Config")
     properties = config["properties"]
     properties.pop("config_dir")  # internal, not a key
-    for f in Config.keys():
+    for f in Config.key_fields():
         prop = properties[f.name]
         prop.pop("default", None)  # msgspec leaves out defaults made by a factory: all from the field below
         kind = key_kind(f.name)
@@ -78,8 +78,7 @@ def main(argv: list[str]) -> int:
         SCHEMA_FILE.write_text(schema_text(), encoding="utf-8")
         return 0
     if argv:
-        print("usage: python -m linkfix.config.schema [--write]", file=sys.stderr)
-        return 2
+        raise SystemExit("usage: python -m linkfix.config.schema [--write]")
     sys.stdout.write(schema_text())
     return 0
 

@@ -89,8 +89,8 @@ def _default(field: dataclasses.Field) -> Any:
 
 
 def config_scheme() -> tuple[tuple[str, BaseConfigOption], ...]:
-    """Every linkfix config key (from `Config.keys()`, never retyped) + the plugin's own options."""
-    keys = tuple((f.name, ConfigKey(f.name, _default(f))) for f in Config.keys() if f.name not in _NOT_OPTIONS)
+    """Every linkfix config key (from `Config.key_fields()`, never retyped) + the plugin's own options."""
+    keys = tuple((f.name, ConfigKey(f.name, _default(f))) for f in Config.key_fields() if f.name not in _NOT_OPTIONS)
     own = (
         ("enabled", c.Type(bool, default=True)),
         ("fail_on", c.Choice(("broken", "never"), default="broken")),
@@ -136,7 +136,7 @@ class LinkfixPlugin(BasePlugin):
         self.settings = None  # `mkdocs serve` reloads the config on every rebuild
         if not self.config["enabled"]:
             return config
-        values = {f.name: self.config[f.name] for f in Config.keys() if f.name not in _NOT_OPTIONS}
+        values = {f.name: self.config[f.name] for f in Config.key_fields() if f.name not in _NOT_OPTIONS}
         settings = Config(**values, config_dir=os.path.dirname(config.config_file_path or "") or ".")
         if self.command == "serve" and not self.config["serve_external"]:
             settings.offline = True  # a live preview must not wait on the network
