@@ -107,7 +107,7 @@ def _bare(kind: Any) -> Any:
         args = typing.get_args(kind)
         if typing.get_origin(kind) in (typing.Union, _UnionType) and UnsetType in args:
             rest = tuple(a for a in args if a is not UnsetType)
-            kind = rest[0] if len(rest) == 1 else typing.Union[rest]
+            kind = rest[0] if len(rest) == 1 else typing.Union[rest]  # noqa: UP007 - a union of a run-time tuple of types has no `X | Y` spelling
             continue
         return kind
 

@@ -9,7 +9,7 @@ is not declared. Unset keys take the provider's own default, named in each descr
 
 from __future__ import annotations
 
-from typing import Annotated, Union
+from typing import Annotated
 
 from msgspec import UNSET, Meta, UnsetType
 
@@ -65,5 +65,5 @@ class MarginaliaSettings(ProviderSettings, tag="marginalia"):
     requests_per_minute: Rate30 | UnsetType = UNSET
 
 
-ArchiveSettings = Union[WaybackSettings, MementoSettings]
-SearchSettings = Union[SiteSettings, SearxngSettings, BraveSettings, MarginaliaSettings]
+ArchiveSettings = WaybackSettings | MementoSettings
+SearchSettings = SiteSettings | SearxngSettings | BraveSettings | MarginaliaSettings

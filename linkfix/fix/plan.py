@@ -195,7 +195,7 @@ def _best(item: LinkResult, candidates: list[Candidate], options: FixOptions, *,
     messages = [caveat] if caveat else []
     reason = unsafe_replacement_reason(new_url)
     if reason:
-        return None, messages + [f"suggestion {new_url!r} refused: {reason}"]
+        return None, [*messages, f"suggestion {new_url!r} refused: {reason}"]
     return _fix(item, new_url, candidate.method, candidate.confidence), messages
 
 

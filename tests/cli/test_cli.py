@@ -61,7 +61,7 @@ def test_built_site(project):
 
 
 def test_fragments_can_be_turned_off(project):
-    code, data = check_json("site", "--no-include-fragments")
+    _, data = check_json("site", "--no-include-fragments")
     assert [b[2] for b in broken(data)] == ["../../escape.html", "gone.html"]
 
 

@@ -94,7 +94,7 @@ class _DecodedValue:
 
     def raw_offset(self, index: int) -> int:
         i = bisect_right(self._decoded_at, (index, len(self.text) + 1)) - 1
-        (start, end), (raw_start, raw_end) = self._decoded_at[i], self._raw_at[i]
+        (_, end), (raw_start, raw_end) = self._decoded_at[i], self._raw_at[i]
         if index < end:
             return raw_start  # inside a reference's replacement: the whole reference
         return raw_end + (index - end)

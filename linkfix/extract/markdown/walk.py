@@ -281,13 +281,12 @@ def _children(walk: Walk, block: Block, base: int, children: list[Token], headin
         elif kind == "html_inline":
             target = child.meta.get(MARK)
             if target is not None:
-                following = index + 1
                 _raw_html(
                     walk,
                     child.content,
                     base + target.start,
                     block,
-                    lambda tag: _alt(tag) if tag.name in ("img", "source") else _until_close_a(children, following),
+                    lambda tag, following=index + 1: _alt(tag) if tag.name in ("img", "source") else _until_close_a(children, following),
                 )
         elif kind in ("text", "code_inline"):
             text.add(child.content)
@@ -408,9 +407,8 @@ def _raw_html(
         if tag.name == "img" and tag.get("alt"):
             walk.text.add(f" {html.unescape(tag.get('alt').value)} ")
         for attribute in tag.attributes:
-            if attribute.name == "id" or (attribute.name == "name" and tag.name == "a"):
-                if attribute.value:
-                    walk.ids.add(attribute.value)
+            if (attribute.name == "id" or (attribute.name == "name" and tag.name == "a")) and attribute.value:
+                walk.ids.add(attribute.value)
             if attribute.name == "content" and _is_refresh(tag):
                 # <meta http-equiv="refresh" content="0; url=..."> (a hand-made redirect page)
                 where = _refresh_url(attribute.value)
