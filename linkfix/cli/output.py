@@ -10,6 +10,7 @@ from ..errors import ConfigError
 from ..model import Report
 from ..report import FORMATS
 from ..report.files import write_report
+from ..report.text import format_text
 
 
 def write_reports(report: Report, config: Config) -> None:
@@ -23,19 +24,17 @@ def write_reports(report: Report, config: Config) -> None:
     for name, target in zip(config.format, outputs):
         if target == "-":
             to_stdout = True
-            sys.stdout.write(_render(name, report))
+            sys.stdout.write(terminal_text(report) if name == "text" else FORMATS[name](report))
             continue
         try:
             write_report(report, target, name)
         except ConfigError as exc:
             raise ConfigError(f"--output: {exc}") from exc
     if not to_stdout:
-        sys.stdout.write(_render("text", report))
+        sys.stdout.write(terminal_text(report))
     sys.stdout.flush()
 
 
-def _render(name: str, report: Report) -> str:
-    formatter = FORMATS[name]
-    if name == "text":
-        return formatter(report, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ)
-    return formatter(report)
+def terminal_text(report: Report) -> str:
+    """The text report for stdout: in colour on a terminal, unless NO_COLOR is set."""
+    return format_text(report, color=sys.stdout.isatty() and "NO_COLOR" not in os.environ)

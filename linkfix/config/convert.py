@@ -65,12 +65,12 @@ def _locate(value: Any, kind: Any, path: str) -> Invalid:
     return Invalid(path, f"expects {describe(kind)}, got {_shown(value)}")
 
 
-def _choose(structs: list[type], value: dict, path: str) -> type:
+def _choose(structs: list[type[msgspec.Struct]], value: dict, path: str) -> type[msgspec.Struct]:
     """The struct a mapping is meant as: by its tag (`provider: wayback`) in a tagged union."""
     tag_field = structs[0].__struct_config__.tag_field
     if tag_field is None:
         return structs[0]
-    by_tag = {s.__struct_config__.tag: s for s in structs}
+    by_tag = {str(s.__struct_config__.tag): s for s in structs}  # the settings' tags are names
     choices = ", ".join(sorted(by_tag))
     if tag_field not in value:
         raise Invalid(path, f"missing key '{tag_field}' (choose from {choices})")
@@ -80,7 +80,7 @@ def _choose(structs: list[type], value: dict, path: str) -> type:
     return chosen
 
 
-def _refuse_unknown_keys(struct: type, fields: tuple, value: dict, path: str) -> None:
+def _refuse_unknown_keys(struct: type[msgspec.Struct], fields: tuple, value: dict, path: str) -> None:
     known = [f.encode_name for f in fields]
     tag_field = struct.__struct_config__.tag_field
     for key in value:
@@ -115,7 +115,7 @@ def _bare(kind: Any) -> Any:
 _UnionType = type(int | str)
 
 
-def _structs(kind: Any) -> list[type]:
+def _structs(kind: Any) -> list[type[msgspec.Struct]]:
     """The Struct classes `kind` is (a Struct, or a union of them), else []."""
     members = typing.get_args(kind) if typing.get_origin(kind) in (typing.Union, _UnionType) else (kind,)
     structs = [m for m in members if isinstance(m, type) and issubclass(m, msgspec.Struct)]

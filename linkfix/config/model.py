@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..errors import ConfigError
+from ..urls import normalise_host
 from .convert import Invalid, convert
 from .providers import ArchiveSettings, SearchSettings, SiteSettings, WaybackSettings
 from .types import (
@@ -125,6 +126,14 @@ class Config:
     def key_fields(cls) -> list[dataclasses.Field]:
         """The fields that are configuration keys (not the internal ones), in declaration order."""
         return [f for f in dataclasses.fields(cls) if not f.metadata.get("internal")]
+
+    def host_settings(self, host: str) -> HostSettings:
+        """The `hosts` settings of `host` as the HTTP client spells it (`linkfix.urls.normalise_host`),
+        however the config spells it; none set when it has none."""
+        for name, settings in self.hosts.items():
+            if normalise_host(str(name)) == host:
+                return settings
+        return HostSettings()
 
     def path(self, value: str) -> Path:
         """A path from the config, relative to the config file's directory."""

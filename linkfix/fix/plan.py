@@ -89,11 +89,14 @@ class FixOptions:
 
 
 class HistoryLike(Protocol):
-    """What `history(url)` returns; linkfix.store.cache.History fits."""
+    """What `history(url)` returns (read only); linkfix.store.records.History fits."""
 
-    first_broken: float
-    last_broken: float
-    broken_runs: int
+    @property
+    def first_broken(self) -> float: ...
+    @property
+    def last_broken(self) -> float: ...
+    @property
+    def broken_runs(self) -> int: ...
 
 
 History = Callable[[str], HistoryLike]
