@@ -114,7 +114,7 @@ def check_html(text: str) -> None:
             _expect(unescape_attribute(raw) == link.url, f"span {span.start}:{span.end} holds {raw!r}, url is {link.url!r} ({link.tag})")
             _expect(span.line == text.count("\n", 0, span.start) + 1, f"line {span.line} of {link.url!r} is wrong")
             _expect(span.column == span.start - (text.rfind("\n", 0, span.start) + 1) + 1, f"column {span.column} of {link.url!r} is wrong")
-    full, fast = ([(l.span.start, l.span.end, l.url, l.tag) for l in d.links] for d in documents)
+    full, fast = ([(link.span.start, link.span.end, link.url, link.tag) for link in d.links] for d in documents)
     _expect(full == fast, f"the fast pass found other links: {full[:5]} vs {fast[:5]}")
     _expect(documents[0].page.ids == documents[1].page.ids, "the fast pass found other ids")
 
@@ -245,7 +245,7 @@ def _check_html_round_trip(after: str, edit, url: str) -> None:
 
     if not url.strip() or edit.new == edit.old:
         return  # an empty value is not a link; an unchanged one proves nothing
-    found = [l for l in extract_html(after, "p.html").links if l.span.start == edit.span.start]
+    found = [link for link in extract_html(after, "p.html").links if link.span.start == edit.span.start]
     _expect(len(found) >= 1, f"no link read back at {edit.span.start} after writing {edit.new!r}")
     if found[0].tag == "meta[content]":  # quotes delimit a refresh URL: format_target encodes them
         url = url.replace('"', "%22").replace("'", "%27")

@@ -143,10 +143,10 @@ def settings_at(git: Git, commit: str, config_files: tuple[str, ...]) -> Setting
         if text is None:
             continue
         try:
-            data = yaml.load(text, Loader=_TolerantLoader)  # noqa: S506 - linkfix's safe subclass
+            data = yaml.load(text, Loader=_TolerantLoader)  # a SafeLoader subclass (linkfix's)
             if isinstance(data, dict) and isinstance(data.get("INHERIT"), str):
                 parent = git.blob(f"{commit}:{posixpath.normpath(posixpath.join(posixpath.dirname(config_file), data['INHERIT']))}")
-                data = {**(yaml.load(parent, Loader=_TolerantLoader) or {} if parent else {}), **data}  # noqa: S506
+                data = {**(yaml.load(parent, Loader=_TolerantLoader) or {} if parent else {}), **data}
         except yaml.YAMLError:
             continue
         if not isinstance(data, dict):

@@ -33,11 +33,20 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from realdocs_build import Project, build, effective_config, installed_versions  # noqa: E402
-from realdocs_compare import (TOOLS, check_against, coverage, describe, disagreements,  # noqa: E402
-                              expected_for_linkfix, judge_findings, mark_sources, score)
-from realdocs_tools import linkfix_findings, linkfix_links, lychee_findings, run_linkfix, run_lychee, tool_version  # noqa: E402
-from realdocs_truth import SiteTruth  # noqa: E402
+from realdocs_build import Project, build, effective_config, installed_versions
+from realdocs_compare import (
+    TOOLS,
+    check_against,
+    coverage,
+    describe,
+    disagreements,
+    expected_for_linkfix,
+    judge_findings,
+    mark_sources,
+    score,
+)
+from realdocs_tools import linkfix_findings, linkfix_links, lychee_findings, run_linkfix, run_lychee, tool_version
+from realdocs_truth import SiteTruth
 
 HERE = Path(__file__).resolve().parent
 

@@ -139,7 +139,7 @@ def wrapper_config(project: Project, config_path: Path, site_dir: Path) -> dict:
         "INHERIT": config_path.name,
         "site_dir": str(site_dir),
         "strict": False,
-        "hooks": hooks + [str(HOOK)],
+        "hooks": [*hooks, str(HOOK)],
         "validation": {"links": {"not_found": "warn", "anchors": "warn", "absolute_links": "warn",
                                  "unrecognized_links": "warn"}},
     }

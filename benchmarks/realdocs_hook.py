@@ -10,6 +10,7 @@ holds no link).
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 import logging
@@ -82,10 +83,8 @@ class _Before(Treeprocessor):
         raw = _RawLinks()
         for block in self.md.htmlStash.rawHtmlBlocks:
             text = block if isinstance(block, str) else ""
-            try:
+            with contextlib.suppress(Exception):  # a stray fragment of HTML: the links before it still count
                 raw.feed(text)
-            except Exception:  # a stray fragment of HTML: the links before it still count
-                pass
         record = _state["pages"].setdefault(page, {"links": [], "ids": []})
         record["raw"] = [[tag, attr, url] for tag, attr, url in raw.links]
         return None
@@ -106,7 +105,7 @@ class _After(Treeprocessor):
 
 
 class _Recorder(Extension):
-    def extendMarkdown(self, md):  # noqa: N802 - Python-Markdown's name
+    def extendMarkdown(self, md):
         md.treeprocessors.register(_Before(md), "realdocs_before_relpath", 0.5)
         md.treeprocessors.register(_After(md), "realdocs_after_relpath", -1)
         _zensical_context(md)

@@ -148,6 +148,11 @@ def summarise(outcomes: list[Outcome], threshold: float) -> dict[str, float]:
     }
 
 
+def _cell(m: dict[str, float], key: str) -> str:
+    """A rate of a group, or '-' when the group has no answerable case."""
+    return f"{m[key]:7.2f}" if m["answerable"] > 0 else f"{'-':>7}"
+
+
 def print_table(outcomes: list[Outcome], threshold: float, title: str) -> dict[str, float]:
     print(f"\n{title} (auto-fix confidence >= {threshold:.2f})")
     header = f"{'type':<17}{'n':>4}{'s@1':>7}{'s@10':>7}{'MRR':>7}{'auto':>6}{'prec':>7}{'cover':>7}{'none>':>6}{'req med':>8}{'req avg':>8}{'s med':>7}{'s avg':>7}"
@@ -158,11 +163,9 @@ def print_table(outcomes: list[Outcome], threshold: float, title: str) -> dict[s
     overall: dict[str, float] = {}
     for name, group in rows:
         m = summarise(group, threshold)
-        answer = m["answerable"] > 0
-        cell = lambda key: f"{m[key]:7.2f}" if answer else f"{'-':>7}"  # noqa: E731
         print(
-            f"{name:<17}{m['cases']:>4}{cell('success@1')}{cell('success@10')}{cell('mrr')}{m['auto']:>6}"
-            f"{m['precision@auto']:7.2f}{cell('coverage@auto')}{m['none_above']:>6}"
+            f"{name:<17}{m['cases']:>4}{_cell(m, 'success@1')}{_cell(m, 'success@10')}{_cell(m, 'mrr')}{m['auto']:>6}"
+            f"{m['precision@auto']:7.2f}{_cell(m, 'coverage@auto')}{m['none_above']:>6}"
             f"{m['requests_median']:8.0f}{m['requests_mean']:8.1f}{m['seconds_median']:7.2f}{m['seconds_mean']:7.2f}"
         )
         overall = m

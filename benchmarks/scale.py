@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -206,10 +207,8 @@ def watch(command: list[str], *, cwd: Path, log: Path, timeout: float) -> tuple[
             rss = _rss_kb(process.pid)
             if rss:
                 samples.append((elapsed, rss))
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=SAMPLE_EVERY)
-            except subprocess.TimeoutExpired:
-                pass
     return process.returncode, time.monotonic() - started, samples
 
 

@@ -25,22 +25,23 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from .api import check_links, check_links_async, format_report, report_format_for, write_report
     from .build import RenderedPage, SiteBuild, network_reachable
     from .config import Config
     from .config import coerce as coerce_option
     from .config import validate as validate_config
     from .errors import ConfigError, InputError, LinkfixError, NetworkDownError
     from .model import FAILING, Candidate, CheckResult, Link, LinkKind, LinkResult, Page, Reason, Report, Scope, Span, Status
+    from .pipeline import check_links, check_links_async
     from .report import FORMATS as REPORT_FORMATS
+    from .report.files import format_report, report_format_for, write_report
     from .report.text import summarize
 
 # public name -> (module, attribute)
 _PUBLIC = {
     # running a check
     # (not `check`: that is the name of the linkfix.check package)
-    "check_links": ("api", "check_links"),
-    "check_links_async": ("api", "check_links_async"),
+    "check_links": ("pipeline", "check_links"),
+    "check_links_async": ("pipeline", "check_links_async"),
     "Config": ("config", "Config"),
     "coerce_option": ("config", "coerce"),
     "validate_config": ("config", "validate"),
@@ -64,9 +65,9 @@ _PUBLIC = {
     "NetworkDownError": ("errors", "NetworkDownError"),
     # reports
     "REPORT_FORMATS": ("report", "FORMATS"),
-    "format_report": ("api", "format_report"),
-    "report_format_for": ("api", "report_format_for"),
-    "write_report": ("api", "write_report"),
+    "format_report": ("report.files", "format_report"),
+    "report_format_for": ("report.files", "report_format_for"),
+    "write_report": ("report.files", "write_report"),
     "summarize": ("report.text", "summarize"),
     # build plugins
     "SiteBuild": ("build", "SiteBuild"),

@@ -1,9 +1,9 @@
 """Replace a file in one step: a reader (or a crash) sees the old content or the new, never half.
 
 The one writer for everything linkfix writes in place: patched sources (`linkfix.fix.patch`) and
-report files (`linkfix.cli.output`, the mkdocs plugin). It sits at the top of the package, beside
-`errors` and `model`, because both of its users are leaves of different stages: a report writer
-importing it from `linkfix.fix` would make reporting depend on the fixer.
+report files (`linkfix.report.files`: the CLI, the demo, the mkdocs plugin). It sits at the top of
+the package, beside `errors` and `model`, because its two users are leaves of different stages: a
+report writer importing it from `linkfix.fix` would make reporting depend on the fixer.
 
 Guarantees:
 - the new content goes to a temporary file beside the target (same file system), is fsynced,

@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum, StrEnum
+from enum import StrEnum
 from typing import Any
 
 
-class LinkKind(str, Enum):
+class LinkKind(StrEnum):
     """How a link is written in its source."""
 
     INLINE = "inline"  # markdown [text](url)
@@ -24,7 +24,7 @@ class LinkKind(str, Enum):
     HTML = "html"  # an attribute of an HTML element (built site, or raw HTML inside markdown)
 
 
-class Scope(str, Enum):
+class Scope(StrEnum):
     """Where a resolved link points; decides which checker handles it."""
 
     INTERNAL = "internal"  # a file of the site / docs tree (maybe with a fragment)
@@ -32,7 +32,7 @@ class Scope(str, Enum):
     UNSUPPORTED = "unsupported"  # mailto:, tel:, javascript:, data:, ...
 
 
-class Status(str, Enum):
+class Status(StrEnum):
     """The closed set of outcomes for one checked target."""
 
     OK = "ok"

@@ -1,6 +1,7 @@
 """The check pipeline: sources -> extract -> resolve -> check (local, then external) -> recover.
 
-`run_check` is the one entry point the CLI, the mkdocs plugin and the demo share.
+`run_check` is the one entry point the CLI, the demo and the public API (`check_links`) share;
+`check_documents` checks documents extracted elsewhere (a crawl, a build's rendered pages).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import asyncio
 import gc
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import aclosing, contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -35,6 +36,9 @@ if TYPE_CHECKING:
     from .inputs.crawl import CrawlLimits
 
 log = logging.getLogger(__name__)
+
+# Extracted documents, keyed by root-relative path: read in this process, or a worker's.
+Documents = Iterable[tuple[str, Document]] | AsyncGenerator[tuple[str, Document], None]
 
 _HAND_OVER_SECONDS = 0.005  # extraction yields to the checker at least this often
 
@@ -101,7 +105,7 @@ async def run_check(
         cache = open_cache(config) if config.cache and not config.offline else None
         try:
             errors: list[str] = []
-            documents: Iterable[tuple[str, Document]] | AsyncIterator[tuple[str, Document]]
+            documents: Documents
             if changed is not None:
                 documents = changed.filter_documents(iter_documents(project, want_text=config.suggest, cache=cache, errors=errors), project.root)
             else:
@@ -122,8 +126,18 @@ async def run_check(
                 cache.close()
 
 
+async def check_links_async(inputs: Sequence[str], config: Config | None = None) -> Report:
+    """Check every link of `inputs` (directories, files, a mkdocs.yml), as `linkfix check` does."""
+    return await run_check(list(inputs), config or Config())
+
+
+def check_links(inputs: Sequence[str], config: Config | None = None) -> Report:
+    """`check_links_async` for a caller without an event loop."""
+    return asyncio.run(check_links_async(inputs, config))
+
+
 async def check_documents(
-    documents: Iterable[tuple[str, Document]] | AsyncIterator[tuple[str, Document]],
+    documents: Documents,
     project: Project,
     config: Config,
     *,
@@ -267,14 +281,14 @@ class _ExternalChecks:
         return {url: self._remap.result(outcome[target]) for url, target in self._targets.items()}
 
 
-async def _each(documents: Iterable[tuple[str, Document]] | AsyncIterator[tuple[str, Document]]) -> AsyncIterator[tuple[str, Document]]:
+async def _each(documents: Documents) -> AsyncGenerator[tuple[str, Document], None]:
     """Documents from a plain or an asynchronous source, alike."""
-    if hasattr(documents, "__aiter__"):
-        async with aclosing(documents):  # type: ignore[type-var]
-            async for item in documents:  # type: ignore[union-attr]
+    if isinstance(documents, AsyncGenerator):
+        async with aclosing(documents):
+            async for item in documents:
                 yield item
     else:
-        for item in documents:  # type: ignore[union-attr]
+        for item in documents:
             yield item
 
 

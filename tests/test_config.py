@@ -84,7 +84,7 @@ def test_config_paths_are_relative_to_the_config_file(tmp_path):
 
 
 def test_every_key_has_group_and_help():
-    for f in Config.keys():
+    for f in Config.key_fields():
         assert f.metadata["group"] and f.metadata["help"], f.name
 
 
@@ -179,8 +179,8 @@ def test_the_shipped_schema_is_the_generated_one():
 
 def test_the_schema_knows_every_key_with_its_help():
     properties = config_schema()["properties"]
-    assert list(properties) == [f.name for f in Config.keys()]
-    assert all(properties[f.name]["description"] == f.metadata["help"] for f in Config.keys())
+    assert list(properties) == [f.name for f in Config.key_fields()]
+    assert all(properties[f.name]["description"] == f.metadata["help"] for f in Config.key_fields())
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ import functools
 import ipaddress
 import socket
 from collections.abc import Callable
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from aiohttp.abc import AbstractResolver, ResolveResult
@@ -36,7 +36,7 @@ AddrInfo = tuple[int, int, int, str, tuple[Any, ...]]  # what getaddrinfo() give
 SocketFactory = Callable[[AddrInfo], socket.socket]
 
 
-class Reach(str, Enum):
+class Reach(StrEnum):
     PUBLIC = "public"
     PRIVATE = "private"  # loopback, RFC 1918, link-local, unique-local, reserved
     METADATA = "metadata"  # cloud instance metadata: never fetched, whatever the config says

@@ -23,7 +23,7 @@ SHINGLE = 4  # words per shingle: long enough to ignore shared vocabulary, short
 SIMILAR = 0.8  # Jaccard of shingle sets above which two pages are "the same template"
 MAX_WORDS = 600  # enough to tell two pages apart; bounds the work on huge pages
 _HIDDEN_TAGS = ("script", "style", "noscript", "template")  # text a reader never sees
-_HIDDEN_TAG = re.compile(r"<(?:%s)\b" % "|".join(_HIDDEN_TAGS), re.IGNORECASE)
+_HIDDEN_TAG = re.compile(rf"<(?:{'|'.join(_HIDDEN_TAGS)})\b", re.IGNORECASE)
 _NOT_FOUND_TITLE = re.compile(
     r"\b404\b|not found|page not found|does ?n[o']t exist|no longer (?:exists|available)|"
     r"page (?:is )?missing|nothing (?:was )?found|cannot be found|can't be found|"

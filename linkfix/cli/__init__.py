@@ -39,7 +39,7 @@ def flag(name: str) -> str:
 def add_config_flags(parser: argparse.ArgumentParser) -> None:
     """One flag per config key, in `--help` groups; unset flags stay absent (file wins)."""
     groups = {g: parser.add_argument_group(f"{g} options") for g in GROUPS}
-    for f in Config.keys():
+    for f in Config.key_fields():
         group = groups[f.metadata["group"]]
         kwargs: dict[str, Any] = {"dest": f"cfg_{f.name}", "default": argparse.SUPPRESS, "help": f.metadata["help"]}
         names = [flag(f.name)]
@@ -66,7 +66,7 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
 
 def config_from_args(args: argparse.Namespace, *, search_dir: Path | None = None) -> Config:
     overrides: dict[str, Any] = {}
-    for f in Config.keys():
+    for f in Config.key_fields():
         dest = f"cfg_{f.name}"
         if hasattr(args, dest):
             value = getattr(args, dest)
@@ -99,7 +99,7 @@ def _invoked_command(argv: Sequence[str]) -> str | None:
 def _config_keys_epilog() -> str:
     lines = ["configuration keys (linkfix.yml, [tool.linkfix], or the same-named flag of check/fix):"]
     for group in GROUPS:
-        keys = [f.name for f in Config.keys() if f.metadata["group"] == group]
+        keys = [f.name for f in Config.key_fields() if f.metadata["group"] == group]
         lines.append(f"  {group + ':':11} {', '.join(keys)}")
     lines.append("\nexit codes: 0 clean, 1 broken links (or files changed by fix), 2 usage/config error, 3 unexpected, 130 interrupted")
     return "\n".join(lines)

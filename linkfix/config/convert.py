@@ -16,8 +16,6 @@ import msgspec
 import msgspec.inspect as mi
 from msgspec import UnsetType
 
-from ..errors import ConfigError
-
 
 class Invalid(Exception):
     """A value that does not fit its key: where (`hosts.x.concurrency`) and what is wrong."""
@@ -35,16 +33,6 @@ def convert(value: Any, kind: Any, path: str) -> Any:
         return msgspec.convert(value, kind)
     except msgspec.ValidationError:
         raise _locate(value, kind, path) from None
-
-
-def typed(value: Any, name: str) -> Any:
-    """Key `name`'s value converted to its declared type (ConfigError when it does not fit)."""
-    from .model import key_types
-
-    try:
-        return convert(value, key_types()[name], name)
-    except Invalid as exc:
-        raise ConfigError(str(exc)) from None
 
 
 def describe(kind: Any) -> str:
@@ -77,12 +65,12 @@ def _locate(value: Any, kind: Any, path: str) -> Invalid:
     return Invalid(path, f"expects {describe(kind)}, got {_shown(value)}")
 
 
-def _choose(structs: list[type], value: dict, path: str) -> type:
+def _choose(structs: list[type[msgspec.Struct]], value: dict, path: str) -> type[msgspec.Struct]:
     """The struct a mapping is meant as: by its tag (`provider: wayback`) in a tagged union."""
     tag_field = structs[0].__struct_config__.tag_field
     if tag_field is None:
         return structs[0]
-    by_tag = {s.__struct_config__.tag: s for s in structs}
+    by_tag = {str(s.__struct_config__.tag): s for s in structs}  # the settings' tags are names
     choices = ", ".join(sorted(by_tag))
     if tag_field not in value:
         raise Invalid(path, f"missing key '{tag_field}' (choose from {choices})")
@@ -92,7 +80,7 @@ def _choose(structs: list[type], value: dict, path: str) -> type:
     return chosen
 
 
-def _refuse_unknown_keys(struct: type, fields: tuple, value: dict, path: str) -> None:
+def _refuse_unknown_keys(struct: type[msgspec.Struct], fields: tuple, value: dict, path: str) -> None:
     known = [f.encode_name for f in fields]
     tag_field = struct.__struct_config__.tag_field
     for key in value:
@@ -119,7 +107,7 @@ def _bare(kind: Any) -> Any:
         args = typing.get_args(kind)
         if typing.get_origin(kind) in (typing.Union, _UnionType) and UnsetType in args:
             rest = tuple(a for a in args if a is not UnsetType)
-            kind = rest[0] if len(rest) == 1 else typing.Union[rest]
+            kind = rest[0] if len(rest) == 1 else typing.Union[rest]  # noqa: UP007 - a union of a run-time tuple of types has no `X | Y` spelling
             continue
         return kind
 
@@ -127,7 +115,7 @@ def _bare(kind: Any) -> Any:
 _UnionType = type(int | str)
 
 
-def _structs(kind: Any) -> list[type]:
+def _structs(kind: Any) -> list[type[msgspec.Struct]]:
     """The Struct classes `kind` is (a Struct, or a union of them), else []."""
     members = typing.get_args(kind) if typing.get_origin(kind) in (typing.Union, _UnionType) else (kind,)
     structs = [m for m in members if isinstance(m, type) and issubclass(m, msgspec.Struct)]

@@ -183,8 +183,10 @@ def check_remap_rule(rule: str, key: str = "remap") -> None:
         raise ConfigError(f"remap: invalid regex {parts[0]!r}: {exc}") from exc
     names = {index: name for name, index in pattern.groupindex.items()}
     sample = "".join(f"(?P<{names[i]}>)" if i in names else "()" for i in range(1, pattern.groups + 1))
+    empty_groups = re.compile(sample).match("")
+    assert empty_groups is not None  # groups that match nothing match the empty string
     try:
-        re.compile(sample).match("").expand(parts[1])
+        empty_groups.expand(parts[1])
     except (re.error, IndexError) as exc:
         raise ConfigError(f"{key}: replacement {parts[1]!r} cannot be applied to {parts[0]!r}: {exc}") from None
 

@@ -16,6 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from ..errors import ConfigError
+from ..urls import normalise_host
+from .convert import Invalid, convert
 from .providers import ArchiveSettings, SearchSettings, SiteSettings, WaybackSettings
 from .types import (
     Count,
@@ -30,6 +33,7 @@ from .types import (
     OptionalHttpUrl,
     PositiveSeconds,
     Seconds,
+    Settings,
     Whole,
 )
 
@@ -113,16 +117,23 @@ class Config:
     def __post_init__(self) -> None:
         # Code and tests may pass plain mappings for the nested settings; the run always sees
         # the typed ones (checked like a file's, ConfigError naming the key).
-        from .convert import typed
-
         for name in NESTED:
             value = getattr(self, name)
             if not _all_typed(value):
                 setattr(self, name, typed(value, name))
 
     @classmethod
-    def keys(cls) -> list[dataclasses.Field]:
+    def key_fields(cls) -> list[dataclasses.Field]:
+        """The fields that are configuration keys (not the internal ones), in declaration order."""
         return [f for f in dataclasses.fields(cls) if not f.metadata.get("internal")]
+
+    def host_settings(self, host: str) -> HostSettings:
+        """The `hosts` settings of `host` as the HTTP client spells it (`linkfix.urls.normalise_host`),
+        however the config spells it; none set when it has none."""
+        for name, settings in self.hosts.items():
+            if normalise_host(str(name)) == host:
+                return settings
+        return HostSettings()
 
     def path(self, value: str) -> Path:
         """A path from the config, relative to the config file's directory."""
@@ -133,9 +144,15 @@ class Config:
 NESTED = ("hosts", "archive", "search")  # keys whose values hold typed settings
 
 
-def _all_typed(value: Any) -> bool:
-    from .types import Settings
+def typed(value: Any, name: str) -> Any:
+    """Key `name`'s value converted to its declared type (ConfigError when it does not fit)."""
+    try:
+        return convert(value, key_types()[name], name)
+    except Invalid as exc:
+        raise ConfigError(str(exc)) from None
 
+
+def _all_typed(value: Any) -> bool:
     items = value.values() if isinstance(value, dict) else value
     return isinstance(value, (dict, list)) and all(isinstance(item, Settings) for item in items)
 
@@ -144,7 +161,7 @@ def _all_typed(value: Any) -> bool:
 def key_types() -> dict[str, Any]:
     """Each key's declared type, with its constraints (typing.Annotated kept)."""
     hints = typing.get_type_hints(Config, include_extras=True)
-    return {f.name: hints[f.name] for f in Config.keys()}
+    return {f.name: hints[f.name] for f in Config.key_fields()}
 
 
 FlagKind = Literal["bool", "int", "float", "str", "list", "json"]

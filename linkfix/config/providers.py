@@ -9,7 +9,7 @@ is not declared. Unset keys take the provider's own default, named in each descr
 
 from __future__ import annotations
 
-from typing import Annotated, Union
+from typing import Annotated
 
 from msgspec import UNSET, Meta, UnsetType
 
@@ -28,42 +28,42 @@ Url = Annotated[HttpUrl, Meta(description="base URL of the service (default: its
 _KEY_ENV = "environment variable holding the API key"
 
 
-class ProviderSettings(Settings, tag_field="provider"):
+class ProviderSettings(Settings, tag_field="provider", frozen=True):
     """One provider's settings; `provider` names which."""
 
 
-class WaybackSettings(ProviderSettings, tag="wayback"):
+class WaybackSettings(ProviderSettings, tag="wayback", frozen=True):
     url: Url | UnsetType = UNSET
     requests_per_minute: Rate24 | UnsetType = UNSET
     playback_per_minute: Playback | UnsetType = UNSET
     host_urls: Annotated[Whole, Meta(description="URLs of a host to list from the archive (default: 1000)")] | UnsetType = UNSET
 
 
-class MementoSettings(ProviderSettings, tag="memento"):
+class MementoSettings(ProviderSettings, tag="memento", frozen=True):
     url: Annotated[HttpUrl, Meta(description="the TimeMap base the dead URL is appended to")] | UnsetType = UNSET
     requests_per_minute: Rate0 | UnsetType = UNSET
 
 
-class SiteSettings(ProviderSettings, tag="site"):
+class SiteSettings(ProviderSettings, tag="site", frozen=True):
     """The dead link's own site (sitemaps, search indexes): nothing to set."""
 
 
-class SearxngSettings(ProviderSettings, tag="searxng"):
+class SearxngSettings(ProviderSettings, tag="searxng", frozen=True):
     url: Annotated[HttpUrl, Meta(description="the SearXNG instance (without it the provider is skipped)")] | UnsetType = UNSET
     requests_per_minute: Rate0 | UnsetType = UNSET
 
 
-class BraveSettings(ProviderSettings, tag="brave"):
+class BraveSettings(ProviderSettings, tag="brave", frozen=True):
     url: Url | UnsetType = UNSET
     api_key_env: Annotated[EnvName, Meta(description=f"{_KEY_ENV} (default: BRAVE_API_KEY)")] | UnsetType = UNSET
     requests_per_minute: Rate60 | UnsetType = UNSET
 
 
-class MarginaliaSettings(ProviderSettings, tag="marginalia"):
+class MarginaliaSettings(ProviderSettings, tag="marginalia", frozen=True):
     url: Url | UnsetType = UNSET
     api_key_env: Annotated[EnvName, Meta(description=f"{_KEY_ENV} (default: none, the shared key 'public')")] | UnsetType = UNSET
     requests_per_minute: Rate30 | UnsetType = UNSET
 
 
-ArchiveSettings = Union[WaybackSettings, MementoSettings]
-SearchSettings = Union[SiteSettings, SearxngSettings, BraveSettings, MarginaliaSettings]
+ArchiveSettings = WaybackSettings | MementoSettings
+SearchSettings = SiteSettings | SearxngSettings | BraveSettings | MarginaliaSettings

@@ -9,7 +9,6 @@ what this module generates. Regenerate it after changing a key:
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -34,7 +33,8 @@ def config_schema() -> dict[str, Any]:
     config = definitions.pop("Config")
     properties = config["properties"]
     properties.pop("config_dir")  # internal, not a key
-    for f in Config.keys():
+    defaults = Config()
+    for f in Config.key_fields():
         prop = properties[f.name]
         prop.pop("default", None)  # msgspec leaves out defaults made by a factory: all from the field below
         kind = key_kind(f.name)
@@ -42,9 +42,8 @@ def config_schema() -> dict[str, Any]:
             prop = {"anyOf": [{"type": "array", "items": {"type": ["string", "integer"]}}, {"type": "string"}]}
         elif kind == "json" and prop.get("type") == "array":
             prop = {"anyOf": [prop, prop["items"]]}
-        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
         properties[f.name] = {"description": f.metadata["help"], "x-group": f.metadata["group"], **prop,
-                              "default": msgspec.to_builtins(default)}
+                              "default": msgspec.to_builtins(getattr(defaults, f.name))}
     properties["hosts"] = _with_key_pattern(properties["hosts"], HostName)
     headers = definitions["HostSettings"]["properties"]
     headers["headers"] = _with_key_pattern(headers["headers"], HeaderName)
@@ -62,7 +61,10 @@ def _with_key_pattern(mapping: dict[str, Any], key_type: Any) -> dict[str, Any]:
     """`mapping`'s schema with the pattern its keys must match, just before
     additionalProperties. msgspec writes it from 0.22 on, older versions leave it out: set here,
     the shipped file is the same whichever version generates it."""
-    pattern = mi.type_info(key_type).type.pattern
+    info = mi.type_info(key_type)
+    if not (isinstance(info, mi.Metadata) and isinstance(info.type, mi.StrType)):
+        raise TypeError(f"{key_type!r}: a mapping key type is a constrained string")
+    pattern = info.type.pattern
     moved = ("propertyNames", "additionalProperties", "default")
     rest = {k: v for k, v in mapping.items() if k not in moved}
     default = {"default": mapping["default"]} if "default" in mapping else {}
@@ -78,8 +80,7 @@ def main(argv: list[str]) -> int:
         SCHEMA_FILE.write_text(schema_text(), encoding="utf-8")
         return 0
     if argv:
-        print("usage: python -m linkfix.config.schema [--write]", file=sys.stderr)
-        return 2
+        raise SystemExit("usage: python -m linkfix.config.schema [--write]")
     sys.stdout.write(schema_text())
     return 0
 

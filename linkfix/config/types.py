@@ -72,7 +72,8 @@ class Settings(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, f
         return iter(self.keys())
 
 
-class HostSettings(Settings):
+# Subclasses say frozen=True again: msgspec inherits it, type checkers (dataclass_transform) do not.
+class HostSettings(Settings, frozen=True):
     concurrency: Annotated[Count, Meta(description="connections to this host at once (default: host_concurrency)")] | UnsetType = UNSET
     request_interval: Annotated[Seconds, Meta(description="seconds between two requests to this host (default: request_interval)")] | UnsetType = UNSET
     headers: Annotated[dict[HeaderName, HeaderValue], Meta(description="extra request headers sent to this host only")] = {}

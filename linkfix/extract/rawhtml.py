@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from .matching import match_end
+
 _TAG_OPEN = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)")
 _ATTR_NAME = re.compile(r"[^\s\"'>/=<]+")
 _UNQUOTED = re.compile(r"[^\s>]*")
@@ -60,8 +62,8 @@ def scan_tags(fragment: str) -> Iterator[Tag]:
         yield tag
         if tag.name in _RAW_TEXT and not tag.closing:
             # The body of these elements is text, not markup: a '<a' inside a script is no link.
-            close = _RAW_TEXT_END[tag.name].search(fragment, pos)
-            pos = close.start() if close else size
+            end_tag = _RAW_TEXT_END[tag.name].search(fragment, pos)
+            pos = end_tag.start() if end_tag else size
 
 
 def _read_tag(fragment: str, m: re.Match[str], lt: int) -> tuple[Tag, int]:
@@ -69,7 +71,7 @@ def _read_tag(fragment: str, m: re.Match[str], lt: int) -> tuple[Tag, int]:
     pos = m.end()
     attributes: list[Attribute] = []
     while pos < size:
-        pos = _SPACE.match(fragment, pos).end()
+        pos = match_end(_SPACE, fragment, pos)
         if pos >= size:
             break
         ch = fragment[pos]
@@ -85,9 +87,9 @@ def _read_tag(fragment: str, m: re.Match[str], lt: int) -> tuple[Tag, int]:
         if not name:
             pos += 1  # a stray quote or '=': skip it, as browsers do
             continue
-        pos = _SPACE.match(fragment, name.end()).end()
+        pos = match_end(_SPACE, fragment, name.end())
         if pos < size and fragment[pos] == "=":
-            pos = _SPACE.match(fragment, pos + 1).end()
+            pos = match_end(_SPACE, fragment, pos + 1)
             if pos < size and fragment[pos] in "\"'":
                 quote = fragment[pos]
                 close = fragment.find(quote, pos + 1)
@@ -95,8 +97,7 @@ def _read_tag(fragment: str, m: re.Match[str], lt: int) -> tuple[Tag, int]:
                 start, end = pos + 1, close
                 pos = min(size, close + 1)
             else:
-                value = _UNQUOTED.match(fragment, pos)
-                start, end = pos, value.end()
+                start, end = pos, match_end(_UNQUOTED, fragment, pos)
                 pos = end
             attributes.append(
                 Attribute(name=name.group().lower(), value=fragment[start:end], start=start, end=end)

@@ -19,15 +19,19 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 from ..config import Config
 from ..inputs.sources import Project
 from ..model import Document
 from ..store.cache import Cache
 from .documents import Outcome, accept_outcome, cached_outcome, extract_file, extraction_key, markdown_setup, remember_outcome
+
+# Files in reading order: (path, its outcome or the worker's future of it, cache key).
+_Queue = deque[tuple[Path, "asyncio.Future[Outcome] | Outcome", str]]
 
 log = logging.getLogger(__name__)
 
@@ -43,13 +47,13 @@ def worth_a_worker(project: Project, config: Config) -> bool:
     return not config.offline and len(project.files) >= MIN_FILES and (os.cpu_count() or 1) >= 2
 
 
-async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache | None, errors: list[str]) -> AsyncIterator[tuple[str, Document]]:
+async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache | None, errors: list[str]) -> AsyncGenerator[tuple[str, Document], None]:
     """`runner.iter_documents`, with the parsing done by a worker process once it is up."""
     errors.extend(project.errors)
     loop = asyncio.get_running_loop()
     pool: ProcessPoolExecutor | None = None
     ready: asyncio.Future[None] | None = None
-    queue: deque[tuple[object, asyncio.Future[Outcome] | Outcome, str]] = deque()  # (path, outcome, cache key)
+    queue: _Queue = deque()
     misses = 0  # files not in the extraction cache so far
     markdown = markdown_setup(project)  # plain data: the worker builds its own renderer from it
     try:
@@ -92,8 +96,9 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
             pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _take(queue: deque, cache: Cache | None, errors: list[str], project: Project) -> tuple[str, Document] | None:
+def _take(queue: _Queue, cache: Cache | None, errors: list[str], project: Project) -> tuple[str, Document] | None:
     path, outcome, key = queue.popleft()
+    assert not isinstance(outcome, asyncio.Future), "a file is taken only once its outcome is there"
     remember_outcome(cache, key, outcome)
     return accept_outcome(project, path, outcome, errors)
 

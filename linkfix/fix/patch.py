@@ -15,6 +15,7 @@ import difflib
 import functools
 import hashlib
 import html
+import itertools
 import logging
 import os
 import re
@@ -103,7 +104,7 @@ def plan_edits(text: str, edits: list[Edit]) -> str:
                 f"{edit.span.path}:{edit.span.line}: expected {edit.old!r:.120} at offset {start}, "
                 f"found {found!r:.120}; the file changed since it was checked"
             )
-    for before, after in zip(unique, unique[1:]):
+    for before, after in itertools.pairwise(unique):
         same_span = (before.span.start, before.span.end) == (after.span.start, after.span.end)
         if after.span.start < before.span.end or same_span:
             raise PatchError(

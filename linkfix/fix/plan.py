@@ -89,11 +89,14 @@ class FixOptions:
 
 
 class HistoryLike(Protocol):
-    """What `history(url)` returns; linkfix.store.cache.History fits."""
+    """What `history(url)` returns (read only); linkfix.store.records.History fits."""
 
-    first_broken: float
-    last_broken: float
-    broken_runs: int
+    @property
+    def first_broken(self) -> float: ...
+    @property
+    def last_broken(self) -> float: ...
+    @property
+    def broken_runs(self) -> int: ...
 
 
 History = Callable[[str], HistoryLike]
@@ -195,7 +198,7 @@ def _best(item: LinkResult, candidates: list[Candidate], options: FixOptions, *,
     messages = [caveat] if caveat else []
     reason = unsafe_replacement_reason(new_url)
     if reason:
-        return None, messages + [f"suggestion {new_url!r} refused: {reason}"]
+        return None, [*messages, f"suggestion {new_url!r} refused: {reason}"]
     return _fix(item, new_url, candidate.method, candidate.confidence), messages
 
 

@@ -102,11 +102,18 @@ def _unknown_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node):
         return loader.construct_scalar(node)
     if isinstance(node, yaml.SequenceNode):
         return loader.construct_sequence(node)
-    return loader.construct_mapping(node)
+    if isinstance(node, yaml.MappingNode):
+        return loader.construct_mapping(node)
+    raise TypeError(f"{type(node).__name__}: not a node PyYAML makes")
 
 
 def _env_tag(loader: yaml.SafeLoader, node: yaml.Node):
-    values = loader.construct_sequence(node) if isinstance(node, yaml.SequenceNode) else [loader.construct_scalar(node)]
+    if isinstance(node, yaml.SequenceNode):
+        values = loader.construct_sequence(node)
+    elif isinstance(node, (yaml.ScalarNode, yaml.MappingNode)):
+        values = [loader.construct_scalar(node)]  # a mapping: PyYAML's error, as in MkDocs
+    else:
+        raise TypeError(f"{type(node).__name__}: not a node PyYAML makes")
     for name in values[:-1] if len(values) > 1 else values:
         if isinstance(name, str) and name in os.environ:
             return os.environ[name]

@@ -17,6 +17,9 @@ Formatter = Callable[[Report], str]
 Streamer = Callable[[Report], Iterator[bytes]]  # the file's UTF-8 bytes, piece by piece
 
 F = TypeVar("F")
+# A registered function keeps its own signature (the text format's `color=` option).
+FormatterT = TypeVar("FormatterT", bound=Formatter)
+StreamerT = TypeVar("StreamerT", bound=Streamer)
 
 #: Format name -> the module (in this package) that registers it.
 MODULES: dict[str, str] = {
@@ -68,16 +71,16 @@ FORMATS: _Registry[Formatter] = _Registry(every_format=True)
 STREAMERS: _Registry[Streamer] = _Registry(every_format=False)
 
 
-def register(name: str) -> Callable[[Formatter], Formatter]:
-    def add(function: Formatter) -> Formatter:
+def register(name: str) -> Callable[[FormatterT], FormatterT]:
+    def add(function: FormatterT) -> FormatterT:
         FORMATS.add(name, function)
         return function
 
     return add
 
 
-def register_stream(name: str) -> Callable[[Streamer], Streamer]:
-    def add(function: Streamer) -> Streamer:
+def register_stream(name: str) -> Callable[[StreamerT], StreamerT]:
+    def add(function: StreamerT) -> StreamerT:
         STREAMERS.add(name, function)
         return function
 

@@ -20,8 +20,12 @@ from msgspec import Meta
 
 from .. import model
 
-SCHEMA_URL = "https://linkfix.dev/schema/report-1.json"
-SCHEMA_VERSION = 1
+# The report's fixed header values, as types (a Literal cannot name a constant) and as values
+# (type-checked against the types: a value that differs is a mypy error).
+SchemaUrl = Literal["https://linkfix.dev/schema/report-1.json"]
+SchemaVersion = Literal[1]
+SCHEMA_URL: SchemaUrl = "https://linkfix.dev/schema/report-1.json"
+SCHEMA_VERSION: SchemaVersion = 1
 
 Count = Annotated[int, Meta(ge=0)]
 
@@ -142,8 +146,8 @@ class Report(_Struct, omit_defaults=True):
     not UTF-8 keeps its undecodable bytes as lone surrogate escapes (\\udc80-\\udcff, Python's
     os.fsdecode), so it names the same file when read back."""
 
-    schema: Literal[SCHEMA_URL]
-    version: Annotated[Literal[SCHEMA_VERSION], _doc("Bumped on any incompatible change; readers refuse other versions.")]
+    schema: SchemaUrl
+    version: Annotated[SchemaVersion, _doc("Bumped on any incompatible change; readers refuse other versions.")]
     tool: Tool
     started: Annotated[str, _doc("ISO 8601 time the run started (empty when unknown).")]
     duration: Annotated[float, _doc("Wall time of the run in seconds.", ge=0)]

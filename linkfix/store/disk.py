@@ -21,6 +21,7 @@ Values are JSON text (`values.py`); what a value means is checked by whoever rea
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
@@ -191,10 +192,8 @@ def _hex_dirs(directory: Path) -> list[Path]:
 
 
 def _remove_if_empty(directory: Path) -> None:
-    try:
+    with contextlib.suppress(OSError):  # not empty: something else lives there, leave it
         directory.rmdir()
-    except OSError:
-        pass  # not empty: something else lives there, leave it
 
 
 def _refuse_links(directory: Path) -> None:

@@ -26,7 +26,6 @@ keeps running. The plugin uses linkfix's public API only.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import os
 from pathlib import Path
@@ -82,15 +81,10 @@ class ConfigKey(BaseConfigOption):
             raise ValidationError(str(exc).removeprefix("linkfix: ").removeprefix(f"{self.name}: ")) from exc
 
 
-def _default(field: dataclasses.Field) -> Any:
-    if field.default is not dataclasses.MISSING:
-        return field.default
-    return field.default_factory()  # type: ignore[misc]
-
-
 def config_scheme() -> tuple[tuple[str, BaseConfigOption], ...]:
-    """Every linkfix config key (from `Config.keys()`, never retyped) + the plugin's own options."""
-    keys = tuple((f.name, ConfigKey(f.name, _default(f))) for f in Config.keys() if f.name not in _NOT_OPTIONS)
+    """Every linkfix config key (from `Config.key_fields()`, never retyped) + the plugin's own options."""
+    defaults = Config()
+    keys = tuple((f.name, ConfigKey(f.name, getattr(defaults, f.name))) for f in Config.key_fields() if f.name not in _NOT_OPTIONS)
     own = (
         ("enabled", c.Type(bool, default=True)),
         ("fail_on", c.Choice(("broken", "never"), default="broken")),
@@ -136,7 +130,7 @@ class LinkfixPlugin(BasePlugin):
         self.settings = None  # `mkdocs serve` reloads the config on every rebuild
         if not self.config["enabled"]:
             return config
-        values = {f.name: self.config[f.name] for f in Config.keys() if f.name not in _NOT_OPTIONS}
+        values = {f.name: self.config[f.name] for f in Config.key_fields() if f.name not in _NOT_OPTIONS}
         settings = Config(**values, config_dir=os.path.dirname(config.config_file_path or "") or ".")
         if self.command == "serve" and not self.config["serve_external"]:
             settings.offline = True  # a live preview must not wait on the network

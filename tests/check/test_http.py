@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
@@ -815,7 +816,7 @@ async def test_429s_in_a_row_pause_the_host_longer_each_time(web):
         result = await c.check(web.url(HOST, "/busy/page"))
     assert (result.status, result.http_status) == (Status.BLOCKED, 429)
     times = web.stats(HOST).times
-    gaps = [later - earlier for earlier, later in zip(times, times[1:])]
+    gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
     assert len(gaps) == 2
     # 0.1 s (+ up to 50% jitter) after the first, 0.2 s (+ up to 50%) after the second
     assert 0.1 <= gaps[0] < 0.2 <= gaps[1]

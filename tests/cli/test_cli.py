@@ -61,7 +61,7 @@ def test_built_site(project):
 
 
 def test_fragments_can_be_turned_off(project):
-    code, data = check_json("site", "--no-include-fragments")
+    _, data = check_json("site", "--no-include-fragments")
     assert [b[2] for b in broken(data)] == ["../../escape.html", "gone.html"]
 
 
@@ -151,7 +151,7 @@ def test_abbreviated_flags_are_refused(project, capsys):
 def test_a_report_file_interrupted_while_streaming_leaves_nothing(tmp_path):
     """The JSON report is streamed into a temporary file: a failure or Ctrl-C halfway removes it,
     and the report file is never half written."""
-    from linkfix.cli.output import write_text_atomic
+    from linkfix.report.files import write_report_file
 
     def pieces():
         yield b"{\n"
@@ -159,8 +159,19 @@ def test_a_report_file_interrupted_while_streaming_leaves_nothing(tmp_path):
 
     target = tmp_path / "out" / "report.json"
     with pytest.raises(KeyboardInterrupt):
-        write_text_atomic(target, pieces())
+        write_report_file(target, pieces())
     assert list((tmp_path / "out").iterdir()) == []
-    write_text_atomic(target, [b"{}", b"\n"])
-    write_text_atomic(tmp_path / "t.txt", "é\n")
+    write_report_file(target, [b"{}", b"\n"])
+    write_report_file(tmp_path / "t.txt", "é\n")
     assert target.read_bytes() == b"{}\n" and (tmp_path / "t.txt").read_bytes() == "é\n".encode()
+
+
+def test_a_text_report_file_carries_no_terminal_colours(project, monkeypatch, capsys):
+    """Colours are for a terminal: a text report written to a file is plain, whatever stdout is."""
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    code = main(["check", "--offline", "--no-cache", "docs", "--format", "text", "-o", "report.txt", "--format", "text"])
+    assert code == 1
+    assert "\x1b[" in capsys.readouterr().out  # the terminal's copy is painted
+    text = Path("report.txt").read_text(encoding="utf-8")
+    assert "instal.md" in text and "\x1b[" not in text

@@ -63,9 +63,9 @@ async def test_unknown_names_stay_unresolved_and_unknown_hosts_are_refused():
         assert (await web.resolver.resolve("docs.acme.test"))[0]["host"] == "127.0.0.1"
         with pytest.raises(OSError):
             await web.resolver.resolve("example.com")
-        async with aiohttp.ClientSession() as session:  # the system resolver: 127.0.0.1 itself
-            async with session.get(f"http://127.0.0.1:{web.port}/") as response:
-                assert response.status == 421
+        # the system resolver: 127.0.0.1 itself
+        async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{web.port}/") as response:
+            assert response.status == 421
         assert web.canonical(f"see http://docs.acme.test:{web.port}/x and http://docs.acme.test:{web.port}1/") == (
             f"see https://docs.acme.test/x and http://docs.acme.test:{web.port}1/")
 

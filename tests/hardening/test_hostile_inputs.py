@@ -101,7 +101,7 @@ def _repository_with_a_leaking_symlink(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("target", [".", "docs"])
 def test_symlinks_out_of_the_root_or_into_git_are_not_read_and_are_named(tmp_path, target):
     _repository_with_a_leaking_symlink(tmp_path)
-    code, report, _ = json_report(tmp_path, target, "--suggest")
+    _, report, _ = json_report(tmp_path, target, "--suggest")
     text = json.dumps(report)
     assert SECRET not in text and "AUTHORIZATION" not in text
     skipped = [error for error in report["errors"] if "config.md" in error or "private.md" in error]
@@ -111,7 +111,7 @@ def test_symlinks_out_of_the_root_or_into_git_are_not_read_and_are_named(tmp_pat
 
 def test_symlinks_named_on_the_command_line_cannot_widen_the_root(tmp_path):
     _repository_with_a_leaking_symlink(tmp_path)
-    code, report, _ = json_report(tmp_path, "docs/index.md", "docs/private.md", "docs/config.md")
+    _, report, _ = json_report(tmp_path, "docs/index.md", "docs/private.md", "docs/config.md")
     assert SECRET not in json.dumps(report)
     assert sum("outside" in error for error in report["errors"]) == 2, report["errors"]
     assert [link["url"] for link in report["links"]] == ["guide.md"]  # the control: index.md was read
@@ -126,7 +126,7 @@ def test_a_mkdocs_project_may_link_its_own_readme_but_not_git(tmp_path):
     (docs / "index.md").symlink_to("../README.md")  # a common MkDocs idiom
     (docs / "config.md").symlink_to("../.git/config")
     (tmp_path / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
-    code, report, _ = json_report(tmp_path, "mkdocs.yml")
+    _, report, _ = json_report(tmp_path, "mkdocs.yml")
     assert [link["url"] for link in report["links"]] == ["https://example.com/changes"]
     assert SECRET not in json.dumps(report)
     assert any("config.md" in error and "outside" in error for error in report["errors"])

@@ -94,7 +94,7 @@ async def test_check_stopped_mid_run_leaves_a_usable_cache(slow_web, tmp_path, s
     # stop it once a few URLs are done and others are in flight
     await _wait_for(lambda: slow_web.stats("127.0.0.1").requests >= 16)
     process.send_signal(signum)
-    out, err = await asyncio.wait_for(process.communicate(), 20)
+    _, err = await asyncio.wait_for(process.communicate(), 20)
     stderr = err.decode()
     assert process.returncode == code, stderr
     assert f"linkfix: {message}" in stderr and "Traceback" not in stderr
@@ -109,7 +109,7 @@ async def test_check_stopped_mid_run_leaves_a_usable_cache(slow_web, tmp_path, s
     slow_web.reset_stats()
     slow_web.latency = 0.0  # the second run need not be slow
     process = await _linkfix(*_check_argv(docs, cache_dir), cwd=tmp_path)
-    out, err = await asyncio.wait_for(process.communicate(), 30)
+    _, err = await asyncio.wait_for(process.communicate(), 30)
     assert process.returncode == 0, err.decode()
     report = json.loads((tmp_path / "report.json").read_text())
     statuses = [link["status"] for link in report["links"]]
@@ -171,13 +171,13 @@ async def test_fix_killed_at_random_points_never_half_writes(tmp_path, signum):
         done_before = _states(tmp_path, expected)[1]
         process = await _linkfix("fix", "--from", "result.json", cwd=tmp_path)
         # wait until this run is writing (one more file changed), then a random short delay
-        await _wait_for(lambda: _states(tmp_path, expected)[1] > done_before or process.returncode is not None)
+        await _wait_for(lambda before=done_before, running=process: _states(tmp_path, expected)[1] > before or running.returncode is not None)
         await asyncio.sleep(rng.uniform(0.0, 0.05))
         if process.returncode is None:
             process.send_signal(signum)
         _, err = await asyncio.wait_for(process.communicate(), 20)
         assert "Traceback" not in err.decode()
-        old, new = _states(tmp_path, expected)  # every file old or new, never torn
+        _, new = _states(tmp_path, expected)  # every file old or new, never torn
         stopped_mid_way += 0 < new < N_FILES
         if signum != signal.SIGKILL:
             assert _leftovers(tmp_path) == []  # an orderly stop cleans its temporary file
@@ -245,7 +245,7 @@ def _report_leftovers(directory: Path) -> list[str]:
 @pytest.mark.parametrize("stage", ["fsync", "replace"])
 @pytest.mark.parametrize("signal_exception", [KeyboardInterrupt, SystemExit])
 def test_interrupt_while_a_report_is_written_leaves_the_old_report_and_no_temp(tmp_path, monkeypatch, stage, signal_exception):
-    from linkfix.cli.output import write_text_atomic
+    from linkfix.report.files import write_report_file
 
     report = tmp_path / "report.json"
     report.write_text('{"old": true}\n', encoding="utf-8")
@@ -255,14 +255,14 @@ def test_interrupt_while_a_report_is_written_leaves_the_old_report_and_no_temp(t
 
     monkeypatch.setattr(os, stage, interrupted)  # Ctrl-C (or SIGTERM's exit) arriving at that exact call
     with pytest.raises(signal_exception):
-        write_text_atomic(report, '{"new": true}\n')
+        write_report_file(report, '{"new": true}\n')
     monkeypatch.undo()
     assert report.read_text(encoding="utf-8") == '{"old": true}\n'
     assert _report_leftovers(tmp_path) == []
 
 
 def test_interrupt_while_a_report_streams_leaves_the_old_report_and_no_temp(tmp_path):
-    from linkfix.cli.output import write_text_atomic
+    from linkfix.report.files import write_report_file
 
     report = tmp_path / "report.json"
     report.write_text('{"old": true}\n', encoding="utf-8")
@@ -272,17 +272,17 @@ def test_interrupt_while_a_report_streams_leaves_the_old_report_and_no_temp(tmp_
         raise KeyboardInterrupt  # Ctrl-C while a streamed format is still rendering
 
     with pytest.raises(KeyboardInterrupt):
-        write_text_atomic(report, pieces())
+        write_report_file(report, pieces())
     assert report.read_text(encoding="utf-8") == '{"old": true}\n'
     assert _report_leftovers(tmp_path) == []
 
 
 def test_report_temp_file_left_by_a_killed_run_is_swept_by_the_next_write(tmp_path):
-    from linkfix.cli.output import write_text_atomic
+    from linkfix.report.files import write_report_file
 
     stale = tmp_path / ".report.json.0123456789ab.linkfix-tmp"
     stale.write_text("half", encoding="utf-8")
-    write_text_atomic(tmp_path / "report.json", "{}\n")
+    write_report_file(tmp_path / "report.json", "{}\n")
     assert (tmp_path / "report.json").read_text(encoding="utf-8") == "{}\n"
     assert _report_leftovers(tmp_path) == []
 

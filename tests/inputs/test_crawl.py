@@ -104,7 +104,7 @@ async def test_depth_and_page_limits(simweb):
 
 async def test_robots_disallow_all_is_a_clear_error_and_nothing_is_read(simweb):
     build_site(simweb, robots="User-agent: linkfix\nDisallow: /\n")
-    with pytest.raises(InputError, match="robots.txt disallows it"):
+    with pytest.raises(InputError, match=r"robots\.txt disallows it"):
         await crawl_check(simweb.url(HOST, "/docs/"), config(), CrawlLimits(), resolver=simweb.resolver)
     assert simweb.stats(HOST).paths["/docs/"] == 0
 
@@ -167,7 +167,7 @@ def test_crawl_delay_raises_the_host_interval_only():
 async def test_robots_server_error_means_disallow_all(simweb):
     build_site(simweb)
     simweb.sites[HOST].page("/robots.txt", "busy", status=500, content_type="text/plain")
-    with pytest.raises(InputError, match="robots.txt disallows it"):
+    with pytest.raises(InputError, match=r"robots\.txt disallows it"):
         await crawl_check(simweb.url(HOST, "/docs/"), config(), CrawlLimits(), resolver=simweb.resolver)
     assert simweb.stats(HOST).paths["/docs/"] == 0
 

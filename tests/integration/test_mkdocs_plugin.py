@@ -127,7 +127,7 @@ def test_every_config_key_is_an_option(in_process_plugin):
     from mkdocs_linkfix.plugin import LinkfixPlugin
 
     options = {name for name, _ in LinkfixPlugin.config_scheme}
-    assert {f.name for f in Config.keys()} - {"format", "output"} <= options
+    assert {f.name for f in Config.key_fields()} - {"format", "output"} <= options
     assert {"fail_on", "report", "serve_external"} <= options
 
 

@@ -13,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-import realdocs  # noqa: E402
+import realdocs
 
 CORPUS = realdocs.default_corpus()
 

@@ -1,6 +1,6 @@
 """Recovery through `remap`ped requests names its candidates as the docs name them."""
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from linkfix.config import Config
 from linkfix.model import CheckResult, Link, LinkKind, LinkResult, Page, Scope, Span, Status
@@ -23,6 +23,6 @@ async def test_a_rewrite_that_redirects_in_request_space_is_suggested_in_documen
     item = LinkResult(link=link, resolved=dead, scope=Scope.EXTERNAL,
                       result=CheckResult(url=dead, status=Status.BROKEN, reason="404", http_status=404))
     [out] = await recover_all([item], config=config, client=client, cache=None,
-                              link_times={dead: datetime(2023, 1, 1, tzinfo=timezone.utc)})
+                              link_times={dead: datetime(2023, 1, 1, tzinfo=UTC)})
     assert out.suggestions, "the control: the rewrite was found"
     assert [c.url for c in out.suggestions] == ["https://docs.example.org/guide/setup.html"]

@@ -160,9 +160,8 @@ def test_command_line_passes_spread_without_and_only_linked(tmp_path):
         assert truth == plan_urls(300, 9, 1, port, spread="skewed", without={"429-then-ok"})
 
         async def probe(host: str) -> int:
-            async with aiohttp.ClientSession() as session:
-                async with session.get(f"http://{host}:{port}/ok/guide/nobody-linked-1.html") as response:
-                    return response.status
+            async with aiohttp.ClientSession() as session, session.get(f"http://{host}:{port}/ok/guide/nobody-linked-1.html") as response:
+                return response.status
 
         assert asyncio.run(probe("127.0.0.10")) == 404  # a normal host: only linked paths exist
         assert asyncio.run(probe("127.0.0.17")) == 200  # the soft-404 host

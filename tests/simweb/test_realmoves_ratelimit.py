@@ -43,7 +43,7 @@ def test_endpoints_are_grouped_as_the_archive_groups_them():
 
 
 def test_past_the_limit_the_answer_is_429_with_the_wait_until_a_slot_frees(gate, clock):
-    for n in range(3):
+    for _ in range(3):
         clock.now += 1
         assert gate.decide("10.0.0.1", CDX) == ("ok", 0.0)
     clock.now += 1

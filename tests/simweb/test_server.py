@@ -180,7 +180,7 @@ async def test_site_names_are_validated(simweb):
 
 async def test_port_before_start_is_an_error():
     with pytest.raises(RuntimeError):
-        SimWeb().port
+        _ = SimWeb().port  # reading it is what raises
 
 
 async def test_stop_is_idempotent_and_restart_works():

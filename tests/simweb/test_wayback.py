@@ -91,7 +91,7 @@ async def test_availability_before_and_unknown(archive):
 
 async def test_cdx_json_header_row_and_filters(archive):
     get, _ = archive
-    status, headers, text = await get(
+    status, _, text = await get(
         "/cdx/search/cdx", url=PAGE, output="json", filter=["statuscode:200", "mimetype:text/html"]
     )
     rows = json.loads(text)

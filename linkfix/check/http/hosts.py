@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 from ...config import Config
 from ...model import Reason
 from ...store.cache import Cache
-from ...urls import hostname, normalise_host, route, split
+from ...urls import hostname, route, split
 from .. import policy
 from .admission import Admission
 from .network import NetworkWatch
@@ -144,7 +144,6 @@ class HostScheduler:
         self._network = network
         self._backoff = backoff
         self._max_retry_after = max_retry_after
-        self._hosts_config = {normalise_host(str(k)): v for k, v in config.hosts.items()}  # keyed as hosts are looked up
         self._admission: Admission | None = None
         self._runners: set[asyncio.Task[None]] = set()  # see Host
         self._order = itertools.count()  # arrival order of queued requests (ties in priority)
@@ -152,7 +151,7 @@ class HostScheduler:
         self.critical_seconds = 0.0  # see rank_hosts
 
     def open(self) -> None:
-        busiest = max([self.config.host_concurrency, *(int(h.get("concurrency", 0) or 0) for h in self._hosts_config.values())])
+        busiest = max([self.config.host_concurrency, *(int(h.get("concurrency", 0) or 0) for h in self.config.hosts.values())])
         self._admission = Admission(self.config.max_concurrency, minimum=busiest, on_tick=self.rank_hosts)
         self._admission.start()
 
@@ -177,7 +176,7 @@ class HostScheduler:
         key = f"{name}:{parts.port or ''}"
         host = self.hosts.get(key)
         if host is None:
-            settings = self._hosts_config.get(name) or {}
+            settings = self.config.host_settings(name)
             host = Host(
                 int(settings.get("concurrency", self.config.host_concurrency)),
                 float(settings.get("request_interval", self.config.request_interval)),

@@ -20,7 +20,7 @@ from aiohttp.resolver import DefaultResolver
 
 from ...config import Config
 from ...model import Reason, Redirect
-from ...urls import hostname, normalise_host, split
+from ...urls import hostname, split
 from ..netsafety import ConnectionGuard, GuardedResolver, Reach, SocketFactory, forbidden_in, parse_address
 
 GITHUB_HOSTS = frozenset({"github.com", "api.github.com", "raw.githubusercontent.com"})
@@ -79,7 +79,6 @@ class Transport:
         self._socket_factory = socket_factory  # opens the sockets the ConnectionGuard allowed
         self._remap = [(re.compile(rule.split(maxsplit=1)[0]), rule.split(maxsplit=1)[1]) for rule in config.remap]
         self.remaps = bool(self._remap)
-        self._hosts_config = {normalise_host(str(k)): v for k, v in config.hosts.items()}  # keyed as hosts are looked up
         self._github_token = os.environ.get("GITHUB_TOKEN", "")
         # HTTP(S)_PROXY / NO_PROXY, read once: aiohttp's trust_env looks them (and ~/.netrc) up
         # in a worker thread for every request, which costs more than the request on loopback.
@@ -153,8 +152,7 @@ class Transport:
         if known is not None:
             return known
         headers: dict[str, str] = {}
-        settings = self._hosts_config.get(name) or {}
-        headers.update({str(k): str(v) for k, v in (settings.get("headers") or {}).items()})
+        headers.update({str(k): str(v) for k, v in self.config.host_settings(name).headers.items()})
         # Per hop, never per chain: a redirect away from GitHub does not carry the token.
         if self._github_token and name in GITHUB_HOSTS and parts.scheme == "https":
             headers.setdefault("Authorization", f"Bearer {self._github_token}")

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
 
 from ...config import Config
-from ...report import FORMATS
 
 NAME = "demo"
 HELP = "run check + recovery on a bundled example docs site against a simulated web (offline, seconds)"
@@ -26,12 +24,12 @@ def run(args: argparse.Namespace, config: Config | None) -> int:
     import asyncio  # here, like the demo itself: `linkfix --help` need not load either
 
     from ..demo import run_demo
+    from ..output import terminal_text
 
     started = time.monotonic()
     result = asyncio.run(run_demo(args.output_dir))
-    color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     out = sys.stdout
-    out.write(FORMATS["text"](result.report, color=color))
+    out.write(terminal_text(result.report))
     out.write("\nSuggested patch (what `linkfix fix --update-redirects` would change):\n\n")
     out.write(result.diff or "(nothing to change)\n")
     out.write(

@@ -23,7 +23,7 @@ from ...errors import InputError
 from ...fix.plan import FixOptions, plan_fixes, prepare_changes
 from ...model import Archived, Candidate, CheckResult, LinkResult, Redirect, Report
 from ...pipeline import run_check
-from ...report import FORMATS
+from ...report.files import write_report
 
 log = logging.getLogger(__name__)
 
@@ -67,10 +67,8 @@ async def run_demo(out_dir: Path) -> DemoResult:
         report = await run_check([str(docs)], config, resolver=web.resolver)
         report = canonical_report(report, web.canonical)
     html_report, json_result = out_dir / HTML_NAME, out_dir / JSON_NAME
-    from ..output import write_text_atomic
-
-    write_text_atomic(html_report, FORMATS["html"](report))
-    write_text_atomic(json_result, FORMATS["json"](report))
+    write_report(report, html_report, "html")
+    write_report(report, json_result, "json")
     plan = plan_fixes(report, FixOptions(update_redirects=True))
     changes, problems = prepare_changes(plan, base=Path.cwd(), root=docs)
     for problem in problems:

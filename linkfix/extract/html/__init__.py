@@ -311,6 +311,7 @@ def _scan_fast(scan: _Scan) -> None:
     text, pos, size, match = scan.text, 0, len(scan.text), _FAST.match
     while pos < size:
         m = match(text, pos)
+        assert m is not None  # the grammar matches anywhere: at worst a lone `<`, or the end
         kind = m.lastgroup
         if kind == "body":
             pos = scan.start_tag(m.group("name").lower(), m.start("body"), m.end("body"), m.end())
@@ -325,6 +326,7 @@ def _scan_full(scan: _Scan) -> None:
     text, pos, size, match = scan.text, 0, len(scan.text), _FULL.match
     while pos < size:
         m = match(text, pos)
+        assert m is not None  # the grammar matches anywhere: at worst a lone `<`
         kind = m.lastgroup
         if kind == "text":
             scan.add_text(m.group())

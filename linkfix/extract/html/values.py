@@ -9,6 +9,7 @@ import re
 from bisect import bisect_right
 from html.entities import html5 as _HTML5_ENTITIES
 
+from ..matching import match_end
 from .grammar import _SPACES, _WS
 
 # Names are capped at 32 characters like html.unescape's, so that `&` + a megabyte of
@@ -94,7 +95,7 @@ class _DecodedValue:
 
     def raw_offset(self, index: int) -> int:
         i = bisect_right(self._decoded_at, (index, len(self.text) + 1)) - 1
-        (start, end), (raw_start, raw_end) = self._decoded_at[i], self._raw_at[i]
+        (_, end), (raw_start, raw_end) = self._decoded_at[i], self._raw_at[i]
         if index < end:
             return raw_start  # inside a reference's replacement: the whole reference
         return raw_end + (index - end)
@@ -116,17 +117,17 @@ def _srcset_urls(value: str) -> list[tuple[int, int]]:
     found: list[tuple[int, int]] = []
     pos, size = 0, len(value)
     while True:
-        pos = _SRCSET_SKIP.match(value, pos).end()
+        pos = match_end(_SRCSET_SKIP, value, pos)
         if pos >= size:
             return found
-        end = _SRCSET_URL.match(value, pos).end()
+        end = match_end(_SRCSET_URL, value, pos)  # value[pos] is no blank: the skip above ends there
         url_end = end
         while url_end > pos and value[url_end - 1] == ",":
             url_end -= 1  # "a.png," has no descriptors; the commas are separators
         if url_end > pos:
             found.append((pos, url_end))
         if url_end == end:  # descriptors follow, up to a comma outside parentheses
-            end = _SRCSET_DESCRIPTORS.match(value, end).end()
+            end = match_end(_SRCSET_DESCRIPTORS, value, end)
         pos = end
 
 
@@ -143,7 +144,7 @@ def _refresh_url(content: str) -> tuple[int, int] | None:
     pos = time.end()
     if pos < len(content) and content[pos] not in ";," + _SPACES:
         return None  # "5x; url=..." is not a refresh at all
-    pos = _REFRESH_SEPARATOR.match(content, pos).end()
+    pos = match_end(_REFRESH_SEPARATOR, content, pos)
     prefix = _REFRESH_URL_PREFIX.match(content, pos)
     if prefix:
         pos = prefix.end()

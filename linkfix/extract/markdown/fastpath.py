@@ -10,6 +10,7 @@ everything else is parsed by markdown-it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -19,8 +20,11 @@ from markdown_it.token import Token
 
 from .tracking import MARK, Target, bare_url
 
+_trim: Callable[[str], str]
 try:  # markdown-it-py >= 4.3 trims paragraphs with the CommonMark whitespace set
-    from markdown_it.common.utils import mdTrim as _trim
+    from markdown_it.common.utils import mdTrim
+
+    _trim = mdTrim
 except ImportError:  # 3.x trims with str.strip (as its paragraph rule does)
     _trim = str.strip
 
@@ -114,6 +118,7 @@ def plain_inline(src: str, md: MarkdownIt, env: dict[str, Any]) -> list[Token] |
                 pending += m.group()  # no URL here: markdown-it's text goes on
                 pos = m.end()
                 continue
+            url, proto = found
         new: list[Token]
         end = m.end()
         if kind == "newline":  # markdown-it's `newline` rule
@@ -134,8 +139,8 @@ def plain_inline(src: str, md: MarkdownIt, env: dict[str, Any]) -> list[Token] |
                 content = content[1:-1]
             new = [Token("code_inline", "code", 0, content=content, markup="`")]
         else:
+            attrs: dict[str, str | int | float]  # a Token's attributes
             if kind == "bare":
-                url, proto = found
                 pending = pending[: -len(proto)]
                 end = pos + len(url) - len(proto)
                 attrs, label, markup = {"href": url}, url, "linkify"

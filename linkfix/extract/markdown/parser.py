@@ -38,7 +38,7 @@ def parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"linkify": True, **_OPTION_DEFAULTS}).enable(["linkify", "table", "strikethrough"])
     # This parser's own helpers (the module markdown-it shares is left alone): link
     # destinations are read by a regex where markdown-it walks them a character at a time.
-    md.helpers = SimpleNamespace(
+    md.helpers = SimpleNamespace(  # type: ignore[assignment]  # markdown-it reads its helpers by attribute: a namespace serves
         parseLinkLabel=md.helpers.parseLinkLabel,
         parseLinkDestination=parse_link_destination,
         parseLinkTitle=md.helpers.parseLinkTitle,
@@ -46,9 +46,12 @@ def parser() -> MarkdownIt:
     md.use(front_matter_plugin)
     # Targets are read from the source as written; markdown-it's own normalisation of hrefs
     # (percent-encoding, punycode) is unused work, and the biggest cost on link-dense pages.
-    md.normalizeLink = _as_written  # type: ignore[method-assign]
-    md.normalizeLinkText = _as_written  # type: ignore[method-assign]
+    # (This instance's own normalisers; markdown-it calls both with one positional argument.)
+    md.normalizeLink = _as_written  # type: ignore[method-assign]  # see above
+    md.normalizeLinkText = _as_written  # type: ignore[method-assign, assignment]  # see above: the parameter's name differs
     # Only URLs with a scheme are bare links: `setup.py` or `user@host` in prose are not.
+    if md.linkify is None:  # markdown-it leaves it out when linkify-it-py cannot be imported
+        raise ImportError("linkify-it-py is needed to read bare URLs (a dependency of linkfix: reinstall it)")
     md.linkify.set({"fuzzy_link": False, "fuzzy_email": False})
     # The inline linkify rule finds `scheme://...` while parsing, where positions are known.
     # The core rule would add only `mailto:x@y` and `//host` (which we do not check) by
@@ -59,8 +62,8 @@ def parser() -> MarkdownIt:
         rule = md.inline.ruler.__rules__[md.inline.ruler.__find__(name)]
         fn = linkify if name == "linkify" else rule.fn
         md.inline.ruler.at(name, tracking_inline(name, fn), {"alt": list(rule.alt)})
-    rule = md.block.ruler.__rules__[md.block.ruler.__find__("reference")]
-    md.block.ruler.at("reference", tracking_definition(rule.fn), {"alt": list(rule.alt)})
+    reference = md.block.ruler.__rules__[md.block.ruler.__find__("reference")]
+    md.block.ruler.at("reference", tracking_definition(reference.fn), {"alt": list(reference.alt)})
     if tuple(md.block.ruler.get_active_rules()) == FAST_BLOCK_RULES:
         md.block.ruler.before("front_matter", "plain_paragraph", plain_paragraph)
     else:  # the fast path knows these rule sets only: another markdown-it gets the slow one

@@ -85,9 +85,10 @@ def _safe_cut(text: str, start: int, target: int, limit: int) -> int | None:
         opener = _OPENER.search(text, pos, cut.start() if cut else limit)
         if opener is None:
             return cut.end() if cut else None
-        pos = _construct_end(text, opener)
-        if pos is None or pos >= limit:
+        end = _construct_end(text, opener)
+        if end is None or end >= limit:
             return None
+        pos = end
 
 
 def _construct_end(text: str, opener: re.Match[str]) -> int | None:

@@ -22,6 +22,8 @@ from markdown_it.rules_block.state_block import StateBlock
 from markdown_it.rules_inline.linkify import SCHEME_RE
 from markdown_it.rules_inline.state_inline import StateInline
 
+from ..matching import match_end
+
 MARK = "linkfix"  # key of our notes in token.meta and in the parser env
 _BLANK = re.compile(r"\s")
 _BRACKETS = re.compile(r"\[+")
@@ -78,7 +80,7 @@ def parse_link_destination(string: str, pos: int, maximum: int) -> Any:
     handed to markdown-it's own function."""
     if pos >= maximum or string.startswith("<", pos):
         return parseLinkDestination(string, pos, maximum)
-    end = _PLAIN_DESTINATION.match(string, pos, maximum).end()
+    end = match_end(_PLAIN_DESTINATION, string, pos, maximum)
     if end < maximum and string[end : end + 1] in ("(", "\\"):
         return parseLinkDestination(string, pos, maximum)
     if end == pos:
@@ -111,7 +113,7 @@ def linkify(state: StateInline, silent: bool) -> bool:
 def bare_url(md: MarkdownIt, src: str, pos: int, limit: int, pending: str) -> tuple[str, str] | None:
     """(URL, its scheme) of a bare URL whose `://` is at `pos`, the scheme being the end of
     the text markdown-it has pending; None if there is none."""
-    if pos + 3 > limit or not src.startswith("://", pos):
+    if pos + 3 > limit or not src.startswith("://", pos) or md.linkify is None:
         return None
     proto = scheme_before(pending)
     if not proto:
@@ -173,7 +175,7 @@ def tracking_inline(name: str, rule: Callable[[StateInline, bool], bool]) -> Cal
             # every `[` of a run of them. A run of `[` is text (no rule before this one acts
             # on `[`): taken at once, as markdown-it takes text it has no rule for.
             if marker == "[":
-                end = _BRACKETS.match(state.src, state.pos, state.posMax).end()
+                end = match_end(_BRACKETS, state.src, state.pos, state.posMax)  # `[` is at state.pos
                 state.pending += state.src[state.pos : end]
                 state.pos = end
                 return True
@@ -185,8 +187,7 @@ def tracking_inline(name: str, rule: Callable[[StateInline, bool], bool]) -> Cal
             return False
         if not silent:
             token = next((t for t in state.tokens[first:] if t.type in ("link_open", "image", "html_inline")), None)
-            target = _target(name, state, start, pending) if token is not None else None
-            if target is not None:
+            if token is not None and (target := _target(name, state, start, pending)) is not None:
                 token.meta[MARK] = target
         return True
 
@@ -301,7 +302,7 @@ def _definition(state: StateBlock, first: int, stop: int) -> Definition | None:
     start, end = pos, result.pos
     if end - start >= 2 and string[start] == "<" and string[end - 1] == ">":
         start, end = start + 1, end - 1
-    piece = bisect.bisect_right(offsets, start) - 1
-    shift = starts[piece] - offsets[piece]
+    index = bisect.bisect_right(offsets, start) - 1
+    shift = starts[index] - offsets[index]
     return Definition(normalizeReference(raw_label), raw_label, start + shift, end + shift, first)
 

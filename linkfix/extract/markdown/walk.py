@@ -11,6 +11,7 @@ lines the markers interrupt.
 
 from __future__ import annotations
 
+import functools
 import html
 import logging
 import re
@@ -69,14 +70,12 @@ class Found:
 
     url: str
     kind: LinkKind
-    start: int
-    end: int
+    span: Span
     order: int  # where the occurrence is, for document order
     anchor_text: str = ""
     tag: str = ""
     reference: str = ""
     words: tuple[int, int] | None = None  # range of the page text the context is taken around
-    span: Span | None = None  # set when the walk takes it (line numbers need its section)
 
 
 class PageText:
@@ -136,8 +135,6 @@ class Walk:
         if self.full:
             self.dropped = True
             return
-        if found.span is None:
-            found.span = self.source.span(found.start, found.end)
         self.found.append(found)
 
     def exact(
@@ -182,11 +179,9 @@ def _unused_definitions(walk: Walk) -> None:
                 Found(
                     url=walk.source.text[span.start : span.end],
                     kind=LinkKind.REFERENCE,
-                    start=span.start,
-                    end=span.end,
+                    span=span,
                     order=span.start,
                     reference=definition.raw_label,
-                    span=span,
                 )
             )
 
@@ -201,7 +196,7 @@ def walk_tokens(walk: Walk, tokens: Iterable[Token], parse_inline: Callable[[str
         if kind == "inline" and token.map:
             # Past the link cap, only headings are still read (their ids are fragment targets).
             if heading_level or not walk.full:
-                _inline(walk, token, heading_level, parse_inline)
+                _inline(walk, token, token.map[0], heading_level, parse_inline)
         elif kind == "heading_open":
             heading_level = token.tag
         elif kind == "heading_close":
@@ -210,7 +205,7 @@ def walk_tokens(walk: Walk, tokens: Iterable[Token], parse_inline: Callable[[str
         elif kind == "front_matter":
             walk.front_title = _front_matter_title(token.content, walk.source.path)
         elif kind == "html_block" and token.map:
-            _html_block(walk, token)
+            _html_block(walk, token, token.map[0])
         elif kind in ("fence", "code_block"):
             walk.text.add(f" {token.content} ")
         elif token.nesting == -1:
@@ -223,9 +218,9 @@ def finish(walk: Walk) -> None:
     walk.found.sort(key=lambda f: f.order)
 
 
-def _inline(walk: Walk, token: Token, heading_level: str, parse_inline: Callable[[str], list[Token]]) -> None:
+def _inline(walk: Walk, token: Token, line: int, heading_level: str, parse_inline: Callable[[str], list[Token]]) -> None:
     content = token.content
-    block = Block(walk.source, content, token.map[0], walk.cursors)
+    block = Block(walk.source, content, line, walk.cursors)
     pieces = inline_pieces(content)
     heading: list[str] = []
     custom_id = ""
@@ -281,13 +276,12 @@ def _children(walk: Walk, block: Block, base: int, children: list[Token], headin
         elif kind == "html_inline":
             target = child.meta.get(MARK)
             if target is not None:
-                following = index + 1
                 _raw_html(
                     walk,
                     child.content,
                     base + target.start,
                     block,
-                    lambda tag: _alt(tag) if tag.name in ("img", "source") else _until_close_a(children, following),
+                    functools.partial(_raw_anchor_text, children, index + 1),
                 )
         elif kind in ("text", "code_inline"):
             text.add(child.content)
@@ -355,13 +349,11 @@ def _link(
             Found(
                 url=walk.source.text[span.start : span.end],
                 kind=LinkKind.REFERENCE,
-                start=span.start,
-                end=span.end,
+                span=span,
                 order=order,
                 anchor_text=anchor,
                 reference=target.label,
                 words=words,
-                span=span,
             )
         )
         return
@@ -384,8 +376,7 @@ def _link(
         Found(
             url=walk.source.text[start:end] if end > start else raw,
             kind=kind,
-            start=start,
-            end=end,
+            span=walk.source.span(start, end),
             order=order,
             anchor_text=anchor,
             words=words,
@@ -405,12 +396,11 @@ def _raw_html(
     for tag in scan_tags(fragment):
         if tag.closing:
             continue
-        if tag.name == "img" and tag.get("alt"):
-            walk.text.add(f" {html.unescape(tag.get('alt').value)} ")
+        if tag.name == "img" and (alt := tag.get("alt")) is not None:
+            walk.text.add(f" {html.unescape(alt.value)} ")
         for attribute in tag.attributes:
-            if attribute.name == "id" or (attribute.name == "name" and tag.name == "a"):
-                if attribute.value:
-                    walk.ids.add(attribute.value)
+            if (attribute.name == "id" or (attribute.name == "name" and tag.name == "a")) and attribute.value:
+                walk.ids.add(attribute.value)
             if attribute.name == "content" and _is_refresh(tag):
                 # <meta http-equiv="refresh" content="0; url=..."> (a hand-made redirect page)
                 where = _refresh_url(attribute.value)
@@ -433,8 +423,7 @@ def _raw_html(
                     Found(
                         url=walk.source.text[span_start:span_end] if span_end > span_start else raw,
                         kind=LinkKind.HTML,
-                        start=span_start,
-                        end=span_end,
+                        span=walk.source.span(span_start, span_end),
                         order=order,
                         anchor_text=anchor,
                         tag=f"{tag.name}[{attribute.name}]",
@@ -443,9 +432,9 @@ def _raw_html(
                 )
 
 
-def _html_block(walk: Walk, token: Token) -> None:
+def _html_block(walk: Walk, token: Token, line: int) -> None:
     content = token.content
-    block = Block(walk.source, content, token.map[0], walk.cursors)
+    block = Block(walk.source, content, line, walk.cursors)
 
     def text_of(tag: Tag) -> str:
         if tag.name in ("img", "source"):
@@ -481,6 +470,12 @@ def _attr_list_ids(walk: Walk, text: str) -> None:
     if "{" in text:
         for m in _ATTR_LIST.finditer(text):
             walk.attr_ids.update(_ATTR_ID.findall(m.group(1)))
+
+
+def _raw_anchor_text(children: Sequence[Token], following: int, tag: Tag) -> str:
+    """What a raw tag among inline tokens shows: an image's alt, or a link's text up to its
+    `</a>` among the tokens from `following` on."""
+    return _alt(tag) if tag.name in ("img", "source") else _until_close_a(children, following)
 
 
 def _alt(tag: Tag) -> str:

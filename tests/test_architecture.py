@@ -1,0 +1,189 @@
+"""The shape of the package, read from its source (nothing is imported):
+
+- no import cycle among linkfix's modules: an import inside a function counts (it runs, only
+  later), an import under `if TYPE_CHECKING:` does not (it never runs), and a module importing
+  its own package (`from . import register`) is no cycle: the package is there already;
+- no module over 600 lines, and at most 8 modules at the top of linkfix/ (the rest lives in the
+  stage packages);
+- the installed package never imports the test assets (fixtures' simulated web, benchmarks);
+- no print() outside the command line (linkfix/cli): everything else logs or returns.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "linkfix"
+MAX_LINES = 600
+MAX_TOP_MODULES = 8
+TEST_ASSETS = ("linkfix_simweb", "benchmarks")
+
+# Cycles wholly inside linkfix.recover are being removed on another branch (recovery2); the lead
+# drops this, and the xfail below, once it is merged. Every other cycle fails now.
+PENDING_PACKAGE = "linkfix.recover."
+
+
+def module_name(path: Path, root: Path = PACKAGE) -> str:
+    parts = [root.name, *path.relative_to(root).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules(root: Path = PACKAGE) -> dict[str, Path]:
+    return {module_name(path, root): path for path in sorted(root.rglob("*.py"))}
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import statement that can run: at any depth, but not under `if TYPE_CHECKING:`
+    (its `else:` branch runs, so it counts)."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.orelse:
+                yield from imports(ast.Module(body=[child], type_ignores=[]))
+            continue
+        yield from imports(node)
+
+
+def imported_modules(name: str, path: Path, known: set[str]) -> set[str]:
+    """The modules (of `known`) that module `name` imports."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in imports(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+            continue
+        base = node.module or ""
+        if node.level:
+            anchor = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+            base = ".".join(anchor + ([base] if base else []))
+        found.add(base)
+        # `from package import submodule` imports the submodule too.
+        found.update(f"{base}.{alias.name}" for alias in node.names)
+    return {target for target in found if target in known}
+
+
+def import_graph(root: Path = PACKAGE) -> dict[str, set[str]]:
+    """Module -> the modules it imports, without the edges from a module to its own packages."""
+    found = modules(root)
+    known = set(found)
+    return {name: {t for t in imported_modules(name, path, known) if not name.startswith(t + ".") and t != name}
+            for name, path in found.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(found)
+
+
+def _pending(cycle: list[str]) -> bool:
+    return all(name.startswith(PENDING_PACKAGE) for name in cycle)
+
+
+def test_no_import_cycle():
+    assert [cycle for cycle in cycles(import_graph()) if not _pending(cycle)] == []
+
+
+@pytest.mark.xfail(strict=True, reason="recover.pipeline <-> recover.run: being removed on branch recovery2 "
+                                       "(the lead deletes this mark, and PENDING_PACKAGE, after merging it)")
+def test_no_import_cycle_in_recover():
+    assert [cycle for cycle in cycles(import_graph()) if _pending(cycle)] == []
+
+
+def test_no_module_is_over_600_lines():
+    long = {name: n for name, path in modules().items() if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert long == {}
+
+
+def test_the_top_of_the_package_keeps_at_most_8_modules():
+    top = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert len(top) <= MAX_TOP_MODULES, top
+
+
+def test_the_package_never_imports_the_test_assets():
+    offending = []
+    for name, path in modules().items():
+        for node in imports(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            else:
+                targets = [] if node.level else [node.module or ""]  # a relative import stays inside linkfix
+            offending += [(name, t) for t in targets if t.split(".")[0] in TEST_ASSETS]
+    assert offending == []
+
+
+def test_only_the_command_line_prints():
+    printing = []
+    for name, path in modules().items():
+        if name == "linkfix.cli" or name.startswith("linkfix.cli."):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        printing += [f"{name}:{node.lineno}" for node in ast.walk(tree)
+                     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "print"]
+    assert printing == []
+
+
+# -- the checks themselves, on a package made for them ------------------------------------------------------
+def _package(tmp_path: Path, files: dict[str, str]) -> Path:
+    root = tmp_path / "linkfix"
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return root
+
+
+def test_the_cycle_check_counts_function_level_imports_and_not_type_checking_ones(tmp_path):
+    root = _package(tmp_path, {
+        "__init__.py": "",
+        "a.py": "def f():\n    from . import b\n",
+        "b.py": "from .a import f\n",
+        "c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .d import X\n",
+        "d.py": "from .c import Y\n",
+        "stage/__init__.py": "from .part import thing\n",
+        "stage/part.py": "from . import helper\nfrom .. import a\n",
+        "stage/helper.py": "",
+    })
+    graph = import_graph(root)
+    assert graph["linkfix.b"] == {"linkfix.a"} and graph["linkfix.a"] == {"linkfix.b"}
+    assert graph["linkfix.c"] == set()
+    assert graph["linkfix.stage.part"] == {"linkfix.stage.helper", "linkfix.a"}  # not its own package
+    assert cycles(graph) == [["linkfix.a", "linkfix.b"]]
