@@ -53,7 +53,19 @@ from .providers import ARCHIVES, SEARCHES, ArchiveProvider, Budget, Hit, Remote,
 from .providers.base import TTL_SEARCH, Capture, Fetcher, count_request
 from .providers.site import Site, parent_dirs
 from .queries import Query, build_queries
-from .rank import Known, SitePages, TitleFurniture, without_shared_parts, as_vector, cosine, kld, path_tokens, similarity_features, title_dice, token_jaccard
+from .rank import (
+    Known,
+    SitePages,
+    TitleFurniture,
+    as_vector,
+    cosine,
+    kld,
+    path_tokens,
+    similarity_features,
+    title_dice,
+    token_jaccard,
+    without_shared_parts,
+)
 from .rewrites import LearnedRewrites, cheap_rewrites
 from .terms import normal_terms
 from .trace import CandidateTrace, RecoveryTrace
@@ -578,21 +590,3 @@ class Recoverer:
         if top is not None and top.method not in ("archive", "fragment") and top.confidence >= self.threshold and not top.evidence.get("hold"):
             self.learned.record(dead, top.url)
 
-
-async def recover_all(
-    results: Sequence[LinkResult],
-    *,
-    config: Config,
-    client: Fetcher,
-    cache: Any,
-    link_times: Mapping[str, datetime] | None = None,
-    on_recovery: Any = None,
-) -> list[LinkResult]:
-    """The same results, with `suggestions`, `archived` and `archive_lookup` filled for broken
-    external links (and the redirect target for permanently redirected ones, and the nearest ids
-    for a missing #fragment); others unchanged. How a run orders and feeds the links (and the
-    archive) is recover/run.py's."""
-    from .run import recover_run
-
-    return await recover_run(results, config=config, client=client, cache=cache, link_times=link_times,
-                             on_recovery=on_recovery)
