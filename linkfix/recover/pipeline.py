@@ -174,6 +174,9 @@ class Recoverer:
         """A candidate page, fetched once per run and cached between runs like every remote answer."""
         if url not in self._pages:
             status, final, text = await self.remote.get(url, namespace="candidate", ttl=TTL_SEARCH, provider="candidate pages")
+            if self.remap:  # a redirect followed through a remapped request: the page as the docs name it
+                self.remap.learn([url])
+                final = self.remap.document(final)
             page = self._pages[url] = parse_page(final, status, text if status == 200 else "")
             if page.ok and page.title:
                 self.furniture.add(page.url, page.title)
