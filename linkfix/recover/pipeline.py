@@ -438,8 +438,8 @@ class Recoverer:
             except Exception as exc:
                 self.remote.warn_once("site", "site: failed (%s)", exc)
                 continue
-            if index.hits:
-                ref = replace(ref, known=replace(ref.known, site=SitePages.of(h.url for h in index.hits)))
+            if index.hits:  # what the site has today, for page-name uniqueness and section pages
+                ref = replace(ref, known=replace(ref.known, site=SitePages.of(Site.current(index.hits))))
             # Pages whose URL or title resembles the dead link, then BM25 answers to the queries.
             neighbours = sorted(index.hits, key=lambda h: (-self._prescore(ref, h), h.url))[:SITE_NEIGHBOURS]
             self._add_hits(found, ref, neighbours, "same-site")
