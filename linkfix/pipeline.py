@@ -300,7 +300,7 @@ def _split_fragment(url: str, config: Config) -> tuple[str, str]:
 async def _recover(results: list[LinkResult], config: Config, *, resolver, link_times: Mapping[str, datetime] | None = None,
                    on_recovery: Callable[[Any], None] | None = None) -> list[LinkResult]:
     from .check.http import HttpChecker
-    from .recover.pipeline import recover_all
+    from .recover.run import recover_all
 
     if not any(r.failing and r.scope is Scope.EXTERNAL for r in results):
         return results

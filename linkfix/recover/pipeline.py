@@ -53,7 +53,19 @@ from .providers import ARCHIVES, SEARCHES, ArchiveProvider, Budget, Hit, Remote,
 from .providers.base import TTL_SEARCH, Capture, Fetcher, count_request
 from .providers.site import Site, parent_dirs
 from .queries import Query, build_queries
-from .rank import Known, SitePages, TitleFurniture, without_shared_parts, as_vector, cosine, kld, path_tokens, similarity_features, title_dice, token_jaccard
+from .rank import (
+    Known,
+    SitePages,
+    TitleFurniture,
+    as_vector,
+    cosine,
+    kld,
+    path_tokens,
+    similarity_features,
+    title_dice,
+    token_jaccard,
+    without_shared_parts,
+)
 from .rewrites import LearnedRewrites, cheap_rewrites
 from .terms import normal_terms
 from .trace import CandidateTrace, RecoveryTrace
@@ -162,6 +174,9 @@ class Recoverer:
         """A candidate page, fetched once per run and cached between runs like every remote answer."""
         if url not in self._pages:
             status, final, text = await self.remote.get(url, namespace="candidate", ttl=TTL_SEARCH, provider="candidate pages")
+            if self.remap:  # a redirect followed through a remapped request: the page as the docs name it
+                self.remap.learn([url])
+                final = self.remap.document(final)
             page = self._pages[url] = parse_page(final, status, text if status == 200 else "")
             if page.ok and page.title:
                 self.furniture.add(page.url, page.title)
@@ -423,8 +438,8 @@ class Recoverer:
             except Exception as exc:
                 self.remote.warn_once("site", "site: failed (%s)", exc)
                 continue
-            if index.hits:
-                ref = replace(ref, known=replace(ref.known, site=SitePages.of(h.url for h in index.hits)))
+            if index.hits:  # what the site has today, for page-name uniqueness and section pages
+                ref = replace(ref, known=replace(ref.known, site=SitePages.of(Site.current(index.hits))))
             # Pages whose URL or title resembles the dead link, then BM25 answers to the queries.
             neighbours = sorted(index.hits, key=lambda h: (-self._prescore(ref, h), h.url))[:SITE_NEIGHBOURS]
             self._add_hits(found, ref, neighbours, "same-site")
@@ -578,21 +593,3 @@ class Recoverer:
         if top is not None and top.method not in ("archive", "fragment") and top.confidence >= self.threshold and not top.evidence.get("hold"):
             self.learned.record(dead, top.url)
 
-
-async def recover_all(
-    results: Sequence[LinkResult],
-    *,
-    config: Config,
-    client: Fetcher,
-    cache: Any,
-    link_times: Mapping[str, datetime] | None = None,
-    on_recovery: Any = None,
-) -> list[LinkResult]:
-    """The same results, with `suggestions`, `archived` and `archive_lookup` filled for broken
-    external links (and the redirect target for permanently redirected ones, and the nearest ids
-    for a missing #fragment); others unchanged. How a run orders and feeds the links (and the
-    archive) is recover/run.py's."""
-    from .run import recover_run
-
-    return await recover_run(results, config=config, client=client, cache=cache, link_times=link_times,
-                             on_recovery=on_recovery)

@@ -67,7 +67,7 @@ def need_priority(early: Early) -> int:
     return 2
 
 
-async def recover_run(
+async def recover_all(
     results: Sequence[LinkResult],
     *,
     config: Config,
@@ -76,6 +76,9 @@ async def recover_run(
     link_times: Mapping[str, datetime] | None = None,
     on_recovery: Callable[[RunStats], None] | None = None,
 ) -> list[LinkResult]:
+    """The same results, with `suggestions`, `archived` and `archive_lookup` filled for broken
+    external links (and the redirect target for permanently redirected ones, and the nearest ids
+    for a missing #fragment); others unchanged. `on_recovery` receives the run's counters."""
     recoverer = Recoverer(config=config, client=client, cache=cache, link_times=link_times)
     by_url: dict[str, LinkResult] = {}
     for lr in results:

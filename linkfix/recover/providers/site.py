@@ -41,6 +41,7 @@ MAX_DIRS = 4  # parent directories probed, deepest first
 _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, recover=True)
 _SPHINX = re.compile(r"^\s*Search\.setIndex\((.*)\)\s*;?\s*$", re.S)
 SPHINX_PROVIDER = "site:sphinx"  # hits of a Sphinx index, whose URLs depend on the build
+ARCHIVE_PROVIDER = "site:archive"  # URLs the archive saw on the host: the site's pages, past and present
 
 
 def parent_dirs(url: str) -> list[str]:
@@ -164,7 +165,8 @@ def _strip_tags(text: str) -> str:
 
 
 def merge_hits(hits: Iterable[Hit]) -> dict[str, Hit]:
-    """One hit per URL, keeping the longest title and text any source gave."""
+    """One hit per URL, keeping the longest title and text any source gave; a URL the site
+    lists itself is the site's, even if the archive saw it too."""
     merged: dict[str, Hit] = {}
     for hit in hits:
         url = urldefrag(hit.url)[0]
@@ -174,6 +176,7 @@ def merge_hits(hits: Iterable[Hit]) -> dict[str, Hit]:
         else:
             merged[url] = replace(
                 old,
+                provider=hit.provider if old.provider == ARCHIVE_PROVIDER else old.provider,
                 title=hit.title if len(hit.title) > len(old.title) else old.title,
                 text=hit.text if len(hit.text) > len(old.text) else old.text,
                 stems=hit.stems if len(hit.stems) > len(old.stems) else old.stems,
@@ -260,7 +263,7 @@ class Site(SearchProvider):
         return await self._sitemap_pages(parse_robots_sitemaps(text), budget) if status == 200 else []
 
     async def _archived_urls(self, archive: ArchiveProvider, near: str, budget: Budget) -> list[Hit]:
-        return [Hit(url=u, provider="site") for u in await archive.host_urls(near, budget)]
+        return [Hit(url=u, provider=ARCHIVE_PROVIDER) for u in await archive.host_urls(near, budget)]
 
     async def _host(self, root: str, near: str, budget: Budget) -> list[Hit]:
         if root not in self._hosts_done:
@@ -316,6 +319,15 @@ class Site(SearchProvider):
         dead = urldefrag(near)[0]
         merged = merge_hits(h for h in hits if urldefrag(h.url)[0] != dead)
         return list(merged.values())[:MAX_PAGES]
+
+    @staticmethod
+    def current(hits: Iterable[Hit]) -> list[str]:
+        """The URLs of the pages the site lists today (its sitemaps, search indexes, directory
+        pages), without those only the archive knows (old pages, moved ones among them); all of
+        them when the site lists none itself."""
+        hits = list(hits)
+        listed = [h.url for h in hits if h.provider != ARCHIVE_PROVIDER]
+        return listed or [h.url for h in hits]
 
     async def index(self, near: str, budget: Budget) -> SiteIndex:
         key = tuple(parent_dirs(near))
