@@ -15,16 +15,10 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 PACKAGE = Path(__file__).resolve().parents[1] / "linkfix"
 MAX_LINES = 600
 MAX_TOP_MODULES = 8
 TEST_ASSETS = ("linkfix_simweb", "benchmarks")
-
-# Cycles wholly inside linkfix.recover are being removed on another branch (recovery2); the lead
-# drops this, and the xfail below, once it is merged. Every other cycle fails now.
-PENDING_PACKAGE = "linkfix.recover."
 
 
 def module_name(path: Path, root: Path = PACKAGE) -> str:
@@ -115,18 +109,8 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(found)
 
 
-def _pending(cycle: list[str]) -> bool:
-    return all(name.startswith(PENDING_PACKAGE) for name in cycle)
-
-
 def test_no_import_cycle():
-    assert [cycle for cycle in cycles(import_graph()) if not _pending(cycle)] == []
-
-
-@pytest.mark.xfail(strict=True, reason="recover.pipeline <-> recover.run: being removed on branch recovery2 "
-                                       "(the lead deletes this mark, and PENDING_PACKAGE, after merging it)")
-def test_no_import_cycle_in_recover():
-    assert [cycle for cycle in cycles(import_graph()) if _pending(cycle)] == []
+    assert cycles(import_graph()) == []
 
 
 def test_no_module_is_over_600_lines():

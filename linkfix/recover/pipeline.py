@@ -116,11 +116,11 @@ def build_providers(config: Config, remote: Remote) -> tuple[list[ArchiveProvide
             raise ConfigError(f"archive: unknown provider '{name}' (choose from {', '.join(sorted(ARCHIVES))})")
         archives.append(ARCHIVES[name](settings, remote))
     searches = []
-    for settings in config.search:
-        name = str(settings.get("provider", ""))
+    for wanted in config.search:
+        name = str(wanted.get("provider", ""))
         if name not in SEARCHES:
             raise ConfigError(f"search: unknown provider '{name}' (choose from {', '.join(sorted(SEARCHES))})")
-        provider = SEARCHES[name](settings, remote)
+        provider = SEARCHES[name](wanted, remote)
         if isinstance(provider, Site):
             provider.archives = archives
         searches.append(provider)

@@ -95,15 +95,24 @@ def config_scheme() -> tuple[tuple[str, BaseConfigOption], ...]:
     return keys + own
 
 
+def _shown_level() -> int:
+    """The lowest level MkDocs' console shows: INFO, DEBUG under `-v`, higher under `-q`. MkDocs
+    1.5 logs an `ignore`d validation finding at DEBUG (1.6 does not log it), so a record made is
+    not a record shown."""
+    levels = [h.level for h in logging.getLogger("mkdocs").handlers if isinstance(h, logging.StreamHandler)]
+    return min(levels) if levels else logging.INFO
+
+
 class _Told(logging.Handler):
-    """Keeps what MkDocs' link validation logged during the build (as shown: a record below the
-    logger's level is never made)."""
+    """Keeps what MkDocs' link validation logged during the build and its console showed."""
 
     def __init__(self) -> None:
         super().__init__(logging.DEBUG)
         self.messages: list[str] = []
 
     def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno < _shown_level():
+            return
         try:
             self.messages.append(record.getMessage())
         except Exception:  # a record that cannot be formatted is not one of MkDocs' link messages

@@ -174,7 +174,8 @@ def git_blobs(base: list[str], specs: list[str], seconds: float) -> list[str | N
     except (OSError, subprocess.TimeoutExpired) as exc:
         log.debug("git cat-file not run: %s", exc)
         return [None] * len(specs)
-    out, at, texts = done.stdout, 0, []
+    out, at = done.stdout, 0
+    texts: list[str | None] = []
     for _ in specs:
         end = out.find(b"\n", at)
         header = out[at:end].split() if end >= 0 else []

@@ -3,7 +3,7 @@
 Importing this package registers every provider in `ARCHIVES` / `SEARCHES`.
 """
 
-from . import brave, marginalia, memento, searxng, site, wayback
+from . import brave, marginalia, memento, searxng, site, wayback  # noqa: F401  (imported to register)
 from .base import ARCHIVES, SEARCHES, ArchiveProvider, Budget, Capture, Hit, Remote, SearchProvider
 
 __all__ = ["ARCHIVES", "SEARCHES", "ArchiveProvider", "Budget", "Capture", "Hit", "Remote", "SearchProvider"]

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Protocol
 
+from ...config.providers import ProviderSettings
 from ...model import CheckResult
 
 log = logging.getLogger(__name__)
@@ -372,7 +373,7 @@ class ArchiveProvider(ABC):
 
     name: ClassVar[str]
 
-    def __init__(self, settings: Mapping[str, Any], remote: Remote) -> None:
+    def __init__(self, settings: Mapping[str, Any] | ProviderSettings, remote: Remote) -> None:
         self.settings = dict(settings)
         self.remote = remote
 
@@ -418,7 +419,7 @@ class SearchProvider(ABC):
     #: True when the provider only knows the dead link's own site (keyless, cheap per query).
     same_site: ClassVar[bool] = False
 
-    def __init__(self, settings: Mapping[str, Any], remote: Remote) -> None:
+    def __init__(self, settings: Mapping[str, Any] | ProviderSettings, remote: Remote) -> None:
         self.settings = dict(settings)
         self.remote = remote
 
