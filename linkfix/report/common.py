@@ -7,6 +7,7 @@ import unicodedata
 from urllib.parse import urlsplit
 
 from ..model import Candidate, LinkResult, Report, Status
+from . import evidence
 
 #: Schemes a rewrite may introduce, and a report may make clickable: a suggestion found on the
 #: web is data, not trusted code.
@@ -40,6 +41,23 @@ def archive_note(item: LinkResult) -> str:
     if lookup is None or not lookup.deferred:
         return ""
     return f"archive lookup deferred ({lookup.reason}): {lookup.detail}" if lookup.detail else f"archive lookup deferred ({lookup.reason})"
+
+
+def follow_up(item: LinkResult, suggested: str = "suggested") -> list[str]:
+    """What a plain-text format says after a problem link's headline, one line each: the top
+    suggestion and its evidence in words, else the archived copy; a deferred archive lookup."""
+    lines = []
+    top = top_suggestion(item)
+    if top is not None:
+        lines.append(f"{suggested}: {top.url} ({top.method}, confidence {top.confidence:.2f})")
+        if evidence.words(top):
+            lines.append(evidence.words(top))
+    elif item.archived is not None:
+        lines.append(f"archived copy: {item.archived.url}")
+    note = archive_note(item)
+    if note:
+        lines.append(note)
+    return lines
 
 
 def deferred_lookups(report: Report) -> int:

@@ -8,8 +8,8 @@ in properties), so a fetched page title cannot end the command early or start a 
 from __future__ import annotations
 
 from ..model import LinkResult, Report, Status
-from . import evidence, register
-from .common import archive_note, problems, top_suggestion
+from . import register
+from .common import follow_up, problems
 from .text import clean, summarize
 
 _LEVEL = {Status.BROKEN: "error", Status.ERROR: "warning", Status.TIMEOUT: "warning", Status.BLOCKED: "warning",
@@ -41,15 +41,6 @@ def _annotation(item: LinkResult) -> str:
     message = f"{result.status.value}: {item.link.url}"
     if result.detail or result.reason:
         message += f" ({result.detail or result.reason})"
-    top = top_suggestion(item)
-    if top is not None:
-        message += f"\nsuggested: {top.url} ({top.method}, confidence {top.confidence:.2f})"
-        if evidence.words(top):
-            message += f"\n{evidence.words(top)}"
-    elif item.archived is not None:
-        message += f"\narchived copy: {item.archived.url}"
-    note = archive_note(item)
-    if note:
-        message += f"\n{note}"
+    message += "".join(f"\n{line}" for line in follow_up(item))
     props = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
     return f"::{_LEVEL[result.status]} {props}::{escape_data(message)}"

@@ -13,8 +13,8 @@ from itertools import groupby
 from xml.etree import ElementTree as ET
 
 from ..model import LinkResult, Report, Status
-from . import evidence, register
-from .common import archive_note, top_suggestion
+from . import register
+from .common import follow_up
 from .text import escape_surrogates
 
 # Not allowed in XML 1.0 even as character references.
@@ -79,15 +79,8 @@ def _case(suite: ET.Element, item: LinkResult) -> str:
     message = _xml(result.detail or result.reason or result.status.value)
     if result.status is Status.BROKEN:
         failure = ET.SubElement(case, "failure", message=message, type=result.reason or "broken")
-        top = top_suggestion(item)
         text = f"{span.path}:{span.line}:{span.column} {item.link.url} -> {result.status.value}"
-        if top is not None:
-            text += f"\nsuggested: {top.url} ({top.method}, confidence {top.confidence:.2f})"
-            if evidence.words(top):
-                text += f"\n{evidence.words(top)}"
-        note = archive_note(item)
-        if note:
-            text += f"\n{note}"
+        text += "".join(f"\n{line}" for line in follow_up(item))
         failure.text = _xml(text)
         return "failures"
     if result.status in (Status.OK, Status.REDIRECTED):

@@ -12,8 +12,8 @@ import json
 from urllib.parse import quote
 
 from ..model import LinkResult, Report, Status
-from . import evidence, json_format, register
-from .common import PROBLEMS, archive_note, deferred_lookups, deferred_summary, problems, top_suggestion
+from . import json_format, register
+from .common import PROBLEMS, deferred_lookups, deferred_summary, follow_up, problems, top_suggestion
 
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 
@@ -90,15 +90,7 @@ def _result(item: LinkResult) -> dict:
     if result.detail or result.reason:
         message += f" ({result.detail or result.reason})"
     top = top_suggestion(item)
-    if top is not None:
-        message += f". Suggested replacement: {top.url} ({top.method}, confidence {top.confidence:.2f})"
-        if evidence.words(top):
-            message += f": {evidence.words(top)}"
-    elif item.archived is not None:
-        message += f". Archived copy: {item.archived.url}"
-    note = archive_note(item)
-    if note:
-        message += f". {note[:1].upper()}{note[1:]}"
+    message += "".join(f". {line[:1].upper()}{line[1:]}" for line in follow_up(item, "suggested replacement"))
     location = {"physicalLocation": {"artifactLocation": {"uri": _uri(span.path)}, "region": region}}
     fingerprint = hashlib.sha256(_bytes(f"{span.path}\0{item.link.url}")).hexdigest()
     out: dict = {
