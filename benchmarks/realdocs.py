@@ -63,7 +63,9 @@ def default_corpus() -> Path:
     return HERE.parent.parent / "shared" / "realdocs"
 
 
-DEFAULT_VENV = Path("/work/venvs/realdocs")
+# The oracle venv (MkDocs and each project's plugins, `--setup` makes it): $LINKFIX_REALDOCS_VENV,
+# else .venv-realdocs beside the corpus, outside the project tree.
+DEFAULT_VENV = Path(os.environ.get("LINKFIX_REALDOCS_VENV") or default_corpus().parent / ".venv-realdocs")
 JUDGEMENTS = HERE / "realdocs_judgements.yaml"
 MKDOCSTRINGS_OFFLINE = "its handler needs the project's package importable: installed from PyPI (release, not the pinned commit)"
 

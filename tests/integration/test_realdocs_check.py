@@ -3,7 +3,7 @@ judged by benchmarks/realdocs.py (MkDocs' own build, the built site, hand judgem
 alarm and no miss. Skipped when the corpus is absent.
 
 A project linkfix still gets wrong is marked xfail(strict=True) with the classes of mistakes
-from /work/notes/realdocs-findings.md: when a fix makes it pass, the strict xfail fails, and
+the benchmark's output shows: when a fix makes it pass, the strict xfail fails, and
 the mark must go — so the list only ever shrinks."""
 
 import sys
