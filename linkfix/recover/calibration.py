@@ -30,6 +30,7 @@ FEATURES = (
     "content_cos",  # cosine(archived copy, candidate), TF-IDF over normalised terms
     "copy_coverage",  # share of the copy's specific words present in the candidate (merged pages)
     "title_sim",  # Dice(archived copy's title, candidate's title), normalised terms
+    "title_exact",  # ... and every term of the two titles is shared
     "anchor_title",  # Dice(anchor text, candidate's title), normalised terms
     "context_cos",  # cosine(anchor + words around the link + parent title, candidate)
     "url_jaccard",  # Jaccard of normalised URL path words, dead vs candidate
@@ -54,9 +55,9 @@ CALIBRATION_L2 = 0.1
 
 # BEGIN FITTED CONSTANTS (benchmarks/recovery_real.py --refit --write)
 WEIGHTS = (
-    1.599, 1.357, 1.571, 1.218, 0.605, 0.883, 0.876, 0.356, 0.575, 0.536, 0.578, 0.147, 0.147,
+    1.536, 1.253, 1.444, 0.835, 1.125, 0.606, 0.844, 0.710, 0.528, 0.466, 0.627, 0.372, 0.151, 0.151,
 )
-LEAD_WEIGHTS = (-2.359, 0.371, 2.033)
+LEAD_WEIGHTS = (-2.733, 0.478, 1.886)
 DEFAULT_AUTOFIX_CONFIDENCE = 0.9
 FIT_NOTE = 'choice model (conditional logit) and logistic calibration fitted on 4198 ranked candidates of 150 real moves with a linking page (7 sites; every candidate, right and wrong, before any cut)'
 # END FITTED CONSTANTS
