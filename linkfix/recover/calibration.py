@@ -30,6 +30,7 @@ FEATURES = (
     "content_cos",  # cosine(archived copy, candidate), TF-IDF over normalised terms
     "copy_coverage",  # share of the copy's specific words present in the candidate (merged pages)
     "title_sim",  # Dice(archived copy's title, candidate's title), normalised terms
+    "title_exact",  # ... and every term of the two titles is shared
     "anchor_title",  # Dice(anchor text, candidate's title), normalised terms
     "context_cos",  # cosine(anchor + words around the link + parent title, candidate)
     "url_jaccard",  # Jaccard of normalised URL path words, dead vs candidate
@@ -54,11 +55,11 @@ CALIBRATION_L2 = 0.1
 
 # BEGIN FITTED CONSTANTS (benchmarks/recovery_real.py --refit --write)
 WEIGHTS = (
-    1.599, 1.357, 1.571, 1.218, 0.605, 0.883, 0.876, 0.356, 0.575, 0.536, 0.578, 0.147, 0.147,
+    1.566, 1.281, 1.415, 0.838, 1.098, 0.619, 0.873, 0.676, 0.502, 0.470, 0.630, 0.365, 0.220, 0.220,
 )
-LEAD_WEIGHTS = (-2.359, 0.371, 2.033)
+LEAD_WEIGHTS = (-2.876, 0.503, 1.832)
 DEFAULT_AUTOFIX_CONFIDENCE = 0.9
-FIT_NOTE = 'choice model (conditional logit) and logistic calibration fitted on 4198 ranked candidates of 150 real moves with a linking page (7 sites; every candidate, right and wrong, before any cut)'
+FIT_NOTE = 'choice model (conditional logit) and logistic calibration fitted on 4199 ranked candidates of 150 real moves with a linking page (7 sites; every candidate, right and wrong, before any cut)'
 # END FITTED CONSTANTS
 
 #: Confidence of the archived copy offered as a last resort: it is the dead page itself, but a

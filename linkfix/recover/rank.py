@@ -27,6 +27,17 @@ KLD_SMOOTHING = 0.1
 #: A directory page with at least this many known pages below it is a hub (a section index).
 HUB_PAGES = 3
 
+#: Cosine to the archived copy at which a page on another site holds the dead page's text: below
+#: it, the words that page shares with the dead link (title, anchor, URL) count in proportion.
+FOREIGN_AGREES = 0.8
+
+#: Evidence from words alone, which another site's page shares by coincidence ("Introduction",
+#: "Getting started") as often as by descent.
+WORD_EVIDENCE = ("title_sim", "anchor_title", "url_jaccard")
+
+#: Dice of normalised title terms taken as the same title (every term shared).
+TITLE_EXACT = 0.999
+
 
 def as_vector(terms: Iterable[str]) -> Counter[str]:
     return Counter(terms)
@@ -275,6 +286,15 @@ def similarity_features(known: Known, *, candidate_url: str, candidate_title: st
         "above": 1.0 if is_above(candidate_url, dead) else 0.0,
         "hub": 1.0 if known.site.pages_below(candidate_url) >= HUB_PAGES else 0.0,
     }
+    if has_copy and not same_host:
+        # Another project's page is the dead one only if it holds its text: other docs sites
+        # have pages called "Introduction" too. (Without a copy, words are all there is.)
+        holds = min(1.0, features["content_cos"] / FOREIGN_AGREES)
+        for key in WORD_EVIDENCE:
+            features[key] *= holds
+    # The archived copy's title, word for word (after the site's shared parts): the best single
+    # sign of a moved page; a near title is often a sibling's ("Custom metadata hook").
+    features["title_exact"] = 1.0 if features["title_sim"] >= TITLE_EXACT else 0.0
     return features
 
 

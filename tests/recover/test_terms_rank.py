@@ -146,3 +146,42 @@ def test_two_titles_of_one_site_are_compared_without_the_part_both_carry():
     assert without_shared_parts("Install - Site", "Install - Site") == ("Install - Site", "Install - Site")  # nothing else: whole
     assert without_shared_parts("Site", "Usage - Site") == ("Site", "Usage - Site")  # one part only: nothing to learn
     assert without_shared_parts("A - B", "A - B - C") == ("A - B", "C")  # a title is kept whole when nothing else remains
+
+
+def _evidence(candidate_url: str, candidate_title: str, candidate_text: str, copy_text: str) -> dict[str, float]:
+    known = rank.Known(
+        dead_url="https://docs.one.test/contrib/intro/",
+        anchor_terms=frozenset(terms.normal_terms("Introduction")),
+        copy_terms=Counter(terms.normal_terms(copy_text)),
+        copy_title="Introduction",
+    )
+    return rank.similarity_features(known, candidate_url=candidate_url, candidate_title=candidate_title,
+                                    candidate_terms=Counter(terms.normal_terms(candidate_text)))
+
+
+def test_another_sites_page_with_the_same_title_but_not_the_text_has_little_word_evidence():
+    copy = "how to contribute patches to the interpreter core and run its regression suite before review"
+    here = _evidence("https://docs.one.test/intro/", "Introduction", copy, copy)
+    there = _evidence("https://docs.other.test/intro/", "Introduction", "hatch builds wheels from pyproject metadata", copy)
+    assert here["title_sim"] == here["anchor_title"] == 1.0 and here["title_exact"] == 1.0 and here["url_jaccard"] > 0
+    # another project's "Introduction": its title and URL words say nothing without the copy's text
+    assert there["content_cos"] < 0.2
+    assert there["title_sim"] < 0.25 and there["anchor_title"] < 0.25 and there["url_jaccard"] < here["url_jaccard"] / 4
+    assert there["title_exact"] == 0.0
+    # the same page moved to another host, with its text: its words count in full
+    moved = _evidence("https://docs.other.test/intro/", "Introduction", copy, copy)
+    assert moved["content_cos"] >= rank.FOREIGN_AGREES and moved["title_sim"] == moved["anchor_title"] == 1.0
+
+
+def test_title_exact_marks_the_same_title_only():
+    copy = "contribute patches"
+    assert _evidence("https://docs.one.test/a/", "Introduction", copy, copy)["title_exact"] == 1.0
+    near = _evidence("https://docs.one.test/b/", "Introduction to patches", copy, copy)
+    assert 0 < near["title_sim"] < 1 and near["title_exact"] == 0.0
+
+
+def test_without_a_copy_another_sites_words_are_all_there_is():
+    known = rank.Known(dead_url="https://docs.one.test/contrib/intro/", anchor_terms=frozenset(terms.normal_terms("Introduction")))
+    there = rank.similarity_features(known, candidate_url="https://docs.other.test/intro/", candidate_title="Introduction",
+                                     candidate_terms=Counter())
+    assert there["anchor_title"] == 1.0 and there["url_jaccard"] > 0
