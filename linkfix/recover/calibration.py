@@ -41,6 +41,7 @@ FEATURES = (
     "hub",  # a section index: several known pages below it
     "rewrite",  # found by a checked URL rewrite
     "learned",  # a rewrite learned in this run from other confident recoveries
+    "in_exact",  # another page of the site links to it named exactly as the anchor / copy's title
 )
 
 #: Inputs of the second stage: bias, first-stage score (logit), lead over the runner-up.
@@ -55,11 +56,11 @@ CALIBRATION_L2 = 0.1
 
 # BEGIN FITTED CONSTANTS (benchmarks/recovery_real.py --refit --write)
 WEIGHTS = (
-    1.566, 1.281, 1.415, 0.838, 1.098, 0.619, 0.873, 0.676, 0.502, 0.470, 0.630, 0.365, 0.220, 0.220,
+    1.448, 1.207, 1.211, 0.537, 0.928, 0.568, 0.784, 0.552, 0.449, 0.453, 0.660, 0.375, 0.167, 0.167, 1.420,
 )
-LEAD_WEIGHTS = (-2.876, 0.503, 1.832)
+LEAD_WEIGHTS = (-2.706, 0.508, 2.041)
 DEFAULT_AUTOFIX_CONFIDENCE = 0.9
-FIT_NOTE = 'choice model (conditional logit) and logistic calibration fitted on 4199 ranked candidates of 150 real moves with a linking page (7 sites; every candidate, right and wrong, before any cut)'
+FIT_NOTE = 'choice model (conditional logit) and logistic calibration fitted on 3906 ranked candidates of 150 real moves with a linking page (7 sites; every candidate, right and wrong, before any cut)'
 # END FITTED CONSTANTS
 
 #: Confidence of the archived copy offered as a last resort: it is the dead page itself, but a

@@ -17,6 +17,9 @@ class WebPage:
     title: str = ""
     text: str = ""
     links: tuple[tuple[str, str], ...] = ()  # (absolute href, link text) of <a> elements
+    #: ... of the page's own content (not its navigation, header, footer or sidebar, whose
+    #: link texts are the site's page titles, the same on every page)
+    content_links: tuple[tuple[str, str], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -42,6 +45,22 @@ def parse_page(url: str, status: int | None, html: str, *, keep_furniture: bool 
     base_node = tree.css_first("base[href]")
     if base_node is not None and base_node.attributes.get("href"):
         base = urljoin(url, base_node.attributes["href"] or "")
+    links = _links(tree, base)
+    tree.strip_tags(list(_INVISIBLE))
+    text = _text(tree) if keep_furniture else ""
+    tree.strip_tags(list(_FURNITURE))
+    content_links = _links(tree, base)
+    if not keep_furniture:
+        text = _text(tree)
+    return WebPage(url=url, status=status, title=title, text=text, links=links, content_links=content_links)
+
+
+def _text(tree: HTMLParser) -> str:
+    body = tree.body or tree.root
+    return " ".join(body.text(separator=" ").split()) if body is not None else ""
+
+
+def _links(tree: HTMLParser, base: str) -> tuple[tuple[str, str], ...]:
     links = []
     for node in tree.css("a[href]"):
         href = (node.attributes.get("href") or "").strip()
@@ -49,8 +68,4 @@ def parse_page(url: str, status: int | None, html: str, *, keep_furniture: bool 
             continue
         absolute = urldefrag(urljoin(base, href))[0]
         links.append((absolute, " ".join(node.text().split())))
-    tags = _INVISIBLE if keep_furniture else _INVISIBLE + _FURNITURE
-    tree.strip_tags(list(tags))
-    body = tree.body or tree.root
-    text = " ".join(body.text(separator=" ").split()) if body is not None else ""
-    return WebPage(url=url, status=status, title=title, text=text, links=tuple(links))
+    return tuple(links)

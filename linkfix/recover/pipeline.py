@@ -47,6 +47,7 @@ from .archive import ArchiveCopy, ArchiveScheduler, Need
 from .calibration import ARCHIVE_CONFIDENCE, DEFAULT_AUTOFIX_CONFIDENCE, REDIRECT_CONFIDENCE
 from .fragments import nearest_ids
 from .gate import Scored, hold_reason
+from .inlinks import dead_names, link_names, named_as
 from .pages import WebPage, parse_page
 from .pool import Contender, Reference, acceptable, hit_terms, paper_value, title_set, trace_candidates
 from .providers import ARCHIVES, SEARCHES, ArchiveProvider, Budget, Hit, Remote, SearchProvider
@@ -498,6 +499,8 @@ class Recoverer:
             entry.fetched = True
             entry.page = page
         seen: dict[str, str] = {}  # page -> the URL it is ranked under
+        names = link_names((f.page for f in found.values() if f.page is not None), ref.dead)
+        called = dead_names(ref.anchor.text, ref.anchor.weak, self.furniture.clean(ref.known.copy_title, ref.dead))
         for entry in sorted(found.values(), key=lambda f: (not f.flags, -bool(f.features), f.url)):
             if entry.dropped or not entry.fetched:
                 continue
@@ -514,7 +517,7 @@ class Recoverer:
                 entry.dropped = f"same page as {seen[key]}"
                 continue
             seen[key] = entry.url
-            entry.features = self._features(ref, entry.final, entry)
+            entry.features = self._features(ref, entry.final, entry) | {"in_exact": named_as(names, entry.final, called)}
 
     def _candidate(self, entry: Contender, confidence: float, ref: Reference) -> Candidate:
         hit = entry.hits[0] if entry.hits else None

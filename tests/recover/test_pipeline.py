@@ -300,3 +300,30 @@ async def test_the_trace_tells_every_candidate_and_what_became_of_it():
     assert by_url[gone].verdict == DROPPED and "not a page (404)" in by_url[gone].reason
     assert f"{HOST}/" in by_url and by_url[f"{HOST}/"].method == "parent"  # the home page was considered
     assert trace.as_json()["candidates"][0]["url"]
+
+
+async def test_a_renamed_page_is_found_by_what_its_siblings_call_it():
+    # "Install Git" was folded into "Setup and building"; "Git bootcamp" shares the word, but
+    # a sibling page still links to the new page as "Install Git" (in its text, not its nav).
+    from linkfix.recover.pipeline import Recoverer
+
+    dead = f"{HOST}/contrib/workflows/install-git/"
+    setup = f"{HOST}/getting-started/setup-building/"
+    bootcamp = f"{HOST}/getting-started/git-boot-camp/"
+    nav = f"<nav><a href='{setup}'>Setup and building</a><a href='{bootcamp}'>Git bootcamp</a></nav>"
+
+    def html(title: str, body: str) -> str:
+        return f"<html><head><title>{title}</title></head><body>{nav}<main><h1>{title}</h1>{body}</main></body></html>"
+
+    client = FakeClient({
+        f"{HOST}/robots.txt": (200, f"Sitemap: {HOST}/sitemap.xml\n"),
+        f"{HOST}/sitemap.xml": (200, f"<urlset><url><loc>{setup}</loc></url><url><loc>{bootcamp}</loc></url></urlset>"),
+        f"{WB}/cdx/": (200, "[]"),
+        setup: (200, html("Setup and building", "<p>Clone the repository and compile the interpreter.</p>")),
+        bootcamp: (200, html("Git bootcamp", f"<p>Branches, commits and remotes. First <a href='{setup}'>install Git</a>.</p>")),
+    })
+    recoverer = Recoverer(config=config(search=[{"provider": "site"}]), client=client, cache=None, link_times={})
+    trace = await recoverer.recover_traced(broken(dead, "Install Git"))
+    by_url = {c.url: c for c in trace.candidates}
+    assert by_url[setup].features["in_exact"] == 1.0 and by_url[bootcamp].features["in_exact"] == 0.0
+    assert trace.suggestions[0].url == setup
