@@ -68,3 +68,9 @@ def test_reports_show_the_words_and_mark_low_confidence(report):
     assert "why: learned rule /v1/*.html -> d.test/reference/*/; same title as the archived copy" in text
     weak_only = replace(report, results=tuple(replace(changed, suggestions=(WEAK,)) if i is changed else i for i in report.results))
     assert "[same-site, confidence 0.31, low confidence]" in format_text(weak_only)
+
+
+def test_what_the_sites_own_pages_call_a_candidate_is_said():
+    renamed = replace(WEAK, evidence={"features": {"in_exact": 1.0, "same_host": 1.0, "title_sim": 0.2}})
+    assert evidence.reasons(renamed)[0] == "other pages of the site link to it by the dead link's name"
+    assert "other pages of the site" not in " ".join(evidence.reasons(WEAK))
