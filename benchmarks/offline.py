@@ -1,11 +1,17 @@
 """Offline check of a large real site, linkfix beside lychee, in one run.
 
-    python benchmarks/offline.py [SITE_DIR] [--runs N]
+    python benchmarks/offline.py [SITE_DIR] [--runs N] [--no-other-peers]
 
 SITE_DIR defaults to Debian's python3.11-doc (`apt-get install python3.11-doc`:
 /usr/share/doc/python3.11/html, 530 pages, ~170k links). Each tool runs with and without
 fragment checks; the script prints wall time, peak RSS and linkfix/lychee ratios, then compares
 the broken links both found and explains every difference it can classify.
+
+The other peers on PATH run on the same site afterwards, once each (they are slow): linkinator
+(`npm i -g linkinator`; it serves the directory on localhost and crawls it, external URLs
+skipped; `--check-fragments` for the fragment case) and linkchecker (`pip install linkchecker`;
+file:// from index.html, no anchor checks, so only the no-fragments case). Both check each
+distinct URL once, so their reports are not compared link by link.
 """
 
 from __future__ import annotations
@@ -93,6 +99,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("site", nargs="?", type=Path, default=DEFAULT_SITE)
     parser.add_argument("--runs", type=int, default=3, help="runs per command; the fastest counts")
+    parser.add_argument("--no-other-peers", action="store_true", help="only linkfix and lychee")
     args = parser.parse_args()
     site: Path = args.site.resolve()
     if not site.is_dir():
@@ -122,6 +129,8 @@ def main() -> int:
             measure(command + flags + (["--format", "json", "-o", str(out)]))
             outputs[f"{tool} {label}"] = out
         rows.append(row)
+    # Before any report is read: a child's peak RSS counts the parent it was forked from.
+    peer_lines = [] if args.no_other_peers else other_peers(site, rows)
 
     pages = sum(1 for _ in site.rglob("*.html"))
     links = len(json.loads(outputs["linkfix no fragments"].read_text())["links"])
@@ -144,8 +153,34 @@ def main() -> int:
                 print(f"  linkfix: {count:5d} (page, target) pairs into {target}")
             for line in explain(ours - theirs, "linkfix", site) + explain(theirs - ours, "lychee", site):
                 print(line)
+    if peer_lines:
+        print("\nother peers, one run each, same site (linkfix's time: its best above)")
+        print("\n".join(peer_lines))
     shutil.rmtree(work, ignore_errors=True)
     return 0
+
+
+def other_peers(site: Path, rows: list[dict]) -> list[str]:
+    """linkinator and linkchecker on the same site, one run each, beside linkfix's best time."""
+    peers = {
+        "linkinator": lambda fragments: [shutil.which("linkinator") or "", str(site), "--recurse", "--skip", "^(?!http://localhost)",
+                                         *(["--check-fragments"] if fragments else [])],
+        "linkchecker": lambda fragments: None if fragments else [shutil.which("linkchecker") or "", "--no-status", "--no-warnings",
+                                                                  f"file://{site}/index.html"],
+    }
+    lines = []
+    for name, command_for in peers.items():
+        if not shutil.which(name):
+            lines.append(f"  {name}: not on PATH, skipped")
+            continue
+        for row, fragments in zip(rows, (False, True), strict=True):
+            command = command_for(fragments)
+            if command is None:
+                continue
+            wall, rss, code = measure(command)
+            lines.append(f"  {name:12} {row['case']:16} {wall:8.2f} s {rss:6.0f} MB (exit {code});"
+                         f" linkfix/{name} {row['linkfix_s'] / wall:5.2f}")
+    return lines
 
 
 if __name__ == "__main__":
