@@ -38,7 +38,8 @@ class Scored:
 
 def evidence_kinds(features: Mapping[str, float]) -> frozenset[str]:
     """The kinds of strong evidence a candidate has: its name, its title, the archived copy's
-    text, a URL rule (a checked or learned rewrite), the dead URL's own redirect."""
+    text, a URL rule (a checked or learned rewrite), what the site's own pages call it (they
+    link to it by the dead link's name), the dead URL's own redirect."""
     kinds = set()
     if features.get("same_name"):
         kinds.add("name")
@@ -48,6 +49,10 @@ def evidence_kinds(features: Mapping[str, float]) -> frozenset[str]:
         kinds.add("copy")
     if features.get("rewrite") or features.get("learned"):
         kinds.add("rule")
+    if features.get("in_exact"):
+        # a sibling page's own link text names it: the site says which of two look-alikes is
+        # the page now, which neither its title nor its name can say
+        kinds.add("in-links")
     if features.get("redirect"):
         kinds.add("redirect")
     return frozenset(kinds)

@@ -16,6 +16,7 @@ def test_evidence_kinds_name_what_is_strong():
     assert evidence_kinds({"content_cos": 0.9}) == {"copy"}
     assert evidence_kinds({"copy_coverage": 0.95}) == {"copy"}
     assert evidence_kinds({"rewrite": 1.0, "learned": 0.5}) == {"rule"}
+    assert evidence_kinds({"in_exact": 1.0}) == {"in-links"}
     assert evidence_kinds({"title_sim": 0.5, "content_cos": 0.5}) == frozenset()
 
 
@@ -33,6 +34,17 @@ def test_a_runner_up_with_the_same_evidence_holds_the_top_candidate():
     # the same page under another URL is no rival
     assert hold_reason(top, [Scored(url="https://d.test/examples/groq/index.html", key=top.key, confidence=0.9,
                                     features=SAME_TITLE)]) == ""
+
+
+def test_a_look_alike_does_not_hold_the_page_the_site_itself_links_to_by_that_name():
+    # hatch's "Version scheme plugins" reference page and its "standard" sibling: both titles are
+    # close to the archived one, but the site's other pages link only to the first by that name
+    top = scored("https://d.test/plugins/version-scheme/reference/", 0.99, title_sim=1.0, in_exact=1.0, content_cos=0.73)
+    sibling = scored("https://d.test/plugins/version-scheme/standard/", 0.02, title_sim=0.67, anchor_title=0.8, content_cos=0.74)
+    assert hold_reason(top, [sibling]) == ""
+    # named so on both sides, nothing tells them apart again
+    named_too = scored("https://d.test/plugins/version-scheme/standard/", 0.02, title_sim=0.8, in_exact=1.0)
+    assert hold_reason(top, [named_too]).endswith("has the same evidence (in-links, title)")
 
 
 def test_a_shared_page_name_alone_is_held_but_a_unique_one_with_a_title_is_not():
