@@ -254,7 +254,9 @@ async def crawl(client: Any, start: str, limits: CrawlLimits, *, robots: Protego
         depth += 1
     if truncated:
         log.warning("crawl stopped at %d pages (--crawl-pages)", limits.max_pages)
-    log.info("crawled %d page(s); %d disallowed by robots.txt", len(pages), skipped)
+    log.info("crawled %d page(s)", len(pages))
+    if skipped:  # their own links go unchecked: the user asked for the whole site
+        log.warning("%d page(s) not crawled: robots.txt disallows them (their links are not checked)", skipped)
     return Crawl(pages=tuple(pages), errors=tuple(errors), skipped_by_robots=skipped, truncated=truncated,
                  start_problem=start_problem)
 

@@ -56,11 +56,11 @@ CALIBRATION_L2 = 0.1
 
 # BEGIN FITTED CONSTANTS (benchmarks/recovery_real.py --refit --write)
 WEIGHTS = (
-    1.448, 1.207, 1.211, 0.537, 0.928, 0.568, 0.784, 0.552, 0.449, 0.453, 0.660, 0.375, 0.167, 0.167, 1.420,
+    1.445, 1.203, 1.211, 0.537, 0.927, 0.565, 0.779, 0.552, 0.449, 0.455, 0.687, 0.365, 0.168, 0.168, 1.419,
 )
-LEAD_WEIGHTS = (-2.706, 0.508, 2.041)
+LEAD_WEIGHTS = (-2.702, 0.511, 2.023)
 DEFAULT_AUTOFIX_CONFIDENCE = 0.9
-FIT_NOTE = 'choice model (conditional logit) and logistic calibration fitted on 3906 ranked candidates of 150 real moves with a linking page (7 sites; every candidate, right and wrong, before any cut)'
+FIT_NOTE = 'choice model (conditional logit) and logistic calibration fitted on 3882 ranked candidates of 150 real moves with a linking page (7 sites; every candidate, right and wrong, before any cut)'
 # END FITTED CONSTANTS
 
 #: Confidence of the archived copy offered as a last resort: it is the dead page itself, but a

@@ -134,7 +134,8 @@ class Recoverer:
     def __init__(self, *, config: Config, client: Fetcher, cache: Any, link_times: Mapping[str, datetime] | None) -> None:
         self.config = config
         self.client = client
-        self.remote = Remote(client, cache)
+        self.remap = Remap(config.remap)  # requests may be rewritten; candidates are named as the docs name them
+        self.remote = Remote(client, cache, to_document=self._document if self.remap else None)
         self.archives, self.searches = build_providers(config, self.remote)
         self.learned = LearnedRewrites()
         self.link_times = dict(link_times or {})
@@ -142,8 +143,12 @@ class Recoverer:
         self._live: dict[str, str | None] = {}
         self._pages: dict[str, WebPage] = {}
         self.furniture = TitleFurniture()  # the site names themes add to every page's title
-        self.remap = Remap(config.remap)  # requests may be rewritten; candidates are named as the docs name them
         self.archive_lookups: dict[str, ArchiveLookup] = {}  # dead URL -> what its archive lookup came to
+
+    def _document(self, url: str, final: str) -> str:
+        """Where a remapped request for `url` ended (`final`), as the docs name it."""
+        self.remap.learn([url])
+        return self.remap.document(final)
 
     # -- network helpers (all through the injected client) --------------------------------
 
@@ -175,9 +180,6 @@ class Recoverer:
         """A candidate page, fetched once per run and cached between runs like every remote answer."""
         if url not in self._pages:
             status, final, text = await self.remote.get(url, namespace="candidate", ttl=TTL_SEARCH, provider="candidate pages")
-            if self.remap:  # a redirect followed through a remapped request: the page as the docs name it
-                self.remap.learn([url])
-                final = self.remap.document(final)
             page = self._pages[url] = parse_page(final, status, text if status == 200 else "")
             if page.ok and page.title:
                 self.furniture.add(page.url, page.title)

@@ -62,7 +62,7 @@ def statuses(report) -> dict[str, Status]:
     return {r.resolved.split(":", 2)[-1].split("/", 1)[-1]: r.result.status for r in report.results}
 
 
-async def test_crawl_checks_every_link_of_the_site(simweb):
+async def test_crawl_checks_every_link_of_the_site(simweb, caplog):
     build_site(simweb)
     start = simweb.url(HOST, "/docs/")
     report = await crawl_check(start, config(), CrawlLimits(max_depth=5, max_pages=100), resolver=simweb.resolver)
@@ -89,6 +89,9 @@ async def test_crawl_checks_every_link_of_the_site(simweb):
     assert stats.paths["/docs/guide.html"] == 1  # crawled once, not requested again to check it
     assert stats.paths["/docs/private/secret.html"] == 1  # checked, never crawled (one request)
     assert stats.paths["/robots.txt"] == 1  # read once, for both the rules and Crawl-delay
+    # pages robots.txt kept out of the crawl are said, not only counted: their links went unchecked
+    assert any(r.levelname == "WARNING" and "1 page(s) not crawled: robots.txt disallows them" in r.getMessage()
+               for r in caplog.records)
 
 
 async def test_depth_and_page_limits(simweb):

@@ -58,3 +58,28 @@ async def test_a_page_read_through_a_redirect_in_request_space_is_one_candidate_
     assert "http://127.0.0.2:8080/latest/" not in ranked
     assert ranked.count(home) == 1
     assert [c.verdict for c in trace.candidates if c.url in (f"{host}/", home)].count(DROPPED) == 1  # as the same page
+
+
+async def test_a_cached_page_keeps_its_name_in_the_docs_when_the_remap_target_moves(tmp_path):
+    # A page read through a redirect is cached under its URL; the cache must hold where it
+    # ended up as the docs name it, not in this run's request space: the next run may remap
+    # to another address (a staging port that changed), where the old request-space URL would
+    # be a second, foreign-looking candidate.
+    from linkfix.recover.pipeline import Recoverer
+    from linkfix.store.cache import Cache
+
+    host = "https://docs.example.org"
+    home = f"{host}/latest/"
+
+    async def read_root(port: int) -> str:
+        rule = rf"^https?://docs\.example\.org/ http://127.0.0.2:{port}/"
+        client = FakeClient({f"http://127.0.0.2:{port}/latest/": (200, PAGE)})
+        client.redirects[f"{host}/"] = f"http://127.0.0.2:{port}/latest/"
+        with Cache(tmp_path / "cache") as cache:
+            recoverer = Recoverer(config=Config(suggest=True, archive=[], search=[], remap=[rule]), client=client, cache=cache,
+                                  link_times={})
+            page = await recoverer.page(f"{host}/")
+        return page.url
+
+    assert await read_root(8080) == home
+    assert await read_root(9090) == home  # from the cache, written by the run on port 8080

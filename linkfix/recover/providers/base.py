@@ -225,6 +225,10 @@ class Remote:
 
     client: Fetcher
     cache: CacheStore | None = None
+    #: (URL asked for, where its redirects ended) -> that end as the docs name it. A `remap`ped
+    #: request ends in request space (a loopback or staging address), which must neither leak
+    #: into suggestions nor into the cache, where a later run remapping elsewhere reads it.
+    to_document: Callable[[str, str], str] | None = None
     warned: set[str] = field(default_factory=set)
 
     def warn_once(self, key: str, message: str, *args: Any) -> None:
@@ -282,6 +286,8 @@ class Remote:
         # Without redirects the page is where it was asked for; the client's final URL would
         # carry the `remap` rewrite, which must not leak into suggestions.
         final_url = (fetched.final_url or url) if getattr(fetched, "redirects", ()) else url
+        if self.to_document is not None and final_url != url:
+            final_url = self.to_document(url, final_url)
         text = fetched.text or ""
         if self.cache is not None and (status < 500):
             self.cache.set(namespace, url, [status, final_url, text], ttl if status < 400 else TTL_FAILURE)
@@ -306,6 +312,8 @@ class Remote:
             except Exception as exc:  # as the real client says it: no answer, and why
                 return Exchange(status=0, final_url=url, error=f"{type(exc).__name__}: {exc}")
         final_url = (fetched.final_url or url) if getattr(fetched, "redirects", ()) else url
+        if self.to_document is not None and final_url != url:
+            final_url = self.to_document(url, final_url)
         exchange = Exchange(status=fetched.status or 0, final_url=final_url, text=fetched.text or "",
                             headers=dict(fetched.headers or {}), error=str(fetched.error or ""))
         if namespace and self.cache is not None and (exchange.status == 200 or (400 <= exchange.status < 500 and exchange.status != 429)):
