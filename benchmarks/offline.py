@@ -4,8 +4,11 @@
 
 SITE_DIR defaults to Debian's python3.11-doc (`apt-get install python3.11-doc`:
 /usr/share/doc/python3.11/html, 530 pages, ~170k links). Each tool runs with and without
-fragment checks; the script prints wall time, peak RSS and linkfix/lychee ratios, then compares
-the broken links both found and explains every difference it can classify.
+fragment checks, the tools interleaved run by run (so load from elsewhere hits them alike); the
+script prints each tool's median wall time, peak RSS, the median linkfix/lychee ratio of the
+runs and its spread, then compares the broken links both found and explains every difference
+it can classify. `--peers` adds linkinator (no fragment checks: it has none; it serves the
+directory itself and crawls from index.html) to the no-fragments case.
 """
 
 from __future__ import annotations
@@ -34,9 +37,10 @@ def measure(command: list[str]) -> tuple[float, float, int]:
     return wall, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
 
 
-def best_of(command: list[str], runs: int) -> tuple[float, float, int]:
-    results = [measure(command) for _ in range(runs)]
-    return min(r[0] for r in results), max(r[1] for r in results), results[-1][2]
+def median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
 def linkfix_broken(path: Path, site: Path) -> set[tuple[str, str]]:
@@ -92,7 +96,8 @@ def explain(only: set[tuple[str, str]], who: str, site: Path) -> list[str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("site", nargs="?", type=Path, default=DEFAULT_SITE)
-    parser.add_argument("--runs", type=int, default=3, help="runs per command; the fastest counts")
+    parser.add_argument("--runs", type=int, default=3, help="runs per command, interleaved; the median counts")
+    parser.add_argument("--peers", action="store_true", help="also time linkinator (no-fragments case)")
     args = parser.parse_args()
     site: Path = args.site.resolve()
     if not site.is_dir():
@@ -107,31 +112,47 @@ def main() -> int:
         "lychee": [lychee, "--offline", "--no-progress", "--root-dir", str(site), str(site)] if lychee else None,
     }
     fragment_flag = {"linkfix": ("--no-include-fragments", "--include-fragments"), "lychee": ((), ("--include-fragments",))}
-    rows, outputs = [], {}
-    for fragments in (False, True):
-        label = "with fragments" if fragments else "no fragments"
-        row = {"case": label}
-        for tool, command in commands.items():
-            if command is None:
+    linkinator = shutil.which("linkinator") if args.peers else None
+    if linkinator:  # it serves the directory itself on localhost and crawls from its index.html;
+        # every other URL is skipped, as the others run offline
+        commands["linkinator"] = [linkinator, str(site), "--recurse", "--concurrency", "100", "--skip", "^(?!http://localhost)"]
+        fragment_flag["linkinator"] = ((), None)
+    cases = {False: "no fragments", True: "with fragments"}
+    walls: dict[tuple[bool, str], list[float]] = {}
+    peaks: dict[tuple[bool, str], float] = {}
+    for _ in range(args.runs):  # interleaved: every run goes round all cases and tools once
+        for fragments in cases:
+            for tool, command in commands.items():
+                if command is None or fragment_flag[tool][fragments] is None:
+                    continue
+                flags = fragment_flag[tool][fragments]
+                wall, rss, _ = measure(command + ([flags] if isinstance(flags, str) else list(flags)))
+                walls.setdefault((fragments, tool), []).append(wall)
+                peaks[fragments, tool] = max(peaks.get((fragments, tool), 0.0), rss)
+    outputs = {}
+    for fragments, label in cases.items():
+        for tool in ("linkfix", "lychee"):
+            if commands[tool] is None:
                 continue
             flags = fragment_flag[tool][fragments]
-            flags = [flags] if isinstance(flags, str) else list(flags)
-            wall, rss, _ = best_of(command + flags, args.runs)
-            row[f"{tool}_s"], row[f"{tool}_mb"] = wall, rss
             out = work / f"{tool}-{fragments}.json"
-            measure(command + flags + (["--format", "json", "-o", str(out)]))
+            measure(commands[tool] + ([flags] if isinstance(flags, str) else list(flags)) + ["--format", "json", "-o", str(out)])
             outputs[f"{tool} {label}"] = out
-        rows.append(row)
 
     pages = sum(1 for _ in site.rglob("*.html"))
     links = len(json.loads(outputs["linkfix no fragments"].read_text())["links"])
-    print(f"site: {site} ({pages} pages, {links} link occurrences); best of {args.runs} runs; {os.cpu_count()} cores")
-    print(f"{'case':16} {'linkfix s':>10} {'lychee s':>9} {'ratio':>6}   {'linkfix MB':>10} {'lychee MB':>9}")
-    nan = float("nan")
-    for row in rows:
-        ratio = row["linkfix_s"] / row["lychee_s"] if lychee else nan
-        print(f"{row['case']:16} {row['linkfix_s']:10.2f} {row.get('lychee_s', nan):9.2f} {ratio:6.2f}"
-              f"   {row['linkfix_mb']:10.0f} {row.get('lychee_mb', nan):9.0f}")
+    print(f"site: {site} ({pages} pages, {links} link occurrences); median of {args.runs} interleaved runs; "
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the end")
+    print(f"{'case':16} {'tool':10} {'median s':>9} {'peak MB':>8}   {'linkfix/tool median':>19} {'spread':>13}   walls")
+    for fragments, label in cases.items():
+        for tool in commands:
+            if (fragments, tool) not in walls:
+                continue
+            ours, theirs = walls[fragments, "linkfix"], walls[fragments, tool]
+            ratios = [a / b for a, b in zip(ours, theirs)]
+            ratio = "" if tool == "linkfix" else f"{median(ratios):19.2f} {min(ratios):6.2f}-{max(ratios):<6.2f}"
+            print(f"{label:16} {tool:10} {median(theirs):9.2f} {peaks[fragments, tool]:8.0f}   {ratio:>33}   "
+                  + " ".join(f"{w:.2f}" for w in theirs))
     print("targets: with fragments ratio <= 1.0; no fragments ratio <= 2.0; linkfix peak RSS < 300 MB")
 
     if lychee:
