@@ -6,6 +6,7 @@
     python benchmarks/external.py --spread even --rate-limited   # the older, easier-to-saturate mix
     python benchmarks/external.py --interval 0.05      # both spacing requests to a host 50 ms apart (lychee's default)
     python benchmarks/external.py --busiest-only       # only the busiest host's URLs: what that host alone costs
+    python benchmarks/external.py --urls 1000 --runs 3 --peers   # linkinator, markdown-link-check, linkchecker too
 
 A child process serves the generated web (hosts 127.0.0.10.., `linkfix_simweb`) plus a small
 control endpoint (per-host request counts and peak concurrent connections). Each checker then
@@ -40,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import os
@@ -57,6 +59,9 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 sys.path.insert(0, str(FIXTURES))
 from linkfix_simweb.control import ServerChild  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import external_peers  # noqa: E402
 
 RETRY_AFTER = 1.0  # seconds: what the catalogue's /rate/ paths send in Retry-After
 RATE_LIMITED_KIND = "429-then-ok"
@@ -148,12 +153,15 @@ class Server(ServerChild):
             return float("nan")
 
 
-def timed(command: list[str], *, cwd: Path, log: Path) -> dict:
+def timed(command: list[str], *, cwd: Path, log: Path, stdin: Path | None = None, stdout: Path | None = None) -> dict:
     """Run `command` under /usr/bin/time -v; wall seconds, peak RSS (MB), exit code."""
     started = time.monotonic()
-    with log.open("w") as err:
+    with contextlib.ExitStack() as files:
+        err = files.enter_context(log.open("w"))
+        source = files.enter_context(stdin.open("rb")) if stdin else subprocess.DEVNULL
+        sink = files.enter_context(stdout.open("wb")) if stdout else subprocess.DEVNULL
         try:
-            process = subprocess.run(["/usr/bin/time", "-v", *command], cwd=cwd, stdout=subprocess.DEVNULL, stderr=err, timeout=RUN_TIMEOUT)
+            process = subprocess.run(["/usr/bin/time", "-v", *command], cwd=cwd, stdin=source, stdout=sink, stderr=err, timeout=RUN_TIMEOUT)
             code = process.returncode
         except subprocess.TimeoutExpired:
             code = -1
@@ -200,10 +208,18 @@ def run_lychee(server: Server, args: argparse.Namespace, workdir: Path) -> dict:
     return run
 
 
-def _timed_against(server: Server, command: list[str], workdir: Path, name: str) -> dict:
+def run_peer(server: Server, workdir: Path, name: str) -> dict:
+    peer = external_peers.prepare(name, server.docs, server.truth, workdir)
+    run = _timed_against(server, peer.command, peer.cwd, name, log_dir=workdir, stdin=peer.stdin, stdout=peer.stdout)
+    run["failing"] = external_peers.failing(name, workdir)
+    return run
+
+
+def _timed_against(server: Server, command: list[str], workdir: Path, name: str, *, log_dir: Path | None = None,
+                   stdin: Path | None = None, stdout: Path | None = None) -> dict:
     server.reset()
     server_cpu = server.cpu_seconds()
-    run = timed(command, cwd=workdir, log=workdir / f"{name}.time")
+    run = timed(command, cwd=workdir, log=(log_dir or workdir) / f"{name}.time", stdin=stdin, stdout=stdout)
     run["server_cpu"] = server.cpu_seconds() - server_cpu
     run.update(_traffic(server.stats()))
     return run
@@ -307,6 +323,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--busiest-only", action="store_true",
                         help="check only the busiest host's URLs (both checkers): how long that host alone takes")
     parser.add_argument("--no-lychee", action="store_true")
+    parser.add_argument("--peers", action="store_true",
+                        help="also run linkinator, markdown-link-check and linkchecker (see external_peers.py)")
     parser.add_argument("--runs", type=int, default=1, help="runs per checker; the median is reported")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
@@ -356,11 +374,16 @@ def main(argv: list[str] | None = None) -> int:
         # median run of each is reported; every wall is printed.
         colds, warms, lychees = [], [], []
         with_lychee = not args.no_lychee and shutil.which("lychee")
+        peers: dict[str, list[dict]] = {name: [] for name in (external_peers.available() if args.peers else [])}
+        if args.peers:
+            print(f"peers: {', '.join(peers) or 'none on PATH'} (pass/fail scoring; see external_peers.py for what each reads)")
         for i in range(args.runs):
             colds.append(run_linkfix(server, args, workdir, f"linkfix-cold-{i}", cache=f"linkfix-cache-{i}"))
             warms.append(run_linkfix(server, args, workdir, f"linkfix-warm-{i}", cache=f"linkfix-cache-{i}"))
             if with_lychee:
                 lychees.append(run_lychee(server, args, workdir))
+            for name, runs in peers.items():
+                runs.append(run_peer(server, workdir, name))
         cold, warm = _median(colds), _median(warms)
         report("linkfix", cold, limit, len(truth), linkfix_accuracy(truth, cold["statuses"]), args)
         report("linkfix warm", warm, limit, len(truth), linkfix_accuracy(truth, warm["statuses"]), args)
@@ -369,8 +392,16 @@ def main(argv: list[str] | None = None) -> int:
             lychee = _median(lychees)
             report("lychee", lychee, limit, len(truth), lychee_accuracy(truth, lychee["failing"]), args)
             print(f"{'':<14} linkfix/lychee wall {cold['wall'] / lychee['wall']:.2f} (target <= 1.0)")
+        for name, runs in peers.items():
+            peer = _median(runs)
+            report(name, peer, limit, len(truth), lychee_accuracy(truth, peer["failing"]), args)
+        for name, runs in (("lychee", lychees), *peers.items()):
+            if runs:  # each run's linkfix wall over the peer's wall in the same round: load hits both alike
+                ratios = sorted(cold_run["wall"] / run["wall"] for cold_run, run in zip(colds, runs))
+                print(f"linkfix/{name} wall per run: median {ratios[(len(ratios) - 1) // 2]:.2f}, "
+                      f"spread {ratios[0]:.2f}-{ratios[-1]:.2f}")
         if args.runs > 1:
-            for name, runs in (("linkfix", colds), ("linkfix warm", warms), ("lychee", lychees)):
+            for name, runs in (("linkfix", colds), ("linkfix warm", warms), ("lychee", lychees), *peers.items()):
                 if runs:
                     print(f"{name + ' walls':<20} " + " ".join(f"{run['wall']:.2f}" for run in runs) + " s")
         print(f"targets: linkfix <= {1.2 * limit:.2f} s (1.2x limit), RSS < 300 MB, peak conns/host <= {args.host_concurrency}")
