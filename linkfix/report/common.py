@@ -50,8 +50,9 @@ def follow_up(item: LinkResult, suggested: str = "suggested") -> list[str]:
     top = top_suggestion(item)
     if top is not None:
         lines.append(f"{suggested}: {top.url} ({top.method}, confidence {top.confidence:.2f})")
-        if evidence.words(top):
-            lines.append(evidence.words(top))
+        why = evidence.words(top)
+        if why:
+            lines.append(why)
     elif item.archived is not None:
         lines.append(f"archived copy: {item.archived.url}")
     note = archive_note(item)

@@ -231,6 +231,14 @@ class Remote:
     to_document: Callable[[str, str], str] | None = None
     warned: set[str] = field(default_factory=set)
 
+    def _ended_at(self, url: str, fetched: FetchAnswer) -> str:
+        """Where the request for `url` ended, as the docs name it. Without redirects the page is
+        where it was asked for (the client's final URL would carry the `remap` rewrite)."""
+        final_url = (fetched.final_url or url) if getattr(fetched, "redirects", ()) else url
+        if self.to_document is not None and final_url != url:
+            final_url = self.to_document(url, final_url)
+        return final_url
+
     def warn_once(self, key: str, message: str, *args: Any) -> None:
         if key not in self.warned:
             self.warned.add(key)
@@ -283,11 +291,7 @@ class Remote:
         if not status:
             self.warn_once(f"fail:{provider}", "%s: no answer (%s)", provider or url, fetched.error or "error")
             return None, url, ""
-        # Without redirects the page is where it was asked for; the client's final URL would
-        # carry the `remap` rewrite, which must not leak into suggestions.
-        final_url = (fetched.final_url or url) if getattr(fetched, "redirects", ()) else url
-        if self.to_document is not None and final_url != url:
-            final_url = self.to_document(url, final_url)
+        final_url = self._ended_at(url, fetched)
         text = fetched.text or ""
         if self.cache is not None and (status < 500):
             self.cache.set(namespace, url, [status, final_url, text], ttl if status < 400 else TTL_FAILURE)
@@ -311,13 +315,10 @@ class Remote:
                 raise
             except Exception as exc:  # as the real client says it: no answer, and why
                 return Exchange(status=0, final_url=url, error=f"{type(exc).__name__}: {exc}")
-        final_url = (fetched.final_url or url) if getattr(fetched, "redirects", ()) else url
-        if self.to_document is not None and final_url != url:
-            final_url = self.to_document(url, final_url)
-        exchange = Exchange(status=fetched.status or 0, final_url=final_url, text=fetched.text or "",
+        exchange = Exchange(status=fetched.status or 0, final_url=self._ended_at(url, fetched), text=fetched.text or "",
                             headers=dict(fetched.headers or {}), error=str(fetched.error or ""))
         if namespace and self.cache is not None and (exchange.status == 200 or (400 <= exchange.status < 500 and exchange.status != 429)):
-            self.cache.set(namespace, url, [exchange.status, final_url, exchange.text], ttl if exchange.status == 200 else TTL_FAILURE)
+            self.cache.set(namespace, url, [exchange.status, exchange.final_url, exchange.text], ttl if exchange.status == 200 else TTL_FAILURE)
         return exchange
 
 
