@@ -37,6 +37,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -125,7 +126,8 @@ async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
                     for case in cases:
                         lr = run.results.get(case.id)
                         got = [(real.canonical(s.url), s.confidence) for s in lr.suggestions if s.method != "archive"] if lr else []
-                        rows.append(_linkfix_ranked(case, got, ran=lr is not None, note="" if lr else "no linking page"))
+                        held = _top_held((s.method, str(s.evidence.get("hold", ""))) for s in lr.suggestions) if lr else False
+                        rows.append(_linkfix_ranked(case, got, ran=lr is not None, note="" if lr else "no linking page", held=held))
                     label = f"one run{f' #{number}' if args.runs > 1 else ''}"
                     print(f"\n== {label}: wall {run.wall:.0f} s{' (TIMED OUT)' if run.timed_out else ''}"
                           f"{' (--wait-for-archive)' if args.wait_for_archive else ''}"
@@ -149,7 +151,7 @@ async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
                     args.dump.write_text("".join(json.dumps(d) + "\n" for d in dump), encoding="utf-8")
                 rows = [_linkfix_ranked(r.case, [(s["url"], s["confidence"]) for s in r.suggestions if s["method"] != "archive"],
                                         ran=r.parent and not r.error, note=r.error,
-                                        held=_top_held(r.suggestions)) for r in runs]
+                                        held=_top_held((s["method"], s["hold"]) for s in r.suggestions)) for r in runs]
                 print(f"\n== per case: {time.monotonic() - started:.0f} s; median {median(r.seconds for r in runs):.1f} s "
                       f"and {median(r.requests for r in runs):.0f} requests per broken link; archived copy got for "
                       f"{sum(r.archived for r in runs if r.case.has_copy)} of {sum(1 for r in runs if r.case.has_copy)}")
@@ -185,10 +187,10 @@ def _one_run_report(run, cases, real, web) -> None:
     a = stats.archive
     print(f"linkfix's archive counters: requests {a.requests}; lookups from the store {a.stored}; "
           f"deferred {a.deferred}; {a.waited:.0f} s waited for the limits")
-def _top_held(suggestions: list[dict[str, Any]]) -> bool:
-    """Is linkfix's best guess (the first suggestion that is not the archived copy) held for review?"""
-    top = next((s for s in suggestions if s["method"] != "archive"), None)
-    return bool(top and top.get("hold"))
+def _top_held(suggestions: Iterable[tuple[str, str]]) -> bool:
+    """Is linkfix's best guess (the first suggestion that is not the archived copy) held for
+    review? `suggestions`: (method, the gate's hold reason) of each, best first."""
+    return next((bool(hold) for method, hold in suggestions if method != "archive"), False)
 
 
 def _dump_line(r) -> dict[str, Any]:

@@ -56,11 +56,11 @@ CALIBRATION_L2 = 0.1
 
 # BEGIN FITTED CONSTANTS (benchmarks/recovery_real.py --refit --write)
 WEIGHTS = (
-    1.445, 1.203, 1.211, 0.537, 0.927, 0.565, 0.779, 0.552, 0.449, 0.455, 0.687, 0.365, 0.168, 0.168, 1.419,
+    1.467, 1.246, 1.215, 0.542, 0.946, 0.574, 0.789, 0.633, 0.550, 0.451, 0.741, 0.358, 0.323, 0.294, 1.419,
 )
-LEAD_WEIGHTS = (-2.702, 0.511, 2.023)
+LEAD_WEIGHTS = (-2.597, 0.478, 1.951)
 DEFAULT_AUTOFIX_CONFIDENCE = 0.9
-FIT_NOTE = 'choice model (conditional logit) and logistic calibration fitted on 3882 ranked candidates of 150 real moves with a linking page (7 sites; every candidate, right and wrong, before any cut)'
+FIT_NOTE = 'choice model (conditional logit) and logistic calibration fitted on 4367 ranked candidates of 150 real moves with a linking page (7 sites; every candidate, right and wrong, before any cut)'
 # END FITTED CONSTANTS
 
 #: Confidence of the archived copy offered as a last resort: it is the dead page itself, but a

@@ -9,6 +9,8 @@ is still held for review when
   page's archived text is in it and its content or title agrees;
 - it is a section page (a hub: other pages below it) that wins without strong evidence of any
   kind (title, page name, the archived text, a URL rule): hubs share every page's context;
+- only its URL speaks for it (its name, a URL rule) and the archived copy speaks against it:
+  it holds less than half of the dead page's text, and another candidate holds all of it;
 - a runner-up has every kind of evidence the top candidate has (nothing tells them apart);
 - its only evidence is a page name other pages of the site share ("reference", "overview").
 
@@ -26,6 +28,9 @@ from dataclasses import dataclass
 MERGED_COVERAGE = 0.9
 #: A similarity this high counts as agreement of that kind of evidence.
 AGREES = 0.8
+#: Below this share of the copy's specific words and this cosine, a page does not hold the
+#: dead page's text (the bar `merged_into` asks of content or title).
+HOLDS_LITTLE = 0.5
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -76,6 +81,8 @@ def hold_reason(top: Scored, others: Sequence[Scored]) -> str:
     if features.get("hub") and not kinds:
         return "it is a section page, and neither its title, its name nor its text agrees strongly"
     rivals = [o for o in others if o.key != top.key]
+    if kinds <= {"name", "rule"} and (holder := _holds_the_copy_instead(features, rivals)) is not None:
+        return f"only its URL agrees; the archived text is in {holder.url}, not in it"
     if kinds:
         for rival in sorted(rivals, key=lambda o: -o.confidence):
             if kinds <= evidence_kinds(rival.features):
@@ -83,3 +90,13 @@ def hold_reason(top: Scored, others: Sequence[Scored]) -> str:
     if kinds == {"name"} and not features.get("name_unique"):
         return "only the page name agrees, and it is not known to be the only page of that name"
     return ""
+
+
+def _holds_the_copy_instead(features: Mapping[str, float], rivals: Sequence[Scored]) -> Scored | None:
+    """The rival that holds the dead page's archived text when the top candidate holds little
+    of it (None when there is no copy, or the top holds enough)."""
+    if not features.get("has_copy"):
+        return None
+    if features.get("copy_coverage", 0.0) >= HOLDS_LITTLE or features.get("content_cos", 0.0) >= HOLDS_LITTLE:
+        return None
+    return next((o for o in rivals if o.features.get("copy_coverage", 0.0) >= MERGED_COVERAGE), None)

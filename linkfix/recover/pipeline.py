@@ -38,7 +38,7 @@ from urllib.parse import unquote, urldefrag, urlsplit
 from ..check.http import page_ids
 from ..check.remap import Remap
 from ..config import Config
-from ..errors import ConfigError, LinkfixError
+from ..errors import LinkfixError
 from ..model import Archived, ArchiveLookup, Candidate, LinkResult, Reason, Scope, Status
 from ..urls import is_home_page, page_identity, same_site
 from . import calibration
@@ -46,11 +46,11 @@ from .anchors import analyse_anchor
 from .archive import ArchiveCopy, ArchiveScheduler, Need
 from .calibration import ARCHIVE_CONFIDENCE, DEFAULT_AUTOFIX_CONFIDENCE, REDIRECT_CONFIDENCE
 from .fragments import nearest_ids
-from .gate import Scored, hold_reason
+from .gate import Scored, evidence_kinds, hold_reason
 from .inlinks import dead_names, link_names, named_as
 from .pages import WebPage, parse_page
 from .pool import Contender, Reference, acceptable, hit_terms, paper_value, title_set, trace_candidates
-from .providers import ARCHIVES, SEARCHES, ArchiveProvider, Budget, Hit, Remote, SearchProvider
+from .providers import Budget, Hit, Remote, SearchProvider, build_providers
 from .providers.base import TTL_SEARCH, Capture, Fetcher, count_request
 from .providers.site import Site, parent_dirs
 from .queries import Query, build_queries
@@ -89,6 +89,8 @@ class Early:
     ref: Reference
     found: dict[str, Contender]
     finished: tuple[Candidate, ...] | None = None
+    #: A confident guess only its URL supports: the answer unless the archived copy says otherwise.
+    unread: tuple[Candidate, ...] | None = None
 
 
 async def _no_page(url: str) -> WebPage:
@@ -106,26 +108,6 @@ def wants_recovery(lr: LinkResult) -> bool:
 def wants_fragment(lr: LinkResult) -> bool:
     """An external page that is there without the #fragment the link asks for."""
     return lr.scope is Scope.EXTERNAL and lr.result.status is Status.BROKEN and lr.result.reason == Reason.MISSING_FRAGMENT
-
-
-def build_providers(config: Config, remote: Remote) -> tuple[list[ArchiveProvider], list[SearchProvider]]:
-    """Instantiate the configured providers; an unknown name is a configuration error."""
-    archives = []
-    for settings in config.archive:
-        name = str(settings.get("provider", ""))
-        if name not in ARCHIVES:
-            raise ConfigError(f"archive: unknown provider '{name}' (choose from {', '.join(sorted(ARCHIVES))})")
-        archives.append(ARCHIVES[name](settings, remote))
-    searches = []
-    for wanted in config.search:
-        name = str(wanted.get("provider", ""))
-        if name not in SEARCHES:
-            raise ConfigError(f"search: unknown provider '{name}' (choose from {', '.join(sorted(SEARCHES))})")
-        provider = SEARCHES[name](wanted, remote)
-        if isinstance(provider, Site):
-            provider.archives = archives
-        searches.append(provider)
-    return archives, searches
 
 
 class Recoverer:
@@ -238,17 +220,19 @@ class Recoverer:
             if lr.result.reason == Reason.DNS:  # the host is gone: only a rewrite to another host can help
                 cheap = [t for t in cheap if urlsplit(t[0]).hostname != urlsplit(dead).hostname]
             await self._try_exact(found, ref, cheap)
-        if self._confident(found):
+        if self._settled(found):
             return Early(ref=ref, found=found, finished=self._finish(found, ref))
-        return Early(ref=ref, found=found)
+        return Early(ref=ref, found=found, unread=self._finish(found, ref) if self._confident(found) else None)
 
     async def still_needs_archive(self, early: Early) -> bool:
         """Before its copy is fetched, a link tries the rewrites learned since its exact step
         (on other links of its host); False when one of them settles it."""
         if early.finished is None:
             await self._try_learned(early.found, early.ref)
-            if self._confident(early.found):
+            if self._settled(early.found):
                 early.finished = self._finish(early.found, early.ref)
+            elif self._confident(early.found):
+                early.unread = self._finish(early.found, early.ref)
         return early.finished is None
 
     async def _try_learned(self, found: dict[str, Contender], ref: Reference) -> None:
@@ -278,6 +262,8 @@ class Recoverer:
         if copy.lookup is not None:
             self.archive_lookups[dead] = copy.lookup
         capture, page = copy.capture, copy.page
+        if early.unread is not None and (page is None or not page.text):
+            return self._traced(early, "exact", early.unread)  # nothing to read it against: its URL stands
         if page is not None and page.text:
             ref = replace(ref, known=replace(ref.known, copy_terms=as_vector(normal_terms(page.text)), copy_title=page.title))
         archived = (
@@ -366,6 +352,19 @@ class Recoverer:
 
     def _confident(self, found: Mapping[str, Contender]) -> bool:
         return self._best(found) >= self.threshold
+
+    def _settled(self, found: Mapping[str, Contender]) -> bool:
+        """The exact step settles a link when its best guess is confident and either is the dead
+        URL in another form (a cheap rewrite: scheme, host, `.html` or `/`) or has more than its
+        URL for it (its title, the site's redirect, the site's own links to it). A rule learned
+        from other links moves pages to other paths; a page it finds that only the URL supports
+        is first read against the archived copy, since a page of the same name may hold other
+        content (devguide's `security/` is not the old `contrib/security/`)."""
+        ranked = self._ranked(found)
+        if not ranked or ranked[0][1] < self.threshold:
+            return False
+        features = ranked[0][0].features
+        return not features.get("learned") or bool(evidence_kinds(features) - {"name", "rule"})
 
     async def _try_exact(self, found: dict[str, Contender], ref: Reference, tries: Sequence[tuple[str, str, dict, str]]) -> None:
         """Check the guesses at once; keep the live ones, with the evidence of their content."""

@@ -70,3 +70,20 @@ def test_a_section_page_winning_without_strong_evidence_is_held():
     assert "section page" in hold_reason(hub, [])
     titled = scored("https://d.test/core-team/", hub=1.0, title_sim=1.0, same_name=1.0, name_unique=1.0)
     assert hold_reason(titled, []) == ""
+
+
+def test_a_page_only_its_url_supports_is_held_when_another_holds_the_archived_text():
+    # devguide's contrib/security/ was merged into the home page; the rewrite to security/ finds
+    # a live page of that name about something else (less than half of the archived text)
+    url_only = dict(same_name=1.0, name_unique=1.0, rewrite=1.0, has_copy=1.0, copy_coverage=0.46, content_cos=0.49,
+                    title_sim=0.5)
+    top = scored("https://d.test/security/", 0.95, **url_only)
+    home = scored("https://d.test/", 0.02, has_copy=1.0, copy_coverage=1.0, content_cos=0.44, above=1.0, hub=1.0)
+    assert hold_reason(top, [home]) == "only its URL agrees; the archived text is in https://d.test/, not in it"
+    # the copy agrees with the page, or no candidate holds the text, or there is no copy: the URL stands
+    assert hold_reason(scored("https://d.test/security/", 0.95, **(url_only | {"copy_coverage": 0.85})), [home]) == ""
+    assert hold_reason(top, [scored("https://d.test/", 0.02, has_copy=1.0, copy_coverage=0.7)]) == ""
+    no_copy = {k: v for k, v in url_only.items() if k not in ("has_copy", "copy_coverage", "content_cos")}
+    assert hold_reason(scored("https://d.test/security/", 0.95, **no_copy), [home]) == ""
+    # a title that agrees is more than the URL
+    assert hold_reason(scored("https://d.test/security/", 0.95, **(url_only | {"title_sim": 1.0})), [home]) == ""

@@ -202,6 +202,58 @@ async def test_a_learned_restructure_is_tried_first_on_the_next_link_of_the_host
     assert best.evidence["rule"].startswith("learned")
 
 
+GADGETS = (
+    "<html><head><title>{title}</title></head><body><main><h1>{title}</h1>"
+    "<p>Beta gadgets plug into the widget bus. Calibrate each gadget with gadgetctl calibrate, "
+    "then pair it with a widget using gadgetctl pair and the widget's serial number.</p></main></body></html>"
+)
+
+
+def learned_site(beta_captured: bool) -> FakeClient:
+    """A site restructured /v1/NAME.html -> /v2/manual/NAME/, where one old name now holds
+    another page: the gadgets' text went to /v2/manual/gadgets/."""
+    rows = [f'["k","20200101000000","{HOST}/v1/alpha-widgets.html","text/html","200","D","1"]']
+    if beta_captured:
+        rows.append(f'["k","20200101000000","{HOST}/v1/beta-gadgets.html","text/html","200","D","1"]')
+    cdx = '[["urlkey","timestamp","original","mimetype","statuscode","digest","length"],' + ",".join(rows) + "]"
+    urls = "".join(f"<url><loc>{HOST}/v2/manual/{name}/</loc></url>" for name in ("alpha-widgets", "beta-gadgets", "gadgets"))
+    return FakeClient({
+        f"{HOST}/robots.txt": (200, f"Sitemap: {HOST}/sitemap.xml\n"),
+        f"{HOST}/sitemap.xml": (200, f"<urlset>{urls}</urlset>"),
+        f"{WB}/cdx/": (200, cdx),
+        f"{WB}/web/20200101000000id_/{HOST}/v1/alpha-widgets.html": (200, FROB.format(title="Alpha widgets")),
+        f"{WB}/web/20200101000000id_/{HOST}/v1/beta-gadgets.html": (200, GADGETS.format(title="Beta gadgets")),
+        f"{HOST}/v2/manual/alpha-widgets/": (200, FROB.format(title="Alpha widgets")),
+        f"{HOST}/v2/manual/beta-gadgets/": (200, OTHER.format(title="Balcony gardening")),
+        f"{HOST}/v2/manual/gadgets/": (200, GADGETS.format(title="Gadgets")),
+    })
+
+
+async def test_a_rewrite_only_its_url_supports_is_read_against_the_archived_copy():
+    client = learned_site(beta_captured=True)
+    first = broken(f"{HOST}/v1/alpha-widgets.html", "Alpha widgets")
+    second = broken(f"{HOST}/v1/beta-gadgets.html", "Beta gadgets")
+    out = await recover(client, [first, second], search=[{"provider": "site"}])
+    assert out[0].suggestions[0].url == f"{HOST}/v2/manual/alpha-widgets/"
+    # the learned rule's page has the old name and nothing else: the copy was fetched to read it
+    assert f"{WB}/web/20200101000000id_/{HOST}/v1/beta-gadgets.html" in client.sent and out[1].archived is not None
+    by_url = {c.url: c for c in out[1].suggestions}
+    guess = by_url[f"{HOST}/v2/manual/beta-gadgets/"]
+    assert guess.method == "rewrite" and guess.evidence["similarity"]["copy_coverage"] < 0.5
+    assert f"{HOST}/v2/manual/gadgets/" in by_url
+    top = out[1].suggestions[0]
+    assert top.url == f"{HOST}/v2/manual/gadgets/" or top.evidence.get("hold")  # never applied unreviewed
+
+
+async def test_a_rewrite_only_its_url_supports_stands_when_there_is_no_copy_to_read_it_against():
+    client = learned_site(beta_captured=False)
+    out = await recover(client, [broken(f"{HOST}/v1/alpha-widgets.html", "Alpha widgets"),
+                                 broken(f"{HOST}/v1/beta-gadgets.html", "Beta gadgets")], search=[{"provider": "site"}])
+    best = out[1].suggestions[0]
+    assert (best.url, best.method) == (f"{HOST}/v2/manual/beta-gadgets/", "rewrite") and not best.evidence.get("hold")
+    assert best.confidence >= DEFAULT_AUTOFIX_CONFIDENCE and out[1].archived is None
+
+
 async def test_failing_providers_degrade_to_no_suggestions(caplog):
     client = FakeClient()
     client.fail = {"http"}
