@@ -220,19 +220,17 @@ class Recoverer:
             if lr.result.reason == Reason.DNS:  # the host is gone: only a rewrite to another host can help
                 cheap = [t for t in cheap if urlsplit(t[0]).hostname != urlsplit(dead).hostname]
             await self._try_exact(found, ref, cheap)
-        if self._settled(found):
-            return Early(ref=ref, found=found, finished=self._finish(found, ref))
-        return Early(ref=ref, found=found, unread=self._finish(found, ref) if self._confident(found) else None)
+        finished, unread = self._exact_answer(found, ref)
+        return Early(ref=ref, found=found, finished=finished, unread=unread)
 
     async def still_needs_archive(self, early: Early) -> bool:
         """Before its copy is fetched, a link tries the rewrites learned since its exact step
         (on other links of its host); False when one of them settles it."""
         if early.finished is None:
             await self._try_learned(early.found, early.ref)
-            if self._settled(early.found):
-                early.finished = self._finish(early.found, early.ref)
-            elif self._confident(early.found):
-                early.unread = self._finish(early.found, early.ref)
+            early.finished, unread = self._exact_answer(early.found, early.ref)
+            if unread is not None:
+                early.unread = unread
         return early.finished is None
 
     async def _try_learned(self, found: dict[str, Contender], ref: Reference) -> None:
@@ -353,18 +351,21 @@ class Recoverer:
     def _confident(self, found: Mapping[str, Contender]) -> bool:
         return self._best(found) >= self.threshold
 
-    def _settled(self, found: Mapping[str, Contender]) -> bool:
-        """The exact step settles a link when its best guess is confident and either is the dead
-        URL in another form (a cheap rewrite: scheme, host, `.html` or `/`) or has more than its
-        URL for it (its title, the site's redirect, the site's own links to it). A rule learned
-        from other links moves pages to other paths; a page it finds that only the URL supports
-        is first read against the archived copy, since a page of the same name may hold other
-        content (devguide's `security/` is not the old `contrib/security/`)."""
+    def _exact_answer(self, found: dict[str, Contender], ref: Reference) -> tuple[tuple[Candidate, ...] | None, tuple[Candidate, ...] | None]:
+        """The exact step's (finished, unread); (None, None) when no guess is confident. A guess
+        finishes the link when it is the dead URL in another form (a cheap rewrite: scheme, host,
+        `.html` or `/`) or has more than its URL (title, redirect, the site's links to it). A page
+        a rule learned from other links finds, with only its URL for it, is `unread`: read first
+        against the archived copy, as a page of that name may hold other content (devguide's
+        `security/` is not the old `contrib/security/`)."""
         ranked = self._ranked(found)
         if not ranked or ranked[0][1] < self.threshold:
-            return False
+            return None, None
         features = ranked[0][0].features
-        return not features.get("learned") or bool(evidence_kinds(features) - {"name", "rule"})
+        answer = self._finish(found, ref)
+        if not features.get("learned") or evidence_kinds(features) - {"name", "rule"}:
+            return answer, None
+        return None, answer
 
     async def _try_exact(self, found: dict[str, Contender], ref: Reference, tries: Sequence[tuple[str, str, dict, str]]) -> None:
         """Check the guesses at once; keep the live ones, with the evidence of their content."""
