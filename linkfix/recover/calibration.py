@@ -38,7 +38,8 @@ FEATURES = (
     "name_unique",  # ... and no other known page of the site has that name
     "same_host",
     "above",  # the home page or a directory page above the dead one
-    "hub",  # a section index: several known pages below it
+    "section_for_page",  # a section index (several known pages below it) for a dead leaf page
+    "section_for_section",  # ... for a dead section index (the site's past pages show it)
     "rewrite",  # found by a checked URL rewrite
     "learned",  # a rewrite learned in this run from other confident recoveries
     "in_exact",  # another page of the site links to it named exactly as the anchor / copy's title
@@ -56,9 +57,9 @@ CALIBRATION_L2 = 0.1
 
 # BEGIN FITTED CONSTANTS (benchmarks/recovery_real.py --refit --write)
 WEIGHTS = (
-    1.467, 1.246, 1.215, 0.542, 0.946, 0.574, 0.789, 0.633, 0.550, 0.451, 0.741, 0.358, 0.323, 0.294, 1.419,
+    1.472, 1.212, 1.214, 0.540, 0.942, 0.585, 0.788, 0.622, 0.539, 0.466, 0.804, 0.090, 0.463, 0.323, 0.294, 1.415,
 )
-LEAD_WEIGHTS = (-2.597, 0.478, 1.951)
+LEAD_WEIGHTS = (-2.709, 0.517, 2.054)
 DEFAULT_AUTOFIX_CONFIDENCE = 0.9
 FIT_NOTE = 'choice model (conditional logit) and logistic calibration fitted on 4367 ranked candidates of 150 real moves with a linking page (7 sites; every candidate, right and wrong, before any cut)'
 # END FITTED CONSTANTS

@@ -12,6 +12,9 @@ is still held for review when
 - only its URL speaks for it (its name, a URL rule) and the archived copy speaks against it:
   it holds less than half of the dead page's text, and another candidate holds all of it;
 - a runner-up has every kind of evidence the top candidate has (nothing tells them apart);
+- a runner-up has the same title as the archived copy and reads more like it (the title, the
+  deciding evidence, is shared, and the copy's text is split between them: one holds more of
+  its words, the other reads more alike, as a section page and the page carved out of it do);
 - its only evidence is a page name other pages of the site share ("reference", "overview").
 
 The reason is kept in the suggestion's evidence (`hold`); `linkfix fix` leaves such links for
@@ -87,6 +90,8 @@ def hold_reason(top: Scored, others: Sequence[Scored]) -> str:
         for rival in sorted(rivals, key=lambda o: -o.confidence):
             if kinds <= evidence_kinds(rival.features):
                 return f"{rival.url} has the same evidence ({', '.join(sorted(kinds))})"
+    if (closer := _same_title_reads_closer(features, rivals)) is not None:
+        return f"{closer.url} has the same title and reads more like the archived copy"
     if kinds == {"name"} and not features.get("name_unique"):
         return "only the page name agrees, and it is not known to be the only page of that name"
     return ""
@@ -100,3 +105,12 @@ def _holds_the_copy_instead(features: Mapping[str, float], rivals: Sequence[Scor
     if features.get("copy_coverage", 0.0) >= HOLDS_LITTLE or features.get("content_cos", 0.0) >= HOLDS_LITTLE:
         return None
     return next((o for o in rivals if o.features.get("copy_coverage", 0.0) >= MERGED_COVERAGE), None)
+
+
+def _same_title_reads_closer(features: Mapping[str, float], rivals: Sequence[Scored]) -> Scored | None:
+    """A rival with the archived copy's title, as the top candidate has, whose text is more
+    like the copy's (None when the top has no such title, or reads closest)."""
+    if not features.get("title_exact"):
+        return None
+    cosine = features.get("content_cos", 0.0)
+    return next((o for o in rivals if o.features.get("title_exact") and o.features.get("content_cos", 0.0) > cosine), None)

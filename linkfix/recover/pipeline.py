@@ -56,7 +56,6 @@ from .providers.site import Site, parent_dirs
 from .queries import Query, build_queries
 from .rank import (
     Known,
-    SitePages,
     TitleFurniture,
     as_vector,
     cosine,
@@ -441,8 +440,8 @@ class Recoverer:
             except Exception as exc:
                 self.remote.warn_once("site", "site: failed (%s)", exc)
                 continue
-            if index.hits:  # what the site has today, for page-name uniqueness and section pages
-                ref = replace(ref, known=replace(ref.known, site=SitePages.of(Site.current(index.hits))))
+            if index.hits:  # what the site has today (page-name uniqueness, section pages) and had
+                ref = replace(ref, known=ref.known.on_site(Site.current(index.hits), [h.url for h in index.hits]))
             # Pages whose URL or title resembles the dead link, then BM25 answers to the queries.
             neighbours = sorted(index.hits, key=lambda h: (-self._prescore(ref, h), h.url))[:SITE_NEIGHBOURS]
             self._add_hits(found, ref, neighbours, "same-site")

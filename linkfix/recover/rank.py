@@ -12,7 +12,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import unquote, urlsplit
 
 from ..urls import directory_of, is_above, page_name, same_site
@@ -248,6 +248,11 @@ class SitePages:
         return self.directories.get(directory_of(url), 0)
 
 
+def is_section(url: str, urls: Iterable[str]) -> bool:
+    """Is `url` a section index: a directory URL with several of `urls` below it?"""
+    return SitePages.of(urls).pages_below(url) >= HUB_PAGES
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Known:
     """What is known of the dead page, in normalised terms."""
@@ -258,6 +263,11 @@ class Known:
     copy_terms: Counter[str] = field(default_factory=Counter)
     copy_title: str = ""
     site: SitePages = field(default_factory=SitePages)
+    dead_was_section: bool = False  # the dead URL was a section index (pages were below it)
+
+    def on_site(self, current: Iterable[str], ever: Iterable[str]) -> Known:
+        """Knowing the site: the URLs of its pages today and of its pages ever (the archive's)."""
+        return replace(self, site=SitePages.of(current), dead_was_section=is_section(self.dead_url, ever))
 
 
 def similarity_features(known: Known, *, candidate_url: str, candidate_title: str, candidate_terms: Counter[str]) -> dict[str, float]:
@@ -286,6 +296,10 @@ def similarity_features(known: Known, *, candidate_url: str, candidate_title: st
         "above": 1.0 if is_above(candidate_url, dead) else 0.0,
         "hub": 1.0 if known.site.pages_below(candidate_url) >= HUB_PAGES else 0.0,
     }
+    # A section moved is often a section still (contributing/ -> contribute/), while a section
+    # page shares the context of every leaf page below it: the model weighs the two apart.
+    features["section_for_section"] = features["hub"] if known.dead_was_section else 0.0
+    features["section_for_page"] = features["hub"] - features["section_for_section"]
     if has_copy and not same_host:
         # Another project's page is the dead one only if it holds its text: other docs sites
         # have pages called "Introduction" too. (Without a copy, words are all there is.)

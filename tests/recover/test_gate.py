@@ -87,3 +87,18 @@ def test_a_page_only_its_url_supports_is_held_when_another_holds_the_archived_te
     assert hold_reason(scored("https://d.test/security/", 0.95, **no_copy), [home]) == ""
     # a title that agrees is more than the URL
     assert hold_reason(scored("https://d.test/security/", 0.95, **(url_only | {"title_sim": 1.0})), [home]) == ""
+
+
+def test_a_rival_with_the_same_title_that_reads_more_like_the_copy_holds_the_top_candidate():
+    # devguide's "Translating" page became the section "Translations"; a later page of that
+    # section took the old name and all its words, but the section reads more like the copy
+    leaf = dict(same_name=1.0, name_unique=1.0, title_sim=1.0, title_exact=1.0, has_copy=1.0, copy_coverage=1.0,
+                content_cos=0.57)
+    section = dict(title_sim=1.0, title_exact=1.0, has_copy=1.0, copy_coverage=0.61, content_cos=0.76, hub=1.0)
+    top = scored("https://d.test/translations/translating/", 0.97, **leaf)
+    rival = scored("https://d.test/translations/", 0.2, **section)
+    assert hold_reason(top, [rival]) == (
+        "https://d.test/translations/ has the same title and reads more like the archived copy")
+    # a rival that reads less alike, or has another title, does not
+    assert hold_reason(top, [scored("https://d.test/translations/", 0.2, **(section | {"content_cos": 0.5}))]) == ""
+    assert hold_reason(top, [scored("https://d.test/translations/", 0.2, **(section | {"title_exact": 0.0}))]) == ""

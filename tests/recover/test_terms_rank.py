@@ -185,3 +185,24 @@ def test_without_a_copy_another_sites_words_are_all_there_is():
     there = rank.similarity_features(known, candidate_url="https://docs.other.test/intro/", candidate_title="Introduction",
                                      candidate_terms=Counter())
     assert there["anchor_title"] == 1.0 and there["url_jaccard"] > 0
+
+
+def test_a_section_page_is_weighed_apart_for_a_dead_section_and_a_dead_leaf_page():
+    # repo2docker's contributing/ section became contribute/: what the site had (the archive's
+    # URLs) shows the dead URL was a section; a leaf page's section merely shares its context
+    today = ["https://d.test/contribute/", "https://d.test/contribute/a.html", "https://d.test/contribute/b.html",
+             "https://d.test/contribute/c.html", "https://d.test/contribute/contributing.html"]
+    ever = [*today, "https://d.test/contributing/index.html", "https://d.test/contributing/roadmap.html",
+            "https://d.test/contributing/tasks.html", "https://d.test/contributing/tests.html"]
+    section = rank.Known(dead_url="https://d.test/contributing/index.html").on_site(today, ever)
+    leaf = rank.Known(dead_url="https://d.test/contributing/tasks.html").on_site(today, ever)
+    assert section.dead_was_section and not leaf.dead_was_section
+    assert not rank.Known(dead_url="https://d.test/contributing/index.html").on_site(today, today).dead_was_section
+
+    def kinds(known: rank.Known, url: str) -> tuple[float, float, float]:
+        f = rank.similarity_features(known, candidate_url=url, candidate_title="", candidate_terms=Counter())
+        return f["hub"], f["section_for_section"], f["section_for_page"]
+
+    assert kinds(section, "https://d.test/contribute/") == (1.0, 1.0, 0.0)
+    assert kinds(leaf, "https://d.test/contribute/") == (1.0, 0.0, 1.0)
+    assert kinds(section, "https://d.test/contribute/contributing.html") == (0.0, 0.0, 0.0)
