@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from difflib import SequenceMatcher
 
+from .rank import set_dice
 from .terms import stem
 
 MAX_FRAGMENT_SUGGESTIONS = 3
@@ -33,7 +34,7 @@ def id_similarity(missing: str, ident: str) -> float:
     """Dice of the two ids' normalised words, with their spelling similarity as a tie-breaker
     (weighted so that shared words always count more than shared letters)."""
     a, b = set(id_words(missing)), set(id_words(ident))
-    words = 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
+    words = set_dice(a, b)
     spelling = SequenceMatcher(None, missing.lower(), ident.lower()).ratio()
     return 0.8 * words + 0.2 * spelling
 

@@ -20,6 +20,9 @@ class WebPage:
     #: ... of the page's own content (not its navigation, header, footer or sidebar, whose
     #: link texts are the site's page titles, the same on every page)
     content_links: tuple[tuple[str, str], ...] = ()
+    #: its section headings (h2 to h4 of its content): a page merged into another is often
+    #: one of its sections now, under its old title ("Get the source code")
+    headings: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -50,9 +53,11 @@ def parse_page(url: str, status: int | None, html: str, *, keep_furniture: bool 
     text = _text(tree) if keep_furniture else ""
     tree.strip_tags(list(_FURNITURE))
     content_links = _links(tree, base)
+    headings = tuple(" ".join(node.text().split()) for node in tree.css("h2, h3, h4"))
     if not keep_furniture:
         text = _text(tree)
-    return WebPage(url=url, status=status, title=title, text=text, links=links, content_links=content_links)
+    return WebPage(url=url, status=status, title=title, text=text, links=links, content_links=content_links,
+                   headings=tuple(h for h in headings if h))
 
 
 def _text(tree: HTMLParser) -> str:

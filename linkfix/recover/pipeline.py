@@ -61,6 +61,7 @@ from .rank import (
     cosine,
     kld,
     path_tokens,
+    set_dice,
     similarity_features,
     title_dice,
     token_jaccard,
@@ -247,11 +248,7 @@ class Recoverer:
         link, ref, found = lr.link, early.ref, early.found
         dead = ref.dead
         anchor = ref.anchor
-        budget = Budget(
-            deadline=time.monotonic() + self.config.max_seconds,
-            queries=self.config.max_queries,
-            fetches=self.config.max_fetches,
-        )
+        budget = Budget(deadline=time.monotonic() + self.config.max_seconds, queries=self.config.max_queries, fetches=self.config.max_fetches)
         # 2. Context: the archived copy as it was when the link was written.
         if copy is None:
             when, dated = self.link_time(lr)
@@ -397,7 +394,8 @@ class Recoverer:
         if known.copy_title and title and same_site(url, ref.dead):
             copy_title, title = without_shared_parts(known.copy_title, title)
             known = replace(known, copy_title=copy_title)
-        features = similarity_features(known, candidate_url=url, candidate_title=title, candidate_terms=entry.terms)
+        features = similarity_features(known, candidate_url=url, candidate_title=title, candidate_terms=entry.terms,
+                                       candidate_headings=page.headings if ok and page is not None else ())
         features["weak_anchor"] = 1.0 if ref.anchor.weak else 0.0
         features.update(entry.flags)
         return features
@@ -417,9 +415,11 @@ class Recoverer:
         """Cheap evidence from what the provider told, to choose which candidates to fetch."""
         known = ref.known
         title, text = hit_terms(hit.title, f"{hit.snippet} {hit.text}", hit.stems)
-        reference_title = title_set(self.furniture.clean(known.copy_title, ref.dead)) if known.copy_title else known.anchor_terms
+        # the copy's title may still carry the site's name: its best part counts (title_dice)
+        copy_title = self.furniture.clean(known.copy_title, ref.dead)
         text_sim = cosine(known.copy_terms or known.context_terms, text)
-        title_sim = 2 * len(reference_title & title) / (len(reference_title) + len(title)) if reference_title and title else 0.0
+        title_sim = max((title_dice(t, copy_title) if copy_title else set_dice(known.anchor_terms, t))
+                        for t in (title, *map(title_set, hit.headings)))
         return (
             2.0 * token_jaccard(path_tokens(ref.dead), path_tokens(hit.url))
             + 2.0 * title_sim

@@ -12,7 +12,9 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from urllib.parse import unquote, urlsplit
 
 from ..urls import directory_of, is_above, page_name, same_site
@@ -33,7 +35,7 @@ FOREIGN_AGREES = 0.8
 
 #: Evidence from words alone, which another site's page shares by coincidence ("Introduction",
 #: "Getting started") as often as by descent.
-WORD_EVIDENCE = ("title_sim", "anchor_title", "url_jaccard")
+WORD_EVIDENCE = ("title_sim", "anchor_title", "heading_sim", "url_jaccard")
 
 #: Dice of normalised title terms taken as the same title (every term shared).
 TITLE_EXACT = 0.999
@@ -63,6 +65,11 @@ def dice(a: Vector, b: Vector) -> float:
     """Eq. 3: 2 D1.D2 / (|D1|^2 + |D2|^2)."""
     denominator = _norm2(a) + _norm2(b)
     return 2 * dot(a, b) / denominator if denominator else 0.0
+
+
+def set_dice(a: AbstractSet[str], b: AbstractSet[str]) -> float:
+    """2 |A & B| / (|A| + |B|) of two term sets (0 when either is empty)."""
+    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
 
 
 def token_jaccard(a: Iterable[str], b: Iterable[str]) -> float:
@@ -187,32 +194,30 @@ def without_shared_parts(a: str, b: str) -> tuple[str, str]:
     return (" — ".join(kept_a) if kept_a else a), (" — ".join(kept_b) if kept_b else b)
 
 
-def title_terms(title: str) -> list[frozenset[str]]:
+@lru_cache(maxsize=4096)
+def title_terms(title: str) -> tuple[frozenset[str], ...]:
     """The normalised terms of a title and of each of its parts: titles carry the site's name
     ("runpy — Running modules - PyHub Guides"), which only dilutes a comparison."""
     parts = [title, *_TITLE_PARTS.split(title)] if title else []
-    out = []
+    out: list[frozenset[str]] = []
     for part in parts:
         terms = frozenset(normal_terms(part))
         if terms and terms not in out:
             out.append(terms)
-    return out
+    return tuple(out)
 
 
 def title_dice(terms: Iterable[str], title: str) -> float:
     """Dice of a set of normalised terms and a page title, the best over the title's parts."""
     reference = set(terms)
-    if not reference:
-        return 0.0
-    return max((2 * len(reference & part) / (len(reference) + len(part)) for part in title_terms(title)), default=0.0)
+    return max((set_dice(reference, part) for part in title_terms(title)), default=0.0)
 
 
 def whole_title_dice(reference_title: str, candidate_title: str) -> float:
     """Dice of two whole titles' normalised terms. Not the best over their parts: two pages of
     one site share the part that names the site, which says nothing (`TitleFurniture` takes it
     out where it is known; elsewhere the page's own words still outweigh it)."""
-    a, b = set(normal_terms(reference_title)), set(normal_terms(candidate_title))
-    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
+    return set_dice(set(normal_terms(reference_title)), set(normal_terms(candidate_title)))
 
 
 # ---- evidence for one candidate -------------------------------------------------------------
@@ -270,7 +275,8 @@ class Known:
         return replace(self, site=SitePages.of(current), dead_was_section=is_section(self.dead_url, ever))
 
 
-def similarity_features(known: Known, *, candidate_url: str, candidate_title: str, candidate_terms: Counter[str]) -> dict[str, float]:
+def similarity_features(known: Known, *, candidate_url: str, candidate_title: str, candidate_terms: Counter[str],
+                        candidate_headings: Sequence[str] = ()) -> dict[str, float]:
     """The evidence of one fetched candidate against what is known of the dead page (all in
     [0, 1]); `calibration` turns it into a confidence."""
     has_copy = bool(known.copy_terms)
@@ -286,6 +292,7 @@ def similarity_features(known: Known, *, candidate_url: str, candidate_title: st
         "copy_coverage": coverage(known.copy_terms, candidate_terms) if has_copy else 0.0,
         "title_sim": whole_title_dice(known.copy_title, candidate_title) if known.copy_title else 0.0,
         "anchor_title": title_dice(known.anchor_terms, candidate_title),
+        "heading_sim": heading_dice(known, candidate_headings),
         "context_cos": cosine(known.context_terms, candidate_terms),
         "url_jaccard": token_jaccard(path_tokens(dead), path_tokens(candidate_url)),
         "same_name": 1.0 if same_name else 0.0,
@@ -310,6 +317,16 @@ def similarity_features(known: Known, *, candidate_url: str, candidate_title: st
     # sign of a moved page; a near title is often a sibling's ("Custom metadata hook").
     features["title_exact"] = 1.0 if features["title_sim"] >= TITLE_EXACT else 0.0
     return features
+
+
+def heading_dice(known: Known, headings: Sequence[str]) -> float:
+    """Dice of the dead page's title (the archived copy's, else the link text) and the closest
+    section heading of a candidate: the dead page may be one of its sections now. A one-word
+    title says nothing here: "Governance" or "Overview" heads sections of many pages."""
+    reference = set(normal_terms(known.copy_title)) if known.copy_title else set(known.anchor_terms)
+    if len(reference) < 2:
+        return 0.0
+    return max((set_dice(reference, set(normal_terms(h))) for h in headings), default=0.0)
 
 
 def margins(evidence: Sequence[float]) -> list[float]:

@@ -85,6 +85,8 @@ def reasons(candidate: Candidate) -> list[str]:
         out.append("its title is the link's text")
     elif f.get("anchor_title", 0) >= 0.5:
         out.append(f"title like the link's text ({_percent(f['anchor_title'])} of its words)")
+    if f.get("heading_sim", 0) >= 0.99:
+        out.append("the dead page's title heads a section of it")
     if f.get("in_exact"):
         out.append("other pages of the site link to it by the dead link's name")
     if f.get("copy_coverage", 0) >= 0.5:

@@ -181,9 +181,13 @@ def test_site_index_parsers():
     mk = {h.url: h for h in parse_mkdocs_index(data("search_index.json"), "https://example-docs.org/")}
     assert mk["https://example-docs.org/setup/installing/"].title == "Installing Frobnicator"
     assert "libfrob" in mk["https://example-docs.org/setup/installing/"].text  # section merged in
+    assert mk["https://example-docs.org/setup/installing/"].headings == ("Requirements",)  # ... and its title kept
     sx = {h.url: h for h in parse_sphinx_index(data("searchindex.js"), "https://example-docs.org/docs/")}
     assert sx["https://example-docs.org/docs/installing.html"].title == "Installing Frobnicator"
     assert "libfrob" in sx["https://example-docs.org/docs/installing.html"].stems.split()  # index terms: stems, kept apart
+    # alltitles: a section's title is a heading of its page; a page's own title (anchor null) is not
+    assert sx["https://example-docs.org/docs/installing.html"].headings == ("Build from source",)
+    assert sx["https://example-docs.org/docs/cli.html"].headings == ()
     assert parse_sphinx_index("alert(1)", "https://x/") == []
     dirs = {h.url for h in parse_sphinx_index(data("searchindex.js"), "https://example-docs.org/docs/", dirhtml=True)}
     assert dirs == {"https://example-docs.org/docs/cli/", "https://example-docs.org/docs/installing/"}

@@ -206,3 +206,24 @@ def test_a_section_page_is_weighed_apart_for_a_dead_section_and_a_dead_leaf_page
     assert kinds(section, "https://d.test/contribute/") == (1.0, 1.0, 0.0)
     assert kinds(leaf, "https://d.test/contribute/") == (1.0, 0.0, 1.0)
     assert kinds(section, "https://d.test/contribute/contributing.html") == (0.0, 0.0, 0.0)
+
+
+def test_a_page_the_dead_one_became_a_section_of_has_its_title_as_a_heading():
+    # devguide's "Get the source code" page is a section of "Setup and building" now
+    from linkfix.recover.pages import parse_page
+
+    page = parse_page("https://d.test/setup-building/", 200, (
+        "<html><head><title>Setup and building</title></head><body><nav><h2>Contents</h2></nav><main>"
+        "<h1>Setup and building</h1><section><span id='checkout'></span><h2>Get the source code ¶</h2><p>Fork it.</p>"
+        "</section><h3>Install dependencies</h3><h5>Fine print</h5></main></body></html>"))
+    assert page.headings == ("Get the source code ¶", "Install dependencies")  # h2-h4 of the content, not the nav
+    known = rank.Known(dead_url="https://d.test/contrib/get-source/", copy_title="Get the source code",
+                       copy_terms=Counter(terms.normal_terms("fork the repository")))
+    merged = rank.similarity_features(known, candidate_url=page.url, candidate_title=page.title, candidate_terms=Counter(),
+                                      candidate_headings=page.headings)
+    assert merged["heading_sim"] == 1.0 and merged["title_sim"] == 0.0
+    # without a copy the link text stands for the title; a one-word title heads sections of many pages
+    by_anchor = rank.Known(dead_url=known.dead_url, anchor_terms=frozenset(terms.normal_terms("Install dependencies")))
+    assert rank.heading_dice(by_anchor, page.headings) == 1.0
+    assert rank.heading_dice(rank.Known(dead_url=known.dead_url, copy_title="Governance"), ["Governance"]) == 0.0
+    assert rank.heading_dice(known, ()) == 0.0

@@ -74,3 +74,9 @@ def test_what_the_sites_own_pages_call_a_candidate_is_said():
     renamed = replace(WEAK, evidence={"features": {"in_exact": 1.0, "same_host": 1.0, "title_sim": 0.2}})
     assert evidence.reasons(renamed)[0] == "other pages of the site link to it by the dead link's name"
     assert "other pages of the site" not in " ".join(evidence.reasons(WEAK))
+
+
+def test_a_dead_page_merged_in_as_a_section_is_said():
+    merged = replace(WEAK, evidence={"features": {"heading_sim": 1.0, "same_host": 1.0, "copy_coverage": 0.98}})
+    assert evidence.reasons(merged)[:2] == ["the dead page's title heads a section of it", "98% of the archived text"]
+    assert "heads a section" not in " ".join(evidence.reasons(replace(WEAK, evidence={"features": {"heading_sim": 0.6}})))

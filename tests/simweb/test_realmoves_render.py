@@ -90,3 +90,14 @@ def test_sphinx_terms_leave_out_stop_words_and_keep_what_the_stemmer_would_drop(
 
 def test_sitemap_lists_the_pages():
     assert parse_sitemap(sitemap_xml([(MK_BASE, None), (MK_BASE + "guide/install/", None)]))[0] == [MK_BASE, MK_BASE + "guide/install/"]
+
+
+def test_a_labelled_rst_section_is_a_section_too():
+    # docutils writes a section's label (`.. _checkout:`) as an empty span before the heading;
+    # Sphinx's alltitles lists that section like any other
+    from linkfix_simweb.realmoves.render import sections_of
+
+    body = ('<section id="get-the-source-code">\n<span id="checkout"></span><h2>Get the source code</h2>\n<p>Fork it.</p>\n'
+            '</section>\n<section id="build"><h2>Build</h2><p>Run make.</p></section>')
+    assert [(ident, heading) for ident, heading, _ in sections_of(body)] == [("get-the-source-code", "Get the source code"),
+                                                                            ("build", "Build")]

@@ -101,6 +101,7 @@ class Hit:
     snippet: str = ""
     text: str = ""  # the whole text when the provider has it (a site search index)
     stems: str = ""  # index terms already normalised (a Sphinx search index holds stems)
+    headings: tuple[str, ...] = ()  # its section titles, when a site search index lists them
     provider: str = ""
     query: str = ""
     rank: int = 0  # position in the provider's answer, 0-based

@@ -93,6 +93,7 @@ def parse_mkdocs_index(text: str, base: str) -> list[Hit]:
     except (json.JSONDecodeError, AttributeError):
         return []
     pages: dict[str, dict[str, str]] = {}
+    headings: dict[str, list[str]] = {}
     for doc in docs if isinstance(docs, list) else []:
         if not isinstance(doc, dict) or not isinstance(doc.get("location"), str):
             continue
@@ -101,8 +102,11 @@ def parse_mkdocs_index(text: str, base: str) -> list[Hit]:
         entry = pages.setdefault(url, {"title": "", "text": ""})
         if (not fragment and doc.get("title")) or (not entry["title"] and doc.get("title")):
             entry["title"] = str(doc["title"])
+        if fragment and doc.get("title"):
+            headings.setdefault(url, []).append(_strip_tags(str(doc["title"])))
         entry["text"] += " " + _strip_tags(str(doc.get("text") or ""))
-    return [Hit(url=u, title=v["title"], text=v["text"].strip(), provider="site") for u, v in pages.items()]
+    return [Hit(url=u, title=v["title"], text=v["text"].strip(), provider="site", headings=tuple(headings.get(u, ())))
+            for u, v in pages.items()]
 
 
 def parse_sphinx_index(text: str, base: str, *, dirhtml: bool = False) -> list[Hit]:
@@ -127,6 +131,13 @@ def parse_sphinx_index(text: str, base: str, *, dirhtml: bool = False) -> list[H
             for d in docs if isinstance(docs, list) else [docs]:
                 if isinstance(d, int) and 0 <= d < len(words):
                     words[d].append(str(term))
+    # `alltitles`: {section title: [[document, anchor or null for the page's own title], ...]}
+    headings: list[list[str]] = [[] for _ in docnames]
+    alltitles = data.get("alltitles")
+    for heading, places in (alltitles.items() if isinstance(alltitles, dict) else ()):
+        for place in places if isinstance(places, list) else ():
+            if isinstance(place, list) and len(place) == 2 and isinstance(place[0], int) and 0 <= place[0] < len(headings) and place[1]:
+                headings[place[0]].append(_strip_tags(str(heading)))
     hits = []
     for i, name in enumerate(docnames):
         if not isinstance(name, str):
@@ -134,7 +145,7 @@ def parse_sphinx_index(text: str, base: str, *, dirhtml: bool = False) -> list[H
         title = titles[i] if i < len(titles) and isinstance(titles[i], str) else ""
         url = urljoin(base, name + ".html")
         hits.append(Hit(url=as_dirhtml(url) if dirhtml else url, title=_strip_tags(title), stems=" ".join(words[i]),
-                        provider=SPHINX_PROVIDER))
+                        provider=SPHINX_PROVIDER, headings=tuple(headings[i])))
     return hits
 
 
@@ -165,7 +176,7 @@ def _strip_tags(text: str) -> str:
 
 
 def merge_hits(hits: Iterable[Hit]) -> dict[str, Hit]:
-    """One hit per URL, keeping the longest title and text any source gave; a URL the site
+    """One hit per URL, keeping the longest title, text and headings any source gave; a URL the site
     lists itself is the site's, even if the archive saw it too."""
     merged: dict[str, Hit] = {}
     for hit in hits:
@@ -180,6 +191,7 @@ def merge_hits(hits: Iterable[Hit]) -> dict[str, Hit]:
                 title=hit.title if len(hit.title) > len(old.title) else old.title,
                 text=hit.text if len(hit.text) > len(old.text) else old.text,
                 stems=hit.stems if len(hit.stems) > len(old.stems) else old.stems,
+                headings=hit.headings if len(hit.headings) > len(old.headings) else old.headings,
             )
     return merged
 
