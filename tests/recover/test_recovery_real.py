@@ -51,7 +51,6 @@ def test_leave_one_site_out_never_trains_on_the_site_it_scores():
     assert "held-out, pooled over 3 sites" in result.render()
 
 
-@pytest.mark.skipif(SCRIPT_MODULE.dataset_dir() is None, reason="../shared/recovery-dev is not here")
 def test_a_held_best_guess_is_not_counted_as_an_automatic_fix():
     # the archived copy offered beside the guesses is not linkfix's best guess; the first other is
     assert SCRIPT_MODULE._top_held([("archive", ""), ("rewrite", "only its URL agrees"), ("same-site", "")])
@@ -59,6 +58,7 @@ def test_a_held_best_guess_is_not_counted_as_an_automatic_fix():
     assert not SCRIPT_MODULE._top_held([])
 
 
+@pytest.mark.skipif(SCRIPT_MODULE.dataset_dir() is None, reason="../shared/recovery-dev is not here")
 def test_every_mode_runs_end_to_end_on_one_site(capsys, tmp_path):
     dump, saved = tmp_path / "cands.jsonl", tmp_path / "saved.json"
     assert SCRIPT_MODULE.main(["--sites", "tljh.jupyter.org/en/latest", "--dump", str(dump), "--save", str(saved),
