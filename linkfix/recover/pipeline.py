@@ -441,7 +441,7 @@ class Recoverer:
                 self.remote.warn_once("site", "site: failed (%s)", exc)
                 continue
             if index.hits:  # what the site has today (page-name uniqueness, section pages) and had
-                ref = replace(ref, known=ref.known.on_site(Site.current(index.hits), [h.url for h in index.hits]))
+                ref = replace(ref, known=ref.known.on_site(index.today, index.ever))
             # Pages whose URL or title resembles the dead link, then BM25 answers to the queries.
             neighbours = sorted(index.hits, key=lambda h: (-self._prescore(ref, h), h.url))[:SITE_NEIGHBOURS]
             self._add_hits(found, ref, neighbours, "same-site")

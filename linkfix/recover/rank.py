@@ -253,11 +253,6 @@ class SitePages:
         return self.directories.get(directory_of(url), 0)
 
 
-def is_section(url: str, urls: Iterable[str]) -> bool:
-    """Is `url` a section index: a directory URL with several of `urls` below it?"""
-    return SitePages.of(urls).pages_below(url) >= HUB_PAGES
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Known:
     """What is known of the dead page, in normalised terms."""
@@ -270,9 +265,10 @@ class Known:
     site: SitePages = field(default_factory=SitePages)
     dead_was_section: bool = False  # the dead URL was a section index (pages were below it)
 
-    def on_site(self, current: Iterable[str], ever: Iterable[str]) -> Known:
-        """Knowing the site: the URLs of its pages today and of its pages ever (the archive's)."""
-        return replace(self, site=SitePages.of(current), dead_was_section=is_section(self.dead_url, ever))
+    def on_site(self, today: SitePages, ever: SitePages) -> Known:
+        """Knowing the site: its pages today, and its pages ever (with the archive's), which say
+        whether the dead URL was a section index."""
+        return replace(self, site=today, dead_was_section=ever.pages_below(self.dead_url) >= HUB_PAGES)
 
 
 def similarity_features(known: Known, *, candidate_url: str, candidate_title: str, candidate_terms: Counter[str],

@@ -194,10 +194,12 @@ def test_a_section_page_is_weighed_apart_for_a_dead_section_and_a_dead_leaf_page
              "https://d.test/contribute/c.html", "https://d.test/contribute/contributing.html"]
     ever = [*today, "https://d.test/contributing/index.html", "https://d.test/contributing/roadmap.html",
             "https://d.test/contributing/tasks.html", "https://d.test/contributing/tests.html"]
-    section = rank.Known(dead_url="https://d.test/contributing/index.html").on_site(today, ever)
-    leaf = rank.Known(dead_url="https://d.test/contributing/tasks.html").on_site(today, ever)
+    today_pages, ever_pages = rank.SitePages.of(today), rank.SitePages.of(ever)
+    section = rank.Known(dead_url="https://d.test/contributing/index.html").on_site(today_pages, ever_pages)
+    leaf = rank.Known(dead_url="https://d.test/contributing/tasks.html").on_site(today_pages, ever_pages)
     assert section.dead_was_section and not leaf.dead_was_section
-    assert not rank.Known(dead_url="https://d.test/contributing/index.html").on_site(today, today).dead_was_section
+    assert section.site == today_pages
+    assert not rank.Known(dead_url="https://d.test/contributing/index.html").on_site(today_pages, today_pages).dead_was_section
 
     def kinds(known: rank.Known, url: str) -> tuple[float, float, float]:
         f = rank.similarity_features(known, candidate_url=url, candidate_title="", candidate_terms=Counter())

@@ -23,6 +23,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from functools import cached_property
 from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
@@ -30,7 +31,7 @@ from lxml import etree
 
 from ...urls import page_identity, same_site
 from ..pages import parse_page
-from ..rank import path_tokens
+from ..rank import SitePages, path_tokens
 from ..terms import normal_terms
 from .base import TTL_SITE, ArchiveProvider, Budget, Hit, Remote, SearchProvider, register_search
 
@@ -213,6 +214,16 @@ class SiteIndex:
         lengths = [sum(d.values()) for d in self.docs]
         self.avg = (sum(lengths) / len(lengths)) if lengths else 0.0
         self.lengths = lengths
+
+    @cached_property
+    def today(self) -> SitePages:
+        """The pages the site lists today (page-name uniqueness, section pages)."""
+        return SitePages.of(Site.current(self.hits))
+
+    @cached_property
+    def ever(self) -> SitePages:
+        """Its pages today and those only the archive saw: was a dead URL a section?"""
+        return SitePages.of(h.url for h in self.hits)
 
     def search(self, query: str, limit: int) -> list[tuple[float, Hit]]:
         terms = set(normal_terms(query))
