@@ -53,11 +53,10 @@ def parse_page(url: str, status: int | None, html: str, *, keep_furniture: bool 
     text = _text(tree) if keep_furniture else ""
     tree.strip_tags(list(_FURNITURE))
     content_links = _links(tree, base)
-    headings = tuple(" ".join(node.text().split()) for node in tree.css("h2, h3, h4"))
+    headings = tuple(words for node in tree.css("h2, h3, h4") if (words := " ".join(node.text().split())))
     if not keep_furniture:
         text = _text(tree)
-    return WebPage(url=url, status=status, title=title, text=text, links=links, content_links=content_links,
-                   headings=tuple(h for h in headings if h))
+    return WebPage(url=url, status=status, title=title, text=text, links=links, content_links=content_links, headings=headings)
 
 
 def _text(tree: HTMLParser) -> str:
