@@ -93,7 +93,10 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
             if isinstance(outcome, asyncio.Future):
                 outcome.cancel()
         if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+            # Waited for (at most the one file the worker is parsing): a pool left to wind down
+            # on its own races the interpreter's exit hook, which then writes to the pool's
+            # closed wake-up pipe and prints a traceback (CPython 3.11, seen on SIGTERM).
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _take(queue: _Queue, cache: Cache | None, errors: list[str], project: Project) -> tuple[str, Document] | None:

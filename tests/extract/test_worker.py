@@ -80,3 +80,24 @@ def test_the_worker_renders_a_mkdocs_project_as_this_process_does(site):
     assert [doc for _, doc in there] == [doc for _, doc in here]
     note = dict(there)["note.md"]
     assert [link.url for link in note.links] == ["page-001.md#page-1"]
+
+
+def test_stopping_early_leaves_no_pool_thread_or_worker_running(site):
+    """Nothing of the pool outlives the extraction: a pool still winding down when the program
+    exits races the interpreter's exit hook (a traceback on SIGTERM)."""
+    import multiprocessing
+    import threading
+    from concurrent.futures.process import _ExecutorManagerThread
+
+    project = collect([str(site)], Config())
+    wanted = extract_worker.MIN_MISSES + 3  # past the worker's start
+
+    async def first_few():
+        documents = extract_worker.extract_in_worker(project, want_text=False, cache=None, errors=[])
+        taken = [await anext(documents) for _ in range(wanted)]
+        await documents.aclose()  # what a cancelled check does to it
+        return taken
+
+    assert len(asyncio.run(first_few())) == wanted
+    assert not [t for t in threading.enumerate() if isinstance(t, _ExecutorManagerThread) and t.is_alive()]
+    assert not multiprocessing.active_children()
