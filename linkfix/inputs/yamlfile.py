@@ -13,6 +13,7 @@ expanded; only a document inside the bounds is constructed. Real configs stay fa
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,11 @@ from .read import Unreadable, read_bytes
 MAX_YAML_BYTES = 4 * 1024 * 1024
 MAX_VALUES = 200_000  # values in the document with every alias expanded
 MAX_DEPTH = 100  # nesting of sequences and mappings
+# What YAML 1.1 does not allow in a stream (PyYAML's Reader.NON_PRINTABLE): NUL, ESC and the other
+# control characters but tab and line breaks, surrogates, U+FFFE/U+FFFF. Found here, so that the
+# error names the line and shows the character escaped (PyYAML's own error is raised while the
+# loader is built, and its message carries the character as it is).
+_NOT_YAML = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 class YamlRefused(Exception):
@@ -38,6 +44,7 @@ def read_yaml(path: Path, loader: type | None = None) -> Any:
         raise YamlRefused(str(exc)) from exc
     except UnicodeDecodeError as exc:
         raise YamlRefused("not UTF-8 text") from exc
+    _refuse_control_characters(text)
     parser = (loader or yaml.SafeLoader)(text)
     try:
         try:
@@ -52,6 +59,19 @@ def read_yaml(path: Path, loader: type | None = None) -> Any:
         raise YamlRefused(f"not valid YAML: {exc}") from exc
     finally:
         parser.dispose()
+
+
+def _refuse_control_characters(text: str) -> None:
+    """Raise YamlRefused naming the first character YAML does not allow, escaped (`\\x1b`),
+    with its line and column: the file's own bytes never reach a terminal or a report as they are."""
+    found = _NOT_YAML.search(text)
+    if found is None:
+        return
+    line = text.count("\n", 0, found.start()) + 1
+    column = found.start() - (text.rfind("\n", 0, found.start()) + 1) + 1
+    code = ord(found.group())
+    shown = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    raise YamlRefused(f"line {line}, column {column}: character {shown} is not allowed in YAML")
 
 
 def _measure(root: Any) -> None:

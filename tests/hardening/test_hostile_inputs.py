@@ -185,6 +185,22 @@ def test_a_hostile_linkfix_yml_is_refused_with_exit_2(tmp_path, text):
     assert "linkfix.yml" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("config", ["mkdocs.yml", "linkfix.yml"])
+@pytest.mark.parametrize(("character", "shown"), [("\x00", "\\x00"), ("\x1b", "\\x1b"), ("\x07", "\\x07")])
+def test_a_control_character_in_a_config_is_exit_2_shown_escaped(tmp_path, config, character, shown):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    # The second line, 14th column: `site_name: 'a` / `timeout: 3\nuser_agent: 'a` then the character.
+    text = f"# {config}\nuser_agent: 'a{character}[31mb'\n"
+    (tmp_path / config).write_text(("site_name: x\n" if config == "mkdocs.yml" else "") + text, encoding="utf-8")
+    done = linkfix(tmp_path, "check", "--offline", "--no-cache", "mkdocs.yml")
+    assert done.returncode == 2, done.stderr
+    line = 3 if config == "mkdocs.yml" else 2
+    assert f"{config}: line {line}, column 15: character {shown} is not allowed in YAML" in done.stderr, done.stderr
+    assert character not in done.stderr and "Traceback" not in done.stderr
+
+
 # -- finding 12: config values checked up front -------------------------------------------------------
 @pytest.mark.parametrize(
     "text, named",
