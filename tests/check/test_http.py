@@ -822,6 +822,27 @@ async def test_429s_in_a_row_pause_the_host_longer_each_time(web):
     assert 0.1 <= gaps[0] < 0.2 <= gaps[1]
 
 
+async def test_a_host_answering_503_retry_after_0_gets_its_retries_at_the_backoff_pace(web):
+    """`Retry-After: 0` on every answer does not make retries come as fast as the host answers
+    (issue 27: 70,000 requests in 90 s): each waits at least the backoff, which doubles, and
+    there are max_retries of them."""
+    from aiohttp import web as aioweb
+
+    async def unavailable(request):
+        return aioweb.Response(status=503, headers={"Retry-After": "0"}, text="down for maintenance")
+
+    web.sites[HOST].handler = unavailable
+    async with HttpChecker(config(host_concurrency=1, max_retries=5), Cache(None), resolver=web.resolver, backoff=0.02, max_retry_after=5) as c:
+        result = await c.check(web.url(HOST, "/busy/page"))
+    assert (result.status, result.http_status) == (Status.ERROR, 503)
+    times = web.stats(HOST).times
+    gets = web.stats(HOST).methods["GET"]
+    assert gets == 6  # the first GET (after a HEAD's 503) and its 5 retries
+    gaps = [later - earlier for earlier, later in itertools.pairwise(times)][-5:]
+    # 0.02, 0.04, 0.08, 0.16, 0.32 s at least (plus up to 50% jitter): the host is paused that long
+    assert all(gap >= 0.02 * 2**attempt for attempt, gap in enumerate(gaps)), gaps
+
+
 @pytest.mark.parametrize(("status", "verdict"), [(429, Status.BLOCKED), (503, Status.ERROR)])
 async def test_a_retry_after_longer_than_linkfix_waits_is_final_at_once(web, status, verdict):
     """`Retry-After: 999999` is not waited for (it used to hold the host 60 s per answer, three

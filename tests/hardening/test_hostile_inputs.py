@@ -221,7 +221,22 @@ def test_a_control_character_in_a_config_is_exit_2_shown_escaped(tmp_path, confi
         ("search: [{url: 'https://s.test'}]", "search[0]: missing key 'provider'"),
         ("archive: [{provider: wayback, requests_per_minute: -1}]", "archive[0].requests_per_minute: expects a number >= 0, got -1"),
         ("max_concurrency: 0", "max_concurrency: expects a whole number >= 1, got 0"),
-        ("timeout: 0", "timeout: expects a number > 0, got 0"),
+        ("timeout: 0", "timeout: expects a number > 0 and <= 300, got 0"),
+        # Bounds a repository's config cannot lift: every link's requests end in bounded time.
+        ("max_retries: 1000000000", "max_retries: expects a whole number from 0 to 10, got 1000000000"),
+        ("max_redirects: 100000", "max_redirects: expects a whole number from 0 to 20, got 100000"),
+        ("timeout: .inf", "timeout: expects a number > 0 and <= 300, got inf"),
+        ("timeout: -1", "timeout: expects a number > 0 and <= 300, got -1"),
+        ("timeout: .nan", "timeout: expects a number > 0 and <= 300, got nan"),
+        ("request_interval: .inf", "request_interval: expects a number from 0 to 3600, got inf"),
+        ("max_seconds: .inf", "max_seconds: expects a number > 0 and <= 3600, got inf"),
+        ("hosts: {docs.example.com: {request_interval: .inf}}", "hosts.docs.example.com.request_interval: expects a number from 0 to 3600"),
+        # Headers of the connection are linkfix's: a Host header would send one site's request to another.
+        ("hosts: {docs.example.com: {headers: {Host: internal.example}}}",
+         "hosts.docs.example.com.headers.Host: expects an HTTP header name (letters, digits, - and !#$%&'*+.^_`|~) other than Host,"),
+        ("hosts: {docs.example.com: {headers: {content-length: '0'}}}", "hosts.docs.example.com.headers.content-length: expects an HTTP header name"),
+        ("hosts: {docs.example.com: {headers: {Transfer-Encoding: chunked}}}", "hosts.docs.example.com.headers.Transfer-Encoding: expects"),
+        ("hosts: {docs.example.com: {headers: {CONNECTION: close}}}", "hosts.docs.example.com.headers.CONNECTION: expects"),
         ("similarity: 2", "similarity: expects a number from 0 to 1, got 2"),
     ],
 )
@@ -242,6 +257,8 @@ def test_bad_config_values_exit_2_naming_the_key(tmp_path, text, named):
         (["--search", '[{"provider": "nope"}]'], "--search: search[0].provider: unknown provider 'nope'"),
         (["--user-agent", "x\ny: z"], "--user-agent: expects"),
         (["--host-concurrency", "0"], "--host-concurrency: expects a whole number >= 1, got 0"),
+        (["--max-retries", "11"], "--max-retries: expects a whole number from 0 to 10, got 11"),
+        (["--timeout", "inf"], "--timeout: expects a number > 0 and <= 300, got inf"),
     ],
 )
 def test_bad_flag_values_exit_2_naming_the_key(tmp_path, flags, named):

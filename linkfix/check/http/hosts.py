@@ -286,8 +286,9 @@ class HostScheduler:
         return self._jittered(attempt)
 
     def _host_pause(self, answer: Answer, strikes: int) -> float | None:
-        """How long the whole host waits after `answer`: its Retry-After on a 429/503, else on a
-        429 a backoff that grows with the host's `strikes` (429s in a row); None: no pause.
+        """How long the whole host waits after `answer`: its Retry-After on a 429/503 (at least
+        the backoff), else on a 429 a backoff that grows with the host's `strikes` (pauses in a
+        row); None: no pause.
 
         A Retry-After longer than policy.MAX_RETRY_AFTER is not waited for at all: the answer is
         final at once (blocked or error), and the host is not paused, since a wait that is cut
@@ -298,7 +299,9 @@ class HostScheduler:
         if wait > policy.MAX_RETRY_AFTER:
             return None
         if wait >= 0:
-            return min(wait, self._max_retry_after)
+            # Never sooner than the backoff: a server that answers every request with
+            # `Retry-After: 0` would otherwise get them as fast as it answers (70,000 in 90 s).
+            return min(max(wait, self._jittered(strikes)), self._max_retry_after)
         return self._jittered(strikes) if answer.status == 429 else None
 
     def _jittered(self, attempt: int) -> float:
