@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..errors import InputError
+from .containment import git_top
 from .gitignore import Ignores, gitignores_above, ignored, read_gitignore
 from .mkdocs import MKDOCS_NAMES, MkDocsProject, is_mkdocs_config, read_mkdocs
 from .read import display_path
@@ -211,17 +212,6 @@ def enclosing_mkdocs(paths: list[Path]) -> MkDocsProject | None:
                     log.info("the files are in the docs_dir of %s: checked by MkDocs' rules", config)
                     return mk
         if current == top or current.parent == current:
-            return None
-        current = current.parent
-
-
-def git_top(directory: Path) -> Path | None:
-    """The top of the git work tree holding `directory`, or None."""
-    current = directory.absolute()
-    while True:
-        if (current / ".git").exists():
-            return current
-        if current.parent == current:
             return None
         current = current.parent
 

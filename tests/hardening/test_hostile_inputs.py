@@ -76,7 +76,8 @@ def test_a_device_named_on_the_command_line_is_refused(tmp_path):
 def test_an_inherited_mkdocs_config_that_is_a_device_is_refused(tmp_path):
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
-    (tmp_path / "mkdocs.yml").write_text("site_name: x\nINHERIT: /dev/zero\n", encoding="utf-8")
+    os.mkfifo(tmp_path / "base.yml")  # (a device outside the project is not even looked at: finding 9 below)
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nINHERIT: base.yml\n", encoding="utf-8")
     done = linkfix(tmp_path, "check", "--offline", "--no-cache", "mkdocs.yml")
     assert done.returncode == 2, done.stderr
     assert "not a regular file" in done.stderr
@@ -130,6 +131,52 @@ def test_a_mkdocs_project_may_link_its_own_readme_but_not_git(tmp_path):
     assert [link["url"] for link in report["links"]] == ["https://example.com/changes"]
     assert SECRET not in json.dumps(report)
     assert any("config.md" in error and "outside" in error for error in report["errors"])
+
+
+# -- issue 27, finding 9: INHERIT and docs_dir lead only within the project --------------------------
+def _outside_the_project(tmp_path: Path) -> Path:
+    """A repository (no git: its directory is the project) beside a directory of private files."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "base.yml").write_text(f'site_name: x\ntoken: "{SECRET}\n  : [\n', encoding="utf-8")  # a YAML error on the secret's line
+    (outside / "private.md").write_text(f"# Private\n\n[x](https://example.com/{SECRET})\n", encoding="utf-8")
+    repository = tmp_path / "repository"
+    (repository / "docs").mkdir(parents=True)
+    (repository / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    return repository
+
+
+@pytest.mark.parametrize("setting", ["INHERIT: ../outside/base.yml", "docs_dir: ../outside", "INHERIT: /etc/passwd"])
+def test_inherit_or_docs_dir_outside_the_project_is_refused_and_nothing_of_it_shown(tmp_path, setting):
+    repository = _outside_the_project(tmp_path)
+    (repository / "mkdocs.yml").write_text(f"site_name: x\n{setting}\n", encoding="utf-8")
+    done = linkfix(repository, "check", "--offline", "--no-cache", "-f", "json", "-o", "report.json", "mkdocs.yml")
+    assert done.returncode == 2, done.stderr
+    name = setting.split(":")[0]
+    assert f"{name} '{setting.split(': ')[1]}'" in done.stderr and "is outside the project" in done.stderr, done.stderr
+    assert SECRET not in done.stderr and "root:" not in done.stderr and not (repository / "report.json").exists()
+
+
+def test_a_mkdocs_yml_that_is_a_symlink_out_of_the_project_is_not_read(tmp_path):
+    repository = _outside_the_project(tmp_path)
+    (repository / "mkdocs.yml").symlink_to(tmp_path / "outside" / "base.yml")
+    done = linkfix(repository, "check", "--offline", "--no-cache", "mkdocs.yml")
+    assert done.returncode == 2, done.stderr
+    assert "leads outside the project" in done.stderr and SECRET not in done.stderr
+
+
+def test_inherit_and_docs_dir_may_lead_anywhere_in_the_git_work_tree(tmp_path):
+    """The control: a translation's config inherits its sibling's (FastAPI's docs/de/ -> ../en/),
+    inside the git work tree that holds both."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "docs" / "en").mkdir(parents=True)
+    (tmp_path / "docs" / "en" / "mkdocs.yml").write_text("site_name: x\nmarkdown_extensions: [toc]\n", encoding="utf-8")
+    (tmp_path / "docs" / "de").mkdir()
+    (tmp_path / "docs" / "de" / "mkdocs.yml").write_text("INHERIT: ../en/mkdocs.yml\ndocs_dir: ../../pages\n", encoding="utf-8")
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "pages" / "index.md").write_text("# Start\n\n[missing](nowhere.md)\n", encoding="utf-8")
+    code, report, _ = json_report(tmp_path, "docs/de/mkdocs.yml")
+    assert code == 1 and [link["url"] for link in report["links"]] == ["nowhere.md"]
 
 
 # -- finding 8: YAML bombs ----------------------------------------------------------------------------
