@@ -127,9 +127,12 @@ def collect(inputs: list[str], config: Config) -> Project:
     if not root.is_dir():
         raise InputError(f"root_dir: not a directory: {root}")
     # Reads stay under the root and the directories named on the command line; a file named
-    # there (pre-commit passes every changed file) is read only if its real path is inside too.
-    named = [os.path.realpath(p if p.is_dir() else p.parent) for p in paths]
-    boundary = Path(os.path.commonpath([os.path.realpath(root), *named]))
+    # there (pre-commit passes every changed file) is read only if its real path is inside too,
+    # or inside the git work tree holding the root (a README.md beside `root_dir: docs`). A
+    # file's own directory does not count: named through a directory symlink, it is elsewhere.
+    named = [os.path.realpath(p) for p in paths if p.is_dir()]
+    top = git_top(root) if file_list else None
+    boundary = Path(os.path.commonpath([os.path.realpath(root), *named, *([os.path.realpath(top)] if top else [])]))
     files: list[Path] = []
     skipped: list[str] = []
     for p in paths:

@@ -118,6 +118,27 @@ def test_symlinks_named_on_the_command_line_cannot_widen_the_root(tmp_path):
     assert [link["url"] for link in report["links"]] == ["guide.md"]  # the control: index.md was read
 
 
+@pytest.mark.parametrize("git", [True, False])
+def test_a_file_named_through_a_directory_symlink_does_not_widen_the_root(tmp_path, git):
+    """`docs/shared -> ../../elsewhere`: naming `docs/shared/private.md` must not make
+    `elsewhere` (or a directory above both) part of the project, for that file or for the
+    pages read on demand for a #fragment (issue 27, finding 10)."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "private.md").write_text(f"# Private\n\n[x](https://example.com/{SECRET})\n", encoding="utf-8")
+    (elsewhere / "notes.md").write_text(f"# Notes\n\n## {SECRET}\n", encoding="utf-8")
+    repository = tmp_path / "repository"
+    (repository / "docs").mkdir(parents=True)
+    if git:
+        (repository / ".git").mkdir()
+    (repository / "docs" / "index.md").write_text("# Home\n\n[notes](shared/notes.md#c2vjcmv0lxrva2vu)\n", encoding="utf-8")
+    (repository / "docs" / "shared").symlink_to("../../elsewhere")
+    _, report, _ = json_report(repository, "docs/index.md", "docs/shared/private.md")
+    assert SECRET not in json.dumps(report)
+    assert any("private.md" in error and "outside" in error for error in report["errors"]), report["errors"]
+    assert [link["url"] for link in report["links"]] == ["shared/notes.md#c2vjcmv0lxrva2vu"]  # the control: index.md was read
+
+
 def test_a_mkdocs_project_may_link_its_own_readme_but_not_git(tmp_path):
     (tmp_path / ".git").mkdir()
     (tmp_path / ".git" / "config").write_text(GIT_CONFIG, encoding="utf-8")
