@@ -76,7 +76,7 @@ def _as_is(url: str) -> str:
 
 
 def open_cache(config: Config) -> Cache:
-    directory = config.path(config.cache_dir) if config.cache and not config.offline else None
+    directory = config.project_path("cache_dir") if config.cache and not config.offline else None
     return Cache(directory, max_age=parse_duration(config.max_cache_age, "max_cache_age"))
 
 

@@ -127,9 +127,11 @@ def load_config(
         where = display_path(path)
         for key, value in read_config_file(path).items():
             values[str(key)] = coerce(str(key), value, where)
+    # A file found next to the inputs comes with the repository; one named with --config is the runner's.
+    from_repository = frozenset(values) - set(overrides or ()) if explicit is None else frozenset()
     for key, value in (overrides or {}).items():
         values[key] = coerce(key, value, f"--{key.replace('_', '-')}")
-    config = Config(**values, config_dir=config_dir)
+    config = Config(**values, config_dir=config_dir, from_repository=from_repository)
     validate(config)
     return config
 

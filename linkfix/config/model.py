@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..errors import ConfigError
+from ..inputs.containment import describe_project, outside_project, project_holding
 from ..urls import normalise_host
 from .convert import Invalid, convert
 from .providers import ArchiveSettings, SearchSettings, SiteSettings, WaybackSettings
@@ -116,6 +117,10 @@ class Config:
 
     # Not keys: where the file was found, so relative paths in it mean what they say.
     config_dir: str = field(default=".", metadata={"internal": True})
+    # The keys a config file of the checked repository set (one linkfix found, not one named
+    # with --config, and not overridden by a flag): the paths they name must stay inside the
+    # project (`project_path`).
+    from_repository: frozenset[str] = field(default=frozenset(), metadata={"internal": True})
 
     def __post_init__(self) -> None:
         # Code and tests may pass plain mappings for the nested settings; the run always sees
@@ -142,6 +147,21 @@ class Config:
         """A path from the config, relative to the config file's directory."""
         p = Path(value).expanduser()
         return p if p.is_absolute() else Path(self.config_dir) / p
+
+    def project_path(self, name: str) -> Path:
+        """Key `name`'s path (`path`). Set by the checked repository's own config, it must
+        resolve, symlinks followed, inside the project holding that config (the git work tree,
+        else the config's directory): a repository decides how its links are checked, not where
+        linkfix reads or writes outside it. ConfigError otherwise."""
+        value = getattr(self, name)
+        path = self.path(value)
+        if name in self.from_repository:
+            project = project_holding(Path(self.config_dir))
+            if outside_project(path, project):
+                flag = "--" + name.replace("_", "-")
+                raise ConfigError(f"{name}: {value!r} leads outside the project, {describe_project(project)}: a path set by the "
+                                  f"repository's config stays inside it (give {flag} to choose another place)")
+        return path
 
 
 NESTED = ("hosts", "archive", "search")  # keys whose values hold typed settings

@@ -9,6 +9,7 @@ what this module generates. Regenerate it after changing a key:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -32,7 +33,8 @@ def config_schema() -> dict[str, Any]:
     definitions = generated["$defs"]
     config = definitions.pop("Config")
     properties = config["properties"]
-    properties.pop("config_dir")  # internal, not a key
+    for internal in {f.name for f in dataclasses.fields(Config)} - {f.name for f in Config.key_fields()}:
+        properties.pop(internal, None)  # not keys
     defaults = Config()
     for f in Config.key_fields():
         prop = properties[f.name]

@@ -117,7 +117,7 @@ def collect(inputs: list[str], config: Config) -> Project:
         if mk is not None:
             return _mkdocs_project(mk, config, excluded, given=paths)
     if config.root_dir:
-        root = config.path(config.root_dir)
+        root = config.project_path("root_dir")
     elif len(paths) == 1 and paths[0].is_dir():
         root = paths[0]
     else:
@@ -166,7 +166,7 @@ def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[re.Pattern
     MkDocs renders links when the root is the docs_dir (MkDocsFiles)."""
     from .mkdocs_files import MkDocsFiles
 
-    root = (Path(config.path(config.root_dir)) if config.root_dir else mk.docs_dir).resolve()
+    root = (config.project_path("root_dir") if config.root_dir else mk.docs_dir).resolve()
     # What MkDocs itself builds from: the project directory (docs/index.md -> ../README.md
     # is a common idiom), or wider when docs_dir or root_dir is set outside it.
     boundary = Path(os.path.commonpath([mk.config_file.parent.resolve(), mk.docs_dir, root]))

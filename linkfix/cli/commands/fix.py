@@ -107,7 +107,7 @@ def _plan(args: argparse.Namespace, config: Config) -> FixPlan:
     )
     if options.confirm_runs <= 1 and options.confirm_days <= 0:
         return plan_fixes(report, options)
-    directory = config.path(config.cache_dir)
+    directory = config.project_path("cache_dir")
     if not config.cache or not directory.is_dir():
         return plan_fixes(report, options, None)
     with Cache(directory, max_age=parse_duration(config.max_cache_age, "max_cache_age")) as cache:
