@@ -126,6 +126,25 @@ async def test_a_proxy_named_by_a_private_name_is_trusted_and_its_targets_still_
     assert (result.status, result.reason) == (Status.EXCLUDED, "metadata-address")
 
 
+@pytest.mark.parametrize(("probe", "allow_private"), [("http://10.0.0.5/admin", False), ("http://localhost:9/", False),
+                                                      ("http://169.254.169.254/latest/meta-data/", True)])
+async def test_the_network_probe_through_a_proxy_is_judged_like_every_request(redirecting_proxy, probe, allow_private):
+    """`network_probe` is sent before the first request; through a proxy the connection guard
+    sees only the proxy, so the probe's host is judged where the proxy is chosen (issue 27,
+    finding 7: it went through unjudged). A refused probe is a probe that did not answer."""
+    from linkfix.errors import NetworkDownError
+
+    seen = redirecting_proxy
+    async with checker(Config(max_retries=0, timeout=2.0, network_probe=probe, allow_private=allow_private)) as c:
+        with pytest.raises(NetworkDownError, match=r"did not answer \((private|metadata)-address"):
+            await c.check("http://public.example.test/page")
+    assert seen == []  # neither the probe nor the link went to the proxy
+    async with checker(Config(max_retries=0, timeout=2.0, network_probe="http://probe.example.test/")) as c:
+        result = await c.check("http://public.example.test/page")
+    assert seen[0] == "http://probe.example.test/" and set(seen[1:]) == {"http://public.example.test/page"}  # the control
+    assert result.status is Status.BROKEN
+
+
 class FixedResolver:
     """DNS that answers every name with the given addresses (a rebinding attacker's DNS)."""
 
