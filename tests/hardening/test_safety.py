@@ -692,3 +692,49 @@ def test_fix_refuses_read_only_files_unless_asked(tmp_path, monkeypatch, capsys)
     assert main(["fix", "--from", "result.json", "--rewrite-read-only"]) == 1
     assert "https://evil.test/payload" in path.read_text(encoding="utf-8")
     assert stat.S_IMODE(path.stat().st_mode) == 0o444  # and it stays read-only
+
+
+# -- fix --update-redirects writes only what a request saw ----------------------------------------------
+async def test_fix_update_redirects_writes_no_redirect_the_cache_alone_holds(tmp_path):
+    """A cache record is input (issue 27, finding 8: a poisoned `final_url` was written into the
+    docs): a cached permanent redirect is asked again, with the checker's rules and no cache,
+    and what that request sees is what `fix --update-redirects` writes."""
+    import asyncio
+    import time
+
+    from linkfix.model import Redirect
+
+    seen: list[str] = []
+
+    async def handle(request):
+        seen.append(request.path)
+        if request.path == "/moved":
+            return aioweb.Response(status=301, headers={"Location": "/new"})
+        if request.path in ("/new", "/stays"):
+            return aioweb.Response(text=f"<html><head><title>{request.path}</title></head><body>here</body></html>", content_type="text/html")
+        return aioweb.Response(status=404, text="not found")
+
+    runner = aioweb.ServerRunner(aioweb.Server(handle))
+    await runner.setup()
+    site = aioweb.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    base = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"
+    try:
+        (tmp_path / "docs").mkdir()
+        (tmp_path / "docs" / "index.md").write_text(f"# Home\n\n[moved]({base}/moved) and [stays]({base}/stays)\n", encoding="utf-8")
+        with Cache(tmp_path / "cache") as cache:  # what a poisoned cache directory says about both
+            for path in ("/moved", "/stays"):
+                hop = Redirect(url=base + path, status=301, location="https://attacker.example/landing")
+                cache.put_result(base + path, CheckResult(url=base + path, status=Status.REDIRECTED, redirects=(hop,), permanent=True,
+                                                          final_url="https://attacker.example/landing", checked_at=time.time()))
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "linkfix", "fix", "docs", "--update-redirects", "--allow-private", "--cache-dir", "cache",
+            "--archive", "[]", "--search", "[]", cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        _, err = await asyncio.wait_for(process.communicate(), 60)
+    finally:
+        await runner.cleanup()
+    text = (tmp_path / "docs" / "index.md").read_text(encoding="utf-8")
+    assert "attacker.example" not in text, err.decode()
+    assert text == f"# Home\n\n[moved]({base}/new) and [stays]({base}/stays)\n", err.decode()  # what the requests saw
+    assert process.returncode == 1 and {"/moved", "/stays"} <= set(seen)
