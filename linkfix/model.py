@@ -95,6 +95,7 @@ class Reason(StrEnum):
     OFFLINE = "offline"
     OUTSIDE_BUILD = "outside-build"  # under the site's URL, not in this build, not checked (offline)
     EXCLUDED = "excluded"  # matches an exclude pattern
+    REQUEST_BUDGET = "request-budget"  # not sent: the run's request budget was spent (--crawl-requests)
     PRIVATE_ADDRESS = "private-address"
     METADATA_ADDRESS = "metadata-address"
     NO_SCHEME = "no-scheme"

@@ -25,6 +25,7 @@ from ...store.cache import Cache
 from ...urls import hostname, normalise_url
 from .. import policy
 from ..netsafety import SocketFactory
+from .budget import RequestBudget
 from .hosts import CONTINUE, RETRY_BACKOFF, HostScheduler
 from .network import NetworkWatch
 from .redirects import Redirects
@@ -57,14 +58,17 @@ class HttpChecker:
         progress: Progress | None = None,
         backoff: float = RETRY_BACKOFF,
         max_retry_after: float = policy.MAX_RETRY_AFTER,
+        budget: RequestBudget | None = None,
     ) -> None:
         """`max_retry_after` caps each wait for a Retry-After (tests shorten it); a Retry-After
-        over policy.MAX_RETRY_AFTER is not waited for at all."""
+        over policy.MAX_RETRY_AFTER is not waited for at all. `budget`: the requests the run may
+        send at most, shared with its other clients (a crawl's)."""
         self.config = config
         self.cache = cache
         self.transport = Transport(config, resolver=resolver, socket_factory=socket_factory)
         self.network = NetworkWatch(config.network_probe, self.transport.resolves)
-        self.hosts = HostScheduler(config, cache, self.transport, self.network, backoff=backoff, max_retry_after=max_retry_after)
+        self.hosts = HostScheduler(config, cache, self.transport, self.network, backoff=backoff, max_retry_after=max_retry_after,
+                                   budget=budget)
         self.redirects = Redirects(config, self.hosts, self.transport)
         self._want_ids: set[str] = set()  # normalised URLs some submitted target needs the ids of
         self.urls = UrlCheck(config, cache, self.transport, self.redirects, self.network, want_ids=self._want_ids)

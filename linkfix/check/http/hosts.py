@@ -31,6 +31,7 @@ from ...store.cache import Cache
 from ...urls import hostname, route, split
 from .. import policy
 from .admission import Admission
+from .budget import RequestBudget
 from .network import NetworkWatch
 from .transport import Answer, Extra, Transport
 
@@ -133,9 +134,11 @@ class HostScheduler:
     """Every request of a run goes through `exchange` (or `attempt`, with retries)."""
 
     def __init__(
-        self, config: Config, cache: Cache, transport: Transport, network: NetworkWatch, *, backoff: float, max_retry_after: float
+        self, config: Config, cache: Cache, transport: Transport, network: NetworkWatch, *, backoff: float, max_retry_after: float,
+        budget: RequestBudget | None = None,
     ) -> None:
         self.config = config
+        self.budget = budget  # requests the run may still send (shared by its clients), None: no limit
         self.cache = cache
         self.requests_sent = 0
         self.in_flight = 0
@@ -343,10 +346,13 @@ class HostScheduler:
                 self.in_flight += 1
                 try:
                     chosen = job.method if isinstance(job.method, str) else job.method()
-                    self.requests_sent += 1
-                    limit = 0 if chosen != "GET" else job.read if isinstance(job.read, int) else job.read()
-                    sent = time.monotonic()
-                    answer = await request(chosen, job.url, limit, job.extra)
+                    if self.budget is not None and not self.budget.take():
+                        answer = Answer(url=job.url, method=chosen, error=Reason.REQUEST_BUDGET, detail=self.budget.detail)
+                    else:
+                        self.requests_sent += 1
+                        limit = 0 if chosen != "GET" else job.read if isinstance(job.read, int) else job.read()
+                        sent = time.monotonic()
+                        answer = await request(chosen, job.url, limit, job.extra)
                     if answer.status:
                         took = time.monotonic() - sent
                         host.rtt = took if not host.rtt else 0.8 * host.rtt + 0.2 * took
