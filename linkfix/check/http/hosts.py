@@ -289,9 +289,9 @@ class HostScheduler:
         return self._jittered(attempt)
 
     def _host_pause(self, answer: Answer, strikes: int) -> float | None:
-        """How long the whole host waits after `answer`: its Retry-After on a 429/503 (at least
-        the backoff), else on a 429 a backoff that grows with the host's `strikes` (pauses in a
-        row); None: no pause.
+        """How long the whole host waits after `answer`: its Retry-After on a 429/503 (the
+        backoff when it asks for less), else on a 429 a backoff that grows with the host's
+        `strikes` (pauses in a row); None: no pause.
 
         A Retry-After longer than policy.MAX_RETRY_AFTER is not waited for at all: the answer is
         final at once (blocked or error), and the host is not paused, since a wait that is cut
@@ -302,9 +302,10 @@ class HostScheduler:
         if wait > policy.MAX_RETRY_AFTER:
             return None
         if wait >= 0:
-            # Never sooner than the backoff: a server that answers every request with
-            # `Retry-After: 0` would otherwise get them as fast as it answers (70,000 in 90 s).
-            return min(max(wait, self._jittered(strikes)), self._max_retry_after)
+            # A wait shorter than the backoff's first step asks for nothing: the backoff, which
+            # grows with the host's pauses in a row, stands instead (a server answering every
+            # request with `Retry-After: 0` got them as fast as it answered: 70,000 in 90 s).
+            return min(wait if wait >= self._backoff else self._jittered(strikes), self._max_retry_after)
         return self._jittered(strikes) if answer.status == 429 else None
 
     def _jittered(self, attempt: int) -> float:
