@@ -102,6 +102,7 @@ class Reason(StrEnum):
     # unverified (only the site's build can tell)
     BUILD_TIME_ID = "build-time-id"  # a fragment into a page whose build makes more ids (`:::` blocks)
     TEMPLATE = "template"  # the target is template text (`{{ ... }}`) a macros plugin fills in
+    TOO_MANY_IDS = "too-many-ids"  # a fragment into a remote page with more ids than linkfix keeps (check.http.fragments)
 
     @classmethod
     def http(cls, status: int) -> Reason:
