@@ -27,7 +27,7 @@ from .extract.documents import iter_documents, page_loader
 from .inputs.changed import Changes
 from .inputs.read import display_path
 from .inputs.sources import MARKDOWN_SUFFIXES, Project, collect
-from .model import CheckResult, Document, LinkKind, LinkResult, Page, Reason, Report, Scope, Status
+from .model import CheckResult, Document, Link, LinkKind, LinkResult, Page, Reason, Report, Scope, Status
 from .recover.gittime import link_times as git_link_times
 from .store.cache import Cache
 
@@ -174,7 +174,8 @@ async def check_documents(
                 decode = unescapeAll if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _as_is
                 resolve = local.resolver_for(doc.page, rel)
                 # Raw HTML in markdown is what MkDocs leaves as written whatever it names.
-                found = [(link, resolve(decode(link.url), link.kind is LinkKind.HTML)) for link in doc.links]
+                found = [(link, _not_checked(link) if link.unverified else resolve(decode(link.url), link.kind is LinkKind.HTML))
+                         for link in doc.links]
                 placed.extend(found)
                 external.add_many(target.resolved for _, target in found if target.scope is Scope.EXTERNAL and target.result is None)
                 if time.perf_counter() - handed_over > _HAND_OVER_SECONDS:
@@ -290,6 +291,12 @@ async def _each(documents: Documents) -> AsyncGenerator[tuple[str, Document], No
     else:
         for item in documents:
             yield item
+
+
+def _not_checked(link: Link) -> Target:
+    """A link extraction found must not be checked (`Link.unverified` says why): unverified."""
+    return Target(scope=Scope.EXTERNAL, resolved=link.url, result=CheckResult(
+        url=link.url, status=Status.UNVERIFIED, reason=Reason.INCLUDED_TEXT, detail=link.unverified))
 
 
 def _split_fragment(url: str, config: Config) -> tuple[str, str]:
