@@ -70,10 +70,19 @@ def call(name: str, args: list[Any], kwds: dict[str, Any], *, trusted: bool) -> 
 def extension_refusal(name: str) -> str | None:
     """Why the Markdown extension `name` is not loaded without trust, or None. Python-Markdown
     takes an installed entry point of that name first, else imports `module` of `module:Class`."""
+    return module_refusal(_entry_point_modules().get(name) or name.partition(":")[0])
+
+
+@functools.cache
+def _entry_point_modules() -> dict[str, str]:
+    """Extension name -> module, of the `markdown.extensions` entry points (the first of a
+    name, as Python-Markdown takes it). Read once: it walks every installed distribution."""
     from importlib.metadata import entry_points
 
-    found = [point for point in entry_points(group="markdown.extensions") if point.name == name]
-    return module_refusal(found[0].module if found else name.partition(":")[0])
+    modules: dict[str, str] = {}
+    for point in entry_points(group="markdown.extensions"):
+        modules.setdefault(point.name, point.module)
+    return modules
 
 
 def module_refusal(module: str) -> str | None:
