@@ -1,12 +1,19 @@
-"""The README is the contract with a newcomer: its two commands and its key table stay true."""
+"""The README and the docs site are the contract with a newcomer: the README's two commands, its
+length, the key reference, and every `linkfix` command line the docs show stay true."""
 
 import re
+import shlex
 from pathlib import Path
 
-from linkfix.config import Config
+import pytest
+
+from linkfix import Config, check_links
+from linkfix.cli import build_parser
 
 ROOT = Path(__file__).parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.rglob("*.md"))
 
 
 def test_readme_opens_with_the_two_commands_and_ci_runs_the_second():
@@ -18,6 +25,49 @@ def test_readme_opens_with_the_two_commands_and_ci_runs_the_second():
     assert install in ci and test in ci
 
 
-def test_every_config_key_is_documented():
+def test_readme_is_short():
+    assert len(README.splitlines()) <= 250
+
+
+def test_every_config_key_is_in_the_reference():
+    reference = (DOCS / "configuration" / "reference.md").read_text(encoding="utf-8")
     for field in Config.key_fields():
-        assert f"| `{field.name}` |" in README, field.name
+        assert f"`{field.name}`" in reference, field.name
+
+
+def _shown_command_lines(text: str) -> list[str]:
+    """The `linkfix ...` command lines of a text's sh code blocks, comments cut, pipelines and
+    `&&` chains split into their commands."""
+    found = []
+    for block in re.findall(r"```(?:sh|bash|console)\n(.*?)```", text, re.S):
+        for line in block.splitlines():
+            line = line.split(" #", 1)[0].strip()
+            for command in re.split(r"\s*(?:&&|\|\||\|)\s*", line):
+                if command.startswith("linkfix "):
+                    found.append(command)
+    return found
+
+
+SHOWN = sorted({(path.relative_to(ROOT).as_posix(), line)
+                for path in [ROOT / "README.md", *PAGES]
+                for line in _shown_command_lines(path.read_text(encoding="utf-8"))})
+
+
+def test_the_docs_show_commands():
+    assert len(SHOWN) >= 20  # the parser below would pass vacuously if the blocks were not found
+
+
+@pytest.mark.parametrize(("page", "line"), SHOWN, ids=[f"{p}: {line}" for p, line in SHOWN])
+def test_every_command_line_shown_parses(page, line):
+    argv = shlex.split(line)[1:]
+    try:
+        build_parser(argv).parse_args(argv)
+    except SystemExit as exc:  # argparse's way of saying "no such command or flag"
+        pytest.fail(f"{page}: `{line}` does not parse (exit {exc.code})")
+
+
+def test_the_readmes_links_into_the_docs_work():
+    report = check_links([str(ROOT / "README.md")], Config(offline=True))
+    failing = [f"{r.link.url}: {r.result.reason}" for r in report.results if r.failing]
+    assert not failing
+    assert sum(1 for r in report.results if r.link.url.startswith("docs/")) >= 10
