@@ -2,6 +2,7 @@
 length, its links into the docs, and every `linkfix` command line they show stay true (the key
 reference: tests/test_docs_reference.py)."""
 
+import argparse
 import re
 import shlex
 from pathlib import Path
@@ -59,6 +60,35 @@ def test_every_command_line_shown_parses(page, line):
         build_parser(argv).parse_args(argv)
     except SystemExit as exc:  # argparse's way of saying "no such command or flag"
         pytest.fail(f"{page}: `{line}` does not parse (exit {exc.code})")
+
+
+INLINE = sorted({(path.relative_to(ROOT).as_posix(), span)
+                 for path in [ROOT / "README.md", *PAGES]
+                 for span in re.findall(r"`(linkfix [a-z][^`]*)`", path.read_text(encoding="utf-8"))})
+
+
+def _subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    (action,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return action.choices
+
+
+def _options(command: str) -> set[str]:
+    return {option for action in _subcommands(build_parser([command]))[command]._actions for option in action.option_strings}
+
+
+def test_the_docs_mention_commands_in_prose():
+    assert len(INLINE) >= 10
+
+
+@pytest.mark.parametrize(("page", "span"), INLINE, ids=[f"{p}: {s}" for p, s in INLINE])
+def test_every_command_named_in_prose_exists_with_its_flags(page, span):
+    words = span.split()
+    command = words[1]
+    if command.startswith("<"):  # `linkfix <command>`: a placeholder
+        return
+    assert command in _subcommands(build_parser()), f"{page}: `{span}`: no command {command!r}"
+    unknown = [w.split("=")[0] for w in words[2:] if w.startswith("-") and w.split("=")[0] not in _options(command)]
+    assert not unknown, f"{page}: `{span}`: {command} has no {unknown}"
 
 
 def test_the_readmes_links_into_the_docs_work():
