@@ -185,6 +185,18 @@ def test_a_link_spliced_from_an_included_files_text_is_never_fetched_nor_shown(t
     assert code == 1  # ok.test answered 404: the rest of the page is checked as ever
 
 
+def test_snippets_spelled_module_and_class_download_nothing_and_splice_nothing(tmp_path, monkeypatch, internet):
+    config = ("site_name: t\nmarkdown_extensions:\n  - pymdownx.snippets:SnippetExtension:\n      url_download: true\n"
+              "      restrict_base_path: false\n")
+    creds = f"{SECRET}\n"
+    root = _repo(tmp_path, {"mkdocs.yml": config, "creds.txt": creds,
+                            "docs/index.md": SPLICE.format(name="creds.txt:1:1") + '\n--8<-- "http://169.254.169.254/latest/meta-data/"\n'})
+    _check(root, monkeypatch, "mkdocs.yml")
+    seen = internet.everything()
+    assert SECRET not in seen and "attacker.test" not in seen
+    assert "169.254.169.254" not in seen  # pymdownx's own download would bypass linkfix's address checks
+
+
 def test_a_link_written_whole_in_an_included_file_is_checked_as_before(tmp_path, monkeypatch, internet):
     root = _repo(tmp_path, {"mkdocs.yml": SNIPPETS, "part.md": "See <a href='http://elsewhere.test/from-part'>this</a>.\n",
                             "docs/index.md": '# Home\n\n--8<-- "part.md"\n'})

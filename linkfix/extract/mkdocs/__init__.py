@@ -32,10 +32,11 @@ from ...model import Document, Link, LinkKind, Page, Span
 from ..html import extract_html
 from ..markdown import extract_markdown
 from .candidates import candidates, search
-from .includes import SNIPPETS, SPLICED, SPLICED_TARGET, IncludedFiles, attribute
+from .includes import SPLICED, SPLICED_TARGET, IncludedFiles, attribute
 from .place import Rerender, place
 from .render import Body, renderer_for, split_meta
 from .setup import BUILD_TIME_CLASS, MarkdownSetup, announce, setup_of
+from .snippet_reads import snippets_name
 
 __all__ = ["MarkdownSetup", "announce", "extract_mkdocs", "made_link_classes", "place_links", "setup_of", "without_made_links"]
 
@@ -119,7 +120,7 @@ def place_links(shown: Sequence[Link], text: str, path: str, setup: MarkdownSetu
         elif not link.url.startswith("#"):  # a same-page fragment with no place: made by an extension
             missing[index] = link
     if missing:
-        files = IncludedFiles(setup) if setup is not None and SNIPPETS in setup.extensions else None
+        files = IncludedFiles(setup) if setup is not None and snippets_name(setup.extensions) is not None else None
         included, include_at = attribute(missing, text, files) if files is not None else ({}, None)
         for index, link in missing.items():
             if index in included:

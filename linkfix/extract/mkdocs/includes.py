@@ -22,9 +22,8 @@ from ...inputs.read import Unreadable, display_path, read_text
 from ...model import Link
 from .candidates import candidates, key_of
 from .setup import MarkdownSetup
-from .snippet_reads import allowed_bases, read_refusal
+from .snippet_reads import SNIPPETS, allowed_bases, read_refusal, snippets_name
 
-SNIPPETS = "pymdownx.snippets"
 MAX_DEPTH = 4  # includes within includes followed
 #: What a spliced link is reported as, instead of its target (which may hold what was included).
 SPLICED_TARGET = "[target made of included text]"
@@ -71,7 +70,7 @@ class IncludedFiles:
     renderer may (snippet_reads: inside the project, never a VCS directory)."""
 
     def __init__(self, setup: MarkdownSetup) -> None:
-        configs = setup.configs().get(SNIPPETS, {})
+        configs = setup.configs().get(snippets_name(setup.extensions) or SNIPPETS, {})
         bases = configs.get("base_path", ["."]) if isinstance(configs, dict) else ["."]
         self.project = setup.project_dir
         self.bases = [base for base, refusal in allowed_bases(bases, setup.config_dir, setup.project_dir) if refusal is None]

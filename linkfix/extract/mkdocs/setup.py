@@ -39,7 +39,7 @@ from typing import Any
 
 from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS, EnvValue, MkDocsProject, PythonCall, PythonName
 from . import imports
-from .snippet_reads import allowed_bases, project_dir_of
+from .snippet_reads import allowed_bases, project_dir_of, snippets_name
 
 log = logging.getLogger(__name__)
 
@@ -255,8 +255,8 @@ def _import(name: str, trusted: bool) -> Any:
 
 def _adjust_snippets(configs: dict[str, Any], setup: MarkdownSetup, problems: list[str]) -> None:
     """pymdownx.snippets as a source check needs it (see the module docstring)."""
-    name = "pymdownx.snippets"
-    if name not in setup.extensions:
+    name = snippets_name(setup.extensions)
+    if name is None:
         return
     config = configs.setdefault(name, {})
     bases = []

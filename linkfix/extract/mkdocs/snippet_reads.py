@@ -21,6 +21,12 @@ from ...inputs.sources import git_top
 
 #: Directories of version-control systems: their files are the checkout's, not the docs'.
 VCS_DIRS = frozenset({".git", ".hg", ".svn", ".bzr", "_darcs", "CVS", ".jj", ".pijul", ".sl"})
+SNIPPETS = "pymdownx.snippets"
+
+
+def snippets_name(extensions: tuple[str, ...]) -> str | None:
+    """How the config names pymdownx.snippets (`pymdownx.snippets`, or `module:Class`), if at all."""
+    return next((name for name in extensions if name.partition(":")[0] == SNIPPETS), None)
 
 
 def project_dir_of(config_dir: Path) -> Path:
@@ -67,6 +73,7 @@ def guard_snippets(md: Any, project: str, refused: list[str]) -> None:
     if "snippet" not in md.preprocessors:
         return
     preprocessor = md.preprocessors["snippet"]
+    preprocessor.url_download = False  # whatever the config says: a download would bypass linkfix's address checks
     find = getattr(preprocessor, "get_snippet_path", None)
     if find is None:  # a version whose reads cannot be guarded: it reads nothing
         md.preprocessors.deregister("snippet")
