@@ -86,6 +86,7 @@ class Reason(StrEnum):
     DNS_ERROR = "dns-error"  # resolving failed for another reason than "no such name"
     TLS = "tls"
     CONNECTION = "connection"
+    NO_ROUTE = "no-route"  # connecting failed: this machine has no route to the network
     RESET = "reset"
     PROTOCOL = "protocol"
     ERROR = "error"

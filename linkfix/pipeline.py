@@ -266,8 +266,9 @@ class _ExternalChecks:
 
     async def results(self) -> dict[str, CheckResult]:
         """Every URL's result. A network found down stops the run (NetworkDownError, exit 2)
-        unless `network_down: warn`: then every external link is reported not checked (an
-        error, which fails no run) and the internal ones still decide."""
+        unless `network_down: warn`: then the external links without a result from before (a
+        fresh one in the cache, or a refusal) are reported not checked (an error, which fails
+        no run), and the internal ones still decide."""
         if self._checker is None:
             return {}
         try:
@@ -275,10 +276,29 @@ class _ExternalChecks:
         except NetworkDownError as exc:
             if self.config.network_down != "warn":
                 raise
-            log.warning("%s; external links are reported as not checked (network_down: warn)", exc)
-            return {url: CheckResult(url=url, status=Status.ERROR, reason=Reason.NETWORK_DOWN, checked_at=time.time(),
-                                     detail=f"not checked: {exc}") for url in self._targets}
+            return self._without_network(exc)
         return {url: self._remap.result(outcome[target]) for url, target in self._targets.items()}
+
+    def _without_network(self, down: NetworkDownError) -> dict[str, CheckResult]:
+        from .report.common import age
+
+        results: dict[str, CheckResult] = {}
+        cached: list[float] = []
+        unchecked = 0
+        for url, target in self._targets.items():
+            known = self._checker.known_result(*target)
+            if known is not None:
+                results[url] = self._remap.result(known)
+                if known.from_cache:
+                    cached.append(known.checked_at)
+            else:
+                unchecked += 1
+                results[url] = CheckResult(url=url, status=Status.ERROR, reason=Reason.NETWORK_DOWN, checked_at=time.time(),
+                                           detail=f"not checked: {down}")
+        kept = f"; {len(cached)} from the cache, the oldest checked {age(time.time() - min(cached))} ago" if cached else ""
+        log.warning("%s; %d external link target%s reported as not checked%s (network_down: warn)",
+                    down, unchecked, "" if unchecked == 1 else "s", kept)
+        return results
 
 
 async def _each(documents: Documents) -> AsyncGenerator[tuple[str, Document], None]:
