@@ -54,7 +54,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
             first = Path(args.inputs[0])  # the repository holding the inputs, not the cwd's
             changed = changed_since(args.changed_since, cwd=first if first.is_dir() else first.parent)
         report = asyncio.run(run_check(args.inputs, config, progress=progress, changed=changed))
-    write_reports(report, config)
+    write_reports(report, config, quiet=args.quiet)
     return 1 if any(r.failing for r in report.results) else 0
 
 
