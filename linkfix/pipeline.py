@@ -15,7 +15,7 @@ from contextlib import aclosing, contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from markdown_it.common.utils import unescapeAll
 
@@ -34,6 +34,13 @@ from .store.cache import Cache
 if TYPE_CHECKING:
     from .check.http import Progress
     from .inputs.crawl import CrawlLimits
+
+    class RunProgress(Progress, Protocol):
+        """Where a run reports its progress: the files read too (extraction is most of a
+        large offline run), besides the checker's URLs."""
+
+        def files(self, done: int, total: int) -> None:
+            """`done` of the `total` input files are read."""
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +92,7 @@ async def run_check(
     config: Config,
     *,
     resolver: Any = None,
-    progress: Progress | None = None,
+    progress: RunProgress | None = None,
     project: Project | None = None,
     changed: Changes | None = None,
     link_times: Mapping[str, datetime] | None = None,
@@ -142,7 +149,7 @@ async def check_documents(
     config: Config,
     *,
     resolver: Any = None,
-    progress: Progress | None = None,
+    progress: RunProgress | None = None,
     errors: Sequence[str] = (),
     started: float | None = None,
     known: Mapping[str, CheckResult] | None = None,
@@ -166,8 +173,12 @@ async def check_documents(
     page_rels: dict[str, str] = {}  # a page's path as links name it -> its root-relative path
     async with _ExternalChecks(config, resolver=resolver, progress=progress, skip=known, cache=cache) as external:
         handed_over = time.perf_counter()
+        files_read, files_total = 0, len(project.files)
         async with aclosing(_each(documents)) as stream:
             async for rel, doc in stream:
+                if progress is not None and files_total:
+                    files_read += 1
+                    progress.files(files_read, files_total)
                 pages[rel] = doc.page
                 page_rels[doc.page.path] = rel
                 # Markdown keeps targets as written (`a\)b`, `&amp;`); what is checked is what renders.
@@ -336,7 +347,7 @@ async def _recover(results: list[LinkResult], config: Config, *, resolver, link_
 
 
 async def crawl_check(start: str, config: Config, limits: CrawlLimits, *, resolver: Any = None,
-                      progress: Progress | None = None) -> Report:
+                      progress: RunProgress | None = None) -> Report:
     """Crawl the site under `start`, then check every link found, like `run_check` does."""
     from .check.http import HttpChecker
     from .inputs.crawl import crawl, known_results, read_robots, validate_start, with_crawl_delay

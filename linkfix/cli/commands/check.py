@@ -42,18 +42,22 @@ def run(args: argparse.Namespace, config: Config) -> int:
     from ..progress import progress_bar
 
     progress = progress_bar(quiet=args.quiet)
-    if args.crawl:
-        from ...pipeline import crawl_check
+    try:
+        if args.crawl:
+            from ...pipeline import crawl_check
 
-        report = asyncio.run(crawl_check(args.inputs[0], config, _crawl_limits(args), progress=progress))
-    else:
-        changed = None
-        if args.changed_since is not None:
-            from ...inputs.changed import changed_since
+            report = asyncio.run(crawl_check(args.inputs[0], config, _crawl_limits(args), progress=progress))
+        else:
+            changed = None
+            if args.changed_since is not None:
+                from ...inputs.changed import changed_since
 
-            first = Path(args.inputs[0])  # the repository holding the inputs, not the cwd's
-            changed = changed_since(args.changed_since, cwd=first if first.is_dir() else first.parent)
-        report = asyncio.run(run_check(args.inputs, config, progress=progress, changed=changed))
+                first = Path(args.inputs[0])  # the repository holding the inputs, not the cwd's
+                changed = changed_since(args.changed_since, cwd=first if first.is_dir() else first.parent)
+            report = asyncio.run(run_check(args.inputs, config, progress=progress, changed=changed))
+    finally:
+        if progress is not None:
+            progress.finish()  # the line ends before the report or an error is written
     write_reports(report, config, quiet=args.quiet)
     return 1 if any(r.failing for r in report.results) else 0
 
