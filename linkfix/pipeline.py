@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from markdown_it.common.utils import unescapeAll
 
+from .check.ignore import Ignores
 from .check.local import LocalChecker, Target
 from .check.remap import Remap
 from .config import Config, parse_duration
@@ -171,6 +172,7 @@ async def check_documents(
     known = dict(known or {})
     placed: list[tuple[Any, Target]] = []
     page_rels: dict[str, str] = {}  # a page's path as links name it -> its root-relative path
+    ignores = Ignores.load(config)
     async with _ExternalChecks(config, resolver=resolver, progress=progress, skip=known, cache=cache) as external:
         handed_over = time.perf_counter()
         files_read, files_total = 0, len(project.files)
@@ -186,6 +188,8 @@ async def check_documents(
                 resolve = local.resolver_for(doc.page, rel)
                 # Raw HTML in markdown is what MkDocs leaves as written whatever it names.
                 found = [(link, resolve(decode(link.url), link.kind is LinkKind.HTML)) for link in doc.links]
+                if ignores.patterns or doc.silenced:
+                    found = [(link, ignores.target(link, target, doc.silenced)) for link, target in found]
                 placed.extend(found)
                 external.add_many(target.resolved for _, target in found if target.scope is Scope.EXTERNAL and target.result is None)
                 if time.perf_counter() - handed_over > _HAND_OVER_SECONDS:
