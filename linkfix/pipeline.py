@@ -24,10 +24,10 @@ from .check.local import LocalChecker, Target
 from .check.remap import Remap
 from .config import Config, parse_duration
 from .errors import InputError, NetworkDownError
-from .extract.documents import iter_documents, page_loader
+from .extract.documents import iter_documents, page_loader, stdin_document
 from .inputs.changed import Changes
 from .inputs.read import display_path
-from .inputs.sources import MARKDOWN_SUFFIXES, Project, collect
+from .inputs.sources import MARKDOWN_SUFFIXES, Project, collect, text_project
 from .model import CheckResult, Document, LinkKind, LinkResult, Page, Reason, Report, Scope, Status
 from .recover.gittime import link_times as git_link_times
 from .store.cache import Cache
@@ -98,15 +98,18 @@ async def run_check(
     changed: Changes | None = None,
     link_times: Mapping[str, datetime] | None = None,
     on_recovery: Callable[[Any], None] | None = None,
+    stdin_text: str | None = None,
 ) -> Report:
     """Check every link of `inputs`; attach suggestions for broken links on request.
 
     With `changed` (--changed-since), only links on changed lines of changed files are checked.
     `link_times` (URL as written -> when it was written) overrides git blame for recovery's
     archive lookups; `on_recovery` receives recovery's counters (recover.run.RunStats).
+    `stdin_text`: a document read from stdin, checked first (`-` in reports).
     """
     started = time.time()
-    project = project or collect(list(inputs), config)
+    if project is None:
+        project = collect(list(inputs), config) if inputs or stdin_text is None else text_project(config)
     if changed is not None:
         project = replace(project, files=changed.select_files(project.files))
     with rare_collection():
@@ -121,6 +124,8 @@ async def run_check(
 
                 extract = extract_in_worker if worth_a_worker(project, config) else iter_documents
                 documents = extract(project, want_text=config.suggest, cache=cache, errors=errors)
+            if stdin_text is not None:
+                documents = _after(stdin_document(stdin_text, want_text=config.suggest), documents)
             report = await check_documents(documents, project, config, resolver=resolver, progress=progress,
                                            errors=errors, started=started, cache=cache, link_times=link_times,
                                            on_recovery=on_recovery)
@@ -314,6 +319,14 @@ class _ExternalChecks:
         log.warning("%s; %d external link target%s reported as not checked%s (network_down: warn)",
                     down, unchecked, "" if unchecked == 1 else "s", kept)
         return results
+
+
+async def _after(first: tuple[str, Document], documents: Documents) -> AsyncGenerator[tuple[str, Document], None]:
+    """`first`, then `documents`."""
+    yield first
+    async with aclosing(_each(documents)) as rest:
+        async for item in rest:
+            yield item
 
 
 async def _each(documents: Documents) -> AsyncGenerator[tuple[str, Document], None]:

@@ -49,6 +49,20 @@ def extract_document(path: Path, text: str, *, want_text: bool, markdown: Markdo
     return replace(document, silenced=silenced) if silenced else document
 
 
+STDIN_PATH = "-"  # how a document read from stdin is named in reports
+
+
+def stdin_document(text: str, *, want_text: bool) -> tuple[str, Document]:
+    """(key, document) of a document read from stdin: HTML when it starts like an HTML page,
+    else markdown (as CommonMark and GitHub read it). Its links are shown at `-`; the key
+    ('-.md' or '-.html') says how it was read."""
+    head = text.lstrip()[:20].lower()
+    is_html = head.startswith(("<!doctype html", "<html"))
+    document = extract_html(text, STDIN_PATH, want_text=want_text) if is_html else extract_markdown(text, STDIN_PATH, want_text=want_text)
+    silenced = silenced_lines(text)
+    return f"{STDIN_PATH}.{'html' if is_html else 'md'}", replace(document, silenced=silenced) if silenced else document
+
+
 def markdown_setup(project: Project) -> MarkdownSetup | None:
     """How the project's markdown renders: its MkDocs setup (what cannot be loaded here is
     said once), or None for plain CommonMark (not a MkDocs project, or no Python-Markdown)."""

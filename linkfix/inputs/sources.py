@@ -156,6 +156,15 @@ def collect(inputs: list[str], config: Config) -> Project:
     return _finish(Project(files=files, root=root.resolve(), markdown=markdown, errors=skipped, boundary=boundary))
 
 
+def text_project(config: Config) -> Project:
+    """The project of a document read from stdin and nothing else: no file to read; its
+    relative links resolve from `root_dir`, else the working directory."""
+    root = config.path(config.root_dir) if config.root_dir else Path.cwd()
+    if not root.is_dir():
+        raise InputError(f"root_dir: not a directory: {root}")
+    return _finish(Project(files=[], root=root.resolve(), markdown=True))
+
+
 def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[re.Pattern[str]], *,
                     given: list[Path] | None = None) -> Project:
     """A MkDocs project: its docs_dir walked (or the `given` files of it), resolved the way

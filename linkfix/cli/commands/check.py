@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ...config import Config
 from ...errors import InputError
+from ..inputs import add_input_arguments, gather_inputs
 from ..output import write_reports
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ USES_CONFIG = True
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("inputs", nargs="+", metavar="INPUT", help="directories, files, or a mkdocs.yml (a URL with --crawl)")
+    add_input_arguments(parser, required=True, help="directories, files, or a mkdocs.yml (a URL with --crawl)")
     parser.add_argument("--changed-since", metavar="REF",
                         help="only links in files changed since git REF, and on changed lines of modified files")
     crawl = parser.add_argument_group("crawl options")
@@ -41,9 +42,15 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
     from ..progress import progress_bar
 
+    inputs = gather_inputs(args)
+    if not inputs.paths and inputs.stdin_text is None:
+        raise InputError("nothing to check: give a directory, files, a mkdocs.yml, --files-from FILE, or '-' (a document on stdin)")
+    args.inputs = inputs.paths
     progress = progress_bar(quiet=args.quiet)
     try:
         if args.crawl:
+            if inputs.stdin_text is not None:
+                raise InputError("--crawl reads a site, not a document on stdin")
             from ...pipeline import crawl_check
 
             report = asyncio.run(crawl_check(args.inputs[0], config, _crawl_limits(args), progress=progress))
@@ -54,7 +61,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
                 first = Path(args.inputs[0])  # the repository holding the inputs, not the cwd's
                 changed = changed_since(args.changed_since, cwd=first if first.is_dir() else first.parent)
-            report = asyncio.run(run_check(args.inputs, config, progress=progress, changed=changed))
+            report = asyncio.run(run_check(args.inputs, config, progress=progress, changed=changed, stdin_text=inputs.stdin_text))
     finally:
         if progress is not None:
             progress.finish()  # the line ends before the report or an error is written

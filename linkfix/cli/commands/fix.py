@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from ...config import Config, parse_duration
 from ...errors import ConfigError, InputError
+from ..inputs import add_input_arguments, gather_inputs
 
 if TYPE_CHECKING:
     from ...fix.plan import FixPlan
@@ -35,7 +36,7 @@ USES_CONFIG = True
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("inputs", nargs="*", metavar="INPUT", help="what to check first (as for `check`), unless --from or --apply")
+    add_input_arguments(parser, required=False, help="what to check first (as for `check`), unless --from or --apply")
     parser.add_argument("--from", dest="from_result", metavar="RESULT.json", help="use a saved `check --format json` result instead of checking")
     parser.add_argument("--apply", dest="decisions", metavar="DECISIONS.json", help="apply exactly the suggestions a reviewer accepted in the HTML report")
     parser.add_argument("--dry-run", action="store_true", help="print a unified diff; change nothing")
@@ -103,6 +104,7 @@ def _plan(args: argparse.Namespace, config: Config) -> tuple[FixPlan, Report | N
     from ...store.cache import Cache
     from .report import read_report_file
 
+    args.inputs = gather_inputs(args, allow_stdin_text=False).paths
     if args.decisions:
         if args.from_result or args.inputs:
             raise ConfigError("--apply takes the decisions file alone (no INPUT, no --from)")
