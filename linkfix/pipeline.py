@@ -28,7 +28,7 @@ from .extract.documents import iter_documents, page_loader, stdin_document
 from .inputs.changed import Changes
 from .inputs.read import display_path
 from .inputs.sources import MARKDOWN_SUFFIXES, Project, collect, text_project
-from .model import CheckResult, Document, LinkKind, LinkResult, Page, Reason, Report, Scope, Status
+from .model import CheckResult, Document, Link, LinkKind, LinkResult, Page, Reason, Report, Scope, Status
 from .recover.gittime import link_times as git_link_times
 from .store.cache import Cache
 
@@ -188,13 +188,7 @@ async def check_documents(
                     progress.files(files_read, files_total)
                 pages[rel] = doc.page
                 page_rels[doc.page.path] = rel
-                # Markdown keeps targets as written (`a\)b`, `&amp;`); what is checked is what renders.
-                decode = unescapeAll if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _as_is
-                resolve = local.resolver_for(doc.page, rel)
-                # Raw HTML in markdown is what MkDocs leaves as written whatever it names.
-                found = [(link, resolve(decode(link.url), link.kind is LinkKind.HTML)) for link in doc.links]
-                if ignores.patterns or doc.silenced:
-                    found = [(link, ignores.target(link, target, doc.silenced)) for link, target in found]
+                found = resolve_links(rel, doc, local, ignores)
                 placed.extend(found)
                 external.add_many(target.resolved for _, target in found if target.scope is Scope.EXTERNAL and target.result is None)
                 if time.perf_counter() - handed_over > _HAND_OVER_SECONDS:
@@ -229,6 +223,19 @@ async def check_documents(
         files=len(pages),
         errors=tuple(errors),
     )
+
+
+def resolve_links(rel: str, doc: Document, local: LocalChecker, ignores: Ignores) -> list[tuple[Link, Target]]:
+    """Where each link of `doc` (at root-relative `rel`) points, as it will be checked: what
+    renders (markdown keeps targets as written: `a\\)b`, `&amp;`), resolved from its page, or
+    the `ignored` result an ignore comment or file gives it."""
+    decode = unescapeAll if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _as_is
+    resolve = local.resolver_for(doc.page, rel)
+    # Raw HTML in markdown is what MkDocs leaves as written whatever it names.
+    found = [(link, resolve(decode(link.url), link.kind is LinkKind.HTML)) for link in doc.links]
+    if ignores.patterns or doc.silenced:
+        found = [(link, ignores.target(link, target, doc.silenced)) for link, target in found]
+    return found
 
 
 class _ExternalChecks:

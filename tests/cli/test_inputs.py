@@ -56,6 +56,7 @@ def test_files_from_a_list_on_stdin(tree, monkeypatch):
 def test_files_from_a_file_adds_to_the_inputs(tree):
     Path("list.txt").write_text("docs/other.md\n")
     code, data = check("docs/guide.md", "--files-from", "list.txt")
+    assert code == 1  # other.md's broken link
     assert sorted({link["file"] for link in data["links"]}) == ["docs/guide.md", "docs/other.md"]
 
 

@@ -24,6 +24,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_input_arguments(parser, required=True, help="directories, files, or a mkdocs.yml (a URL with --crawl)")
     parser.add_argument("--changed-since", metavar="REF",
                         help="only links in files changed since git REF, and on changed lines of modified files")
+    parser.add_argument("--dump", action="store_true",
+                        help="list the links that would be checked (TARGET<TAB>FILE:LINE:COL), check none (lychee's --dump)")
     crawl = parser.add_argument_group("crawl options")
     crawl.add_argument("--crawl", action="store_true", help="INPUT is a published site's URL: walk its pages (same host, robots.txt obeyed)")
     crawl.add_argument("--crawl-depth", type=int, default=5, metavar="N", help="links followed from a seed page (default 5)")
@@ -46,6 +48,13 @@ def run(args: argparse.Namespace, config: Config) -> int:
     if not inputs.paths and inputs.stdin_text is None:
         raise InputError("nothing to check: give a directory, files, a mkdocs.yml, --files-from FILE, or '-' (a document on stdin)")
     args.inputs = inputs.paths
+    if args.dump:
+        if args.crawl or args.changed_since is not None:
+            raise InputError("--dump lists the links of files: not with --crawl or --changed-since")
+        from ..dump import dump_links
+
+        dump_links(inputs.paths, config, stdin_text=inputs.stdin_text)
+        return 0
     progress = progress_bar(quiet=args.quiet)
     try:
         if args.crawl:
