@@ -25,6 +25,7 @@ from .check.remap import Remap
 from .config import Config, parse_duration
 from .errors import InputError, NetworkDownError
 from .extract.documents import iter_documents, page_loader, stdin_document
+from .extract.markdown.gfm import is_gfm_www
 from .inputs.changed import Changes
 from .inputs.read import display_path
 from .inputs.sources import MARKDOWN_SUFFIXES, Project, collect, text_project
@@ -231,8 +232,10 @@ def resolve_links(rel: str, doc: Document, local: LocalChecker, ignores: Ignores
     the `ignored` result an ignore comment or file gives it."""
     decode = unescapeAll if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _as_is
     resolve = local.resolver_for(doc.page, rel)
-    # Raw HTML in markdown is what MkDocs leaves as written whatever it names.
-    found = [(link, resolve(decode(link.url), link.kind is LinkKind.HTML)) for link in doc.links]
+    # Raw HTML in markdown is what MkDocs leaves as written whatever it names; a GitHub
+    # `www.` autolink (only plain markdown has them: extract/markdown/gfm.py) goes to http://.
+    found = [(link, resolve(f"http://{link.url}" if link.kind is LinkKind.BARE and is_gfm_www(link.url) else decode(link.url),
+                            link.kind is LinkKind.HTML)) for link in doc.links]
     if ignores.patterns or doc.silenced:
         found = [(link, ignores.target(link, target, doc.silenced)) for link, target in found]
     return found
