@@ -43,13 +43,13 @@ def test_unknown_key_is_named_with_a_hint(tmp_path):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("timeout: fast\n", "linkfix.yml: timeout: expects a number of seconds or a duration such as 500ms, 10s"),
-        ("timeout: 0s\n", "linkfix.yml: timeout: expects a number > 0, got 0.0"),
+        ("timeout: fast\n", "linkfix.yml: timeout: expects a number of seconds > 0 or a duration such as 500ms, 10s, 2m, got 'fast'"),
+        ("timeout: 0s\n", "linkfix.yml: timeout: expects a number of seconds > 0 or a duration such as 500ms, 10s, 2m, got 0.0"),
         ("offline: 1\n", "linkfix.yml: offline: expects true or false, got 1"),
         ("exclude: ['(']\n", "exclude: invalid regex"),
         ("remap: ['only-one-part']\n", "remap: expected 'REGEX REPLACEMENT'"),
         ("accept: ['2xx']\n", "accept: cannot read '2xx'"),
-        ("max_cache_age: soon\n", "max_cache_age: cannot read duration"),
+        ("max_cache_age: soon\n", "max_cache_age: expects a duration such as 30m, 12h, 2d"),
         ("format: [pdf]\n", "format: unknown format 'pdf'"),
         ("hosts: {a.test: {speed: 1}}\n", "hosts.a.test: unknown key 'speed'"),
         ("- a\n- b\n", "expected a mapping"),
@@ -156,7 +156,7 @@ def test_nested_and_constrained_values_name_their_path(tmp_path, text, message):
 
 
 def test_flag_values_are_checked_like_file_values(tmp_path):
-    with pytest.raises(ConfigError, match=r"^--timeout: expects a number > 0, got 0\.0$"):
+    with pytest.raises(ConfigError, match=r"^--timeout: expects a number of seconds > 0 or a duration such as 500ms, 10s, 2m, got 0\.0$"):
         load_config(search_dir=tmp_path, overrides={"timeout": 0.0})
     with pytest.raises(ConfigError, match=r"^--hosts: hosts\.a\.test: unknown key 'concurency' \(did you mean 'concurrency'\?\)$"):
         load_config(search_dir=tmp_path, overrides={"hosts": {"a.test": {"concurency": 1}}})

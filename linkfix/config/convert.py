@@ -148,11 +148,12 @@ def _durations(value: Any, kind: Any, path: str) -> Any:
         if bare is float and isinstance(value, str):
             amount = read_duration(value, unit)
             if amount is None:
-                plain = "days" if unit == "d" else "seconds"
-                raise Invalid(path, f"expects a number of {plain} or a duration such as 500ms, 10s, 30m, 12h, 2d, got {_shown(value)}")
+                raise Invalid(path, f"expects {describe(kind)}, got {_shown(value)}")
             return amount
         if bare is str and isinstance(value, (int, float)) and not isinstance(value, bool):
             return f"{value:g}"
+        if bare is str and isinstance(value, str) and read_duration(value, unit) is None:
+            raise Invalid(path, f"expects {describe(kind)}, got {_shown(value)}")
         return value
     origin = typing.get_origin(bare)
     if origin is dict and isinstance(value, dict):

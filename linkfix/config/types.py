@@ -20,9 +20,12 @@ Whole = Annotated[int, Meta(ge=0)]
 # Durations: a number in the key's unit, or a string with its own ('10s', '36h': durations.py),
 # read before the constraint is checked; the schema takes both.
 _DURATION_SCHEMA = {"pattern": DURATION_PATTERN}  # schema.py adds the string type
-Seconds = Annotated[float, Meta(ge=0, extra={DURATION_UNIT: "s"}, extra_json_schema=_DURATION_SCHEMA)]
-PositiveSeconds = Annotated[float, Meta(gt=0, extra={DURATION_UNIT: "s"}, extra_json_schema=_DURATION_SCHEMA)]
-Days = Annotated[float, Meta(ge=0, extra={DURATION_UNIT: "d"}, extra_json_schema=_DURATION_SCHEMA)]
+Seconds = Annotated[float, Meta(ge=0, extra={DURATION_UNIT: "s", "expects": "a number of seconds >= 0 or a duration such as 500ms, 10s, 2m"},
+                                 extra_json_schema=_DURATION_SCHEMA)]
+PositiveSeconds = Annotated[float, Meta(gt=0, extra={DURATION_UNIT: "s", "expects": "a number of seconds > 0 or a duration such as 500ms, 10s, 2m"},
+                                         extra_json_schema=_DURATION_SCHEMA)]
+Days = Annotated[float, Meta(ge=0, extra={DURATION_UNIT: "d", "expects": "a number of days >= 0 or a duration such as 12h, 2d, 1w"},
+                              extra_json_schema=_DURATION_SCHEMA)]
 Fraction = Annotated[float, Meta(ge=0, le=1)]
 
 # RFC 9110 token; a value may hold any text but control characters: a CR or LF in a header
@@ -43,7 +46,8 @@ NetworkProbe = Annotated[str, Meta(pattern=r"^(?:https?://[^\s/?#]+\S*|[^\s/?#@:
                                    extra={"expects": "a host name, an http(s):// URL, or ''"})]
 NetworkDownPolicy = Annotated[str, Meta(pattern=r"^(?:fail|warn)$", extra={"expects": "fail or warn"})]
 # A duration kept as written (max_cache_age: '1d'), read where it is used by durations.parse_duration.
-Duration = Annotated[str, Meta(extra={DURATION_UNIT: "s"}, extra_json_schema=_DURATION_SCHEMA)]
+Duration = Annotated[str, Meta(extra={DURATION_UNIT: "s", "expects": "a duration such as 30m, 12h, 2d (a bare number: seconds)"},
+                               extra_json_schema=_DURATION_SCHEMA)]
 EnvName = Annotated[str, Meta(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", extra={"expects": "an environment variable name"})]
 
 
