@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..errors import ConfigError
-from ..inputs.containment import describe_project, outside_project, project_holding
 from ..urls import normalise_host
-from .convert import Invalid, convert
+from .convert import Invalid, convert, duration_unit
 from .providers import ArchiveSettings, SearchSettings, SiteSettings, WaybackSettings
 from .types import (
     Count,
@@ -69,6 +68,9 @@ class Config:
     base_url: OptionalHttpUrl = _key("", INPUT, "URL the site is published at; links under it are checked as local files")
     exclude_path: list[str] = _key(list, INPUT, "regex of paths not to read (repeatable)", factory=True)
     gitignore: bool = _key(True, INPUT, "skip files matched by .gitignore (a directory named as an input is never hidden)")
+    trust_project_code: bool = _key(False, INPUT, "let rendering run the checked project's own code, as `mkdocs build` does "
+                                    "(YAML tags that call functions, extensions and names imported from the working tree); "
+                                    "only for a repository you trust. Command line only, never from a config file")
     # filtering
     exclude: list[str] = _key(list, FILTER, "regex of URLs not to check (repeatable)", factory=True)
     include: list[str] = _key(list, FILTER, "regex of URLs to check even when excluded (repeatable)", factory=True)
@@ -117,10 +119,6 @@ class Config:
 
     # Not keys: where the file was found, so relative paths in it mean what they say.
     config_dir: str = field(default=".", metadata={"internal": True})
-    # The keys a config file of the checked repository set (one linkfix found, not one named
-    # with --config, and not overridden by a flag): the paths they name must stay inside the
-    # project (`project_path`).
-    from_repository: frozenset[str] = field(default=frozenset(), metadata={"internal": True})
 
     def __post_init__(self) -> None:
         # Code and tests may pass plain mappings for the nested settings; the run always sees
@@ -148,21 +146,6 @@ class Config:
         p = Path(value).expanduser()
         return p if p.is_absolute() else Path(self.config_dir) / p
 
-    def project_path(self, name: str) -> Path:
-        """Key `name`'s path (`path`). Set by the checked repository's own config, it must
-        resolve, symlinks followed, inside the project holding that config (the git work tree,
-        else the config's directory): a repository decides how its links are checked, not where
-        linkfix reads or writes outside it. ConfigError otherwise."""
-        value = getattr(self, name)
-        path = self.path(value)
-        if name in self.from_repository:
-            project = project_holding(Path(self.config_dir))
-            if outside_project(path, project):
-                flag = "--" + name.replace("_", "-")
-                raise ConfigError(f"{name}: {value!r} leads outside the project, {describe_project(project)}: a path set by the "
-                                  f"repository's config stays inside it (give {flag} to choose another place)")
-        return path
-
 
 NESTED = ("hosts", "archive", "search")  # keys whose values hold typed settings
 
@@ -187,13 +170,15 @@ def key_types() -> dict[str, Any]:
     return {f.name: hints[f.name] for f in Config.key_fields()}
 
 
-FlagKind = Literal["bool", "int", "float", "str", "list", "json"]
+FlagKind = Literal["bool", "int", "float", "duration", "str", "list", "json"]
 
 
 def key_kind(name: str) -> FlagKind:
     """How the command line spells a key's value: a switch, a number, a string, a repeatable
     string, or JSON (nested settings)."""
     kind = key_types()[name]
+    if duration_unit(kind):
+        return "duration"
     while typing.get_origin(kind) is typing.Annotated:
         kind = typing.get_args(kind)[0]
     if kind is bool:

@@ -13,15 +13,27 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
+from .durations import DURATION_PATTERN, DURATION_UNIT
+
 Count = Annotated[int, Meta(ge=1)]  # where 0 means nothing useful (connections, runs)
 Whole = Annotated[int, Meta(ge=0)]
-# Durations are finite and bounded: a file in the checked repository may set them, and `.inf`
-# (YAML's infinity) would hold a host, a request or a broken link's recovery for ever.
+# Durations: a number in the key's unit, or a string with its own ('10s', '36h': durations.py),
+# read before the constraint is checked; the schema takes both. They are finite and bounded: a
+# file in the checked repository may set them, and `.inf` (YAML's infinity) would hold a host,
+# a request or a broken link's recovery for ever.
+_DURATION_SCHEMA = {"pattern": DURATION_PATTERN}  # schema.py adds the string type
 MAX_SECONDS = 3600
-Seconds = Annotated[float, Meta(ge=0, le=MAX_SECONDS)]
-PositiveSeconds = Annotated[float, Meta(gt=0, le=MAX_SECONDS)]
-RequestSeconds = Annotated[float, Meta(gt=0, le=300)]  # one request: five minutes at most
-Days = Annotated[float, Meta(ge=0, le=3650)]
+Seconds = Annotated[float, Meta(ge=0, le=MAX_SECONDS, extra={DURATION_UNIT: "s", "expects": "a number of seconds from 0 to 3600 or a duration "
+                                                                                        "such as 500ms, 10s, 2m (at most 1h)"},
+                                 extra_json_schema=_DURATION_SCHEMA)]
+PositiveSeconds = Annotated[float, Meta(gt=0, le=MAX_SECONDS, extra={DURATION_UNIT: "s", "expects": "a number of seconds > 0 and <= 3600 or a "
+                                                                                                "duration such as 500ms, 10s, 2m (at most 1h)"},
+                                         extra_json_schema=_DURATION_SCHEMA)]
+RequestSeconds = Annotated[float, Meta(gt=0, le=300, extra={DURATION_UNIT: "s", "expects": "a number of seconds > 0 and <= 300 or a duration "
+                                                                                       "such as 500ms, 10s, 2m (at most 5m)"},
+                                        extra_json_schema=_DURATION_SCHEMA)]  # one request: five minutes at most
+Days = Annotated[float, Meta(ge=0, le=3650, extra={DURATION_UNIT: "d", "expects": "a number of days from 0 to 3650 or a duration such as 12h, 2d, 1w"},
+                              extra_json_schema=_DURATION_SCHEMA)]
 Fraction = Annotated[float, Meta(ge=0, le=1)]
 # Retries and redirects multiply the requests one link costs: a URL gets at most
 # (1 + retries) x (1 + redirects) of them, each at most `timeout` long.
@@ -61,9 +73,9 @@ OptionalHttpUrl = Annotated[str, Meta(pattern=r"^(?:https?://[^\s/?#]+\S*)?$", e
 NetworkProbe = Annotated[str, Meta(pattern=r"^(?:https?://[^\s/?#]+\S*|[^\s/?#@:\[\]\\.-](?:[^\s/?#@:\[\]\\]*[^\s/?#@:\[\]\\.-])?)?$",
                                    extra={"expects": "a host name, an http(s):// URL, or ''"})]
 NetworkDownPolicy = Annotated[str, Meta(pattern=r"^(?:fail|warn)$", extra={"expects": "fail or warn"})]
-# Checked by load.parse_duration (its message shows the syntax); the pattern is for editors.
-DURATION_PATTERN = r"^\s*(\d+(?:\.\d+)?)\s*([smhdw]?)\s*$"
-Duration = Annotated[str, Meta(extra_json_schema={"pattern": DURATION_PATTERN})]
+# A duration kept as written (max_cache_age: '1d'), read where it is used by durations.parse_duration.
+Duration = Annotated[str, Meta(extra={DURATION_UNIT: "s", "expects": "a duration such as 30m, 12h, 2d (a bare number: seconds)"},
+                               extra_json_schema=_DURATION_SCHEMA)]
 EnvName = Annotated[str, Meta(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", extra={"expects": "an environment variable name"})]
 
 

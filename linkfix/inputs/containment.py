@@ -28,12 +28,7 @@ def project_of(config_file: Path) -> Path:
     """The project `config_file` belongs to (real path): the git work tree holding it (found
     from where the file is named, so a symlink to it elsewhere does not move it), else its
     directory."""
-    return project_holding(Path(os.path.abspath(config_file)).parent)
-
-
-def project_holding(directory: Path) -> Path:
-    """The project of a config file in `directory` (see `project_of`)."""
-    directory = Path(os.path.abspath(directory))
+    directory = Path(os.path.abspath(config_file)).parent
     return Path(os.path.realpath(git_top(directory) or directory))
 
 

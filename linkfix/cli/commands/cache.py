@@ -21,7 +21,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, config: Config) -> int:
     from ...store.cache import Cache  # here, not at the top: `linkfix --help` need not load the cache
 
-    directory = config.project_path("cache_dir")
+    directory = config.path(config.cache_dir)
     if not directory.is_dir():
         # Do not create a cache directory just to say it is empty.
         print(f"no cache at {directory}")
