@@ -34,11 +34,18 @@ class Project:
     drop_hooks: dict[str, str] = field(default_factory=dict)  # hook path as configured -> why left out
     stub_files: dict[str, str] = field(default_factory=dict)  # file a left-out step would generate -> why empty
     stub_fences: dict[str, str] = field(default_factory=dict)  # custom fence -> why rendered as code
+    drop_extensions: dict[str, str] = field(default_factory=dict)  # markdown extension -> why left out
     notes: tuple[str, ...] = ()  # other ways the oracle build differs from the project's own
     import_packages: tuple[str, ...] = ()  # the project's own package, installed from PyPI for mkdocstrings
     repository: str = ""
     commit: str = ""  # for fetched projects: the pinned commit
-    subdir: str = ""  # for fetched projects: the path inside the repository
+    requirements: tuple[str, ...] = ()  # for fetched projects: the docs' packages, in its own oracle venv
+    exercises: tuple[str, ...] = ()  # for fetched projects: what it is in the corpus for
+
+    @property
+    def fetched(self) -> bool:
+        """Exported from a mirror by realdocs_corpus.py (else one of ../shared/realdocs)."""
+        return bool(self.commit)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -184,6 +191,7 @@ def build(project: Project, source: Path, work: Path, venv: Path, timeout: float
     record_path = work / "record.json"
     record_path.unlink(missing_ok=True)
     env = dict(os.environ, REALDOCS_RECORD=str(record_path), REALDOCS_STUB_FENCES=",".join(project.stub_fences),
+               REALDOCS_DROP_EXTENSIONS=",".join(project.drop_extensions),
                NO_MKDOCS_2_WARNING="1", DISABLE_MKDOCS_2_WARNING="true", NO_COLOR="1", PYTHONPATH="")
     env.pop("VIRTUAL_ENV", None)
     start = time.perf_counter()

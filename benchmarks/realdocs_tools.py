@@ -27,12 +27,14 @@ class Run:
     stderr: str
 
 
-def run_linkfix(target: str, cwd: Path, timeout: float, extra: tuple[str, ...] = (), repo: Path = REPO) -> Run:
-    """`python -m linkfix check --offline --no-cache -f json TARGET` with the checkout under test."""
+def run_linkfix(target: str, cwd: Path, timeout: float, extra: tuple[str, ...] = (), repo: Path = REPO,
+                python: tuple[str, ...] = ()) -> Run:
+    """`python -m linkfix check --offline --no-cache -f json TARGET` with the checkout under test;
+    `python` is the command standing for the interpreter (realdocs_envs: alone or beside)."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(repo / p) for p in ("", "plugins", "fixtures")),
                NO_COLOR="1", CI="1")
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "linkfix", "check", "--offline", "--no-cache", "-f", "json", target, *extra],
+    done = subprocess.run([*(python or (sys.executable,)), "-m", "linkfix", "check", "--offline", "--no-cache", "-f", "json", target, *extra],
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
     seconds = time.perf_counter() - start
     try:

@@ -1,10 +1,13 @@
-"""linkfix's source check on the real MkDocs projects of ../shared/realdocs against the truth
-judged by benchmarks/realdocs.py (MkDocs' own build, the built site, hand judgements): no false
-alarm and no miss. Skipped when the corpus is absent.
+"""linkfix's source check on the real MkDocs projects of the realdocs corpus (the seven of
+../shared/realdocs and the fetched ones of benchmarks/realdocs_projects.yaml) against the truth
+judged by benchmarks/realdocs.py (each project's own MkDocs build, the built site, hand
+judgements): no false alarm and no miss, in both environments of issue 21 — `alone` (only
+linkfix installed) and `beside` (the project's oracle venv, when it exists). Skipped where the
+corpus, the judged truth or the environment is absent; it reads the stored truth, no timings.
 
-A project linkfix still gets wrong is marked xfail(strict=True) with the classes of mistakes
-the benchmark's output shows: when a fix makes it pass, the strict xfail fails, and
-the mark must go — so the list only ever shrinks."""
+A project linkfix still gets wrong in an environment is marked xfail(strict=True) with the
+classes of mistakes the benchmark's output shows: when a fix makes it pass, the strict xfail
+fails, and the mark must go — so the list only ever shrinks."""
 
 import sys
 from pathlib import Path
@@ -14,25 +17,32 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 import realdocs
+from realdocs_envs import ENVIRONMENTS
 
 CORPUS = realdocs.default_corpus()
+MORE = realdocs.default_more_corpus()
 
-# Projects linkfix still gets wrong, with the classes of mistakes (none today: all seven match).
-KNOWN_WRONG: dict[str, str] = {}
+# (project, environment) linkfix still gets wrong, with the classes of mistakes.
+KNOWN_WRONG: dict[tuple[str, str], str] = {}
 
 
 def cases():
     for project in realdocs.PROJECTS:
-        reason = KNOWN_WRONG.get(project.name)
-        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
-        yield pytest.param(project.name, marks=marks, id=project.name)
+        for env in ENVIRONMENTS:
+            reason = KNOWN_WRONG.get((project.name, env))
+            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            yield pytest.param(project, env, marks=marks, id=f"{project.name}-{env}")
 
 
-@pytest.mark.parametrize("name", cases())
-def test_linkfix_source_check_matches_the_judged_truth(name, capsys):
-    if not (CORPUS / name).is_dir():
-        pytest.skip(f"{CORPUS / name} is absent")
-    code = realdocs.main(["--check", "--project", name, "--corpus", str(CORPUS)])
+@pytest.mark.parametrize(("project", "env"), cases())
+def test_linkfix_source_check_matches_the_judged_truth(project, env, capsys):
+    directory = realdocs.project_dir_of(project, CORPUS, MORE)
+    if not directory.is_dir():
+        pytest.skip(f"{directory} is absent")
+    environment = realdocs.environments_for(project, CORPUS, realdocs.DEFAULT_VENV, [env])[0]
+    if not environment.python:
+        pytest.skip(environment.why_not)
+    code = realdocs.main(["--check", "--project", project.name, "--env", env, "--corpus", str(CORPUS), "--more", str(MORE)])
     printed = capsys.readouterr().out
     assert "skipped" not in printed, printed
     assert code == 0, printed
