@@ -89,6 +89,23 @@ def parse_mkdocs_log(text: str) -> list[Finding]:
     return findings
 
 
+def without_extensions(config_text: str, names) -> str:
+    """The config text without these `markdown_extensions` entries (`- name` and its indented
+    options), edited as text so that every other line, tags included, stays as written."""
+    lines, out, skipping_below = config_text.splitlines(keepends=True), [], None
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        if skipping_below is not None and (not line.strip() or indent > skipping_below):
+            continue
+        skipping_below = None
+        entry = re.match(r"^(\s*)-\s*([\w.]+)\s*:?\s*$", line)
+        if entry and entry.group(2) in names:
+            skipping_below = len(entry.group(1))
+            continue
+        out.append(line)
+    return "".join(out)
+
+
 def _tolerant_loader():
     class Loader(yaml.SafeLoader):
         pass
@@ -185,13 +202,14 @@ def build(project: Project, source: Path, work: Path, venv: Path, timeout: float
         # a few comment lines: enough for a line-range include, and no link in them
         (copy / stub).write_text("# stand-in for a file the corpus does not hold\n" * 40)
     config_path = copy / project.config
+    if project.drop_extensions:  # MkDocs loads every extension with the config: it must go before the build
+        config_path.write_text(without_extensions(config_path.read_text(encoding="utf-8"), project.drop_extensions))
     site = work / "site"
     wrapper = config_path.parent / WRAPPER_NAME
     wrapper.write_text(yaml.safe_dump(wrapper_config(project, config_path, site), sort_keys=False))
     record_path = work / "record.json"
     record_path.unlink(missing_ok=True)
     env = dict(os.environ, REALDOCS_RECORD=str(record_path), REALDOCS_STUB_FENCES=",".join(project.stub_fences),
-               REALDOCS_DROP_EXTENSIONS=",".join(project.drop_extensions),
                NO_MKDOCS_2_WARNING="1", DISABLE_MKDOCS_2_WARNING="true", NO_COLOR="1", PYTHONPATH="")
     env.pop("VIRTUAL_ENV", None)
     start = time.perf_counter()

@@ -132,10 +132,6 @@ def on_config(config, **kwargs):
     _listen()
     _state["config"] = config
     _state["zensical_macros"] = "zensical.extensions.macros" in config.markdown_extensions
-    for name in filter(None, os.environ.get("REALDOCS_DROP_EXTENSIONS", "").split(",")):
-        if name in config.markdown_extensions:  # not installable here: the truth says what it leaves out
-            config.markdown_extensions.remove(name)
-            config.mdx_configs.pop(name, None)
     config.markdown_extensions.append(_Recorder())
     stubbed = set(filter(None, os.environ.get("REALDOCS_STUB_FENCES", "").split(",")))
     fences = config.mdx_configs.get("pymdownx.superfences", {}).get("custom_fences", [])

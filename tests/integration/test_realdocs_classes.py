@@ -1,0 +1,123 @@
+"""One small self-written reproduction per class of false alarm the widened realdocs corpus
+(issue 21, benchmarks/realdocs_projects.yaml) showed in linkfix's source check, with the projects
+it hits. `broken` must mean broken for a reader of the published site; what a source check cannot
+know is `unverified`, never `broken`.
+
+A class linkfix still gets wrong is marked xfail(strict=True) with its cause: the fix makes the
+test pass, the strict xfail then fails, and the mark must go."""
+
+from __future__ import annotations
+
+import asyncio
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from linkfix.config import Config
+from linkfix.pipeline import run_check
+
+
+def statuses(tmp_path: Path, config: str, pages: dict[str, str], files: dict[str, str] | None = None) -> dict[str, str]:
+    """url -> status of every link of a small MkDocs project, checked like `linkfix check
+    --offline mkdocs.yml`."""
+    (tmp_path / "mkdocs.yml").write_text("site_name: test\n" + textwrap.dedent(config))
+    for name, text in pages.items():
+        path = tmp_path / "docs" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    for name, text in (files or {}).items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    report = asyncio.run(run_check([str(tmp_path / "mkdocs.yml")], Config(offline=True, cache=False)))
+    return {r.link.url: r.result.status.value for r in report.results}
+
+
+@pytest.mark.xfail(strict=True, reason="linkfix renders code blocks without Pygments for speed (setup._plain_highlighting); "
+                                       "pymdownx.superfences then rejects a fence with a highlight option (title=, hl_lines=, "
+                                       "linenums=), its closing ``` opens a block that swallows the next heading (copier)")
+def test_a_fence_with_a_title_does_not_hide_the_heading_after_it(tmp_path):
+    found = statuses(tmp_path, """\
+        markdown_extensions:
+          - pymdownx.highlight
+          - pymdownx.superfences
+        """, {"index.md": "[x](a.md#after)\n", "a.md": """\
+        # A
+
+        ```yaml title="settings.yml"
+        a: 1
+        ```
+
+        ## After
+
+        ```yaml
+        b: 2
+        ```
+        """})
+    assert found["a.md#after"] == "ok"
+
+
+@pytest.mark.xfail(strict=True, reason="an email autolink <a@b.c> (and a magiclink email) renders as mailto:, but the "
+                                       "source placement keeps the bare address as the URL, a missing file (pypi-blog; "
+                                       "copier with magiclink)")
+def test_an_email_autolink_is_not_a_file(tmp_path):
+    found = statuses(tmp_path, "", {"index.md": "Write to <security@example.org>.\n"})
+    assert found.get("security@example.org", "unsupported") != "broken"
+    assert "broken" not in found.values()
+
+
+@pytest.mark.xfail(strict=True, reason="MkDocs writes sitemap.xml (and sitemap.xml.gz, 404.html, search/search_index.json "
+                                       "for Material) into every site; a link to it is a missing file to the source check "
+                                       "(static-i18n)")
+def test_a_link_to_the_sitemap_mkdocs_writes_is_not_broken(tmp_path):
+    found = statuses(tmp_path, "site_url: https://example.github.io/proj/\n",
+                     {"index.md": "[a](/proj/sitemap.xml) and [b](sitemap.xml)\n"})
+    assert set(found.values()) <= {"ok", "unverified"}, found
+
+
+@pytest.mark.xfail(strict=True, reason="mkdocs-gen-files pages are made by the project's scripts at build time: "
+                                       "a link to one is a missing file rather than unverified (gen-files)")
+def test_a_link_to_a_page_gen_files_makes_is_not_broken(tmp_path):
+    found = statuses(tmp_path, """\
+        plugins:
+          - gen-files:
+              scripts:
+                - gen_pages.py
+        """, {"index.md": "[made](sample/made.md)\n"},
+        files={"gen_pages.py": "import mkdocs_gen_files\nwith mkdocs_gen_files.open('sample/made.md', 'w') as f:\n    f.write('# M')\n"})
+    assert found["sample/made.md"] in ("ok", "unverified")
+
+
+@pytest.mark.xfail(strict=True, reason="mkdocs-monorepo-plugin merges the docs of `!include`d mkdocs.yml files under "
+                                       "their site_name: their pages are missing files to the source check (monorepo)")
+def test_a_link_to_a_page_the_monorepo_plugin_merges_is_not_broken(tmp_path):
+    found = statuses(tmp_path, """\
+        nav:
+          - Home: index.md
+          - V1: '!include ./v1/mkdocs.yml'
+        plugins:
+          - monorepo
+        """, {"index.md": "[ref](./versions/v1/reference.md)\n"},
+        files={"v1/mkdocs.yml": "site_name: versions/v1\nnav:\n  - Reference: reference.md\n",
+               "v1/docs/reference.md": "# Reference\n"})
+    assert found["./versions/v1/reference.md"] in ("ok", "unverified")
+
+
+@pytest.mark.xfail(strict=True, reason="a project hook (`hooks:` in mkdocs.yml) may rewrite links before rendering "
+                                       "(copier's turns CHANGELOG.md) into changelog.md)); the source check reports the "
+                                       "link as written as broken instead of unverified")
+def test_a_link_a_hook_can_rewrite_is_not_broken(tmp_path):
+    found = statuses(tmp_path, "hooks:\n  - hooks.py\n", {"index.md": "[log](CHANGELOG.md)\n", "changelog.md": "# Log\n"},
+                     files={"hooks.py": "def on_page_markdown(markdown, **kwargs):\n"
+                                        "    return markdown.replace('CHANGELOG.md)', 'changelog.md)')\n"})
+    assert found["CHANGELOG.md"] in ("ok", "unverified")
+
+
+@pytest.mark.xfail(strict=True, reason="site_url at the root of a GitHub organisation's Pages host: other repositories "
+                                       "publish under /<repo>/ there, so a top-level path this build lacks cannot be judged "
+                                       "offline (mkdocstrings: https://mkdocstrings.github.io/python/ is another project)")
+def test_a_full_url_to_another_project_on_the_same_pages_host_is_not_broken(tmp_path):
+    found = statuses(tmp_path, "site_url: https://example.github.io/\n",
+                     {"index.md": "See [the other handler](https://example.github.io/python/).\n"})
+    assert found["https://example.github.io/python/"] in ("ok", "unverified", "excluded")
