@@ -184,12 +184,12 @@ def check_mode(corpus: Path, more: Path, shared_venv: Path, names: list[str], en
 # -- full ---------------------------------------------------------------------------------
 
 def full_project(project: Project, corpus: Path, more: Path, shared_venv: Path, work: Path, judgements: dict,
-                 timeout: float) -> dict:
+                 timeout: float, reuse: bool = False) -> dict:
     project_dir = project_dir_of(project, corpus, more)
     venv = venv_of(project, shared_venv)
     work = work / project.name
     work.mkdir(parents=True, exist_ok=True)
-    oracle = build(project, project_dir, work, venv, timeout)
+    oracle = build(project, project_dir, work, venv, timeout, reuse=reuse)
     if not oracle.record.get("pages"):  # no build, no truth: comparing would call every report wrong
         return {"project": project, "oracle": oracle, "rows": None, "coverage": None, "seconds": {"mkdocs": oracle.seconds}}
     truth = SiteTruth(oracle.record, oracle.site, frozenset(project.drop_plugins))
@@ -294,7 +294,7 @@ def print_project(result: dict) -> None:
 
 
 def full_mode(corpus: Path, more: Path, venv: Path, work: Path, names: list[str], timeout: float,
-              json_path: Path | None, write_expected: bool) -> int:
+              json_path: Path | None, write_expected: bool, reuse: bool = False) -> int:
     print("lychee:", tool_version([str(venv / "bin" / "lychee"), "--version"]))
     judgements = load_judgements()
     results = []
@@ -310,7 +310,7 @@ def full_mode(corpus: Path, more: Path, venv: Path, work: Path, names: list[str]
                   "realdocs_corpus.py venvs for the fetched), skipped")
             continue
         versions = installed_versions(oracle_venv, REPORTED_VERSIONS)
-        result = full_project(project, corpus, more, venv, work, judgements["projects"], timeout)
+        result = full_project(project, corpus, more, venv, work, judgements["projects"], timeout, reuse)
         print(f"\noracle venv {oracle_venv}:", ", ".join(f"{k} {v}" for k, v in versions.items()))
         print_project(result)
         results.append(result)
@@ -388,6 +388,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="linkfix only, against the stored judged truth")
     parser.add_argument("--json", type=Path, help="write every judged link here")
     parser.add_argument("--write-expected", action="store_true", help="store the judged truth for --check")
+    parser.add_argument("--reuse-builds", action="store_true",
+                        help="take each project's last MkDocs build from --work when it was made from the same project "
+                             "entry, hook and venv (to re-score a changed linkfix without rebuilding)")
     parser.add_argument("--setup-venv", action="store_true", help="create the oracle venv and exit")
     parser.add_argument("--timeout", type=float, default=600, help="seconds for one tool on one project")
     args = parser.parse_args(argv)
@@ -403,7 +406,7 @@ def main(argv: list[str] | None = None) -> int:
         code = check_mode(args.corpus, args.more, args.venv, args.project, args.env, args.timeout)
     else:
         code = full_mode(args.corpus, args.more, args.venv, args.work, args.project, args.timeout, args.json,
-                         args.write_expected)
+                         args.write_expected, args.reuse_builds)
     print(f"({time.perf_counter() - start:.0f} s)")
     return code
 

@@ -106,10 +106,23 @@ def without_extensions(config_text: str, names) -> str:
     return "".join(out)
 
 
+def _env_value(loader, node):
+    """`!ENV VAR` or `!ENV [VAR, ..., default]` as MkDocs reads it: the first variable set, else
+    the default (the wrapper writes plugin options back, so they must keep their value)."""
+    if isinstance(node, yaml.ScalarNode):
+        return os.environ.get(loader.construct_scalar(node))
+    items = node.value
+    for item in items[:-1]:
+        if loader.construct_scalar(item) in os.environ:
+            return yaml.safe_load(os.environ[loader.construct_scalar(item)])
+    return loader.construct_object(items[-1]) if len(items) > 1 else os.environ.get(loader.construct_scalar(items[0]))
+
+
 def _tolerant_loader():
     class Loader(yaml.SafeLoader):
         pass
 
+    Loader.add_constructor("!ENV", _env_value)
     Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
     Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
     return Loader
@@ -189,8 +202,30 @@ class Build:
     log_tail: str
 
 
-def build(project: Project, source: Path, work: Path, venv: Path, timeout: float) -> Build:
-    """Copy the project to work/, build it with the venv's MkDocs and parse the log."""
+def build_key(project: Project, venv: Path) -> str:
+    """What a reused build must have been made from: the project's record, the hook, the venv."""
+    return json.dumps([repr(project), HOOK.read_text(encoding="utf-8"), str(venv)])
+
+
+def reused(project: Project, work: Path, venv: Path) -> Build | None:
+    """The last build in work/ when it was made from the same project, hook and venv (the
+    oracle does not depend on linkfix: re-scoring a new linkfix needs no new build)."""
+    key, record_path, log_path = work / "build-key.json", work / "record.json", work / "mkdocs.log"
+    if not (key.exists() and record_path.exists() and log_path.exists()) or key.read_text() != build_key(project, venv):
+        return None
+    record, log = json.loads(record_path.read_text()), log_path.read_text()
+    captured = "\n".join(f"{level} -  {message}" for level, message in record.get("log", []))
+    saved = json.loads((work / "build-meta.json").read_text())
+    return Build(findings=parse_mkdocs_log(captured or log), record=record, site=work / "site", seconds=saved["seconds"],
+                 returncode=saved["returncode"], log_tail="\n".join(log.splitlines()[-15:]))
+
+
+def build(project: Project, source: Path, work: Path, venv: Path, timeout: float, reuse: bool = False) -> Build:
+    """Copy the project to work/, build it with the venv's MkDocs and parse the log (or, with
+    `reuse`, take the last build of the same project from work/)."""
+    if reuse and (last := reused(project, work, venv)) is not None:
+        return last
+    (work / "build-key.json").unlink(missing_ok=True)
     copy = work / "src"
     if copy.exists():
         shutil.rmtree(copy)
@@ -222,6 +257,8 @@ def build(project: Project, source: Path, work: Path, venv: Path, timeout: float
     seconds = time.perf_counter() - start
     (work / "mkdocs.log").write_text(log if isinstance(log, str) else log.decode(errors="replace"))
     record = json.loads(record_path.read_text()) if record_path.exists() else {}
+    (work / "build-meta.json").write_text(json.dumps({"seconds": seconds, "returncode": code}))
+    (work / "build-key.json").write_text(build_key(project, venv))
     if record.get("log"):  # the hook's copy survives plugins that silence MkDocs' loggers
         captured = "\n".join(f"{level} -  {message}" for level, message in record["log"])
         findings = parse_mkdocs_log(captured)
