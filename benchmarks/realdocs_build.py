@@ -253,7 +253,8 @@ def build(project: Project, source: Path, work: Path, venv: Path, timeout: float
                               env=env, capture_output=True, text=True, timeout=timeout)
         log, code = done.stdout + done.stderr, done.returncode
     except subprocess.TimeoutExpired as expired:
-        log, code = f"{expired.stdout or ''}{expired.stderr or ''}\n(timed out after {timeout:.0f} s)", -1
+        said = b"".join(part for part in (expired.stdout, expired.stderr) if isinstance(part, bytes)).decode(errors="replace")
+        log, code = f"{said}\n(timed out after {timeout:.0f} s)", -1
     seconds = time.perf_counter() - start
     (work / "mkdocs.log").write_text(log if isinstance(log, str) else log.decode(errors="replace"))
     record = json.loads(record_path.read_text()) if record_path.exists() else {}
