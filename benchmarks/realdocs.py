@@ -228,7 +228,9 @@ def full_project(project: Project, corpus: Path, more: Path, shared_venv: Path, 
     rows = judge_findings(findings, truth, judgements.get(project.name, {}))
     mark_sources(rows, work / "src" / config_rel / docs)
     cover = coverage(truth, extracted.by_page, work / "src" / config_rel / docs)
-    return {"project": project, "oracle": oracle, "rows": rows, "coverage": cover, "unverified": left,
+    failed = {env: f"no report: exit {run.returncode}, {(run.stderr.strip().splitlines() or [''])[-1][:160]}"
+              for env, run in runs.items() if not run.report}
+    return {"project": project, "oracle": oracle, "rows": rows, "coverage": cover, "unverified": left, "failed": failed,
             "seconds": {"mkdocs": oracle.seconds, **{f"linkfix-{k}": run.seconds for k, run in runs.items()},
                         "linkfix-built": built_run.seconds, **{f"lychee-{k}": v for k, v in lychee_seconds.items()}}}
 
@@ -280,6 +282,8 @@ def print_project(result: dict) -> None:
         seconds = result["seconds"].get(tool)
         seconds = "-" if seconds is None else f"{seconds:.1f}"
         print(f"  {tool:16} {s.reported:8} {s.false_alarms:13} {s.misses:7} {s.build_only_misses:18} {seconds:>8}")
+    for env, why in result["failed"].items():
+        print(f"linkfix [{env}] FAILED, {why}")
     for env, left in result["unverified"].items():
         print(f"linkfix [{env}] leaves {left.count} of {left.internal} internal links unverified ({left.share:.1f}%): {left.top(5)}")
         for page, target, detail in left.examples[:5]:
@@ -351,6 +355,11 @@ def print_summary(results: list[dict]) -> None:
                 print(f"| {name} | {env} | {truth} | not run | | | | | | | | |")
                 continue
             s = score(rows, f"linkfix-{env}")
+            if env in result["failed"]:
+                print(f"| {name} | {env} | {truth} | {result['failed'][env]} | | {s.misses} | | | "
+                      f"{result['seconds'][f'linkfix-{env}']:.1f} | {mkdocs.false_alarms}/{mkdocs.misses} | "
+                      f"{lychee.false_alarms}/{lychee.misses} | {result['seconds']['mkdocs']:.0f} |")
+                continue
             print(f"| {name} | {env} | {truth} | {s.reported} | {s.false_alarms} | {s.misses} | {left.count} of {left.internal} "
                   f"({left.share:.1f}%) | {left.top()} | {result['seconds'][f'linkfix-{env}']:.1f} | "
                   f"{mkdocs.false_alarms}/{mkdocs.misses} | {lychee.false_alarms}/{lychee.misses} | {result['seconds']['mkdocs']:.0f} |")
@@ -365,6 +374,7 @@ def to_json(result: dict) -> dict:
     left = {env: {"count": u.count, "internal": u.internal, "reasons": u.reasons, "examples": u.examples}
             for env, u in result["unverified"].items()}
     return {"project": result["project"].name, "seconds": result["seconds"], "rows": rows, "unverified": left,
+            "failed": result["failed"],
             "coverage": {"rendered": cover.rendered, "unseen": cover.unseen, "by_context": cover.unseen_by_context,
                          "extra": cover.extra, "examples": cover.examples}}
 
