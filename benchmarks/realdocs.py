@@ -231,6 +231,7 @@ def full_project(project: Project, corpus: Path, more: Path, shared_venv: Path, 
     failed = {env: f"no report: exit {run.returncode}, {(run.stderr.strip().splitlines() or [''])[-1][:160]}"
               for env, run in runs.items() if not run.report}
     return {"project": project, "oracle": oracle, "rows": rows, "coverage": cover, "unverified": left, "failed": failed,
+
             "seconds": {"mkdocs": oracle.seconds, **{f"linkfix-{k}": run.seconds for k, run in runs.items()},
                         "linkfix-built": built_run.seconds, **{f"lychee-{k}": v for k, v in lychee_seconds.items()}}}
 
@@ -284,6 +285,7 @@ def print_project(result: dict) -> None:
         print(f"  {tool:16} {s.reported:8} {s.false_alarms:13} {s.misses:7} {s.build_only_misses:18} {seconds:>8}")
     for env, why in result["failed"].items():
         print(f"linkfix [{env}] FAILED, {why}")
+
     for env, left in result["unverified"].items():
         print(f"linkfix [{env}] leaves {left.count} of {left.internal} internal links unverified ({left.share:.1f}%): {left.top(5)}")
         for page, target, detail in left.examples[:5]:
