@@ -328,7 +328,14 @@ def full_mode(corpus: Path, more: Path, venv: Path, work: Path, names: list[str]
             if result["rows"] is None:
                 continue  # keep the truth judged before rather than none
             entry = judgements["projects"].setdefault(result["project"].name, {})
-            entry["expected"] = expected_for_linkfix(result["rows"])
+            expected = expected_for_linkfix(result["rows"])
+            # Links judged unjudgeable before stay so when no tool reports them this time: their
+            # truth is still unknown here, and a later report of them must not count as an error.
+            before = {tuple(pair) for pair in (entry.get("expected") or {}).get("unjudgeable", [])}
+            known = {tuple(pair) for key in ("broken", "build_only") for pair in expected[key]}
+            merged = {tuple(pair) for pair in expected["unjudgeable"]} | (before - known)
+            expected["unjudgeable"] = [list(pair) for pair in sorted(merged)]
+            entry["expected"] = expected
         header = "".join(line for line in JUDGEMENTS.read_text(encoding="utf-8").splitlines(keepends=True)
                          if line.startswith("#")) if JUDGEMENTS.exists() else ""
         JUDGEMENTS.write_text(header + yaml.safe_dump(judgements, sort_keys=False, allow_unicode=True, width=120))
