@@ -45,13 +45,11 @@ KNOWN_WRONG: dict[tuple[str, str], str] = {
     ("textual", "alone"): f"{MISSING_EXTENSIONS}; a miss of [Timer](textual.timer.Timer) in tutorial.md (not isolated)",
     ("static-i18n", "alone"): BUILD_MADE,
     ("static-i18n", "beside"): BUILD_MADE,
-    ("mkdocstrings-python", "alone"): f"{MISSING_EXTENSIONS}; {LATE_HEADING}",
     ("mkdocstrings-python", "beside"): LATE_HEADING,
     ("mkdocstrings", "alone"): f"{MISSING_EXTENSIONS}; {PAGES_HOST}; {LATE_HEADING}",
     ("mkdocstrings", "beside"): f"{PAGES_HOST}; {LATE_HEADING}",
     ("gen-files", "alone"): BUILD_MADE,
     ("gen-files", "beside"): BUILD_MADE,
-    ("markdown-exec", "alone"): MISSING_EXTENSIONS,
     ("monorepo", "alone"): BUILD_MADE,
     ("monorepo", "beside"): BUILD_MADE,
     ("copier", "alone"): f"{MISSING_EXTENSIONS}; {PLAIN_HIGHLIGHT}; {HOOK}",
@@ -60,7 +58,7 @@ KNOWN_WRONG: dict[tuple[str, str], str] = {
     ("terminal", "beside"): f"{INCLUDED_HTML_BLOCK}; {BUILD_MADE}; {REFERENCE_TWICE}",
     ("pypi-blog", "alone"): EMAIL_AS_FILE,
     ("pypi-blog", "beside"): EMAIL_AS_FILE,
-    ("pypi-user", "alone"): f"{MISSING_EXTENSIONS}; {TAB_LINKS_UNSEEN}",
+    ("pypi-user", "alone"): TAB_LINKS_UNSEEN,
     ("pypi-user", "beside"): EMAIL_AS_FILE,
 }
 
