@@ -5,6 +5,11 @@
                                                     #   linkfix/recover/internal/confidence.py
     python benchmarks/internal_fixes.py --cases     # + list every case and what was suggested
 
+Besides the table (fitted and reported on the same cases), it prints the rates leave-one-
+project-out: each project's cases judged by a table fitted on the other projects only, which
+is what a project linkfix has never seen can expect (the auto-apply classes are not chosen on
+the cases they are reported on).
+
 Needs git clones of the projects below (full history), found as MIRRORS/owner+name/repo or
 MIRRORS/owner+name (bare or not), e.g.
 `git clone --mirror https://github.com/mkdocs/mkdocs MIRRORS/mkdocs+mkdocs/repo`.
@@ -190,7 +195,8 @@ class Tree:
         if self._renames is None:
             self._renames = read_renames(Path("."), revision=self.commit, git_dir=self.git.git_dir, prefix=self.docs + "/")
         headings = GitPages(Path("."), _ids_of, revision=self.commit, git_dir=self.git.git_dir, prefix=self.docs + "/")
-        return InternalSuggester(local=self.local, renames=self._renames, headings=headings)
+        return InternalSuggester(local=self.local, renames=self._renames, headings=headings, root_shown=self.docs,
+                                 read_source=lambda rel: self.git.blob(f"{self.commit}:{self.docs}/{rel}"))
 
 
 # -- mining -----------------------------------------------------------------------------------
@@ -408,6 +414,62 @@ def print_table(outcomes: list[Outcome], table: dict[str, float], threshold: flo
     print("cases by what was wrong with the link:", dict(by_reason))
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rates:
+    """What a table made of the suggestions of some cases: how many got one, how often the top
+    one (ranked by the table) was right, how many `fix` would apply by default and how many of
+    those were right."""
+
+    cases: int = 0
+    suggested: int = 0
+    top_right: int = 0
+    applied: int = 0
+    applied_right: int = 0
+
+    def __add__(self, other: Rates) -> Rates:
+        return Rates(cases=self.cases + other.cases, suggested=self.suggested + other.suggested,
+                     top_right=self.top_right + other.top_right, applied=self.applied + other.applied,
+                     applied_right=self.applied_right + other.applied_right)
+
+    def line(self) -> str:
+        share = self.suggested / max(1, self.cases)
+        top = self.top_right / max(1, self.suggested)
+        applied = f"{self.applied_right}/{self.applied} right ({self.applied_right / self.applied:.3f})" if self.applied else "0"
+        return (f"{self.cases:>5} cases, {self.suggested:>5} with a suggestion ({share:.0%}), top right {self.top_right:>5} "
+                f"({top:.1%} of those suggested), applied by default {applied}")
+
+
+def rates(outcomes: list[Outcome], table: dict[str, float], threshold: float) -> Rates:
+    """The rates of `outcomes` under `table` (a class it lacks priced as linkfix prices it)."""
+    out = Rates(cases=len(outcomes))
+    for o in outcomes:
+        if not o.offers:
+            continue
+        top = max(o.offers, key=lambda x: confidence.confidence_of(x.label, table))
+        applied = confidence.confidence_of(top.label, table) >= threshold
+        out += Rates(suggested=1, top_right=int(top.right), applied=int(applied), applied_right=int(applied and top.right))
+    return out
+
+
+def held_out_rates(outcomes: list[Outcome], threshold: float) -> dict[str, Rates]:
+    """Per project: its cases under a table fitted on the other projects' cases only."""
+    projects = sorted({o.project for o in outcomes})
+    found = {}
+    for project in projects:
+        others = [o for o in outcomes if o.project != project]
+        table = confidence.table_from_counts(counts(others), threshold)
+        found[project] = rates([o for o in outcomes if o.project == project], table, threshold)
+    return found
+
+
+def print_held_out(outcomes: list[Outcome], threshold: float) -> None:
+    per_project = held_out_rates(outcomes, threshold)
+    print("\nleave-one-project-out (each project judged by a table fitted on the others):")
+    for project, found in per_project.items():
+        print(f"  {project:42} {found.line()}")
+    print(f"  {'all projects, held out':42} {sum(per_project.values(), Rates()).line()}")
+
+
 def write_table(table: dict[str, float], note: str) -> None:
     text = CONFIDENCE_FILE.read_text(encoding="utf-8")
     body = "\n".join(f"    {label!r}: {value}," for label, value in sorted(table.items()))
@@ -456,6 +518,9 @@ def main() -> int:
     threshold = DEFAULT_AUTOFIX_CONFIDENCE
     table = confidence.table_from_counts(counts(outcomes), threshold)
     print_table(outcomes, table, threshold)
+    print(f"\nin-sample (the table fitted on every case): {rates(outcomes, table, threshold).line()}")
+    if len({o.project for o in outcomes}) > 1:
+        print_held_out(outcomes, threshold)
     if args.write:
         note = (f"{len(outcomes)} replayed cases mined from {len(used)} projects ({', '.join(used)}); "
                 f"the cases of one commit weigh {PER_COMMIT} at most per class")
