@@ -4,6 +4,7 @@
     python benchmarks/internal_fixes.py --write     # + store the confidences in
                                                     #   linkfix/recover/internal/confidence.py
     python benchmarks/internal_fixes.py --cases     # + list every case and what was suggested
+    python benchmarks/internal_fixes.py --as-mkdocs # replay as `linkfix check mkdocs.yml` resolves
 
 Besides the table (fitted and reported on the same cases), it prints the rates leave-one-
 project-out: each project's cases judged by a table fitted on the other projects only, which
@@ -55,6 +56,7 @@ from linkfix.check.local import LocalChecker  # noqa: E402
 from linkfix.config import Config  # noqa: E402
 from linkfix.extract.markdown import extract_markdown  # noqa: E402
 from linkfix.inputs.mkdocs import MkDocsProject, _TolerantLoader  # noqa: E402
+from linkfix.inputs.mkdocs_files import MkDocsFiles  # noqa: E402
 from linkfix.inputs.sources import Project  # noqa: E402
 from linkfix.model import Link, LinkResult, Page, Scope, Status  # noqa: E402
 from linkfix.recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE  # noqa: E402
@@ -66,6 +68,8 @@ from linkfix.recover.internal.suggest import InternalSuggester  # noqa: E402
 CONFIDENCE_FILE = ROOT / "linkfix" / "recover" / "internal" / "confidence.py"
 MINER_VERSION = "3"
 PER_COMMIT = 5
+#: Replay links as a check of mkdocs.yml resolves them (--as-mkdocs), not as a check of docs/.
+AS_MKDOCS = False
 
 #: (GitHub name, mkdocs config files to try, oldest first wins per commit)
 PROJECTS = (
@@ -182,6 +186,10 @@ class Tree:
                                site_url=settings.site_url, redirects=settings.redirects)
         self.project = Project(files=[], root=Path("/replay/docs"), markdown=True, mkdocs=mkdocs,
                                site_files=frozenset(files), site_dirs=frozenset(dirs))
+        if AS_MKDOCS:
+            # as `linkfix check mkdocs.yml` resolves links: a link MkDocs leaves as written is
+            # followed from the page's URL (directory URLs), as the built site does
+            self.project.mkdocs_files = MkDocsFiles(mkdocs, self.project.site_files)
         self.local = LocalChecker(self.project, Config(), {}, self._load)
         self._renames = None
 
@@ -451,7 +459,7 @@ def rates(outcomes: list[Outcome], table: dict[str, float], threshold: float) ->
     return out
 
 
-def held_out_rates(outcomes: list[Outcome], threshold: float) -> dict[str, Rates]:
+def left_out_rates(outcomes: list[Outcome], threshold: float) -> dict[str, Rates]:
     """Per project: its cases under a table fitted on the other projects' cases only."""
     projects = sorted({o.project for o in outcomes})
     found = {}
@@ -462,12 +470,12 @@ def held_out_rates(outcomes: list[Outcome], threshold: float) -> dict[str, Rates
     return found
 
 
-def print_held_out(outcomes: list[Outcome], threshold: float) -> None:
-    per_project = held_out_rates(outcomes, threshold)
+def print_left_out(outcomes: list[Outcome], threshold: float) -> None:
+    per_project = left_out_rates(outcomes, threshold)
     print("\nleave-one-project-out (each project judged by a table fitted on the others):")
     for project, found in per_project.items():
         print(f"  {project:42} {found.line()}")
-    print(f"  {'all projects, held out':42} {sum(per_project.values(), Rates()).line()}")
+    print(f"  {'all projects, each left out in turn':42} {sum(per_project.values(), Rates()).line()}")
 
 
 def write_table(table: dict[str, float], note: str) -> None:
@@ -488,7 +496,12 @@ def main() -> int:
     parser.add_argument("--only", default="", help="projects whose name contains this")
     parser.add_argument("--write", action="store_true", help="store the measured confidences")
     parser.add_argument("--cases", action="store_true", help="print every case")
+    parser.add_argument("--as-mkdocs", action="store_true",
+                        help="replay links as `linkfix check mkdocs.yml` resolves them (from the page's URL where MkDocs "
+                             "leaves a link as written); cases are mined as a check of docs/ finds them either way")
     args = parser.parse_args()
+    global AS_MKDOCS
+    AS_MKDOCS = args.as_mkdocs
     outcomes: list[Outcome] = []
     used = []
     for name, config_files in PROJECTS:
@@ -520,7 +533,7 @@ def main() -> int:
     print_table(outcomes, table, threshold)
     print(f"\nin-sample (the table fitted on every case): {rates(outcomes, table, threshold).line()}")
     if len({o.project for o in outcomes}) > 1:
-        print_held_out(outcomes, threshold)
+        print_left_out(outcomes, threshold)
     if args.write:
         note = (f"{len(outcomes)} replayed cases mined from {len(used)} projects ({', '.join(used)}); "
                 f"the cases of one commit weigh {PER_COMMIT} at most per class")
