@@ -35,6 +35,7 @@ class WebDriver:
                 "--headless=new",
                 "--no-sandbox",
                 "--disable-gpu",
+                "--disable-quic",
                 "--disable-background-networking",
                 "--disable-component-update",
                 "--disable-sync",
