@@ -109,6 +109,12 @@ def place_links(shown: Sequence[Link], text: str, path: str, setup: MarkdownSetu
         if where is not None:
             continue
         spot = search(text, link.url, start=body_start, taken=taken)
+        if spot is not None and link.url.startswith("mailto:") and not text.startswith("mailto:", spot.start):
+            # A mail address an extension made a link of (`<me@example.com>`, magiclink's bare
+            # address, also inside a fence that renders Markdown): no URL is written, and mail
+            # addresses are not checked (as the CommonMark reader leaves them).
+            taken.add((spot.start, spot.end))
+            continue
         if spot is not None:
             taken.add((spot.start, spot.end))
             places[index] = Link(url=text[spot.start : spot.end], kind=spot.kind, span=_span(text, path, spot.start, spot.end),

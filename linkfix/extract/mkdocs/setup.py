@@ -12,8 +12,6 @@ from a real build, each on purpose:
   includes nothing instead of failing the page, and nothing is downloaded;
 - the `markdown-exec` plugin's fences (```` ```python exec="on" ````) are shown as code, not run:
   what they would print is made at build time (see `BUILD_TIME_CLASS`);
-- `pymdownx.highlight` highlights without Pygments unless its line anchors or spans (ids) are
-  asked for: the ids are the same, the rendering much faster;
 - extensions that only work inside a MkDocs build (they need MkDocs' own processors) and make
   no links or ids are left out quietly (`MKDOCS_ONLY`).
 """
@@ -134,7 +132,6 @@ def load(setup: MarkdownSetup) -> Loaded | None:
     for name in list(configs):
         configs[name] = _import_names(configs[name], name, problems)
     _adjust_snippets(configs, setup)
-    _plain_highlighting(configs, setup)
     if setup.has_plugin(*EXEC_PLUGINS) and "pymdownx.superfences" in setup.extensions:
         fences = configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
         fences.extend({"name": language, "class": language, "validator": _exec_validator, "format": _exec_as_code}
@@ -232,21 +229,6 @@ def _adjust_snippets(configs: dict[str, Any], setup: MarkdownSetup) -> None:
     config["base_path"] = [str(Path(setup.config_dir) / base) for base in bases if isinstance(base, str)]
     config["check_paths"] = False
     config["url_download"] = False
-
-
-#: pymdownx.highlight options under which Pygments' output carries ids (line anchors, spans).
-_LINE_ID_OPTIONS = ("anchor_linenums", "line_anchors", "line_spans")
-
-
-def _plain_highlighting(configs: dict[str, Any], setup: MarkdownSetup) -> None:
-    """Code blocks without Pygments when its output would hold no id: Pygments takes a third of
-    the rendering time, and a fence's own id (`{ #id }`) is kept either way."""
-    name = "pymdownx.highlight"
-    if name not in setup.extensions:
-        return
-    config = configs.setdefault(name, {})
-    if not any(config.get(option) for option in _LINE_ID_OPTIONS):
-        config["use_pygments"] = False
 
 
 def _exec_validator(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Any) -> bool:

@@ -1,0 +1,110 @@
+"""Issue 21: the environment must not change the answer. A MkDocs project checked where only
+linkfix is installed (pre-commit's isolated environment, `pipx install linkfix`) gets the same
+findings as beside the docs' own packages for the ecosystem's standard extensions; what is still
+missing makes only the findings it could change `unverified`, with a reason and a hint.
+
+Each test is a small self-written project checked like `linkfix check --offline mkdocs.yml`."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import textwrap
+from importlib import metadata
+from pathlib import Path
+
+from linkfix.config import Config
+from linkfix.model import Report
+from linkfix.pipeline import run_check
+
+
+def check(tmp_path: Path, config: str, pages: dict[str, str], **options) -> Report:
+    (tmp_path / "mkdocs.yml").write_text("site_name: test\n" + textwrap.dedent(config))
+    for name, text in pages.items():
+        path = tmp_path / "docs" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    report = asyncio.run(run_check([str(tmp_path / "mkdocs.yml")], Config(offline=True, cache=False, **options)))
+    for r in report.results:  # every span holds its URL as written
+        span = r.link.span
+        assert span.start == span.end or Path(span.path).read_text()[span.start : span.end] == r.link.url, r
+    return report
+
+
+def outcomes(report: Report) -> dict[str, str]:
+    return {r.link.url: r.result.status.value for r in report.results}
+
+
+# -- what comes with linkfix ------------------------------------------------------------------
+
+def _requirement_closure(distribution: str) -> set[str]:
+    """The distributions `distribution` needs, recursively, extras left out (what pre-commit's
+    isolated environment or `pipx install` brings)."""
+    def name(text: str) -> str:
+        return re.sub(r"[-_.]+", "-", text).lower()
+
+    seen: set[str] = set()
+    todo = [distribution]
+    while todo:
+        current = name(todo.pop())
+        if current in seen:
+            continue
+        seen.add(current)
+        try:
+            requires = metadata.requires(current) or []
+        except metadata.PackageNotFoundError:
+            continue
+        todo += [re.match(r"[A-Za-z0-9_.-]+", r).group() for r in requires if "extra ==" not in r.replace('"', "'")]
+    return seen
+
+
+def test_pymdown_extensions_come_with_linkfix():
+    """superfences, tabbed, details, snippets, magiclink, blocks: what nearly every Material site
+    renders with is installed wherever linkfix is, so those pages render as their build does."""
+    closure = _requirement_closure("linkfix")
+    owners = metadata.packages_distributions()
+    assert {re.sub(r"[-_.]+", "-", d).lower() for d in owners["pymdownx"]} & closure
+
+
+# -- extensions that change what is a link -----------------------------------------------------
+
+def test_mail_addresses_made_links_by_extensions_are_not_files(tmp_path):
+    """`<me@example.com>` and magiclink's bare addresses become `mailto:` links: no file is
+    named (was: 'no such file: security@example.org'), and, as in the CommonMark reader, mail
+    addresses are not checked."""
+    report = check(tmp_path, """\
+        markdown_extensions:
+          - pymdownx.magiclink
+        """, {"index.md": """\
+        Write to <security@example.org> or to fake.email@email.com,
+        or see [the other page](other.md).
+        """, "other.md": "# Other\n"})
+    assert outcomes(report) == {"other.md": "ok"}
+
+
+# -- fences as the build reads them --------------------------------------------------------------
+
+def test_a_fence_with_highlight_options_is_a_fence_and_the_headings_after_it_stay(tmp_path):
+    """` ```yaml title="..." ` is a fence to superfences when Pygments' options are valid (as in
+    the build, and where Pygments is not installed): highlighting without Pygments to save time
+    made superfences refuse it, and every heading after it vanished (copier: 'no id')."""
+    report = check(tmp_path, """\
+        markdown_extensions:
+          - attr_list
+          - pymdownx.highlight
+          - pymdownx.superfences
+        """, {"index.md": """\
+        # Settings
+
+        ```yaml title="<CONFIG_ROOT>/settings.yml" hl_lines="2" linenums="1"
+        defaults:
+            user_email: john.doe@acme.com
+        ```
+
+        ## Trusted locations
+
+        ```yaml
+        trust: [~/templates/]
+        ```
+        """, "other.md": "See [trusted locations](index.md#trusted-locations).\n"})
+    assert outcomes(report) == {"index.md#trusted-locations": "ok"}
