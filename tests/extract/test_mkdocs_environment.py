@@ -108,3 +108,14 @@ def test_a_fence_with_highlight_options_is_a_fence_and_the_headings_after_it_sta
         ```
         """, "other.md": "See [trusted locations](index.md#trusted-locations).\n"})
     assert outcomes(report) == {"index.md#trusted-locations": "ok"}
+
+
+def test_a_reference_definition_python_markdown_reads_after_a_paragraph_serves_every_use(tmp_path):
+    """Python-Markdown takes `[label]: target` right under a paragraph's line as a definition
+    (CommonMark does not): used twice, both uses are the definition's (was: the second one was
+    reported as raw HTML at its text, left as written, and broken)."""
+    report = check(tmp_path, "", {"guide/blocks.md": """\
+        Show a [Tile Grid] at the top, then another [Tile Grid].
+        [Tile Grid]: ../grid/index.md
+        """, "grid/index.md": "# Grid\n"})
+    assert [(r.link.kind.value, r.link.span.line, r.result.status.value) for r in report.results] == [("reference", 2, "ok")] * 2

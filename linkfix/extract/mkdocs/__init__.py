@@ -26,11 +26,11 @@ import functools
 import re
 from collections.abc import Sequence
 
-from ...model import Document, Link, LinkKind, Page, Span
+from ...model import Document, Link, LinkKind, Page
 from ..html import extract_html
 from ..markdown import extract_markdown
 from .candidates import candidates, search
-from .includes import SNIPPETS, IncludedFiles, attribute
+from .includes import SNIPPETS, IncludedFiles, attribute, span_at
 from .place import Rerender, place
 from .render import Body, renderer_for, split_meta
 from .setup import BUILD_TIME_CLASS, MarkdownSetup, announce, setup_of
@@ -116,8 +116,9 @@ def place_links(shown: Sequence[Link], text: str, path: str, setup: MarkdownSetu
             taken.add((spot.start, spot.end))
             continue
         if spot is not None:
-            taken.add((spot.start, spot.end))
-            places[index] = Link(url=text[spot.start : spot.end], kind=spot.kind, span=_span(text, path, spot.start, spot.end),
+            if spot.kind is not LinkKind.REFERENCE:  # a definition serves every use of its label
+                taken.add((spot.start, spot.end))
+            places[index] = Link(url=text[spot.start : spot.end], kind=spot.kind, span=span_at(text, path, spot.start, spot.end),
                                  page=link.page, tag=link.tag if spot.kind is LinkKind.HTML else "")
         elif not link.url.startswith("#"):  # a same-page fragment with no place: made by an extension
             missing[index] = link
@@ -129,18 +130,13 @@ def place_links(shown: Sequence[Link], text: str, path: str, setup: MarkdownSetu
                 places[index] = included[index]
             else:
                 at = include_at if include_at is not None else _made_at(text, link, body_start)
-                places[index] = Link(url=link.url, kind=LinkKind.HTML, span=_span(text, path, at, at), page=link.page, tag=link.tag)
+                places[index] = Link(url=link.url, kind=LinkKind.HTML, span=span_at(text, path, at, at), page=link.page, tag=link.tag)
     return [(link, where) for link, where in zip(shown, places) if where is not None]
 
 
 def _link(source: Link, shown: Link, page: Page) -> Link:
     return Link(url=source.url, kind=source.kind, span=source.span, page=page, anchor_text=shown.anchor_text or source.anchor_text,
                 context=shown.context, tag=source.tag, reference=source.reference)
-
-
-def _span(text: str, path: str, start: int, end: int) -> Span:
-    line_start = text.rfind("\n", 0, start) + 1
-    return Span(path=path, line=text.count("\n", 0, start) + 1, column=start - line_start + 1, start=start, end=end)
 
 
 def _made_at(text: str, link: Link, body_start: int) -> int:

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...inputs.read import Unreadable, display_path, read_text
-from ...model import Link
-from .candidates import candidates, key_of
+from ...model import Link, LinkKind, Span
+from .candidates import candidates, key_of, search
 from .setup import MarkdownSetup
 
 SNIPPETS = "pymdownx.snippets"
@@ -103,15 +103,35 @@ def attribute(wanted: dict[int, Link], text: str, files: IncludedFiles, depth: i
         if read is None:
             continue
         path, included = read
+        shown = display_path(path)
         free: dict[str, list[Link]] = {}
-        for candidate in candidates(included, display_path(path)):
+        for candidate in candidates(included, shown):
             free.setdefault(key_of(candidate), []).append(candidate)
+        taken: set[tuple[int, int]] = set()
         for index, link in wanted.items():
             places = free.get(link.url.strip())
-            if index not in placed and places:
+            if index in placed:
+                continue
+            if places:
                 placed[index] = places.pop(0)
+                taken.add((placed[index].span.start, placed[index].span.end))
+                continue
+            # Written where no CommonMark reader sees a link (inside `<nav markdown>`, ...):
+            # found by its text, as on the page itself.
+            spot = search(included, link.url, taken=taken)
+            if spot is not None and not (link.url.startswith("mailto:") and not included.startswith("mailto:", spot.start)):
+                if spot.kind is not LinkKind.REFERENCE:  # a definition serves every use of its label
+                    taken.add((spot.start, spot.end))
+                placed[index] = Link(url=included[spot.start : spot.end], kind=spot.kind, span=span_at(included, shown, spot.start, spot.end),
+                                     page=link.page, tag=link.tag if spot.kind is LinkKind.HTML else "")
         rest = {index: link for index, link in wanted.items() if index not in placed}
         if rest:
             deeper, _ = attribute(rest, included, files, depth + 1)
             placed.update(deeper)
     return placed, directives[0].start
+
+
+def span_at(text: str, path: str, start: int, end: int) -> Span:
+    """The Span of `text[start:end]` in the file `path`."""
+    line_start = text.rfind("\n", 0, start) + 1
+    return Span(path=path, line=text.count("\n", 0, start) + 1, column=start - line_start + 1, start=start, end=end)
