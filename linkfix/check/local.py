@@ -23,10 +23,11 @@ import posixpath
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import unquote, urljoin
 
 from ..config import Config
+from ..inputs.mkdocs_made import TRUST_HINT
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..model import CheckResult, Page, Reason, Scope, Status
 from .mkdocs_links import MkDocsLinks
@@ -255,6 +256,11 @@ class LocalChecker:
             return self._internal(found.built, path.endswith("/"), fragment, page_rel, detail=found.broken)
         if found.path:
             return self._internal(found.path, False, fragment, page_rel)
+        if found.made:
+            return self._made(found.built + suffix, fragment, found.made)
+        maybe = links.site.may_make(*_made_names(named, found.built))
+        if maybe is not None:
+            return self._unverified_file((found.built or path) + suffix, fragment, maybe.sentence())
         detail = found.broken
         if not as_written and not path.startswith("/") and posixpath.splitext(path.rstrip("/"))[1]:
             # A file link MkDocs did not find among the docs (it warns: "not found among
@@ -266,9 +272,29 @@ class LocalChecker:
         """A full URL under site_url, in a MkDocs project: what the built site has there."""
         assert self.mkdocs_links is not None
         found = self.mkdocs_links.serve(path)
+        suffix = f"#{fragment}" if fragment else ""
         if found.path:
             return self._internal(found.path, False, fragment, "")
-        return self._broken(path + (f"#{fragment}" if fragment else ""), fragment, found.broken)
+        if found.made:
+            return self._made(found.built + suffix, fragment, found.made)
+        maybe = self.mkdocs_links.site.may_make(*_made_names(path, path))
+        if maybe is not None:
+            return self._unverified_file(path + suffix, fragment, maybe.sentence())
+        return self._broken(path + suffix, fragment, found.broken)
+
+    def _made(self, resolved: str, fragment: str, made_by: str) -> Target:
+        """A file the build makes beside the docs (a theme's, a plugin's): there, though its ids
+        are not known here."""
+        if fragment and self.config.include_fragments and fragment not in _IMPLICIT_FRAGMENTS and _is_page_url(resolved.partition("#")[0]):
+            return Target(scope=Scope.INTERNAL, resolved=resolved, fragment=fragment, result=CheckResult(
+                url=resolved, status=Status.UNVERIFIED, reason=Reason.BUILD_TIME_ID, checked_at=self.now,
+                detail=f"{made_by} makes this page when the site is built: its ids are not known to a source check"))
+        return Target(scope=Scope.INTERNAL, resolved=resolved, fragment=fragment, result=CheckResult(
+            url=resolved, status=Status.OK, detail=f"made by {made_by} when the site is built", checked_at=self.now))
+
+    def _unverified_file(self, resolved: str, fragment: str, detail: str) -> Target:
+        return Target(scope=Scope.INTERNAL, resolved=resolved, fragment=fragment, result=CheckResult(
+            url=resolved, status=Status.UNVERIFIED, reason=Reason.BUILD_TIME_FILE, detail=detail, checked_at=self.now))
 
     def _broken(self, resolved: str, fragment: str, detail: str) -> Target:
         return Target(scope=Scope.INTERNAL, resolved=resolved, fragment=fragment, result=CheckResult(
@@ -298,8 +324,7 @@ class LocalChecker:
             made_by = self._build_time_ids(found)
             if made_by:
                 return CheckResult(url=resolved, status=Status.UNVERIFIED, reason=Reason.BUILD_TIME_ID,
-                                   detail=f"no id '{unquote(fragment)}' in the source of {found}; its {made_by} make ids "
-                                          "only when the site is built", checked_at=self.now)
+                                   detail=f"no id '{unquote(fragment)}' in the source of {found}; {made_by}", checked_at=self.now)
             return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FRAGMENT,
                                detail=f"no id '{unquote(fragment)}' in {found}", checked_at=self.now)
         return CheckResult(url=resolved, status=Status.OK, checked_at=self.now)
@@ -384,6 +409,12 @@ class LocalChecker:
                 return mk.redirects[key]
         return None
 
+    def rewritten(self, result: CheckResult, page: Page) -> CheckResult:
+        """A broken result of a link written on a page the build rewrites unseen (a hook):
+        unverified, as the page the site shows may not have the link."""
+        return replace(result, status=Status.UNVERIFIED, reason=Reason.REWRITTEN_AT_BUILD,
+                       detail=f"{result.detail}; but {page.rewritten_by} may rewrite this page when the site is built; {TRUST_HINT}")
+
     def _build_time_ids(self, file: str) -> str:
         """What makes more ids in `file` when the site is built ('' if nothing)."""
         page = self.pages.get(file)
@@ -401,6 +432,22 @@ class LocalChecker:
         if ids is None:
             return True  # unreadable target: its own read error is reported elsewhere
         return fragment in ids or unquote(fragment) in ids
+
+
+def _made_names(docs_path: str, built: str) -> list[str]:
+    """The docs- and site-relative names a missing target may have among the files a build
+    makes: as linked, and the page a directory URL would be (`reference/cli/` is `reference/cli.md`)."""
+    names = [docs_path.lstrip("/"), built]
+    stem = built.rstrip("/")
+    if stem and not posixpath.splitext(stem)[1]:
+        names += [stem + ".md", stem + "/index.md"]
+    elif stem.endswith(".html"):
+        names.append(stem[: -len(".html")] + ".md")
+    return names
+
+
+def _is_page_url(path: str) -> bool:
+    return path == "" or path.endswith("/") or posixpath.splitext(path)[1].lower() in (".html", ".htm", "")
 
 
 def _origin(url: str) -> str:

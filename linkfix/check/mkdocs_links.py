@@ -26,6 +26,7 @@ class Resolved:
     broken: str = ""  # why nothing is there (a sentence), when `path` is empty
     climbs: bool = False  # the link leads above the site root
     built: str = ""  # the site-relative URL path it was followed to, when it was left as written
+    made: str = ""  # what makes the file there when the site is built (a theme, a plugin), when no docs file is
 
 
 class MkDocsLinks:
@@ -61,6 +62,8 @@ class MkDocsLinks:
         for a link followed from the page's URL `written_from`, a root-relative link, or a
         full URL under site_url."""
         served = self.site.serve(built)
+        if served is not None and served.kind == "made":
+            return Resolved(made=served.target, built=built)
         if served is not None:
             return Resolved(path=served.target, built=built)
         hint = self.hint(built)

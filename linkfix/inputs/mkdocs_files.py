@@ -9,6 +9,9 @@
   `a/b.html`; `index.md` and `README.md` at their directory.
 - mkdocs-redirects writes a stub page at the URL each `redirect_maps` key would have had, when
   its target is a page of the build or an http(s) URL.
+- The build makes more files than the docs hold: the theme's static files and templates, what
+  plugins write (`mkdocs_made.BuildMade.files`); and may make files a source check cannot list
+  (a hook's, a gen-files script's, a theme's that is not installed: `may_make`).
 
 `serve(path)` answers what the built site returns for a site-relative URL path: the page, the
 asset, a redirect stub, or nothing.
@@ -26,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from .mkdocs import MkDocsProject
+from .mkdocs_made import BuildMade, MaybeMade, build_made
 
 if TYPE_CHECKING:
     import pathspec
@@ -41,8 +45,8 @@ DEFAULT_EXCLUDE = (".*", "/templates/")
 class Served:
     """What the built site answers for a URL path."""
 
-    kind: Literal["page", "asset", "redirect"]
-    target: str  # page/asset: its docs-relative source path; redirect: the redirect_maps key
+    kind: Literal["page", "asset", "redirect", "made"]
+    target: str  # page/asset: its docs-relative source path; redirect: the redirect_maps key; made: what makes it
 
 
 class MkDocsFiles:
@@ -79,6 +83,10 @@ class MkDocsFiles:
             target = new.partition("#")[0]
             if new.lower().startswith(("http://", "https://")) or target in self.pages:
                 self._by_dest.setdefault(self.dest(old), Served("redirect", old))
+        self.made: BuildMade = build_made(mk)
+        for dest, by in self.made.files.items():
+            if dest not in self.excluded:
+                self._by_dest.setdefault(dest, Served("made", by))
         for dest in self._by_dest:
             parts = dest.split("/")[:-1]
             self._directories.update("/".join(parts[:i]) for i in range(len(parts) + 1))
@@ -118,6 +126,10 @@ class MkDocsFiles:
         if found is None and self.directory_urls:
             found = self._by_dest.get(path + "/index.html")
         return found
+
+    def may_make(self, *paths: str) -> MaybeMade | None:
+        """What may make one of `paths` (site- or docs-relative) when the site is built, unseen here."""
+        return self.made.may_make(*paths)
 
     def _left_out(self, path: str, exclude: pathspec.PathSpec, drafts: pathspec.PathSpec | None,
                   theme_dirs: list[str], regexes: list[re.Pattern[str]]) -> str:

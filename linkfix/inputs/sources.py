@@ -162,6 +162,7 @@ def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[re.Pattern
     MkDocs renders links when the root is the docs_dir (MkDocsFiles)."""
     from .mkdocs_files import MkDocsFiles
 
+    mk.trust_project_code = bool(getattr(config, "trust_project_code", False))
     root = (Path(config.path(config.root_dir)) if config.root_dir else mk.docs_dir).resolve()
     # What MkDocs itself builds from: the project directory (docs/index.md -> ../README.md
     # is a common idiom), or wider when docs_dir or root_dir is set outside it.

@@ -26,6 +26,7 @@ import functools
 import re
 from collections.abc import Sequence
 
+from ...inputs.mkdocs_made import TRUST_HINT
 from ...model import Document, Link, LinkKind, Page
 from ..html import extract_html
 from ..markdown import extract_markdown
@@ -75,12 +76,16 @@ def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: boo
         return _commonmark(text, path, want_text)
     made = made_link_classes(setup)
     html = extract_html(without_made_links(rendered, made), path, want_text=want_text)
+    rewritten_by = "" if renderer.hooks_ran(path) else _rewritten_by(setup, body.markdown, rendered)
     page = Page(
         path=path,
         title=_title(body, html.page.title),
         text=html.page.text,
         ids=html.page.ids,
-        build_ids=_build_ids(rendered),
+        build_ids="; ".join(clause for clause in (_build_ids(rendered), rewritten_by and
+                                                  f"{rewritten_by} may rewrite the page when the site is built, and its ids with it; {TRUST_HINT}")
+                            if clause),
+        rewritten_by=rewritten_by,
     )
     def rerender(marked: str) -> list[str]:
         html = renderer.render(split_meta(marked).markdown, path)
@@ -162,7 +167,13 @@ def _build_ids(html: str) -> str:
     if _DIRECTIVE_HTML.search(html):
         makers.append("`:::` blocks")
     makers += sorted({f"{name} blocks" for name in _BUILD_TIME_HTML.findall(html)})
-    return ", ".join(makers)
+    return f"its {', '.join(makers)} make ids only when the site is built" if makers else ""
+
+
+def _rewritten_by(setup: MarkdownSetup, markdown: str, html: str) -> str:
+    """Which project hooks may rewrite this page when the site is built, unseen here ('' if none)."""
+    hooks = [rewriter.name for rewriter in setup.rewriters if rewriter.touches(markdown, html)]
+    return f"the hook{'s' if len(hooks) > 1 else ''} {', '.join(hooks)}" if hooks else ""
 
 
 def _commonmark(text: str, path: str, want_text: bool) -> Document:
@@ -170,7 +181,8 @@ def _commonmark(text: str, path: str, want_text: bool) -> Document:
     document = extract_markdown(text, path, want_text=want_text)
     if not _DIRECTIVE_SOURCE.search(text):
         return document
-    page = Page(path=path, title=document.page.title, text=document.page.text, ids=document.page.ids, build_ids="`:::` blocks")
+    page = Page(path=path, title=document.page.title, text=document.page.text, ids=document.page.ids,
+                build_ids="its `:::` blocks make ids only when the site is built")
     links = tuple(Link(url=link.url, kind=link.kind, span=link.span, page=page, anchor_text=link.anchor_text, context=link.context,
                        tag=link.tag, reference=link.reference) for link in document.links)
     return Document(page=page, links=links, warnings=document.warnings)

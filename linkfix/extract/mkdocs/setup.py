@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS, MkDocsProject, PythonCall, PythonName
+from ...inputs.mkdocs_made import PageRewriter, hook_rewriters
 
 log = logging.getLogger(__name__)
 
@@ -55,12 +56,20 @@ class MarkdownSetup:
     plugins: tuple[str, ...] = ()
     config_dir: str = "."
     docs_dir: str = "."
+    # The project hooks that rewrite pages, as read without running them: a page one of them
+    # may touch has its broken links and missing ids unverified (unless the hooks ran on it).
+    rewriters: tuple[PageRewriter, ...] = ()
+    # Run the project's hooks as `mkdocs build` does (--trust-project-code): the config file
+    # whose hooks run ('' when they do not).
+    run_hooks_of: str = ""
     key: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         if not self.key:
             digest = hashlib.blake2b(digest_size=16)
-            for part in (*self.extensions, "\0", self.configs_json, "\0", *self.plugins, "\0", self.config_dir, self.docs_dir):
+            hooks = [f"{r.name}:{r.reading!r}" for r in self.rewriters]
+            for part in (*self.extensions, "\0", self.configs_json, "\0", *self.plugins, "\0", self.config_dir, self.docs_dir, "\0",
+                         *hooks, "\0", self.run_hooks_of):
                 digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
             object.__setattr__(self, "key", digest.hexdigest())
 
@@ -75,12 +84,17 @@ class MarkdownSetup:
 
 
 def setup_of(project: MkDocsProject) -> MarkdownSetup:
+    """The project's setup; its hooks run as `mkdocs build` runs them when the person running
+    linkfix trusts the project's code, else they are read (`rewriters`)."""
+    run_hooks = project.trust_project_code and bool(project.hooks)
     return MarkdownSetup(
         extensions=tuple(project.markdown_extensions),
         configs_json=json.dumps(_tagged(project.mdx_configs), default=_plain, sort_keys=True),
         plugins=tuple(project.plugins),
         config_dir=str(project.config_file.parent.resolve()),
         docs_dir=str(project.docs_dir),
+        rewriters=tuple(hook_rewriters(project)),
+        run_hooks_of=str(project.config_file.resolve()) if run_hooks else "",
     )
 
 
