@@ -173,8 +173,11 @@ async def check_documents(
                 # Markdown keeps targets as written (`a\)b`, `&amp;`); what is checked is what renders.
                 decode = unescapeAll if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _as_is
                 resolve = local.resolver_for(doc.page, rel)
-                # Raw HTML in markdown is what MkDocs leaves as written whatever it names.
-                found = [(link, resolve(decode(link.url), link.kind is LinkKind.HTML)) for link in doc.links]
+                # Raw HTML in markdown is what MkDocs leaves as written whatever it names. A link the
+                # build made (no place in the source: an extension's, a hook's) is in Python-Markdown's
+                # tree, where MkDocs rewrites links to docs files as it does Markdown links.
+                found = [(link, resolve(decode(link.url), link.kind is LinkKind.HTML and link.span.start != link.span.end))
+                         for link in doc.links]
                 placed.extend(found)
                 external.add_many(target.resolved for _, target in found if target.scope is Scope.EXTERNAL and target.result is None)
                 if time.perf_counter() - handed_over > _HAND_OVER_SECONDS:
