@@ -35,6 +35,7 @@ from .mkdocs_links import MkDocsLinks
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
 # A top-level directory named like a language (zh, pt-BR, zh-hant) or a version (mike: 1.2, v2, latest).
 _LANGUAGE_OR_VERSION = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?|v?[0-9]+(?:\.[0-9]+)*(?:\.x)?|latest|stable|dev|main|master|next|nightly|preview")
+_PAGES_HOST = re.compile(r"https?://[^/:]+\.(?:github\.io|gitlab\.io)(?::\d+)?$", re.IGNORECASE)
 # Fragments every browser honours without a matching id.
 _IMPLICIT_FRAGMENTS = frozenset({"", "top"})
 _PAGE_SUFFIXES = MARKDOWN_SUFFIXES | {".html", ".htm", ".xhtml"}
@@ -70,6 +71,10 @@ class LocalChecker:
         self.site_path_prefix = _url_path(self._site_url)
         self._site_origin = _origin(self._site_url)
         self._site_root = f"{self._site_origin}/{self.site_path_prefix}"  # the site URL, ending in /
+        # A user's or organisation's GitHub/GitLab Pages site (`https://org.github.io/`) shares
+        # its host with the organisation's project sites, each at its first directory
+        # (`/griffe/`): a first directory the build does not have is another project's site.
+        self._hosts_project_sites = not self.site_path_prefix and bool(_PAGES_HOST.match(self._site_origin))
         files = project.mkdocs_files
         self.mkdocs_links = MkDocsLinks(files, project.site_files) if files is not None else None
         self._templates = bool(project.mkdocs and project.mkdocs.renders_templates)  # a macros plugin or extension
@@ -200,17 +205,22 @@ class LocalChecker:
         site's URL is known: one of its directories is not the build's and the path goes on
         below it (`zh/tutorial/`, `api/python/stable/x.html` when the build has `api/` but no
         `api/python/`), or that directory is named like a language or a version (`zh/`,
-        `latest/`). A page-like `advanced/removed-page/` or a file (`nope.html`) is this build's
-        to have, and so broken when it does not."""
+        `latest/`), or the site is an organisation's Pages site and that first directory is one
+        of its project sites (`https://org.github.io/griffe/`). A page-like
+        `advanced/removed-page/` or a file (`nope.html`) is this build's to have, and so broken
+        when it does not."""
         if not self._site_origin:
             return False
         segments = [s for s in path.split("/") if s]
         if any(s in (".", "..") for s in segments):
             return False
         directories = segments if path.endswith("/") else segments[:-1]
+        if self._hosts_project_sites and segments and not directories and not posixpath.splitext(segments[0])[1]:
+            directories = segments  # `https://org.github.io/project` (the host adds the slash)
         for depth, name in enumerate(directories, start=1):
             if not self._has_directory("/".join(segments[:depth])):
-                return len(segments) > depth or _LANGUAGE_OR_VERSION.fullmatch(name) is not None
+                return (len(segments) > depth or _LANGUAGE_OR_VERSION.fullmatch(name) is not None
+                        or (depth == 1 and self._hosts_project_sites))
         return False
 
     def _has_directory(self, path: str) -> bool:

@@ -119,3 +119,16 @@ def test_a_reference_definition_python_markdown_reads_after_a_paragraph_serves_e
         [Tile Grid]: ../grid/index.md
         """, "grid/index.md": "# Grid\n"})
     assert [(r.link.kind.value, r.link.span.line, r.result.status.value) for r in report.results] == [("reference", 2, "ok")] * 2
+
+
+# -- what only the build makes: unverified, with why and how to check it --------------------------
+
+def test_a_heading_that_is_a_mkdocstrings_directive_makes_ids_at_build_time(tmp_path):
+    """mkdocstrings takes `# ::: package` as a `:::` block too (mkdocstrings' own API page):
+    a fragment into that page is unverified (was: broken, the heading's text being no id)."""
+    report = check(tmp_path, "", {
+        "reference/api.md": "---\ntitle: API\n---\n\n# ::: mkdocstrings\n    options:\n        show_submodules: true\n",
+        "index.md": "[base](reference/api.md#mkdocstrings.BaseHandler) [plain](plain.md#nope)\n",
+        "plain.md": "# Plain\n",
+    })
+    assert outcomes(report) == {"reference/api.md#mkdocstrings.BaseHandler": "unverified", "plain.md#nope": "broken"}

@@ -40,8 +40,9 @@ __all__ = ["MarkdownSetup", "announce", "extract_mkdocs", "made_link_classes", "
 
 # A `::: identifier` block (mkdocstrings, mkdocs-click, any `:::` directive) left as text: what
 # it makes (headings, ids, links) exists only in the built site.
-_DIRECTIVE_HTML = re.compile(r"<p>:::[ \t]*[^\s<]")
-_DIRECTIVE_SOURCE = re.compile(r"^[ ]{0,3}:::[ \t]*\S", re.MULTILINE)
+# mkdocstrings also takes one as a heading (`# ::: package`, its heading level set by the `#`s).
+_DIRECTIVE_HTML = re.compile(r"<(?:p|h[1-6])\b[^>]*>:::[ \t]*[^\s<]")
+_DIRECTIVE_SOURCE = re.compile(r"^[ ]{0,3}(?:#{1,6}[ \t]+)?:::[ \t]*\S", re.MULTILINE)
 _BUILD_TIME_HTML = re.compile(rf'class="{BUILD_TIME_CLASS}" data-made-by="([^"]+)"')
 # Links an extension makes, by the class it gives them: toc permalinks, footnote references and
 # back-references. Not the author's: they are taken out before the rendered links are placed.
