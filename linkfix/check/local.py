@@ -254,6 +254,8 @@ class LocalChecker:
                 why = links.site.excluded.get(docs)
                 if why:
                     return self._broken(docs + suffix, fragment, f"{docs} is not part of the built site: {why}")
+                if docs not in links.docs_files:  # a file a plugin puts among the docs (monorepo)
+                    return self._made(docs + suffix, fragment, links.site.made.docs[docs])
                 return self._internal(docs, False, fragment, page_rel)
             if not path.startswith("/") and named in links.mkdocs.redirects:
                 # old.md of redirect_maps: reported as redirected (mkdocs-redirects keeps its URL alive)

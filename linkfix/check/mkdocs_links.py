@@ -41,7 +41,7 @@ class MkDocsLinks:
         if path.startswith("/") and not self.mkdocs.absolute_links_to_docs:
             return None
         target = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)).lstrip("/")
-        return target if target in self.docs_files else None
+        return target if target in self.docs_files or target in self.site.made.docs else None
 
     def follow(self, path: str, page: str) -> Resolved:
         """Where the built site takes a relative link left as written in `page`: the path is

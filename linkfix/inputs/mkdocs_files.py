@@ -62,7 +62,8 @@ class MkDocsFiles:
         drafts = _spec(mk.draft_docs) if mk.draft_docs else None
         theme_dirs = [d for d in (_docs_relative(t, mk.docs_dir) for t in mk.theme_dirs) if d is not None]
         regexes = [re.compile(r) for r in mk.exclude_regexes if _compiles(r)]
-        for path in sorted(set(docs_files), key=_walk_order):
+        docs = set(docs_files)
+        for path in sorted(docs, key=_walk_order):
             why = self._left_out(path, exclude, drafts, theme_dirs, regexes)
             if why:
                 self.excluded[path] = why
@@ -84,6 +85,11 @@ class MkDocsFiles:
             if new.lower().startswith(("http://", "https://")) or target in self.pages:
                 self._by_dest.setdefault(self.dest(old), Served("redirect", old))
         self.made: BuildMade = build_made(mk)
+        for path, by in self.made.docs.items():
+            if path not in docs and not self._left_out(path, exclude, drafts, theme_dirs, regexes):
+                if is_page(path):
+                    self.pages.setdefault(path, self.url(path))
+                self._by_dest.setdefault(self.dest(path), Served("made", by))
         for dest, by in self.made.files.items():
             if dest not in self.excluded:
                 self._by_dest.setdefault(dest, Served("made", by))

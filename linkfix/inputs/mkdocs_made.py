@@ -25,6 +25,7 @@ import functools
 import logging
 import os
 import posixpath
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,6 +93,7 @@ class PageRewriter:
 @dataclass(slots=True, kw_only=True)
 class BuildMade:
     files: dict[str, str] = field(default_factory=dict)  # site-relative path -> what makes it
+    docs: dict[str, str] = field(default_factory=dict)  # docs-relative files a plugin adds to the docs -> what adds it
     maybe: list[MaybeMade] = field(default_factory=list)
     rewriters: list[PageRewriter] = field(default_factory=list)
 
@@ -107,6 +109,7 @@ def build_made(mk: MkDocsProject) -> BuildMade:
     made = BuildMade()
     _theme(mk, made)
     _plugin_files(mk, made)
+    _monorepo(mk, made)
     _hooks(mk, made)
     _gen_files(mk, made)
     return made
@@ -178,6 +181,46 @@ def _plugin_files(mk: MkDocsProject, made: BuildMade) -> None:
         elif short == "rss":
             for feed in ("feed_rss_created.xml", "feed_rss_updated.xml", "feed_json_created.json", "feed_json_updated.json"):
                 made.files.setdefault(feed, "mkdocs-rss-plugin")
+
+
+def _monorepo(mk: MkDocsProject, made: BuildMade) -> None:
+    """mkdocs-monorepo-plugin: each `!include sub/mkdocs.yml` of the nav (`*include` a glob of
+    them) puts that project's docs among these, under its `site_name` (slugified unless it is
+    a path already). Their pages are published; their own links are not checked here."""
+    if not any(name.split("/")[-1] == "monorepo" for name in mk.plugin_configs):
+        return
+    base = mk.config_file.parent
+    for entry in mk.nav_files:
+        if entry.startswith("!include "):
+            configs = [base / entry[len("!include "):].strip()]
+        elif entry.startswith("*include "):
+            configs = sorted(base.glob(entry[len("*include "):].strip()))
+        else:
+            continue
+        for config in configs:
+            _monorepo_project(config, _shown(config.resolve(), base), made)
+
+
+def _monorepo_project(config: Path, shown: str, made: BuildMade) -> None:
+    from .mkdocs import _TolerantLoader
+    from .yamlfile import YamlRefused, read_yaml
+
+    try:
+        data = read_yaml(config, _TolerantLoader)
+    except (YamlRefused, OSError) as exc:
+        log.warning("monorepo: %s cannot be read (%s): links into its docs are broken here", config, exc)
+        return
+    if not isinstance(data, dict) or not isinstance(data.get("site_name"), str):
+        return
+    alias = data["site_name"]
+    if not re.fullmatch(r"[a-zA-Z0-9_.\-/]+", alias):
+        alias = re.sub(r"[^a-z0-9]+", "-", alias.lower()).strip("-")
+    docs_dir = config.parent / str(data.get("docs_dir") or "docs")
+    for top, subdirectories, names in os.walk(docs_dir):
+        subdirectories[:] = [d for d in subdirectories if not d.startswith(".")]
+        rel = os.path.relpath(top, docs_dir).replace(os.sep, "/")
+        for name in names:
+            made.docs.setdefault(f"{alias}/{name}" if rel == "." else f"{alias}/{rel}/{name}", f"the monorepo plugin (from {shown})")
 
 
 # -- the project's own code --------------------------------------------------------------------

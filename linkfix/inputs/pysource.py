@@ -62,12 +62,19 @@ class PythonReading:
 def names_match(names: tuple[str, ...], path: str) -> bool:
     """Whether `path` (site- or docs-relative, no leading slash) is one of `names` (regular
     expressions of paths): a name itself, a file so named in any directory, a file under a
-    directory so named, or a shape of an f-string."""
+    directory so named or under the directory of a named file (`reference/SUMMARY.md`: the
+    code writes into `reference/`), or a shape of an f-string."""
     path = path.strip("/")
     if not path:
         return False
     base = path.rsplit("/", 1)[-1]
-    return any(re.fullmatch(name, path) or re.fullmatch(name, base) or re.match(name + "/", path) for name in names)
+    for name in names:
+        if re.fullmatch(name, path) or re.fullmatch(name, base) or re.match(name + "/", path):
+            return True
+        directory = name.rpartition("/")[0]  # a file the code writes there: it writes others beside it
+        if directory and re.match(directory + "/", path):
+            return True
+    return False
 
 
 # Patterns are matched more widely than the hook matches them (case, lines and dots as loose as
