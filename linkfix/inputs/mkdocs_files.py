@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from .mkdocs import MkDocsProject
+from .mkdocs_blog import BlogPages, blog_pages
 from .mkdocs_made import BuildMade, MaybeMade, build_made
 
 if TYPE_CHECKING:
@@ -63,6 +64,8 @@ class MkDocsFiles:
         theme_dirs = [d for d in (_docs_relative(t, mk.docs_dir) for t in mk.theme_dirs) if d is not None]
         regexes = [re.compile(r) for r in mk.exclude_regexes if _compiles(r)]
         docs = set(docs_files)
+        self.blog = blog_pages(mk, docs)
+        self._moved = self.blog.moved if self.blog is not None else {}  # blog posts and their media: published elsewhere
         for path in sorted(docs, key=_walk_order):
             why = self._left_out(path, exclude, drafts, theme_dirs, regexes)
             if why:
@@ -85,6 +88,8 @@ class MkDocsFiles:
             if new.lower().startswith(("http://", "https://")) or target in self.pages:
                 self._by_dest.setdefault(self.dest(old), Served("redirect", old))
         self.made: BuildMade = build_made(mk)
+        if self.blog is not None:
+            self._add_blog(self.blog)
         for path, by in self.made.docs.items():
             if path not in docs and not self._left_out(path, exclude, drafts, theme_dirs, regexes):
                 if is_page(path):
@@ -100,6 +105,7 @@ class MkDocsFiles:
     # -- where things are published -------------------------------------------------------
     def dest(self, path: str) -> str:
         """The built file of a docs file (File.dest_uri)."""
+        path = self._moved.get(path, path)
         if not is_page(path):
             return path
         parent, name = posixpath.split(path)
@@ -132,6 +138,14 @@ class MkDocsFiles:
         if found is None and self.directory_urls:
             found = self._by_dest.get(path + "/index.html")
         return found
+
+    def _add_blog(self, blog: BlogPages) -> None:
+        for view, what in blog.views.items():
+            self._by_dest.setdefault(self.dest(view), Served("made", what))
+        if blog.unknown:
+            prefix = re.escape(blog.blog_dir) + "/.+" if blog.blog_dir else ".+"
+            self.made.maybe.append(MaybeMade(by="Material's blog plugin", why=blog.unknown, hint="check with the linkfix MkDocs plugin",
+                                             names=(prefix,)))
 
     def may_make(self, *paths: str) -> MaybeMade | None:
         """What may make one of `paths` (site- or docs-relative) when the site is built, unseen here."""

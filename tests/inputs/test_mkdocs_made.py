@@ -116,3 +116,28 @@ def test_gen_files_pages_are_unverified_by_the_names_the_scripts_spell(tmp_path)
                    "gone.md": ("broken", "missing-file")}
     detail = next(r.result.detail for r in report.results if r.link.url == "sample/99-bottles.md")
     assert "docs/gen_pages.py" in detail and "--trust-project-code" in detail
+
+
+def test_material_blog_pages_are_computed_from_its_config(tmp_path):
+    """Post URLs (`{date}/{slug}`), archive, category and pagination pages, as the blog plugin
+    makes them: a full URL to any of them works (was: 'not a URL of the built site'); a
+    category with no post, and a post's URL before the plugin moved it, stay broken."""
+    posts = {f"docs/blog/posts/post-{n}.md": f"---\ndate: 2024-0{1 + n % 2}-{10 + n}\ncategories: [Release Notes]\n---\n\n# Post number {n}\n"
+             for n in range(12)}
+    got = outcomes(check(tmp_path, "site_url: https://x.dev/\nplugins:\n  - blog\n", {
+        **posts,
+        "docs/blog/posts/img/chart.png": "",
+        "docs/blog/index.md": "# Blog\n",
+        "docs/index.md": """\
+            [post](https://x.dev/blog/2024/02/11/post-number-1/) [by file](blog/posts/post-1.md)
+            [year](https://x.dev/blog/archive/2024/) [category](https://x.dev/blog/category/release-notes/)
+            [page 2](https://x.dev/blog/page/2/) [chart](https://x.dev/blog/img/chart.png)
+            [no category](https://x.dev/blog/category/nope/) [old place](blog/posts/post-1/)
+            """}))
+    assert got == {
+        "https://x.dev/blog/2024/02/11/post-number-1/": ("ok", ""), "blog/posts/post-1.md": ("ok", ""),
+        "https://x.dev/blog/archive/2024/": ("ok", ""), "https://x.dev/blog/category/release-notes/": ("ok", ""),
+        "https://x.dev/blog/page/2/": ("ok", ""), "https://x.dev/blog/img/chart.png": ("ok", ""),
+        "https://x.dev/blog/category/nope/": ("broken", "missing-file"),
+        "blog/posts/post-1/": ("broken", "missing-file"),
+    }
