@@ -41,7 +41,11 @@ class MkDocsLinks:
         if path.startswith("/") and not self.mkdocs.absolute_links_to_docs:
             return None
         target = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)).lstrip("/")
-        return target if target in self.docs_files or target in self.site.made.docs else None
+        if target in self.docs_files or target in self.site.made.docs:
+            return target
+        if self.site.i18n is not None:  # the page's language, the default's, as written
+            return next((found for found in self.site.i18n.lookups(target, page) if found in self.docs_files), None)
+        return None
 
     def follow(self, path: str, page: str) -> Resolved:
         """Where the built site takes a relative link left as written in `page`: the path is

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Literal
 
 from .mkdocs import MkDocsProject
 from .mkdocs_blog import BlogPages, blog_pages
+from .mkdocs_i18n import i18n_of
 from .mkdocs_made import BuildMade, MaybeMade, build_made
 
 if TYPE_CHECKING:
@@ -65,7 +66,9 @@ class MkDocsFiles:
         regexes = [re.compile(r) for r in mk.exclude_regexes if _compiles(r)]
         docs = set(docs_files)
         self.blog = blog_pages(mk, docs)
-        self._moved = self.blog.moved if self.blog is not None else {}  # blog posts and their media: published elsewhere
+        self.i18n = i18n_of(mk, docs)
+        # Files published at another place than their own: blog posts and their media, translations.
+        self._moved = {**(self.i18n.published if self.i18n is not None else {}), **(self.blog.moved if self.blog is not None else {})}
         for path in sorted(docs, key=_walk_order):
             why = self._left_out(path, exclude, drafts, theme_dirs, regexes)
             if why:
@@ -87,6 +90,10 @@ class MkDocsFiles:
             target = new.partition("#")[0]
             if new.lower().startswith(("http://", "https://")) or target in self.pages:
                 self._by_dest.setdefault(self.dest(old), Served("redirect", old))
+        if self.i18n is not None:
+            for copy, source in self.i18n.fallbacks.items():
+                if source not in self.excluded:
+                    self._by_dest.setdefault(self.dest(copy), Served("page" if is_page(source) else "asset", source))
         self.made: BuildMade = build_made(mk)
         if self.blog is not None:
             self._add_blog(self.blog)
@@ -156,6 +163,8 @@ class MkDocsFiles:
         for directory in theme_dirs:
             if directory == "" or path.startswith(directory + "/"):
                 return f"inside the theme's custom_dir ({directory or '.'}/): templates, not documentation"
+        if self.i18n is not None and path in self.i18n.unbuilt:
+            return "a language the i18n plugin does not build (build: false)"
         if exclude.match_file(path):
             return "excluded by exclude_docs (MkDocs always leaves out names starting with '.' and /templates/)"
         if drafts is not None and drafts.match_file(path):

@@ -141,3 +141,50 @@ def test_material_blog_pages_are_computed_from_its_config(tmp_path):
         "https://x.dev/blog/category/nope/": ("broken", "missing-file"),
         "blog/posts/post-1/": ("broken", "missing-file"),
     }
+
+
+# -- mkdocs-static-i18n ------------------------------------------------------------------------
+
+I18N = """\
+    site_url: https://x.dev/
+    plugins:
+      - i18n:
+          docs_structure: {structure}
+          languages:
+            - locale: en
+              default: true
+              name: English
+            - locale: ja
+              name: 日本語
+            - locale: de
+              name: Deutsch
+              build: false
+    """
+
+
+def test_i18n_folder_structure(tmp_path):
+    """openai-agents: `ja/agents.md` links `ref/lifecycle.md`, which only the default language
+    has: the ja build publishes the default's in its place (was: 'no such file')."""
+    got = outcomes(check(tmp_path, I18N.format(structure="folder"), {
+        "docs/ref/lifecycle.md": "# Lifecycle\n\n## Hooks\n",
+        "docs/assets/chart.png": "",
+        "docs/index.md": "# Home\n",
+        "docs/ja/index.md": "# ホーム\n",
+        "docs/de/index.md": "# Start\n",
+        "docs/ja/agents.md": """\
+            [lifecycle](ref/lifecycle.md#hooks) [chart](../assets/chart.png) [gone](ref/gone.md)
+            [ja url](https://x.dev/ja/ref/lifecycle/) [home](https://x.dev/ja/) [de](https://x.dev/de/)
+            """}))
+    assert got == {"ref/lifecycle.md#hooks": ("ok", ""), "../assets/chart.png": ("ok", ""), "ref/gone.md": ("broken", "missing-file"),
+                   "https://x.dev/ja/ref/lifecycle/": ("ok", ""), "https://x.dev/ja/": ("ok", ""),
+                   "https://x.dev/de/": ("excluded", "outside-build")}
+
+
+def test_i18n_suffix_structure(tmp_path):
+    got = outcomes(check(tmp_path, I18N.format(structure="suffix"), {
+        "docs/index.md": "# Home\n\n[ja page](https://x.dev/ja/setup/) [ja only](https://x.dev/ja/only/) [en only](/only/)\n",
+        "docs/index.ja.md": "# ホーム\n",
+        "docs/setup.md": "# Setup\n",
+        "docs/only.ja.md": "# のみ\n",
+    }))
+    assert got == {"https://x.dev/ja/setup/": ("ok", ""), "https://x.dev/ja/only/": ("ok", ""), "/only/": ("broken", "missing-file")}
