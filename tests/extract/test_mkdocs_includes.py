@@ -50,3 +50,35 @@ def test_snippet_links_inside_an_html_block_are_placed_in_the_snippet_and_follow
         })
     # twice each: from dark.md, which includes the snippet, and from the snippet, a page too
     assert placed(report, tmp_path) == [("docs/palettes/links.md", 2, "dark.md", "ok")] * 2 + [("docs/palettes/links.md", 3, "light.md", "ok")] * 2
+
+
+def test_mdx_include_brings_links_and_headings_and_its_links_are_followed_from_the_page(tmp_path):
+    """`{!annotations/en/test_main_003.md!}` (mdx_include; the same syntax as markdown-include):
+    its text is part of the page as the build renders it, in every environment (mdx_include is
+    not a dependency of linkfix). Its links are reported in the included file and resolved from
+    the page that includes it, as MkDocs resolves them; its headings are the page's ids."""
+    report = check(tmp_path, "markdown_extensions:\n  - mdx_include:\n      base_path: docs_src\n", {
+        "docs_src/annotations/en/test_main_003.md": "## Shared heading\n\nSee [the guide](../guide.md) and [nothing](../nothing.md).\n",
+        "docs/tutorial/page.md": "# Page\n\n{!annotations/en/test_main_003.md!}\n",
+        "docs/guide.md": "# Guide\n",
+        "docs/index.md": "[shared](tutorial/page.md#shared-heading)\n",
+    })
+    assert placed(report, tmp_path) == [
+        ("docs/index.md", 1, "tutorial/page.md#shared-heading", "ok"),
+        ("docs_src/annotations/en/test_main_003.md", 3, "../guide.md", "ok"),  # docs/guide.md, from docs/tutorial/page.md
+        ("docs_src/annotations/en/test_main_003.md", 3, "../nothing.md", "broken"),
+    ]
+
+
+def test_an_include_never_reads_outside_the_project_nor_fetches_a_url(tmp_path):
+    secret = tmp_path / "secret.md"
+    secret.write_text("[leak](https://attacker.example/?q=secret)\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    report = check(project, "markdown_extensions:\n  - mdx_include:\n      base_path: docs\n", {
+        "docs/index.md": "# Home\n\n{!../../secret.md!}\n\n{!https://attacker.example/x.md!}\n\n{!../.git/config!}\n\n{!inner.md!}\n",
+        "docs/inner.md": "[inner](index.md)\n",
+        ".git/config": "[remote]\nurl = https://internal.example/\n",
+    })
+    # inner.md's link twice: included by index.md, and on its own page
+    assert placed(report, project) == [("docs/inner.md", 1, "index.md", "ok")] * 2

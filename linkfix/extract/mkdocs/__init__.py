@@ -34,7 +34,7 @@ from .candidates import candidates, search
 from .includes import SNIPPETS, IncludedFiles, attribute, span_at
 from .place import Rerender, place
 from .render import Body, renderer_for, split_meta
-from .setup import BUILD_TIME_CLASS, MarkdownSetup, announce, setup_of
+from .setup import BUILD_TIME_CLASS, INCLUDE_NAMES, MarkdownSetup, announce, setup_of
 
 __all__ = ["MarkdownSetup", "announce", "extract_mkdocs", "made_link_classes", "place_links", "setup_of", "without_made_links"]
 
@@ -129,7 +129,7 @@ def place_links(shown: Sequence[Link], text: str, path: str, setup: MarkdownSetu
         elif not link.url.startswith("#"):  # a same-page fragment with no place: made by an extension
             missing[index] = link
     if missing:
-        snippets = setup is not None and SNIPPETS in setup.extensions
+        snippets = setup is not None and any(name in setup.extensions for name in (SNIPPETS, *INCLUDE_NAMES))
         included, include_at = attribute(missing, text, IncludedFiles(setup)) if setup is not None and snippets else ({}, None)
         for index, link in missing.items():
             if index in included:

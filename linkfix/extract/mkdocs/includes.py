@@ -1,6 +1,7 @@
-"""Links a page renders from other files (`pymdownx.snippets`): whose are they?
+"""Links a page renders from other files (`pymdownx.snippets`, `{!file!}` of mdx_include and
+markdown-include): whose are they?
 
-A link that `--8<-- "file.md"` brings into a page is written in `file.md`: it is reported
+A link that `--8<-- "file.md"` or `{!file.md!}` brings into a page is written in `file.md`: it is reported
 there, at its exact place, so that `fix` edits the file that holds it (and it is checked from
 the page that renders it, as the site shows it). When the included file cannot be read here
 (outside the project, a URL, gone), the link is reported at the include line with an empty
@@ -17,7 +18,8 @@ from pathlib import Path
 from ...inputs.read import Unreadable, display_path, read_text
 from ...model import Link, LinkKind, Span
 from .candidates import candidates, key_of, search
-from .setup import MarkdownSetup
+from .include_ext import DIRECTIVE
+from .setup import INCLUDE_NAMES, MarkdownSetup
 
 SNIPPETS = "pymdownx.snippets"
 MAX_DEPTH = 4  # includes within includes followed
@@ -36,8 +38,10 @@ class Include:
 
 
 def includes(text: str) -> list[Include]:
-    """The snippets include directives of `text`, in order."""
+    """The include directives of `text` (snippets', and `{!file!}`), in order."""
     found = [Include(_marker_start(m), _bare(m.group("name")[1:-1])) for m in _INLINE.finditer(text) if not m.group("escape")]
+    if "{!" in text:
+        found += [Include(m.start(), m.group("path")) for m in DIRECTIVE.finditer(text) if not m.group("escape")]
     markers = [m for m in _BLOCK.finditer(text) if not m.group("escape")]
     for opening, closing in zip(markers[::2], markers[1::2]):
         line_start = opening.end() + 1
@@ -62,11 +66,16 @@ class IncludedFiles:
     from outside the project (the config's directory)."""
 
     def __init__(self, setup: MarkdownSetup) -> None:
-        configs = setup.configs().get(SNIPPETS, {})
-        bases = configs.get("base_path", ["."]) if isinstance(configs, dict) else ["."]
+        configs = setup.configs()
+        snippets = configs.get(SNIPPETS, {})
+        bases = snippets.get("base_path", ["."]) if isinstance(snippets, dict) else ["."]
         bases = [bases] if isinstance(bases, str) else bases if isinstance(bases, list) else ["."]
+        for name in INCLUDE_NAMES:
+            given = configs.get(name)
+            if name in setup.extensions:
+                bases.append(given.get("base_path", ".") if isinstance(given, dict) and isinstance(given.get("base_path"), str) else ".")
         self.project = Path(setup.config_dir).resolve()
-        self.bases = [self.project / base for base in bases if isinstance(base, str)]
+        self.bases = [self.project / base for base in dict.fromkeys(bases) if isinstance(base, str)]
         self.texts: dict[str, tuple[Path, str] | None] = {}
 
     def read(self, name: str) -> tuple[Path, str] | None:

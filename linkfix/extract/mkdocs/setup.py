@@ -146,12 +146,13 @@ def load(setup: MarkdownSetup) -> Loaded | None:
     for name in list(configs):
         configs[name] = _import_names(configs[name], name, problems)
     _adjust_snippets(configs, setup)
+    names = _own_includes(configs, setup)
     if setup.has_plugin(*EXEC_PLUGINS) and "pymdownx.superfences" in setup.extensions:
         fences = configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
         fences.extend({"name": language, "class": language, "validator": _exec_validator, "format": _exec_as_code}
                       for language in EXEC_LANGUAGES)
     extensions: list[str] = []
-    for name in setup.extensions:
+    for name in names:
         if name in MKDOCS_ONLY:
             log.debug("leaving out %s in a source check: %s", name, MKDOCS_ONLY[name])
             continue
@@ -230,6 +231,30 @@ def _import(name: str) -> Any:
         return getattr(importlib.import_module(module), attribute)
     except Exception as exc:  # the module's own import may fail any way
         raise _Unimportable(f"{name}, which cannot be imported here ({type(exc).__name__})") from exc
+
+
+#: linkfix's own reader of `{!file!}` includes (include_ext), in place of mdx_include and markdown-include.
+INCLUDE_EXTENSION = "linkfix.extract.mkdocs.include_ext"
+INCLUDE_NAMES = ("mdx_include", "markdown_include.include", "markdown_include")
+
+
+def _own_includes(configs: dict[str, Any], setup: MarkdownSetup) -> list[str]:
+    """The extensions, mdx_include and markdown-include read by linkfix's own include reader
+    (the same in every environment; nothing read outside the project, no URL fetched)."""
+    names: list[str] = []
+    for name in setup.extensions:
+        if name not in INCLUDE_NAMES:
+            names.append(name)
+            continue
+        given = configs.pop(name, None) or {}
+        base = given.get("base_path", ".") if isinstance(given.get("base_path", "."), str) else "."
+        recursive = given.get("recurs_local", given.get("recursive", True))
+        if INCLUDE_EXTENSION not in names:
+            names.append(INCLUDE_EXTENSION)
+            configs[INCLUDE_EXTENSION] = {"base_path": str(Path(setup.config_dir) / base), "project": setup.config_dir,
+                                          "recursive": recursive is not False,
+                                          "recursive_relative_path": given.get("recursive_relative_path") is True}
+    return names
 
 
 def _adjust_snippets(configs: dict[str, Any], setup: MarkdownSetup) -> None:
