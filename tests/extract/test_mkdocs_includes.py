@@ -82,3 +82,16 @@ def test_an_include_never_reads_outside_the_project_nor_fetches_a_url(tmp_path):
     })
     # inner.md's link twice: included by index.md, and on its own page
     assert placed(report, project) == [("docs/inner.md", 1, "index.md", "ok")] * 2
+
+
+def test_pages_a_template_plugin_fills_in_have_their_missing_ids_unverified(tmp_path):
+    """include-markdown and macros bring text (headings) in when the site is built: a fragment
+    into such a page is unverified; into a page without their syntax, exact."""
+    report = check(tmp_path, "plugins:\n  - include-markdown\n", {
+        "docs/shared.md": "## Shared\n",
+        "docs/page.md": '# Page\n\n{% include-markdown "shared.md" %}\n',
+        "docs/plain.md": "# Plain\n",
+        "docs/index.md": "[shared](page.md#shared) [plain](plain.md#shared)\n",
+    })
+    assert {r.link.url: (r.result.status.value, str(r.result.reason)) for r in report.results} == {
+        "page.md#shared": ("unverified", "build-time-id"), "plain.md#shared": ("broken", "missing-fragment")}

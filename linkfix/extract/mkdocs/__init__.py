@@ -83,7 +83,7 @@ def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: boo
         title=_title(body, html.page.title),
         text=html.page.text,
         ids=html.page.ids,
-        build_ids="; ".join(clause for clause in (_build_ids(rendered), rewritten_by and
+        build_ids="; ".join(clause for clause in (_build_ids(rendered), _template_ids(setup, body.markdown), rewritten_by and
                                                   f"{rewritten_by} may rewrite the page when the site is built, and its ids with it; {TRUST_HINT}")
                             if clause),
         rewritten_by=rewritten_by,
@@ -169,6 +169,22 @@ def _build_ids(html: str) -> str:
         makers.append("`:::` blocks")
     makers += sorted({f"{name} blocks" for name in _BUILD_TIME_HTML.findall(html)})
     return f"its {', '.join(makers)} make ids only when the site is built" if makers else ""
+
+
+def _template_ids(setup: MarkdownSetup, markdown: str) -> str:
+    """What a plugin that renders the page's text as a template may bring in at build time:
+    the macros plugin (`{{ macro() }}`, `{% include %}`) and include-markdown
+    (`{% include-markdown "file" %}`)."""
+    if "{%" not in markdown and "{{" not in markdown:
+        return ""
+    makers = [name for name, plugins, mark in _TEMPLATE_PLUGINS if setup.has_plugin(*plugins) and mark.search(markdown)]
+    return f"the {' and '.join(makers)} may add headings when the site is built" if makers else ""
+
+
+_TEMPLATE_PLUGINS = (
+    ("macros plugin's templates", ("macros", "mkdocs-macros"), re.compile(r"\{\{|\{%")),
+    ("include-markdown plugin's includes", ("include-markdown", "include_markdown"), re.compile(r"\{%\s*include")),
+)
 
 
 def _rewritten_by(setup: MarkdownSetup, markdown: str, html: str) -> str:
