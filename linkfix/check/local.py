@@ -64,7 +64,7 @@ class LocalChecker:
         self.config = config
         self.pages = pages  # root-relative path -> extracted page
         self.load_page = load_page  # extracts a target page that was not among the inputs
-        site_url = project.mkdocs.site_url if project.mkdocs else ""
+        site_url = project.mkdocs.site_url if project.mkdocs else project.site_url
         self.site_prefixes = [p for p in (config.base_url, site_url) if p]
         # Where the site is published: its path prefix ('docs/') is stripped from root-relative links.
         self._site_url = site_url or config.base_url
