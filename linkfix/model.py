@@ -175,6 +175,19 @@ class Page:
     # check ('' if nothing: a project hook that is not run): a link written on it that is
     # broken here may work on the built site, so it is unverified rather than broken.
     rewritten_by: str = ""
+    # Ids the page's source spells (a heading's words, an explicit id) that this rendering did
+    # not make because what makes them is not available here (an extension, a slugify), as
+    # `id_key`s; and why. A fragment among them is unverified rather than broken.
+    unsure_ids: frozenset[str] = frozenset()
+    unsure_why: str = ""
+
+
+def id_key(text: str) -> str:
+    """An id or a heading's text reduced to its letters and digits, case folded: the same for
+    every slugify (`Trusted locations`, `trusted-locations`, `trusted_locations`)."""
+    import unicodedata
+
+    return "".join(char for char in unicodedata.normalize("NFKD", text).casefold() if char.isalnum())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

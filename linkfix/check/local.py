@@ -29,7 +29,7 @@ from urllib.parse import unquote, urljoin
 from ..config import Config
 from ..inputs.mkdocs_made import TRUST_HINT
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
-from ..model import CheckResult, Page, Reason, Scope, Status
+from ..model import CheckResult, Page, Reason, Scope, Status, id_key
 from .mkdocs_links import MkDocsLinks
 
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
@@ -337,6 +337,10 @@ class LocalChecker:
             if made_by:
                 return CheckResult(url=resolved, status=Status.UNVERIFIED, reason=Reason.BUILD_TIME_ID,
                                    detail=f"no id '{unquote(fragment)}' in the source of {found}; {made_by}", checked_at=self.now)
+            page = self.pages.get(found)
+            if page is not None and page.unsure_ids and id_key(unquote(fragment)) in page.unsure_ids:
+                return CheckResult(url=resolved, status=Status.UNVERIFIED, reason=Reason.BUILD_TIME_ID, checked_at=self.now,
+                                   detail=f"no id '{unquote(fragment)}' in {found} as rendered here: {page.unsure_why}")
             return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FRAGMENT,
                                detail=f"no id '{unquote(fragment)}' in {found}", checked_at=self.now)
         return CheckResult(url=resolved, status=Status.OK, checked_at=self.now)

@@ -132,3 +132,42 @@ def test_a_heading_that_is_a_mkdocstrings_directive_makes_ids_at_build_time(tmp_
         "plain.md": "# Plain\n",
     })
     assert outcomes(report) == {"reference/api.md#mkdocstrings.BaseHandler": "unverified", "plain.md#nope": "broken"}
+
+
+# -- what is still not installed here: only what it could change is unverified ---------------------
+
+def test_an_extension_not_installed_leaves_unverified_only_the_ids_the_source_spells(tmp_path):
+    """A block extension that is not installed (here: one of tabs) leaves its content an indented
+    code block: the headings in it are not rendered. A fragment the source spells as a heading
+    is unverified (with the package to install); one nothing spells stays broken."""
+    report = check(tmp_path, "markdown_extensions:\n  - my_tabs_extension\n", {
+        "tabs.md": '# Tabs\n\n=== "Linux"\n\n    ## Deep heading\n\n    Text.\n',
+        "index.md": "[deep](tabs.md#deep-heading) [gone](tabs.md#gone-heading)\n",
+    })
+    assert outcomes(report) == {"tabs.md#deep-heading": "unverified", "tabs.md#gone-heading": "broken"}
+    detail = next(r.result.detail for r in report.results if r.link.url == "tabs.md#deep-heading")
+    assert "my_tabs_extension" in detail and "additional_dependencies: [my-tabs-extension]" in detail
+
+
+def test_a_slugify_that_cannot_be_imported_leaves_unverified_only_fragments_a_heading_could_make(tmp_path):
+    report = check(tmp_path, "markdown_extensions:\n  - toc:\n      slugify: !!python/name:my_project_slugs.slugify\n", {
+        "page.md": "# Page\n\n## Hello World\n",
+        "index.md": "[hello](page.md#Hello_World) [gone](page.md#Goodbye_World)\n",
+    })
+    assert outcomes(report) == {"page.md#Hello_World": "unverified", "page.md#Goodbye_World": "broken"}
+
+
+def test_what_makes_no_link_and_no_id_is_left_out_without_a_warning(tmp_path, caplog):
+    """Material's emoji index and generator, markdown-callouts: not installed alone, and
+    nothing a link check sees depends on them (was: one warning each)."""
+    import logging
+
+    with caplog.at_level(logging.WARNING):
+        check(tmp_path, """\
+            markdown_extensions:
+              - callouts
+              - pymdownx.emoji:
+                  emoji_index: !!python/name:not_installed_material.twemoji
+                  emoji_generator: !!python/name:not_installed_material.to_svg
+            """, {"index.md": "NOTE: :smile: see [x](x.md)\n", "x.md": "# X\n"})
+    assert "callouts" not in caplog.text and "emoji" not in caplog.text

@@ -25,9 +25,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from typing import Any
 
-from ...inputs.mkdocs_made import TRUST_HINT
-from ...model import Document, Link, LinkKind, Page
+from ...inputs.mkdocs_made import TRUST_HINT, install_hint
+from ...model import Document, Link, LinkKind, Page, id_key
 from ..html import extract_html
 from ..markdown import extract_markdown
 from .candidates import candidates, search
@@ -87,6 +88,7 @@ def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: boo
                                                   f"{rewritten_by} may rewrite the page when the site is built, and its ids with it; {TRUST_HINT}")
                             if clause),
         rewritten_by=rewritten_by,
+        **_unsure_ids(renderer.unsure, renderer.unsure_packages, body.markdown, html.page.ids),
     )
     def rerender(marked: str) -> list[str]:
         html = renderer.render(split_meta(marked).markdown, path)
@@ -169,6 +171,28 @@ def _build_ids(html: str) -> str:
         makers.append("`:::` blocks")
     makers += sorted({f"{name} blocks" for name in _BUILD_TIME_HTML.findall(html)})
     return f"its {', '.join(makers)} make ids only when the site is built" if makers else ""
+
+
+_HEADING_LINE = re.compile(r"^[ \t>]*#{1,6}[ \t]+(.+?)[ \t#]*$|^[ \t>]*(\S.*?)[ \t]*\n[ \t>]*(?:=+|-+)[ \t]*$", re.MULTILINE)
+_EXPLICIT_ID = re.compile(r"""\{[:\s]*[^}\n]*?#([\w.:-]+)[^}\n]*\}|\b(?:id|name)\s*=\s*["']([^"'\s]+)["']""")
+
+
+def _unsure_ids(unsure: tuple[str, ...], packages: tuple[str, ...], markdown: str, ids: frozenset[str]) -> dict[str, Any]:
+    """Page fields for the ids this rendering may lack because something that makes them is
+    left out here (`Loaded.unsure`): the keys of the headings and explicit ids the source spells
+    that no rendered id has; with a slugify left out, every rendered id's too."""
+    if not unsure:
+        return {}
+    rendered = {id_key(value) for value in ids}
+    spelled = {id_key(next(g for g in match.groups() if g)) for match in _HEADING_LINE.finditer(markdown)}
+    spelled |= {id_key(next(g for g in match.groups() if g)) for match in _EXPLICIT_ID.finditer(markdown)}
+    keys = (spelled - rendered) | (rendered if any("slugify" in what for what in unsure) else set())
+    keys.discard("")
+    if not keys:
+        return {}
+    return {"unsure_ids": frozenset(keys),
+            "unsure_why": f"{', '.join(unsure)} {'is' if len(unsure) == 1 else 'are'} not available here, and the source spells "
+                          f"this id; {install_hint(', '.join(packages))}"}
 
 
 def _template_ids(setup: MarkdownSetup, markdown: str) -> str:

@@ -47,6 +47,8 @@ class Renderer:
     def __init__(self, loaded: Loaded, run_hooks_of: str = "") -> None:
         self.extensions = list(loaded.extensions)
         self.configs = loaded.configs
+        self.unsure = loaded.unsure  # left out here, may make ids: see extract_mkdocs
+        self.unsure_packages = loaded.unsure_packages
         self.hooks = _hook_runner(run_hooks_of) if run_hooks_of else None
         self.hooks_failed: set[str] = set()  # pages on which a hook failed: read as their source shows them
 

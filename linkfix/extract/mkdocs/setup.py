@@ -132,6 +132,11 @@ class Loaded:
     extensions: tuple[str, ...]
     configs: dict[str, Any]
     problems: tuple[str, ...] = ()  # one sentence per thing left out
+    # What was left out that may render headings or make ids (an extension, a slugify), as a
+    # reader names it: a fragment the source spells but this rendering lacks is unverified.
+    unsure: tuple[str, ...] = ()
+    unsure_packages: tuple[str, ...] = ()  # the distributions that would provide them
+    notes: tuple[str, ...] = ()  # what was left out that makes no link and no id (said at info level)
 
 
 def load(setup: MarkdownSetup) -> Loaded | None:
@@ -152,6 +157,21 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         fences.extend({"name": language, "class": language, "validator": _exec_validator, "format": _exec_as_code}
                       for language in EXEC_LANGUAGES)
     extensions: list[str] = []
+    notes: list[str] = []
+    unsure: list[str] = []
+    packages: list[str] = []
+    for name, key in _dropped_options(setup, configs):
+        said = [problem for problem in problems if f"'{name}': option '{key}'" in problem]
+        if (name, key) in HARMLESS_OPTIONS:
+            problems[:] = [problem for problem in problems if problem not in said]
+            notes += [f"{problem} (it makes no link and no id)" for problem in said]
+            configs[name].update({option: _import(value) for option, value in HARMLESS_OPTIONS[(name, key)].items()})
+        elif "slugify" in key:
+            unsure.append(f"{name}'s {key}")
+            packages.append(_distribution(str(_named(setup.configs()[name][key]))))
+    # A custom fence left out is read as an ordinary fence: a code block either way.
+    notes += [f"{problem} (a code block either way)" for problem in problems if "an entry" in problem]
+    problems[:] = [problem for problem in problems if "an entry" not in problem]
     for name in names:
         if name in MKDOCS_ONLY:
             log.debug("leaving out %s in a source check: %s", name, MKDOCS_ONLY[name])
@@ -159,7 +179,12 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         try:
             markdown.Markdown(extensions=[name], extension_configs={name: configs[name]} if name in configs else {})
         except Exception as exc:  # an extension's own import or config error: any type
-            problems.append(_left_out(name, exc))
+            if name in NO_LINKS_OR_IDS:
+                notes.append(f"markdown extension '{name}' is left out ({type(exc).__name__}): {NO_LINKS_OR_IDS[name]}")
+            else:
+                problems.append(_left_out(name, exc))
+                unsure.append(f"the Markdown extension {name}")
+                packages.append(_distribution(name))
             configs.pop(name, None)
             continue
         extensions.append(name)
@@ -175,7 +200,50 @@ def load(setup: MarkdownSetup) -> Loaded | None:
             markdown.Markdown(extensions=extensions, extension_configs=configs)
         except Exception:
             return None
-    return Loaded(extensions=tuple(extensions), configs=configs, problems=tuple(problems))
+    return Loaded(extensions=tuple(extensions), configs=configs, problems=tuple(problems), unsure=tuple(unsure),
+                  unsure_packages=tuple(dict.fromkeys(packages)), notes=tuple(notes))
+
+
+#: Extensions that make no link and no id: left out where they are not installed with a note only.
+NO_LINKS_OR_IDS = {
+    "callouts": "it turns NOTE: paragraphs into admonitions (no link, no id)",
+    "github-callouts": "it turns > [!NOTE] quotes into admonitions (no link, no id)",
+    "markdown_callouts": "it turns NOTE: paragraphs into admonitions (no link, no id)",
+}
+
+
+#: Options that only choose how emoji look, left out where what they name is not installed (Material's):
+#: emoji are then written as their text, which links nowhere (the default would link images on a CDN).
+HARMLESS_OPTIONS: dict[tuple[str, str], dict[str, str]] = {
+    ("pymdownx.emoji", "emoji_index"): {},
+    ("pymdownx.emoji", "emoji_generator"): {"emoji_generator": "pymdownx.emoji.to_alt"},
+}
+
+
+#: The distribution of an extension's top module, where the names differ.
+DISTRIBUTIONS = {"material": "mkdocs-material", "mdx_include": "mdx-include", "markdown_include": "markdown-include",
+                 "callouts": "markdown-callouts", "mermaid2": "mkdocs-mermaid2-plugin", "mkdocs_click": "mkdocs-click",
+                 "markdown_include_variants": "markdown-include-variants", "pymdownx": "pymdown-extensions"}
+
+
+def _distribution(name: str) -> str:
+    top = name.split(".")[0]
+    return DISTRIBUTIONS.get(top, top.replace("_", "-"))
+
+
+def _named(value: Any) -> str:
+    """The dotted name a config value imports (`!!python/name:` or `!!python/object/apply:`)."""
+    return value.name if isinstance(value, PythonCall) else str(value)
+
+
+def _dropped_options(setup: MarkdownSetup, configs: dict[str, Any]) -> list[tuple[str, str]]:
+    """(extension, option) of the options left out because what they name cannot be imported."""
+    dropped = []
+    for name, given in setup.configs().items():
+        now = configs.get(name)
+        if isinstance(given, dict) and isinstance(now, dict):
+            dropped += [(name, key) for key in given if key not in now]
+    return dropped
 
 
 def _left_out(name: str, exc: BaseException) -> str:
@@ -292,6 +360,8 @@ def announce(setup: MarkdownSetup) -> bool:
         return False
     for problem in loaded.problems:
         log.warning("%s", problem)
+    for note in loaded.notes:
+        log.info("%s", note)
     return True
 
 
