@@ -159,7 +159,8 @@ def test_a_slugify_that_cannot_be_imported_leaves_unverified_only_fragments_a_he
 
 def test_what_makes_no_link_and_no_id_is_left_out_without_a_warning(tmp_path, caplog):
     """Material's emoji index and generator, markdown-callouts: not installed alone, and
-    nothing a link check sees depends on them (was: one warning each)."""
+    nothing a link check sees depends on them (was: one warning each). A custom fence whose
+    format is not installed is still said: its content could be Markdown."""
     import logging
 
     with caplog.at_level(logging.WARNING):

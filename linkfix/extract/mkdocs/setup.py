@@ -24,6 +24,7 @@ import html
 import importlib
 import json
 import logging
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -169,9 +170,11 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         elif "slugify" in key:
             unsure.append(f"{name}'s {key}")
             packages.append(_distribution(str(_named(setup.configs()[name][key]))))
-    # A custom fence left out is read as an ordinary fence: a code block either way.
-    notes += [f"{problem} (a code block either way)" for problem in problems if "an entry" in problem]
-    problems[:] = [problem for problem in problems if "an entry" not in problem]
+    for problem in problems:  # a custom fence left out: read as a code block, its headings too
+        entry = re.search(r"'([^']+)': an entry(?: '([^']*)')? names ([\w.]+)", problem)
+        if entry is not None:
+            unsure.append(f"the custom fence {entry.group(2) or ''} of {entry.group(1)}".replace("  ", " "))
+            packages.append(_distribution(entry.group(3)))
     for name in names:
         if name in MKDOCS_ONLY:
             log.debug("leaving out %s in a source check: %s", name, MKDOCS_ONLY[name])
