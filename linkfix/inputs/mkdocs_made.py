@@ -267,6 +267,13 @@ def _gen_files(mk: MkDocsProject, made: BuildMade) -> None:
     scripts = settings.get("scripts")
     scripts = [scripts] if isinstance(scripts, str) else [s for s in scripts if isinstance(s, str)] if isinstance(scripts, list) else []
     base = mk.config_file.parent
+    if mk.trust_project_code:
+        from .mkdocs_run import gen_files
+
+        written = gen_files(mk.config_file, scripts)
+        if written is not None:
+            made.docs.update(written)
+            return
     readings = [read_python((base / script).resolve()) for script in scripts]
     names = tuple(name for reading in readings for name in reading.names)
     unreadable = any(reading.error for reading in readings) or not names

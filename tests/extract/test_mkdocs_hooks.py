@@ -13,7 +13,6 @@ import textwrap
 from pathlib import Path
 
 from linkfix.config import Config
-from linkfix.inputs.sources import collect
 from linkfix.model import Report
 from linkfix.pipeline import run_check
 
@@ -80,11 +79,11 @@ def project(tmp_path: Path, hooks: dict[str, str], pages: dict[str, str], config
 
 
 def check(config_file: Path, *, trusted: bool = False) -> Report:
-    config = Config(offline=True, cache=False)
-    checked = collect([str(config_file)], config)
-    assert checked.mkdocs is not None
-    checked.mkdocs.trust_project_code = trusted
-    return asyncio.run(run_check([str(config_file)], config, project=checked))
+    import pytest
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("linkfix.inputs.sources._trusts_project_code", lambda config: trusted)
+        return asyncio.run(run_check([str(config_file)], Config(offline=True, cache=False)))
 
 
 def outcomes(report: Report) -> dict[tuple[str, str], tuple[str, str]]:

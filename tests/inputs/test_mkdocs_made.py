@@ -188,3 +188,25 @@ def test_i18n_suffix_structure(tmp_path):
         "docs/only.ja.md": "# のみ\n",
     }))
     assert got == {"https://x.dev/ja/setup/": ("ok", ""), "https://x.dev/ja/only/": ("ok", ""), "/only/": ("broken", "missing-file")}
+
+
+def test_with_the_trust_gen_files_scripts_run_and_their_pages_are_known(tmp_path, monkeypatch):
+    """--trust-project-code: the scripts run as the plugin runs them; a page they do not write
+    is broken again, as in the build."""
+    pytest.importorskip("mkdocs_gen_files")
+    monkeypatch.setattr("linkfix.inputs.sources._trusts_project_code", lambda config: True)
+    files = {"docs/gen_pages.py": """\
+            import mkdocs_gen_files
+
+            for total in range(19, 100, 20):
+                with mkdocs_gen_files.open(f"sample/{total}-bottles.md", "w") as f:
+                    print("bottles", file=f)
+            """,
+             "docs/index.md": "[99](sample/99-bottles.md) [98](sample/98-bottles.md)\n"}
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\nplugins:\n  - gen-files:\n      scripts:\n        - docs/gen_pages.py\n")
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(textwrap.dedent(text))
+    report = asyncio.run(run_check([str(tmp_path / "mkdocs.yml")], Config(offline=True, cache=False)))
+    assert outcomes(report) == {"sample/99-bottles.md": ("ok", ""), "sample/98-bottles.md": ("broken", "missing-file")}

@@ -19,6 +19,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ...inputs.mkdocs_run import load_config
+
 log = logging.getLogger(__name__)
 
 MARKDOWN_EVENTS = ("on_page_markdown",)
@@ -35,7 +37,7 @@ class HookRunner:
     def __init__(self, config_file: str) -> None:
         from mkdocs.structure.files import get_files
 
-        self.config = _load_config(config_file)
+        self.config = load_config(config_file)
         self.hooks: list[tuple[str, Any]] = list(self.config["hooks"].items())
         for _, module in self.hooks:
             on_config = getattr(module, "on_config", None)
@@ -88,20 +90,3 @@ class HookRunner:
             if file is not None:
                 self._pages[src_uri].read_source(self.config)
         return self._pages[src_uri]
-
-
-def _load_config(config_file: str) -> Any:
-    """The MkDocs config as `mkdocs build` loads it (hooks included); without its plugins, then
-    without its theme too, when those are not installed here."""
-    from mkdocs.config import load_config
-    from mkdocs.exceptions import ConfigurationError
-
-    attempts: list[dict[str, Any]] = [{}, {"plugins": []}, {"plugins": [], "theme": {"name": "mkdocs"}}]
-    for index, overrides in enumerate(attempts):
-        try:
-            return load_config(config_file, **overrides)
-        except ConfigurationError as exc:
-            if index == len(attempts) - 1:
-                raise
-            log.debug("%s: %s; loading it with %s", config_file, exc, overrides or "nothing left out")
-    raise AssertionError("unreachable")
