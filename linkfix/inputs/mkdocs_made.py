@@ -42,8 +42,10 @@ TRUST_HINT = ("to check it, run linkfix with --trust-project-code (runs the proj
 THEME_DISTRIBUTIONS = {"material": "mkdocs-material", "terminal": "mkdocs-terminal", "windmill": "mkdocs-windmill",
                        "cinder": "mkdocs-cinder", "dracula": "mkdocs-dracula-theme", "shadcn": "mkdocs-shadcn"}
 #: Where a theme that is not installed keeps its static files (what a link into it starts with);
-#: a theme not listed may have them anywhere: every link to a file that is not a page is unverified.
+#: a theme not listed may have them anywhere: a link to a stylesheet, script, image or font is unverified.
 THEME_STATIC = {"material": ("assets/",)}
+STATIC_SUFFIXES = frozenset({".css", ".js", ".mjs", ".map", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".ico", ".webp", ".avif",
+                             ".woff", ".woff2", ".ttf", ".otf", ".eot"})
 
 
 def install_hint(distribution: str) -> str:
@@ -59,12 +61,12 @@ class MaybeMade:
     hint: str  # how to make it checkable
     names: tuple[str, ...] = ()  # regular expressions of the paths it may make (pysource.names_match)
     static_prefixes: tuple[str, ...] = ()  # or: the directories of a theme's static files
-    any_asset: bool = False  # or: any file that is not a page
+    any_asset: bool = False  # or: any stylesheet, script, image or font
 
     def matches(self, path: str) -> bool:
         """Whether the site- or docs-relative `path` may be one of these files."""
         path = path.lstrip("/")
-        if self.any_asset and path and not path.endswith("/") and posixpath.splitext(path)[1].lower() not in (".md", ".html", ""):
+        if self.any_asset and posixpath.splitext(path)[1].lower() in STATIC_SUFFIXES:
             return True
         if any(path.startswith(prefix) for prefix in self.static_prefixes):
             return True

@@ -172,3 +172,12 @@ def test_what_makes_no_link_and_no_id_is_left_out_without_a_warning(tmp_path, ca
                   emoji_generator: !!python/name:not_installed_material.to_svg
             """, {"index.md": "NOTE: :smile: see [x](x.md)\n", "x.md": "# X\n"})
     assert "callouts" not in caplog.text and "emoji" not in caplog.text
+
+
+def test_autorefs_cross_references_in_headings_give_the_heading_its_build_id(tmp_path):
+    """pydantic-ai: `##### [`ModelProfile`][pkg.ModelProfile] is now a `TypedDict``: with
+    mkdocstrings (and so autorefs), the id comes from the reference's text (was: broken)."""
+    report = check(tmp_path, "plugins:\n  - mkdocstrings\n", {
+        "changelog.md": "# Changes\n\n##### [`ModelProfile`][pkg.profiles.ModelProfile] is now a `TypedDict`\n\n"
+                        "See [`ModelProfile` is now a `TypedDict`](#modelprofile-is-now-a-typeddict) and [gone](#gone).\n"})
+    assert outcomes(report) == {"#modelprofile-is-now-a-typeddict": "ok", "#gone": "broken"}

@@ -153,6 +153,8 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         configs[name] = _import_names(configs[name], name, problems)
     _adjust_snippets(configs, setup)
     names = _own_includes(configs, setup)
+    if setup.has_plugin(*AUTOREFS_PLUGINS):
+        names.append(AUTOREFS_EXTENSION)
     if setup.has_plugin(*EXEC_PLUGINS) and "pymdownx.superfences" in setup.extensions:
         fences = configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
         fences.extend({"name": language, "class": language, "validator": _exec_validator, "format": _exec_as_code}
@@ -303,6 +305,10 @@ def _import(name: str) -> Any:
     except Exception as exc:  # the module's own import may fail any way
         raise _Unimportable(f"{name}, which cannot be imported here ({type(exc).__name__})") from exc
 
+
+#: mkdocs-autorefs' cross-references (`[text][identifier]`), which mkdocstrings brings too (autorefs_ext).
+AUTOREFS_EXTENSION = "linkfix.extract.mkdocs.autorefs_ext"
+AUTOREFS_PLUGINS = ("autorefs", "mkdocstrings")
 
 #: linkfix's own reader of `{!file!}` includes (include_ext), in place of mdx_include and markdown-include.
 INCLUDE_EXTENSION = "linkfix.extract.mkdocs.include_ext"
