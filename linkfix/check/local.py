@@ -31,11 +31,9 @@ from ..inputs.mkdocs_made import TRUST_HINT
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..model import CheckResult, Page, Reason, Scope, Status, id_key
 from .mkdocs_links import MkDocsLinks
+from .site import SitePlace
 
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
-# A top-level directory named like a language (zh, pt-BR, zh-hant) or a version (mike: 1.2, v2, latest).
-_LANGUAGE_OR_VERSION = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?|v?[0-9]+(?:\.[0-9]+)*(?:\.x)?|latest|stable|dev|main|master|next|nightly|preview")
-_PAGES_HOST = re.compile(r"https?://[^/:]+\.(?:github\.io|gitlab\.io)(?::\d+)?$", re.IGNORECASE)
 # Fragments every browser honours without a matching id.
 _IMPLICIT_FRAGMENTS = frozenset({"", "top"})
 _PAGE_SUFFIXES = MARKDOWN_SUFFIXES | {".html", ".htm", ".xhtml"}
@@ -65,16 +63,8 @@ class LocalChecker:
         self.pages = pages  # root-relative path -> extracted page
         self.load_page = load_page  # extracts a target page that was not among the inputs
         site_url = project.mkdocs.site_url if project.mkdocs else project.site_url
-        self.site_prefixes = [p for p in (config.base_url, site_url) if p]
-        # Where the site is published: its path prefix ('docs/') is stripped from root-relative links.
-        self._site_url = site_url or config.base_url
-        self.site_path_prefix = _url_path(self._site_url)
-        self._site_origin = _origin(self._site_url)
-        self._site_root = f"{self._site_origin}/{self.site_path_prefix}"  # the site URL, ending in /
-        # A user's or organisation's GitHub/GitLab Pages site (`https://org.github.io/`) shares
-        # its host with the organisation's project sites, each at its first directory
-        # (`/griffe/`): a first directory the build does not have is another project's site.
-        self._hosts_project_sites = not self.site_path_prefix and bool(_PAGES_HOST.match(self._site_origin))
+        self.site = SitePlace(site_url, config.base_url, self._has_directory)
+        self.site_path_prefix = self.site.path_prefix  # stripped from root-relative links ('docs/')
         files = project.mkdocs_files
         self.mkdocs_links = MkDocsLinks(files, project.site_files) if files is not None else None
         self._templates = bool(project.mkdocs and project.mkdocs.renders_templates)  # a macros plugin or extension
@@ -125,7 +115,7 @@ class LocalChecker:
         if scheme:
             name = scheme.group(1).lower()
             if name in ("http", "https"):
-                local = self._site_relative(url)
+                local = self.site.relative(url)
                 if local is None:
                     return Target(scope=Scope.EXTERNAL, resolved=url, fragment=url.partition("#")[2])
                 return self._under_site_url(local, url)
@@ -146,10 +136,10 @@ class LocalChecker:
             prefix = self.site_path_prefix
             if prefix:
                 if not (rel + "/").startswith(prefix):
-                    return self._outside_build(self._site_origin + path_part + (f"#{fragment}" if fragment else ""))
+                    return self._outside_build(self.site.origin + path_part + (f"#{fragment}" if fragment else ""))
                 rel = rel[len(prefix):]
-            if self._beside_the_build(rel):
-                return self._outside_build(self._site_root + rel + (f"#{fragment}" if fragment else ""))
+            if self.site.beside_the_build(rel):
+                return self._outside_build(self.site.root + rel + (f"#{fragment}" if fragment else ""))
             if links is not None:
                 return self._mkdocs("/" + rel, fragment, page_rel, as_written)
             target_rel = rel
@@ -168,7 +158,7 @@ class LocalChecker:
             if self.site_path_prefix and normal.startswith(".."):
                 # Above the site's own path but on its host: a version or deployment beside this
                 # one (mike's ../1.0/).
-                above = urljoin(self._site_root, normal + ("/" if trailing_slash else ""))
+                above = urljoin(self.site.root, normal + ("/" if trailing_slash else ""))
                 return self._outside_build(above + (f"#{fragment}" if fragment else ""))
             return Target(
                 scope=Scope.INTERNAL,
@@ -181,47 +171,15 @@ class LocalChecker:
         return Target(scope=Scope.INTERNAL, resolved=resolved + (f"#{fragment}" if fragment else ""),
                       fragment=fragment)
 
-    def _site_relative(self, url: str) -> str | None:
-        """Site-relative form (no leading slash) of an http(s) URL under base_url/site_url, else None."""
-        for prefix in self.site_prefixes:
-            stem = prefix if prefix.endswith("/") else prefix + "/"
-            if url.startswith(stem) or url == prefix:
-                return url[len(stem):]
-        return None
-
     def _under_site_url(self, local: str, url: str) -> Target:
         """A full URL under the site's URL: a file of this build, unless it is beside it."""
         path_part, _, fragment = local.partition("#")
         path = unquote(path_part.partition("?")[0])
-        if self._beside_the_build(path):
+        if self.site.beside_the_build(path):
             return self._outside_build(url)
         if self.mkdocs_links is not None:
             return self._mkdocs_url(path, fragment)
         return self._internal(path, path.endswith("/"), fragment, "")
-
-    def _beside_the_build(self, path: str) -> bool:
-        """Whether a site-relative path leads to a part of the site's host that this build does
-        not hold (another language, a version, an API reference deployed beside it), when the
-        site's URL is known: one of its directories is not the build's and the path goes on
-        below it (`zh/tutorial/`, `api/python/stable/x.html` when the build has `api/` but no
-        `api/python/`), or that directory is named like a language or a version (`zh/`,
-        `latest/`), or the site is an organisation's Pages site and that first directory is one
-        of its project sites (`https://org.github.io/griffe/`). A page-like
-        `advanced/removed-page/` or a file (`nope.html`) is this build's to have, and so broken
-        when it does not."""
-        if not self._site_origin:
-            return False
-        segments = [s for s in path.split("/") if s]
-        if any(s in (".", "..") for s in segments):
-            return False
-        directories = segments if path.endswith("/") else segments[:-1]
-        if self._hosts_project_sites and segments and not directories and not posixpath.splitext(segments[0])[1]:
-            directories = segments  # `https://org.github.io/project` (the host adds the slash)
-        for depth, name in enumerate(directories, start=1):
-            if not self._has_directory("/".join(segments[:depth])):
-                return (len(segments) > depth or _LANGUAGE_OR_VERSION.fullmatch(name) is not None
-                        or (depth == 1 and self._hosts_project_sites))
-        return False
 
     def _has_directory(self, path: str) -> bool:
         if self.mkdocs_links is not None:
@@ -464,17 +422,3 @@ def _made_names(docs_path: str, built: str) -> list[str]:
 
 def _is_page_url(path: str) -> bool:
     return path == "" or path.endswith("/") or posixpath.splitext(path)[1].lower() in (".html", ".htm", "")
-
-
-def _origin(url: str) -> str:
-    """scheme://host[:port] of a site URL ('' when there is none)."""
-    match = re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/]*", url)
-    return match.group(0) if match else ""
-
-
-def _url_path(url: str) -> str:
-    """Path part of a site URL without leading slash, with a trailing one ('' for the root)."""
-    if not url:
-        return ""
-    path = re.sub(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/]*", "", url).strip("/")
-    return path + "/" if path else ""
