@@ -76,6 +76,7 @@ class SiteBuild:
         project: not read, not reported), else None."""
         from .extract.html import extract_html
         from .extract.mkdocs import made_link_classes, place_links, without_made_links
+        from .extract.silence import silenced_lines
 
         text, path = page.markdown, page.source_uri
         if page.source is not None:
@@ -104,7 +105,8 @@ class SiteBuild:
                            reference=source.reference)
             self._as_written[id(checked)] = replace(checked, url=source.url)
             links.append(checked)
-        self.documents[page.output_uri] = Document(page=page_data, links=tuple(links), warnings=content.warnings)
+        self.documents[page.output_uri] = Document(page=page_data, links=tuple(links), warnings=content.warnings,
+                                                   silenced=silenced_lines(text))  # the source's ignore comments
         self.sources[path] = page.source_uri
         return None
 

@@ -86,6 +86,7 @@ class Reason(StrEnum):
     DNS_ERROR = "dns-error"  # resolving failed for another reason than "no such name"
     TLS = "tls"
     CONNECTION = "connection"
+    NO_ROUTE = "no-route"  # connecting failed: this machine has no route to the network
     RESET = "reset"
     PROTOCOL = "protocol"
     ERROR = "error"
@@ -95,6 +96,7 @@ class Reason(StrEnum):
     OFFLINE = "offline"
     OUTSIDE_BUILD = "outside-build"  # under the site's URL, not in this build, not checked (offline)
     EXCLUDED = "excluded"  # matches an exclude pattern
+    IGNORED = "ignored"  # an ignore comment in its source, or a pattern of an ignore file (.linkfixignore, .lycheeignore)
     PRIVATE_ADDRESS = "private-address"
     METADATA_ADDRESS = "metadata-address"
     NO_SCHEME = "no-scheme"
@@ -210,6 +212,17 @@ def _link(url: str, kind: LinkKind, span: Span, page: Page, anchor_text: str, co
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Silenced:
+    """Lines of a source whose links an ignore comment says not to check
+    (`<!-- linkfix-disable-next-line -->`, markdown-link-check's spellings too)."""
+
+    first: int  # 1-based, inclusive
+    last: int  # inclusive
+    comment: str  # the comment's directive as written, e.g. "linkfix-disable-next-line"
+    line: int  # where the comment is
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Document:
     """One extracted source file."""
 
@@ -217,6 +230,7 @@ class Document:
     links: tuple[Link, ...]
     # What the extraction left out (a per-file limit reached), for the report's errors list.
     warnings: tuple[str, ...] = ()
+    silenced: tuple[Silenced, ...] = ()  # lines an ignore comment covers
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

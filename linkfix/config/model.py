@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from ..errors import ConfigError
 from ..urls import normalise_host
-from .convert import Invalid, convert
+from .convert import Invalid, convert, duration_unit
 from .providers import ArchiveSettings, SearchSettings, SiteSettings, WaybackSettings
 from .types import (
     Count,
@@ -164,13 +164,15 @@ def key_types() -> dict[str, Any]:
     return {f.name: hints[f.name] for f in Config.key_fields()}
 
 
-FlagKind = Literal["bool", "int", "float", "str", "list", "json"]
+FlagKind = Literal["bool", "int", "float", "duration", "str", "list", "json"]
 
 
 def key_kind(name: str) -> FlagKind:
     """How the command line spells a key's value: a switch, a number, a string, a repeatable
     string, or JSON (nested settings)."""
     kind = key_types()[name]
+    if duration_unit(kind):
+        return "duration"
     while typing.get_origin(kind) is typing.Annotated:
         kind = typing.get_args(kind)[0]
     if kind is bool:

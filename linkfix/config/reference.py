@@ -49,7 +49,7 @@ def flag_usage(name: str) -> str:
         return f"`{flag}` / `--no-{flag[2:]}`"
     if kind == "list":
         return f"`{flag} VALUE` (repeatable)"
-    spelled = {"int": "N", "float": "X", "json": "JSON", "str": "VALUE"}[kind]
+    spelled = {"int": "N", "float": "X", "duration": "DURATION", "json": "JSON", "str": "VALUE"}[kind]
     return f"`{flag} {spelled}`"
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import msgspec
 import msgspec.inspect as mi
 
+from .durations import DURATION_PATTERN
 from .model import Config, key_kind
 from .types import HeaderName, HostName
 
@@ -47,6 +48,8 @@ def config_schema() -> dict[str, Any]:
     properties["hosts"] = _with_key_pattern(properties["hosts"], HostName)
     headers = definitions["HostSettings"]["properties"]
     headers["headers"] = _with_key_pattern(headers["headers"], HeaderName)
+    _durations_take_text(properties)
+    _durations_take_text(definitions)
     return {
         "$schema": DIALECT,
         "title": "linkfix configuration (linkfix.yml, .linkfix.yml, or [tool.linkfix] in pyproject.toml)",
@@ -55,6 +58,19 @@ def config_schema() -> dict[str, Any]:
         "additionalProperties": False,
         "$defs": dict(sorted(definitions.items())),
     }
+
+
+def _durations_take_text(node: Any) -> None:
+    """A duration (a number type, or max_cache_age's string, with the duration pattern) takes
+    both a number and a string with a unit (`timeout: 10s`), as durations.read_duration does."""
+    if isinstance(node, dict):
+        if node.get("pattern") == DURATION_PATTERN:
+            node["type"] = ["number", "string"]
+        for value in node.values():
+            _durations_take_text(value)
+    elif isinstance(node, list):
+        for value in node:
+            _durations_take_text(value)
 
 
 def _with_key_pattern(mapping: dict[str, Any], key_type: Any) -> dict[str, Any]:

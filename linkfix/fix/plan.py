@@ -63,10 +63,18 @@ class Note:
     message: str
 
 
+REVIEW = "held for review"  # in a note on a suggestion that is not applied unseen (see `needs_review`)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FixPlan:
     fixes: tuple[Fix, ...] = ()
     notes: tuple[Note, ...] = ()
+
+    @property
+    def needs_review(self) -> int:
+        """Links with a suggestion held for a person to accept or reject (the HTML report's job)."""
+        return sum(REVIEW in note.message for note in self.notes)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -188,12 +196,12 @@ def _best(item: LinkResult, candidates: list[Candidate], options: FixOptions, *,
     if guess and candidate.confidence < options.threshold:
         return None, [
             f"best suggestion {candidate.url} has confidence {candidate.confidence:.2f} "
-            f"< {options.threshold:.2f}; review it in the HTML report"
+            f"< {options.threshold:.2f}; {REVIEW}"
         ]
     hold = candidate.evidence.get("hold")
     if guess and isinstance(hold, str) and hold:
         # Recovery's gate: confident, but something speaks against applying it unseen.
-        return None, [f"best suggestion {candidate.url} held for review: {hold}"]
+        return None, [f"best suggestion {candidate.url} {REVIEW}: {hold}"]
     new_url, caveat = replacement_url(item, candidate)
     messages = [caveat] if caveat else []
     reason = unsafe_replacement_reason(new_url)

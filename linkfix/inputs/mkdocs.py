@@ -320,7 +320,7 @@ def _read_one(path: Path, top: Path) -> dict:
     try:
         data = read_yaml(path, _TolerantLoader)
     except YamlRefused as exc:
-        raise InputError(f"{path}{which}: {exc}") from exc
+        raise InputError(exc.at(str(path), which)) from exc
     if not isinstance(data, dict):
         if path != top and data is None:
             return {}

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linkfix.extract import codec, extract_html, extract_markdown
-from linkfix.model import Document, Link, LinkKind, Page, Span
+from linkfix.model import Document, Link, LinkKind, Page, Silenced, Span
 from linkfix.store.cache import Cache
 from linkfix.store.values import dumps, loads
 
@@ -33,7 +33,8 @@ def documents(draw) -> Document:
         max_size=6,
     ))
     warnings = draw(st.lists(text, max_size=2))
-    return Document(page=own, links=tuple(links), warnings=tuple(warnings))
+    silenced = draw(st.lists(st.builds(Silenced, first=count, last=count, comment=text, line=count), max_size=2))
+    return Document(page=own, links=tuple(links), warnings=tuple(warnings), silenced=tuple(silenced))
 
 
 def _through_disk(document: Document) -> Document | None:
@@ -50,7 +51,8 @@ def test_any_document_round_trips_exactly_through_json_text(document):
 
 def test_every_field_is_encoded():
     # A field added to the model must be added to the codec (and to the strategies above).
-    assert {f.name for f in fields(Document)} == {"page", "links", "warnings"}
+    assert {f.name for f in fields(Document)} == {"page", "links", "warnings", "silenced"}
+    assert {f.name for f in fields(Silenced)} == {"first", "last", "comment", "line"}
     assert {f.name for f in fields(Page)} == {"path", "url", "title", "text", "ids", "base", "build_ids", "rewritten_by", "unsure_ids", "unsure_why"}
     assert {f.name for f in fields(Span)} == {"path", "line", "column", "start", "end"}
     assert {f.name for f in fields(Link)} == {"url", "kind", "span", "page", "anchor_text", "context", "tag", "reference"}
