@@ -19,6 +19,7 @@ from linkfix.pipeline import run_check
 
 
 def check(tmp_path: Path, config: str, pages: dict[str, str], **options) -> Report:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "mkdocs.yml").write_text("site_name: test\n" + textwrap.dedent(config))
     for name, text in pages.items():
         path = tmp_path / "docs" / name
@@ -181,3 +182,33 @@ def test_autorefs_cross_references_in_headings_give_the_heading_its_build_id(tmp
         "changelog.md": "# Changes\n\n##### [`ModelProfile`][pkg.profiles.ModelProfile] is now a `TypedDict`\n\n"
                         "See [`ModelProfile` is now a `TypedDict`](#modelprofile-is-now-a-typeddict) and [gone](#gone).\n"})
     assert outcomes(report) == {"#modelprofile-is-now-a-typeddict": "ok", "#gone": "broken"}
+
+
+def test_a_macros_extension_is_left_out_in_every_environment(tmp_path, monkeypatch):
+    """fastapi's `zensical.extensions.macros` renders each page as a template with the build's
+    variables: run without them (where it is installed), it replaced index.md by its error and
+    every id with it (2 false alarms beside the docs' packages, none alone)."""
+    package = tmp_path / "modules" / "fake_site"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "macros.py").write_text(textwrap.dedent("""\
+        from markdown import Extension
+        from markdown.preprocessors import Preprocessor
+
+        class Fail(Preprocessor):
+            def run(self, lines):
+                return ["Macro rendering failed: 'sponsors' is undefined"]
+
+        class MacrosExtension(Extension):
+            def extendMarkdown(self, md):
+                md.preprocessors.register(Fail(md), "macros", 200)
+
+        def makeExtension(**kwargs):
+            return MacrosExtension(**kwargs)
+        """))
+    monkeypatch.syspath_prepend(str(tmp_path / "modules"))
+    report = check(tmp_path / "project", "markdown_extensions:\n  - attr_list\n  - fake_site.macros\n", {
+        "index.md": "# FastAPI\n\n{% for sponsor in sponsors %}{{ sponsor.name }}{% endfor %}\n\n## Installation { #installation }\n",
+        "async.md": "[install](index.md#installation) [perf](index.md#performance)\n",
+    })
+    assert outcomes(report) == {"index.md#installation": "ok", "index.md#performance": "unverified"}

@@ -35,7 +35,7 @@ from .candidates import candidates, search
 from .includes import SNIPPETS, IncludedFiles, attribute, span_at
 from .place import Rerender, place
 from .render import Body, renderer_for, split_meta
-from .setup import BUILD_TIME_CLASS, INCLUDE_NAMES, MarkdownSetup, announce, setup_of
+from .setup import BUILD_TIME_CLASS, INCLUDE_NAMES, MarkdownSetup, announce, is_template_extension, setup_of
 
 __all__ = ["MarkdownSetup", "announce", "extract_mkdocs", "made_link_classes", "place_links", "setup_of", "without_made_links"]
 
@@ -201,7 +201,9 @@ def _template_ids(setup: MarkdownSetup, markdown: str) -> str:
     (`{% include-markdown "file" %}`)."""
     if "{%" not in markdown and "{{" not in markdown:
         return ""
-    makers = [name for name, plugins, mark in _TEMPLATE_PLUGINS if setup.has_plugin(*plugins) and mark.search(markdown)]
+    macros = any(is_template_extension(name) for name in setup.extensions)
+    makers = [name for name, plugins, mark in _TEMPLATE_PLUGINS
+              if (setup.has_plugin(*plugins) or (macros and "macros" in plugins)) and mark.search(markdown)]
     return f"the {' and '.join(makers)} may add headings when the site is built" if makers else ""
 
 

@@ -38,6 +38,11 @@ log = logging.getLogger(__name__)
 #: neither links nor ids: left out of a source check without a warning.
 MKDOCS_ONLY = {"material.extensions.preview": "link previews (needs MkDocs' relpath processor)"}
 
+def is_template_extension(name: str) -> bool:
+    """A macros extension (mkdocs-macros' or zensical's): pages are Jinja templates."""
+    return name.split(".")[-1] == "macros"
+
+
 #: The languages the `markdown-exec` plugin runs by default (its `languages` option).
 EXEC_LANGUAGES = ("bash", "console", "md", "markdown", "py", "python", "pycon", "pyodide", "sh", "tree")
 EXEC_PLUGINS = frozenset({"markdown-exec", "markdown_exec"})
@@ -180,6 +185,13 @@ def load(setup: MarkdownSetup) -> Loaded | None:
     for name in names:
         if name in MKDOCS_ONLY:
             log.debug("leaving out %s in a source check: %s", name, MKDOCS_ONLY[name])
+            continue
+        if is_template_extension(name):
+            # It renders each page as a Jinja template with the build's variables (`extra`, data
+            # files), which a source check does not have: rendered here it fails or drops text.
+            # The page is read as written; template targets and the ids templates may make are
+            # unverified (check.local, extract.mkdocs), in every environment.
+            log.debug("leaving out %s in a source check: it renders pages with the build's variables", name)
             continue
         try:
             markdown.Markdown(extensions=[name], extension_configs={name: configs[name]} if name in configs else {})
