@@ -95,3 +95,19 @@ def test_pages_a_template_plugin_fills_in_have_their_missing_ids_unverified(tmp_
     })
     assert {r.link.url: (r.result.status.value, str(r.result.reason)) for r in report.results} == {
         "page.md#shared": ("unverified", "build-time-id"), "plain.md#shared": ("broken", "missing-fragment")}
+
+
+def test_a_macros_include_makes_unverified_only_the_headings_of_the_included_file(tmp_path):
+    """macros-plugin's own docs: `{% include 'snippet.md' %}` on advanced.md; a link to a
+    heading that no file has is broken (was: every fragment into the page unverified, a miss);
+    a block of template code of its own (`{{ macro() }}`) may write any heading."""
+    report = check(tmp_path, "plugins:\n  - macros\n", {
+        "docs/snippet.md": "## From the snippet\n",
+        "docs/advanced.md": "# Advanced\n\n{% include 'snippet.md' %}\n\nText with {{ config.site_name }}.\n",
+        "docs/generated.md": "# Generated\n\n{{ render_sections() }}\n",
+        "docs/index.md": "[snippet](advanced.md#from-the-snippet) [removed](advanced.md#adding-post-build-files) "
+                         "[made](generated.md#anything)\n",
+    })
+    assert {r.link.url: (r.result.status.value, str(r.result.reason)) for r in report.results} == {
+        "advanced.md#from-the-snippet": ("unverified", "build-time-id"), "advanced.md#adding-post-build-files": ("broken", "missing-fragment"),
+        "generated.md#anything": ("unverified", "build-time-id")}

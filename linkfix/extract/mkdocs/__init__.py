@@ -25,26 +25,23 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from typing import Any
 
-from ...inputs.mkdocs_made import TRUST_HINT, install_hint
-from ...model import Document, Link, LinkKind, Page, id_key
+from ...model import Document, Link, LinkKind, Page
 from ..html import extract_html
 from ..markdown import extract_markdown
 from .candidates import candidates, search
 from .includes import SNIPPETS, IncludedFiles, attribute, span_at
 from .place import Rerender, place
 from .render import Body, renderer_for, split_meta
-from .setup import BUILD_TIME_CLASS, INCLUDE_NAMES, MarkdownSetup, announce, is_template_extension, setup_of
+from .setup import INCLUDE_NAMES, MarkdownSetup, announce, setup_of
+from .unknowns import page_unknowns
 
 __all__ = ["MarkdownSetup", "announce", "extract_mkdocs", "made_link_classes", "place_links", "setup_of", "without_made_links"]
 
 # A `::: identifier` block (mkdocstrings, mkdocs-click, any `:::` directive) left as text: what
 # it makes (headings, ids, links) exists only in the built site.
 # mkdocstrings also takes one as a heading (`# ::: package`, its heading level set by the `#`s).
-_DIRECTIVE_HTML = re.compile(r"<(?:p|h[1-6])\b[^>]*>:::[ \t]*[^\s<]")
 _DIRECTIVE_SOURCE = re.compile(r"^[ ]{0,3}(?:#{1,6}[ \t]+)?:::[ \t]*\S", re.MULTILINE)
-_BUILD_TIME_HTML = re.compile(rf'class="{BUILD_TIME_CLASS}" data-made-by="([^"]+)"')
 # Links an extension makes, by the class it gives them: toc permalinks, footnote references and
 # back-references. Not the author's: they are taken out before the rendered links are placed.
 MADE_LINK_CLASSES = ("headerlink", "footnote-ref", "footnote-backref")
@@ -78,17 +75,12 @@ def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: boo
         return _commonmark(text, path, want_text)
     made = made_link_classes(setup)
     html = extract_html(without_made_links(rendered, made), path, want_text=want_text)
-    rewritten_by = "" if renderer.hooks_ran(path) else _rewritten_by(setup, body.markdown, rendered)
     page = Page(
         path=path,
         title=_title(body, html.page.title),
         text=html.page.text,
         ids=html.page.ids,
-        build_ids="; ".join(clause for clause in (_build_ids(rendered), _template_ids(setup, body.markdown), rewritten_by and
-                                                  f"{rewritten_by} may rewrite the page when the site is built, and its ids with it; {TRUST_HINT}")
-                            if clause),
-        rewritten_by=rewritten_by,
-        **_unsure_ids(renderer.unsure, renderer.unsure_packages, body.markdown, html.page.ids),
+        **page_unknowns(setup, renderer, path, body.markdown, rendered, html.page.ids),
     )
     def rerender(marked: str) -> list[str]:
         html = renderer.render(split_meta(marked).markdown, path)
@@ -163,60 +155,6 @@ def _made_at(text: str, link: Link, body_start: int) -> int:
 def _title(body: Body, rendered_title: str) -> str:
     title = body.meta.get("title")
     return str(title).strip() if isinstance(title, (str, int, float)) and not isinstance(title, bool) else rendered_title
-
-
-def _build_ids(html: str) -> str:
-    makers = []
-    if _DIRECTIVE_HTML.search(html):
-        makers.append("`:::` blocks")
-    makers += sorted({f"{name} blocks" for name in _BUILD_TIME_HTML.findall(html)})
-    return f"its {', '.join(makers)} make ids only when the site is built" if makers else ""
-
-
-_HEADING_LINE = re.compile(r"^[ \t>]*#{1,6}[ \t]+(.+?)[ \t#]*$|^[ \t>]*(\S.*?)[ \t]*\n[ \t>]*(?:=+|-+)[ \t]*$", re.MULTILINE)
-_EXPLICIT_ID = re.compile(r"""\{[:\s]*[^}\n]*?#([\w.:-]+)[^}\n]*\}|\b(?:id|name)\s*=\s*["']([^"'\s]+)["']""")
-
-
-def _unsure_ids(unsure: tuple[str, ...], packages: tuple[str, ...], markdown: str, ids: frozenset[str]) -> dict[str, Any]:
-    """Page fields for the ids this rendering may lack because something that makes them is
-    left out here (`Loaded.unsure`): the keys of the headings and explicit ids the source spells
-    that no rendered id has; with a slugify left out, every rendered id's too."""
-    if not unsure:
-        return {}
-    rendered = {id_key(value) for value in ids}
-    spelled = {id_key(next(g for g in match.groups() if g)) for match in _HEADING_LINE.finditer(markdown)}
-    spelled |= {id_key(next(g for g in match.groups() if g)) for match in _EXPLICIT_ID.finditer(markdown)}
-    keys = (spelled - rendered) | (rendered if any("slugify" in what for what in unsure) else set())
-    keys.discard("")
-    if not keys:
-        return {}
-    return {"unsure_ids": frozenset(keys),
-            "unsure_why": f"{', '.join(unsure)} {'is' if len(unsure) == 1 else 'are'} not available here, and the source spells "
-                          f"this id; {install_hint(', '.join(packages))}"}
-
-
-def _template_ids(setup: MarkdownSetup, markdown: str) -> str:
-    """What a plugin that renders the page's text as a template may bring in at build time:
-    the macros plugin (`{{ macro() }}`, `{% include %}`) and include-markdown
-    (`{% include-markdown "file" %}`)."""
-    if "{%" not in markdown and "{{" not in markdown:
-        return ""
-    macros = any(is_template_extension(name) for name in setup.extensions)
-    makers = [name for name, plugins, mark in _TEMPLATE_PLUGINS
-              if (setup.has_plugin(*plugins) or (macros and "macros" in plugins)) and mark.search(markdown)]
-    return f"the {' and '.join(makers)} may add headings when the site is built" if makers else ""
-
-
-_TEMPLATE_PLUGINS = (
-    ("macros plugin's templates", ("macros", "mkdocs-macros"), re.compile(r"\{\{|\{%")),
-    ("include-markdown plugin's includes", ("include-markdown", "include_markdown"), re.compile(r"\{%\s*include")),
-)
-
-
-def _rewritten_by(setup: MarkdownSetup, markdown: str, html: str) -> str:
-    """Which project hooks may rewrite this page when the site is built, unseen here ('' if none)."""
-    hooks = [rewriter.name for rewriter in setup.rewriters if rewriter.touches(markdown, html)]
-    return f"the hook{'s' if len(hooks) > 1 else ''} {', '.join(hooks)}" if hooks else ""
 
 
 def _commonmark(text: str, path: str, want_text: bool) -> Document:
