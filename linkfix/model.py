@@ -105,6 +105,7 @@ class Reason(StrEnum):
     TEMPLATE = "template"  # the target is template text (`{{ ... }}`) a macros plugin fills in
     BUILD_TIME_FILE = "build-time-file"  # a file the build may make (a plugin, hook or script; a theme not installed here)
     REWRITTEN_AT_BUILD = "rewritten-at-build"  # a link on a page the build rewrites before rendering (a hook)
+    INCLUDED_TEXT = "included-text"  # the target is made of an included file's text spliced into the page's: never fetched
 
     @classmethod
     def http(cls, status: int) -> Reason:
@@ -202,13 +203,18 @@ class Link:
     context: str = ""  # words around the link in the page text
     tag: str = ""  # HTML element and attribute, e.g. "a[href]", "img[srcset]"
     reference: str = ""  # label of a reference-style link
+    # Why this link must not be checked at all ('' for an ordinary link): its target is made of
+    # text from more than one file (an include spliced into the page). Reported as unverified.
+    unverified: str = ""
 
     def __reduce__(self) -> tuple[Any, ...]:  # see Span.__reduce__
-        return _link, (self.url, self.kind, self.span, self.page, self.anchor_text, self.context, self.tag, self.reference)
+        return _link, (self.url, self.kind, self.span, self.page, self.anchor_text, self.context, self.tag, self.reference, self.unverified)
 
 
-def _link(url: str, kind: LinkKind, span: Span, page: Page, anchor_text: str, context: str, tag: str, reference: str) -> Link:
-    return Link(url=url, kind=kind, span=span, page=page, anchor_text=anchor_text, context=context, tag=tag, reference=reference)
+def _link(url: str, kind: LinkKind, span: Span, page: Page, anchor_text: str, context: str, tag: str, reference: str,
+          unverified: str = "") -> Link:
+    return Link(url=url, kind=kind, span=span, page=page, anchor_text=anchor_text, context=context, tag=tag, reference=reference,
+                unverified=unverified)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

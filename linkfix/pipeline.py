@@ -236,10 +236,12 @@ def resolve_links(rel: str, doc: Document, local: LocalChecker, ignores: Ignores
     resolve = local.resolver_for(doc.page, rel)
     # Raw HTML in markdown is what MkDocs leaves as written whatever it names; a GitHub
     # `www.` autolink (only plain markdown has them: extract/markdown/gfm.py) goes to http://.
-    # A link the build made (no place in the source: an extension's, a hook's) is in
-    # Python-Markdown's tree, where MkDocs rewrites links to docs files as it does Markdown links.
-    found = [(link, resolve(f"http://{link.url}" if link.kind is LinkKind.BARE and is_gfm_www(link.url) else decode(link.url),
-                            link.kind is LinkKind.HTML and link.span.start != link.span.end)) for link in doc.links]
+    # A link extraction says must not be checked (`Link.unverified`) is not even resolved. A link
+    # the build made (no place in the source: an extension's, a hook's) is in Python-Markdown's
+    # tree, where MkDocs rewrites links to docs files as it does Markdown links.
+    found = [(link, _not_checked(link) if link.unverified else
+              resolve(f"http://{link.url}" if link.kind is LinkKind.BARE and is_gfm_www(link.url) else decode(link.url),
+                      link.kind is LinkKind.HTML and link.span.start != link.span.end)) for link in doc.links]
     if ignores.patterns or doc.silenced:
         found = [(link, ignores.target(link, target, doc.silenced)) for link, target in found]
     return found
@@ -352,6 +354,12 @@ async def _each(documents: Documents) -> AsyncGenerator[tuple[str, Document], No
     else:
         for item in documents:
             yield item
+
+
+def _not_checked(link: Link) -> Target:
+    """A link extraction found must not be checked (`Link.unverified` says why): unverified."""
+    return Target(scope=Scope.EXTERNAL, resolved=link.url, result=CheckResult(
+        url=link.url, status=Status.UNVERIFIED, reason=Reason.INCLUDED_TEXT, detail=link.unverified))
 
 
 def _split_fragment(url: str, config: Config) -> tuple[str, str]:

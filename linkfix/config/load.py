@@ -3,7 +3,8 @@
 A config file comes with the repository, so with a pull request: it is read like any input
 (regular files only, size-capped, YAML aliases and nesting bounded) and every value is checked
 against its declared type before anything runs, so a bad value is exit 2 naming its key, never
-a traceback or a run where every link fails.
+a traceback or a run where every link fails. Keys only the person running linkfix may set
+(`trust.RUNNER_ONLY`: output paths, secrets, running the project's code) are refused in a file.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ..inputs.read import Unreadable, display_path, read_bytes
 from .convert import Invalid, convert
 from .durations import parse_duration
 from .model import Config, key_kind, key_types
+from .trust import refuse_runner_only
 
 CONFIG_FILES = ("linkfix.yml", "linkfix.yaml", ".linkfix.yml", "pyproject.toml")
 MAX_CONFIG_BYTES = 4 * 1024 * 1024
@@ -127,6 +129,7 @@ def load_config(
         where = display_path(path)
         for key, value in read_config_file(path).items():
             values[str(key)] = coerce(str(key), value, where)
+            refuse_runner_only(str(key), values[str(key)], where, path.parent)
     for key, value in (overrides or {}).items():
         values[key] = coerce(key, value, f"--{key.replace('_', '-')}")
     config = Config(**values, config_dir=config_dir)

@@ -21,6 +21,7 @@ import msgspec.inspect as mi
 from .convert import describe
 from .model import GROUPS, Config, key_kind, key_types
 from .providers import ArchiveSettings, ProviderSettings, SearchSettings
+from .trust import KEYED_BY_DEFAULT, RUNNER_ONLY
 from .types import HostSettings
 
 INTRO = """\
@@ -29,14 +30,18 @@ INTRO = """\
 # Configuration reference
 
 Every key of `linkfix.yml`, `[tool.linkfix]` in `pyproject.toml`, and the MkDocs plugin's
-options (all but {not_plugin}: the plugin writes its report to `report` instead), generated from
-the declarations in `linkfix/config/`. Each key is also a flag of `linkfix check` and `linkfix
-fix`: `key_name` is `--key-name`. Where linkfix finds its configuration and how a value is
-checked: [Configuration](index.md).
+options (all but {not_plugin}: the plugin writes its report to `report` instead, and a build runs
+the project's code anyway), generated from the declarations in `linkfix/config/`. Each key is
+also a flag of `linkfix check` and `linkfix fix`: `key_name` is `--key-name`. A key or setting
+marked *command line only* decides where secrets go, where files are written or whether the
+project's code runs: a config file that sets it is refused ([what a checked repository may
+decide](../security.md#what-a-checked-repository-may-decide)). Where linkfix finds its
+configuration and how a value is checked: [Configuration](index.md).
 """
 # Keys the MkDocs plugin does not take as options (tests/test_docs_reference.py holds this to the
 # plugin's own list).
-NOT_PLUGIN_OPTIONS = ("format", "output")
+NOT_PLUGIN_OPTIONS = ("format", "output", "trust_project_code")
+COMMAND_LINE_ONLY = "*command line only*: a config file that sets it is refused"
 # Keys whose values hold nested settings, and the section of this page that describes them.
 NESTED_SECTIONS = {"hosts": "per-host-settings", "archive": "provider-settings", "search": "provider-settings"}
 
@@ -61,14 +66,16 @@ def shown(value: Any) -> str:
 def _key_section(name: str, help_text: str, default: Any) -> list[str]:
     kind = key_types()[name]
     nested = f" ([settings](#{NESTED_SECTIONS[name]}))" if name in NESTED_SECTIONS else ""
+    where = {"cache_dir": ["- in a config file: a directory inside the file's own (symlinks followed); "
+                           "anywhere else is the command line's"]}.get(name, [f"- {COMMAND_LINE_ONLY}"] if name in RUNNER_ONLY else [])
     return [f"### `{name}`", "",
             f"{help_text[0].upper()}{help_text[1:]}.", "",
             f"- type: {describe(kind)}{nested}",
             f"- default: {shown(default)}",
-            f"- flag: {flag_usage(name)}", ""]
+            f"- flag: {flag_usage(name)}", *where, ""]
 
 
-def _settings_table(struct: type[msgspec.Struct]) -> list[str]:
+def _settings_table(struct: type[msgspec.Struct], keyed: bool = False) -> list[str]:
     fields = msgspec.structs.fields(struct)
     if not fields:
         return ["Takes no settings.", ""]
@@ -76,6 +83,8 @@ def _settings_table(struct: type[msgspec.Struct]) -> list[str]:
     for f in fields:
         info = mi.type_info(f.type)
         meaning = (info.extra_json_schema or {}).get("description", "") if isinstance(info, mi.Metadata) else ""
+        if f.name == "api_key_env" or (keyed and f.name == "url"):
+            meaning += f"; {COMMAND_LINE_ONLY}"
         rows.append(f"| `{f.name}` | {describe(f.type)} | {_cell(meaning)} |")
     return [*rows, ""]
 
@@ -88,14 +97,15 @@ def _providers(union: Any, key: str) -> list[str]:
     lines = []
     for struct in union.__args__:
         tag = struct.__struct_config__.tag
-        lines += [f"### `{tag}`", "", f"In `{key}:` as `{{provider: {tag}, ...}}`.", "", *_settings_table(struct)]
+        lines += [f"### `{tag}`", "", f"In `{key}:` as `{{provider: {tag}, ...}}`.", "", *_settings_table(struct, tag in KEYED_BY_DEFAULT)]
     return lines
 
 
 def reference_text() -> str:
     defaults = Config()
     fields = Config.key_fields()
-    lines = [INTRO.format(not_plugin=" and ".join(f"`{name}`" for name in NOT_PLUGIN_OPTIONS))]
+    names = [f"`{name}`" for name in NOT_PLUGIN_OPTIONS]
+    lines = [INTRO.format(not_plugin=f"{', '.join(names[:-1])} and {names[-1]}")]
     for group in GROUPS:
         lines += [f"## {group.capitalize()}", ""]
         for f in fields:

@@ -19,6 +19,7 @@ import msgspec.inspect as mi
 
 from .durations import DURATION_PATTERN
 from .model import Config, key_kind
+from .trust import KEYED_BY_DEFAULT, RUNNER_ONLY
 from .types import HeaderName, HostName
 
 SCHEMA_FILE = Path(__file__).with_name("linkfix.schema.json")
@@ -45,6 +46,7 @@ def config_schema() -> dict[str, Any]:
             prop = {"anyOf": [prop, prop["items"]]}
         properties[f.name] = {"description": f.metadata["help"], "x-group": f.metadata["group"], **prop,
                               "default": msgspec.to_builtins(getattr(defaults, f.name))}
+    _without_runner_only(properties, definitions)
     properties["hosts"] = _with_key_pattern(properties["hosts"], HostName)
     headers = definitions["HostSettings"]["properties"]
     headers["headers"] = _with_key_pattern(headers["headers"], HeaderName)
@@ -58,6 +60,17 @@ def config_schema() -> dict[str, Any]:
         "additionalProperties": False,
         "$defs": dict(sorted(definitions.items())),
     }
+
+
+def _without_runner_only(properties: dict[str, Any], definitions: dict[str, Any]) -> None:
+    """Leave out what a file may not set (config.trust): the command line's alone."""
+    for name in RUNNER_ONLY:
+        properties.pop(name)
+    for definition in definitions.values():
+        fields = definition.get("properties", {})
+        fields.pop("api_key_env", None)
+        if fields.get("provider", {}).get("enum", [None])[0] in KEYED_BY_DEFAULT:
+            fields.pop("url", None)
 
 
 def _durations_take_text(node: Any) -> None:

@@ -339,7 +339,7 @@ def _holds(written: str, fix: Fix) -> bool:
 
 
 def prepare_changes(
-    plan: FixPlan, *, base: Path, root: Path | None = None, rewrite_read_only: bool = False
+    plan: FixPlan, *, base: Path, root: Path | None = None, rewrite_read_only: bool = False, trust_project_code: bool = False
 ) -> tuple[list[FileChange], list[str]]:
     """Read every file the plan touches; returns the changes and the refusals, each a message.
 
@@ -356,7 +356,7 @@ def prepare_changes(
     problems: list[str] = []
     for path, fixes in sorted(by_file.items()):
         try:
-            change, refused = _prepare_file(path, fixes, base / path, root, rewrite_read_only)
+            change, refused = _prepare_file(path, fixes, base / path, root, rewrite_read_only, trust_project_code)
         except PatchError as exc:
             problems.append(str(exc))
             continue
@@ -366,7 +366,8 @@ def prepare_changes(
     return changes, problems
 
 
-def _prepare_file(path: str, fixes: list[Fix], file: Path, root: Path, rewrite_read_only: bool) -> tuple[FileChange, list[str]]:
+def _prepare_file(path: str, fixes: list[Fix], file: Path, root: Path, rewrite_read_only: bool,
+                  trust_project_code: bool) -> tuple[FileChange, list[str]]:
     original = read_editable(editable_path(file, root, rewrite_read_only=rewrite_read_only, shown_as=path))
     text = original.text
     for fix in fixes:
@@ -376,7 +377,7 @@ def _prepare_file(path: str, fixes: list[Fix], file: Path, root: Path, rewrite_r
                 f"{path}:{fix.span.line}: no longer holds {fix.url!r:.120} where the report saw it; "
                 "the file changed since the check, run it again"
             )
-    markdown = markdown_setup_for(file)
+    markdown = markdown_setup_for(file, trust_project_code=trust_project_code)
     links = extract_document(file, text, want_text=False, markdown=markdown).links
     targets = _by_target_span(links)
     edits: list[Edit] = []

@@ -41,6 +41,18 @@ class PythonCall:
     kwds: dict[str, Any] = field(default_factory=dict)
 
 
+class EnvValue(str):
+    """A `!ENV` config value read from the environment; `default` is what the file gives when
+    the variable is not set (a source check renders with that: see extract.mkdocs.setup)."""
+
+    default: Any
+
+    def __new__(cls, value: str, default: Any) -> EnvValue:
+        made = super().__new__(cls, value)
+        made.default = default
+        return made
+
+
 class RelativePath(str):
     """A `!relative` config value (`$config_dir`, `$docs_dir`, or '' for the page's directory)."""
 
@@ -76,8 +88,8 @@ class MkDocsProject:
     hooks: tuple[Path, ...] = ()  # `hooks:` files (resolved): the project's own code, run by `mkdocs build`
     theme_name: str = "mkdocs"  # `theme.name` (None for a custom_dir-only theme is "")
     static_templates: tuple[str, ...] = ()  # `theme.static_templates`: pages the theme renders on its own
-    # Whether the person running linkfix lets the project's own code (hooks, gen-files scripts)
-    # run, as `mkdocs build` runs it (--trust-project-code; never from a file of the project).
+    # Whether the project's own code may run (hooks, gen-files scripts, imports the config names),
+    # as `mkdocs build` runs it: the runner's choice (--trust-project-code), never the file's.
     trust_project_code: bool = False
 
     @property
@@ -122,10 +134,11 @@ def _env_tag(loader: yaml.SafeLoader, node: yaml.Node):
         values = [loader.construct_scalar(node)]  # a mapping: PyYAML's error, as in MkDocs
     else:
         raise TypeError(f"{type(node).__name__}: not a node PyYAML makes")
+    default = values[-1] if len(values) > 1 else None
     for name in values[:-1] if len(values) > 1 else values:
         if isinstance(name, str) and name in os.environ:
-            return os.environ[name]
-    return values[-1] if len(values) > 1 else None
+            return EnvValue(os.environ[name], default)
+    return default
 
 
 _TolerantLoader.add_multi_constructor("", _unknown_tag)

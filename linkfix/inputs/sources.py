@@ -10,7 +10,7 @@ import logging
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -194,7 +194,7 @@ def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[re.Pattern
     MkDocs renders links when the root is the docs_dir (MkDocsFiles)."""
     from .mkdocs_files import MkDocsFiles
 
-    mk.trust_project_code = _trusts_project_code(config)
+    mk = replace(mk, trust_project_code=config.trust_project_code)
     root = (Path(config.path(config.root_dir)) if config.root_dir else mk.docs_dir).resolve()
     # What MkDocs itself builds from: the project directory (docs/index.md -> ../README.md
     # is a common idiom), or wider when docs_dir or root_dir is set outside it.
@@ -222,11 +222,6 @@ def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[re.Pattern
                          "not checked", len(files) - len(published), len(files))
             project.files = published
     return project
-
-
-def _trusts_project_code(config: Config) -> bool:
-    """Whether the person running linkfix lets the project's own code run (--trust-project-code)."""
-    return bool(getattr(config, "trust_project_code", False))
 
 
 def enclosing_mkdocs(paths: list[Path]) -> MkDocsProject | None:

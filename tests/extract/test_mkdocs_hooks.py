@@ -79,11 +79,7 @@ def project(tmp_path: Path, hooks: dict[str, str], pages: dict[str, str], config
 
 
 def check(config_file: Path, *, trusted: bool = False) -> Report:
-    import pytest
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("linkfix.inputs.sources._trusts_project_code", lambda config: trusted)
-        return asyncio.run(run_check([str(config_file)], Config(offline=True, cache=False)))
+    return asyncio.run(run_check([str(config_file)], Config(offline=True, cache=False, trust_project_code=trusted)))
 
 
 def outcomes(report: Report) -> dict[tuple[str, str], tuple[str, str]]:

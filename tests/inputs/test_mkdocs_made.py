@@ -190,11 +190,10 @@ def test_i18n_suffix_structure(tmp_path):
     assert got == {"https://x.dev/ja/setup/": ("ok", ""), "https://x.dev/ja/only/": ("ok", ""), "/only/": ("broken", "missing-file")}
 
 
-def test_with_the_trust_gen_files_scripts_run_and_their_pages_are_known(tmp_path, monkeypatch):
+def test_with_the_trust_gen_files_scripts_run_and_their_pages_are_known(tmp_path):
     """--trust-project-code: the scripts run as the plugin runs them; a page they do not write
     is broken again, as in the build."""
     pytest.importorskip("mkdocs_gen_files")
-    monkeypatch.setattr("linkfix.inputs.sources._trusts_project_code", lambda config: True)
     files = {"docs/gen_pages.py": """\
             import mkdocs_gen_files
 
@@ -208,5 +207,5 @@ def test_with_the_trust_gen_files_scripts_run_and_their_pages_are_known(tmp_path
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(textwrap.dedent(text))
-    report = asyncio.run(run_check([str(tmp_path / "mkdocs.yml")], Config(offline=True, cache=False)))
+    report = asyncio.run(run_check([str(tmp_path / "mkdocs.yml")], Config(offline=True, cache=False, trust_project_code=True)))
     assert outcomes(report) == {"sample/99-bottles.md": ("ok", ""), "sample/98-bottles.md": ("broken", "missing-file")}

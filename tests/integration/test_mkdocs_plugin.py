@@ -129,7 +129,8 @@ def test_every_config_key_is_an_option(in_process_plugin):
     from mkdocs_linkfix.plugin import LinkfixPlugin
 
     options = {name for name, _ in LinkfixPlugin.config_scheme}
-    assert {f.name for f in Config.key_fields()} - {"format", "output"} <= options
+    assert {f.name for f in Config.key_fields()} - {"format", "output", "trust_project_code"} <= options
+    assert "trust_project_code" not in options  # a build runs the project's code anyway: no switch for it
     assert {"fail_on", "report", "serve_external"} <= options
 
 

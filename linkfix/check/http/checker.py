@@ -169,8 +169,10 @@ class HttpChecker:
 
     async def fetch(self, url: str, *, max_bytes: int = 2_000_000, headers: Mapping[str, str] | None = None) -> Fetched:
         """GET `url` with the checker's politeness, safety and redirect handling. Never raises
-        for network trouble: `status == 0` and `error` say what happened. `headers` (an API
-        key, say) go to `url`'s host only, never to a host a redirect leads to."""
+        for network trouble: `status == 0` and `error` say what happened. `headers` mark a
+        request that carries the runner's key (in them, or in `url`): it goes to `url` itself,
+        never where a `remap` rule (which a repository's config may set) would send it, and
+        the headers go to `url`'s host only, never to a host a redirect leads to."""
         started = time.monotonic()
         refusal = self.urls.refusal(url)
         if refusal is not None:
@@ -179,7 +181,7 @@ class HttpChecker:
             await self.network.ensure_up(self._send_probe)
         except NetworkDownError as exc:
             return Fetched(url=url, final_url=url, status=0, headers={}, text="", elapsed=0.0, error=f"network-down: {exc}")
-        target = self.transport.remap(url)
+        target = url if headers else self.transport.remap(url)
         extra = (hostname(target), dict(headers)) if headers else None
         answer, chain, stop = await self.redirects.follow(target, "GET", max_bytes, extra=extra)
         return Fetched(

@@ -58,7 +58,8 @@ def run(args: argparse.Namespace, config: Config) -> int:
     for note in () if args.quiet else plan.notes:
         span = note.span
         sys.stderr.write(f"{clean(span.path)}:{span.line}:{span.column}  {clean(note.url)}  {clean(note.message)}\n")
-    changes, problems = prepare_changes(plan, base=base, root=base, rewrite_read_only=args.rewrite_read_only)
+    changes, problems = prepare_changes(plan, base=base, root=base, rewrite_read_only=args.rewrite_read_only,
+                                        trust_project_code=config.trust_project_code)
     changed: list[str] = []
     if args.dry_run:
         diff = "".join(change.diff for change in changes)

@@ -3,8 +3,8 @@ Python-Markdown extension that puts the file's text in place of the directive be
 else reads the page, as those extensions do.
 
 It stands in for both in every environment, so that the answer does not depend on which is
-installed, and so that an include never reaches outside the project: a file is read only from
-inside the project's directory and never through a tool or VCS directory (`.git`); a URL
+installed, and so that an include never reaches outside the project: a file is read only as
+pymdownx.snippets' are (snippet_reads: inside the project, never in a VCS directory); a URL
 (mdx_include downloads them) is not fetched, the directive is left out.
 
 The syntax is mdx_include's, which markdown-include's is a part of: `{!path!}`, `{!+path!}` /
@@ -27,7 +27,7 @@ from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
 from ...inputs.read import Unreadable, read_text
-from ...inputs.sources import outside_reason
+from .snippet_reads import read_refusal
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +95,7 @@ class IncludePreprocessor(Preprocessor):
             return []
         start = parent.parent if parent is not None and self.relative_to_parent else self.base
         path = Path(os.path.normpath(start / name))
-        if outside_reason(path, self.project) is not None or not path.is_file():
+        if read_refusal(path, self.project) is not None:  # outside the project, in .git, not a file
             return []
         try:
             text = read_text(path)[0]

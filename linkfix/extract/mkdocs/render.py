@@ -16,6 +16,7 @@ from typing import Any
 
 from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS
 from .setup import Loaded, MarkdownSetup, load
+from .snippet_reads import guard_snippets
 
 log = logging.getLogger(__name__)
 
@@ -44,11 +45,13 @@ class Renderer:
     """Renders pages of one project (one `MarkdownSetup`); with `run_hooks_of`, the project's
     hooks run on each page as in `mkdocs build` (`hooks`)."""
 
-    def __init__(self, loaded: Loaded, run_hooks_of: str = "") -> None:
+    def __init__(self, loaded: Loaded, project_dir: str, run_hooks_of: str = "") -> None:
         self.extensions = list(loaded.extensions)
         self.configs = loaded.configs
-        self.unsure = loaded.unsure  # left out here, may make ids: see extract_mkdocs
+        self.unsure = loaded.unsure  # left out here, may make ids: see extract.mkdocs.unknowns
         self.unsure_packages = loaded.unsure_packages
+        self.project_dir = project_dir
+        self.refused_reads: list[str] = []  # includes the last `render` did not read (see snippet_reads)
         self.hooks = _hook_runner(run_hooks_of) if run_hooks_of else None
         self.hooks_failed: set[str] = set()  # pages on which a hook failed: read as their source shows them
 
@@ -60,10 +63,13 @@ class Renderer:
         import markdown
 
         configs = {name: config for name, config in self.configs.items() if name in extensions}
-        return markdown.Markdown(extensions=extensions, extension_configs=configs)
+        md = markdown.Markdown(extensions=extensions, extension_configs=configs)
+        guard_snippets(md, self.project_dir, self.refused_reads)
+        return md
 
     def render(self, markdown: str, path: str) -> str | None:
         """The page's HTML as Python-Markdown makes it, or None (said why) when it cannot be made."""
+        self.refused_reads = []
         if len(markdown) > RENDER_LIMIT:
             log.warning("%s: longer than %d characters: read with the CommonMark reader", path, RENDER_LIMIT)
             return None
@@ -117,4 +123,4 @@ def _hook_runner(config_file: str) -> Any:
 def renderer_for(setup: MarkdownSetup) -> Renderer | None:
     """One renderer per setup and process; None when Python-Markdown cannot be used."""
     loaded = load(setup)
-    return Renderer(loaded, setup.run_hooks_of) if loaded is not None else None
+    return Renderer(loaded, setup.project_dir, setup.run_hooks_of) if loaded is not None else None

@@ -5,23 +5,37 @@
 extension imported, `!!python/name:` values imported when they can be. What cannot be loaded is
 left out, each with one warning naming it and what that may hide; nothing stops the check.
 
-A source check renders the pages; it never runs the project's code. So a few settings differ
-from a real build, each on purpose:
+A source check renders the pages; it never runs the project's code unless the person running
+linkfix says so (`trust_project_code`, see `imports`). So a few settings differ from a real
+build, each on purpose:
+- names and calls in the config (`!!python/name:`, `!!python/object/apply:`) and extensions are
+  imported only from installed distributions, and called only when known safe (`imports`); a
+  slug function left out makes the fragments a heading could make unverified, not broken;
+- `!ENV` values in extension settings are the file's own defaults, not the environment's: the
+  environment holds the runner's secrets, and rendered text becomes URLs that are fetched;
 - `pymdownx.snippets`: relative `base_path`s are taken from the config's directory (MkDocs takes
-  them from the working directory, which is the config's in a normal build), a missing file
+  them from the working directory, which is the config's in a normal build), only base paths
+  and files inside the project are read, never a VCS directory (`snippet_reads`), a missing file
   includes nothing instead of failing the page, and nothing is downloaded;
 - the `markdown-exec` plugin's fences (```` ```python exec="on" ````) are shown as code, not run:
   what they would print is made at build time (see `BUILD_TIME_CLASS`);
+- mdx_include's and markdown-include's `{!file!}` are read by linkfix's own reader
+  (`include_ext`), mkdocs-autorefs' `[text][identifier]` by its own (`autorefs_ext`): the same
+  in every environment, and an include reads what a snippet may, never a URL;
+- a macros extension is left out: it renders pages with the build's variables;
+- what is left out that may make ids (an extension, a slugify, a custom fence's format) is
+  `unsure`: the fragments a page's source spells that this rendering lacks are unverified;
+  what makes no link and no id is left out with a note only (`NO_LINKS_OR_IDS`, `HARMLESS_OPTIONS`);
 - extensions that only work inside a MkDocs build (they need MkDocs' own processors) and make
   no links or ids are left out quietly (`MKDOCS_ONLY`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import html
-import importlib
 import json
 import logging
 import re
@@ -29,8 +43,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS, MkDocsProject, PythonCall, PythonName
+from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS, EnvValue, MkDocsProject, PythonCall, PythonName
 from ...inputs.mkdocs_made import PageRewriter, hook_rewriters
+from . import imports
+from .snippet_reads import allowed_bases, project_dir_of, snippets_name
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +56,7 @@ MKDOCS_ONLY = {"material.extensions.preview": "link previews (needs MkDocs' relp
 
 def is_template_extension(name: str) -> bool:
     """A macros extension (mkdocs-macros' or zensical's): pages are Jinja templates."""
-    return name.split(".")[-1] == "macros"
+    return name.split(".")[-1].split(":")[0] == "macros"
 
 
 #: The languages the `markdown-exec` plugin runs by default (its `languages` option).
@@ -62,11 +78,12 @@ class MarkdownSetup:
     plugins: tuple[str, ...] = ()
     config_dir: str = "."
     docs_dir: str = "."
+    project_dir: str = "."  # what included files may be read from (see snippet_reads)
+    trust_project_code: bool = False  # the runner's choice (command line), never the config's
     # The project hooks that rewrite pages, as read without running them: a page one of them
     # may touch has its broken links and missing ids unverified (unless the hooks ran on it).
     rewriters: tuple[PageRewriter, ...] = ()
-    # Run the project's hooks as `mkdocs build` does (--trust-project-code): the config file
-    # whose hooks run ('' when they do not).
+    # Run the project's hooks as `mkdocs build` does (trusted): the config file whose hooks run ('' when they do not).
     run_hooks_of: str = ""
     key: str = field(default="", compare=False)
 
@@ -74,8 +91,8 @@ class MarkdownSetup:
         if not self.key:
             digest = hashlib.blake2b(digest_size=16)
             hooks = [f"{r.name}:{r.reading!r}" for r in self.rewriters]
-            for part in (*self.extensions, "\0", self.configs_json, "\0", *self.plugins, "\0", self.config_dir, self.docs_dir, "\0",
-                         *hooks, "\0", self.run_hooks_of):
+            for part in (*self.extensions, "\0", self.configs_json, "\0", *self.plugins, "\0", self.config_dir, self.docs_dir,
+                         self.project_dir, str(self.trust_project_code), "\0", *hooks, "\0", self.run_hooks_of):
                 digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
             object.__setattr__(self, "key", digest.hexdigest())
 
@@ -90,30 +107,34 @@ class MarkdownSetup:
 
 
 def setup_of(project: MkDocsProject) -> MarkdownSetup:
-    """The project's setup; its hooks run as `mkdocs build` runs them when the person running
-    linkfix trusts the project's code, else they are read (`rewriters`)."""
-    run_hooks = project.trust_project_code and bool(project.hooks)
+    trusted = project.trust_project_code
+    config_dir = project.config_file.parent.resolve()
     return MarkdownSetup(
         extensions=tuple(project.markdown_extensions),
-        configs_json=json.dumps(_tagged(project.mdx_configs), default=_plain, sort_keys=True),
+        configs_json=json.dumps(_tagged(project.mdx_configs, trusted), default=_plain, sort_keys=True),
         plugins=tuple(project.plugins),
-        config_dir=str(project.config_file.parent.resolve()),
+        config_dir=str(config_dir),
         docs_dir=str(project.docs_dir),
+        project_dir=str(project_dir_of(config_dir)),
+        trust_project_code=trusted,
         rewriters=tuple(hook_rewriters(project)),
-        run_hooks_of=str(project.config_file.resolve()) if run_hooks else "",
+        run_hooks_of=str(project.config_file.resolve()) if trusted and project.hooks else "",
     )
 
 
-def _tagged(value: Any) -> Any:
-    """`value` with each PythonName as {"!!python/name": name} (json writes a str subclass as a str)."""
+def _tagged(value: Any, trusted: bool) -> Any:
+    """`value` with each PythonName as {"!!python/name": name} (json writes a str subclass as a
+    str), and each `!ENV` value as the environment has it (trusted) or as the file writes it."""
+    if isinstance(value, EnvValue):
+        return str(value) if trusted else _tagged(value.default, trusted)
     if isinstance(value, PythonName):
         return {_PYTHON_NAME_KEY: str(value)}
     if isinstance(value, PythonCall):
-        return {_PYTHON_CALL_KEY: value.name, "args": _tagged(list(value.args)), "kwds": _tagged(value.kwds)}
+        return {_PYTHON_CALL_KEY: value.name, "args": _tagged(list(value.args), trusted), "kwds": _tagged(value.kwds, trusted)}
     if isinstance(value, dict):
-        return {str(key): _tagged(item) for key, item in value.items()}
+        return {str(key): _tagged(item, trusted) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_tagged(item) for item in value]
+        return [_tagged(item, trusted) for item in value]
     return value
 
 
@@ -155,8 +176,8 @@ def load(setup: MarkdownSetup) -> Loaded | None:
     problems: list[str] = []
     configs = setup.configs()
     for name in list(configs):
-        configs[name] = _import_names(configs[name], name, problems)
-    _adjust_snippets(configs, setup)
+        configs[name] = _import_names(configs[name], name, problems, setup.trust_project_code)
+    _adjust_snippets(configs, setup, problems)
     names = _own_includes(configs, setup)
     if setup.has_plugin(*AUTOREFS_PLUGINS):
         names.append(AUTOREFS_EXTENSION)
@@ -173,10 +194,10 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         if (name, key) in HARMLESS_OPTIONS:
             problems[:] = [problem for problem in problems if problem not in said]
             notes += [f"{problem} (it makes no link and no id)" for problem in said]
-            configs[name].update({option: _import(value) for option, value in HARMLESS_OPTIONS[(name, key)].items()})
+            configs[name].update({option: _import(value, trusted=False) for option, value in HARMLESS_OPTIONS[(name, key)].items()})
         elif "slugify" in key:
             unsure.append(f"{name}'s {key}")
-            packages.append(_distribution(str(_named(setup.configs()[name][key]))))
+            packages.append(_distribution(_named(setup.configs()[name][key])))
     for problem in problems:  # a custom fence left out: read as a code block, its headings too
         entry = re.search(r"'([^']+)': an entry(?: '([^']*)')? names ([\w.]+)", problem)
         if entry is not None:
@@ -190,8 +211,15 @@ def load(setup: MarkdownSetup) -> Loaded | None:
             # It renders each page as a Jinja template with the build's variables (`extra`, data
             # files), which a source check does not have: rendered here it fails or drops text.
             # The page is read as written; template targets and the ids templates may make are
-            # unverified (check.local, extract.mkdocs), in every environment.
+            # unverified (check.local, extract.mkdocs.unknowns), in every environment.
             log.debug("leaving out %s in a source check: it renders pages with the build's variables", name)
+            continue
+        refusal = None if setup.trust_project_code or name in OWN_EXTENSIONS else imports.extension_refusal(name)
+        if refusal is not None:
+            problems.append(f"markdown extension '{name}' is not loaded: {refusal}; left out, so links and ids it would render are not seen")
+            unsure.append(f"the Markdown extension {name}")
+            packages.append(_distribution(name))
+            configs.pop(name, None)
             continue
         try:
             markdown.Markdown(extensions=[name], extension_configs={name: configs[name]} if name in configs else {})
@@ -228,14 +256,12 @@ NO_LINKS_OR_IDS = {
     "markdown_callouts": "it turns NOTE: paragraphs into admonitions (no link, no id)",
 }
 
-
 #: Options that only choose how emoji look, left out where what they name is not installed (Material's):
 #: emoji are then written as their text, which links nowhere (the default would link images on a CDN).
 HARMLESS_OPTIONS: dict[tuple[str, str], dict[str, str]] = {
     ("pymdownx.emoji", "emoji_index"): {},
     ("pymdownx.emoji", "emoji_generator"): {"emoji_generator": "pymdownx.emoji.to_alt"},
 }
-
 
 #: The distribution of an extension's top module, where the names differ.
 DISTRIBUTIONS = {"material": "mkdocs-material", "mdx_include": "mdx-include", "markdown_include": "markdown-include",
@@ -244,7 +270,7 @@ DISTRIBUTIONS = {"material": "mkdocs-material", "mdx_include": "mdx-include", "m
 
 
 def _distribution(name: str) -> str:
-    top = name.split(".")[0]
+    top = name.split(".")[0].split(":")[0]
     return DISTRIBUTIONS.get(top, top.replace("_", "-"))
 
 
@@ -270,24 +296,26 @@ def _left_out(name: str, exc: BaseException) -> str:
             "(install what the site's build installs to check them)")
 
 
-def _import_names(value: Any, extension: str, problems: list[str], *, in_list: bool = False) -> Any:
-    """`value` with every PythonName imported. A name that cannot be imported takes its list
-    entry with it (a custom fence: its blocks are then read as ordinary fences), else its key."""
+def _import_names(value: Any, extension: str, problems: list[str], trusted: bool, *, in_list: bool = False) -> Any:
+    """`value` with every PythonName imported and every PythonCall made (as far as `imports`
+    allows). A name that cannot be imported takes its list entry with it (a custom fence: its
+    blocks are then read as ordinary fences), else its key."""
     if isinstance(value, PythonName):
-        return _import(value)
+        return _import(value, trusted)
     if isinstance(value, PythonCall):
-        function = _import(value.name)
-        args = _import_names(list(value.args), extension, problems, in_list=True)
-        kwds = _import_names(value.kwds, extension, problems, in_list=True)
+        args = _import_names(list(value.args), extension, problems, trusted, in_list=True)
+        kwds = _import_names(value.kwds, extension, problems, trusted, in_list=True)
         try:
-            return function(*args, **kwds)
+            return imports.call(value.name, args, kwds, trusted=trusted)
+        except imports.Refused as exc:
+            raise _Unimportable(str(exc)) from exc
         except Exception as exc:  # the project's own callable: any failure
             raise _Unimportable(f"{value.name}(...), which fails here ({type(exc).__name__}: {exc})") from exc
     if isinstance(value, dict):
         out = {}
         for key, item in value.items():
             try:
-                out[key] = _import_names(item, extension, problems, in_list=in_list)
+                out[key] = _import_names(item, extension, problems, trusted, in_list=in_list)
             except _Unimportable as exc:
                 if in_list:
                     raise
@@ -297,7 +325,7 @@ def _import_names(value: Any, extension: str, problems: list[str], *, in_list: b
         items = []
         for item in value:
             try:
-                items.append(_import_names(item, extension, problems, in_list=True))
+                items.append(_import_names(item, extension, problems, trusted, in_list=True))
             except _Unimportable as exc:
                 what = f" '{item['name']}'" if isinstance(item, dict) and isinstance(item.get("name"), str) else ""
                 problems.append(f"markdown extension '{extension}': an entry{what} names {exc}; that entry is left out "
@@ -310,10 +338,11 @@ class _Unimportable(Exception):
     pass
 
 
-def _import(name: str) -> Any:
-    module, _, attribute = name.rpartition(".")
+def _import(name: str, trusted: bool) -> Any:
     try:
-        return getattr(importlib.import_module(module), attribute)
+        return imports.import_name(name, trusted=trusted)
+    except imports.Refused as exc:
+        raise _Unimportable(str(exc)) from exc
     except Exception as exc:  # the module's own import may fail any way
         raise _Unimportable(f"{name}, which cannot be imported here ({type(exc).__name__})") from exc
 
@@ -325,11 +354,13 @@ AUTOREFS_PLUGINS = ("autorefs", "mkdocstrings")
 #: linkfix's own reader of `{!file!}` includes (include_ext), in place of mdx_include and markdown-include.
 INCLUDE_EXTENSION = "linkfix.extract.mkdocs.include_ext"
 INCLUDE_NAMES = ("mdx_include", "markdown_include.include", "markdown_include")
+#: linkfix's own extensions: part of linkfix, loaded whatever `imports` says of the project's.
+OWN_EXTENSIONS = frozenset({AUTOREFS_EXTENSION, INCLUDE_EXTENSION})
 
 
 def _own_includes(configs: dict[str, Any], setup: MarkdownSetup) -> list[str]:
     """The extensions, mdx_include and markdown-include read by linkfix's own include reader
-    (the same in every environment; nothing read outside the project, no URL fetched)."""
+    (the same in every environment; reads as snippets' may, no URL fetched)."""
     names: list[str] = []
     for name in setup.extensions:
         if name not in INCLUDE_NAMES:
@@ -340,21 +371,25 @@ def _own_includes(configs: dict[str, Any], setup: MarkdownSetup) -> list[str]:
         recursive = given.get("recurs_local", given.get("recursive", True))
         if INCLUDE_EXTENSION not in names:
             names.append(INCLUDE_EXTENSION)
-            configs[INCLUDE_EXTENSION] = {"base_path": str(Path(setup.config_dir) / base), "project": setup.config_dir,
+            configs[INCLUDE_EXTENSION] = {"base_path": str(Path(setup.config_dir) / base), "project": setup.project_dir,
                                           "recursive": recursive is not False,
                                           "recursive_relative_path": given.get("recursive_relative_path") is True}
     return names
 
 
-def _adjust_snippets(configs: dict[str, Any], setup: MarkdownSetup) -> None:
+def _adjust_snippets(configs: dict[str, Any], setup: MarkdownSetup, problems: list[str]) -> None:
     """pymdownx.snippets as a source check needs it (see the module docstring)."""
-    name = "pymdownx.snippets"
-    if name not in setup.extensions:
+    name = snippets_name(setup.extensions)
+    if name is None:
         return
     config = configs.setdefault(name, {})
-    bases = config.get("base_path", ["."])
-    bases = [bases] if isinstance(bases, str) else list(bases) if isinstance(bases, list) else ["."]
-    config["base_path"] = [str(Path(setup.config_dir) / base) for base in bases if isinstance(base, str)]
+    bases = []
+    for base, refusal in allowed_bases(config.get("base_path", ["."]), setup.config_dir, setup.project_dir):
+        if refusal is None:
+            bases.append(str(base))
+        else:
+            problems.append(f"markdown extension '{name}': base_path '{base}' is not read: {refusal}")
+    config["base_path"] = bases
     config["check_paths"] = False
     config["url_download"] = False
 
@@ -407,14 +442,14 @@ def fingerprint(setup: MarkdownSetup) -> str:
 _CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
 
 
-def markdown_setup_for(file: Path) -> MarkdownSetup | None:
+def markdown_setup_for(file: Path, *, trust_project_code: bool = False) -> MarkdownSetup | None:
     """The Markdown setup of the MkDocs project whose `docs_dir` holds `file` (the nearest
     mkdocs.yml/mkdocs.yaml above it), or None: the fixer reads a page the way the check read it."""
     if file.suffix.lower() not in (".md", ".markdown", ".mdown", ".mkd"):
         return None
     real = file.resolve()
     for directory in real.parents:
-        found = _project_in(directory)
+        found = _project_in(directory, trust_project_code)
         if found is not None and real.is_relative_to(found[0]):
             return found[1] if announce(found[1]) else None
         if (directory / ".git").exists():
@@ -423,7 +458,7 @@ def markdown_setup_for(file: Path) -> MarkdownSetup | None:
 
 
 @functools.lru_cache(maxsize=32)
-def _project_in(directory: Path) -> tuple[Path, MarkdownSetup] | None:
+def _project_in(directory: Path, trust_project_code: bool) -> tuple[Path, MarkdownSetup] | None:
     """(docs_dir, setup) of the MkDocs config in `directory`, if it has a readable one."""
     from ...errors import LinkfixError
     from ...inputs.mkdocs import read_mkdocs
@@ -436,5 +471,5 @@ def _project_in(directory: Path) -> tuple[Path, MarkdownSetup] | None:
             except LinkfixError as exc:
                 log.debug("%s: not read as a MkDocs config: %s", config, exc)
                 return None
-            return project.docs_dir, setup_of(project)
+            return project.docs_dir, setup_of(dataclasses.replace(project, trust_project_code=trust_project_code))
     return None

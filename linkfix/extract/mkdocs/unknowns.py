@@ -20,10 +20,10 @@ from typing import Any
 
 from ...inputs.mkdocs_made import TRUST_HINT, install_hint
 from ...inputs.read import Unreadable, read_text
-from ...inputs.sources import outside_reason
 from ...model import id_key
 from .render import Renderer
 from .setup import BUILD_TIME_CLASS, MarkdownSetup, is_template_extension
+from .snippet_reads import read_refusal
 
 # A `::: identifier` block left as text (also as a heading: `# ::: package`): what it makes
 # exists only in the built site.
@@ -111,11 +111,11 @@ def _templates(setup: MarkdownSetup, path: str, markdown: str) -> tuple[str, set
 
 def _included(setup: MarkdownSetup, page: str, name: str) -> str | None:
     """The text of a file a template includes: from the page's directory, the docs or the
-    config's directory (where the macros plugin and include-markdown look), inside the project."""
-    project = Path(setup.config_dir)
-    for base in (Path(os.path.abspath(page)).parent, Path(setup.docs_dir), project):
+    config's directory (where the macros plugin and include-markdown look), read as an
+    include may be (snippet_reads)."""
+    for base in (Path(os.path.abspath(page)).parent, Path(setup.docs_dir), Path(setup.config_dir)):
         candidate = base / name
-        if candidate.is_file() and outside_reason(candidate, Path(os.path.realpath(project))) is None:
+        if read_refusal(candidate, setup.project_dir) is None:  # inside the project, in no VCS directory, a file
             try:
                 return read_text(candidate)[0]
             except Unreadable:
