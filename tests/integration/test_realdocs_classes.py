@@ -183,3 +183,47 @@ def test_a_fence_formatter_that_prints_does_not_spoil_the_json_report(tmp_path):
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     report = json.loads(done.stdout)
     assert [link["status"] for link in report["links"]] == ["ok"]
+
+
+# kedro (49 of its 56 unverified links), mkdocstrings-python: a table of links to the objects the
+# page's own `:::` blocks document. mkdocstrings' Python handler gives each block's object the id
+# of the identifier as written (a heading, or an empty anchor with show_root_toc_entry), and a
+# block it cannot collect fails the build: those ids are known; the members' are not.
+def test_the_id_of_a_mkdocstrings_block_s_own_object_is_known(tmp_path):
+    config = """\
+        plugins:
+          - mkdocstrings:
+              handlers:
+                python:
+                  options:
+                    show_root_heading: true
+        """
+    page = {"api.md": """\
+        # API
+
+        [Thing](#pkg.mod.Thing) [member](#pkg.mod.Thing.run) [other](#pkg.mod.Other)
+
+        ::: pkg.mod.Thing
+            options:
+              members: false
+
+        ::: pkg.mod.Other
+            options:
+              show_root_heading: false
+              show_root_toc_entry: false
+
+        ```md
+        ::: pkg.mod.InCode
+        ```
+        [code](#pkg.mod.InCode)
+        """}
+    found = statuses(tmp_path, config, page)
+    assert found["#pkg.mod.Thing"] == "ok"
+    assert found["#pkg.mod.Thing.run"] == "unverified"  # a member: only the build knows it
+    assert found["#pkg.mod.Other"] == "unverified"  # no heading, no toc entry: no id for certain
+    assert found["#pkg.mod.InCode"] == "unverified"  # a fence's text is not a block
+    # Another handler, or the project's own templates, may give other ids: no claim.
+    other = tmp_path / "other"
+    other.mkdir()
+    found = statuses(other, config.replace("handlers:", "default_handler: crystal\n              handlers:"), page)
+    assert found["#pkg.mod.Thing"] == "unverified"

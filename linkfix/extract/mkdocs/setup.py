@@ -46,6 +46,7 @@ from typing import Any
 from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS, EnvValue, MkDocsProject, PythonCall, PythonName
 from ...inputs.mkdocs_made import PageRewriter, hook_rewriters
 from . import imports
+from .autodoc import autodoc_settings
 from .snippet_reads import allowed_bases, project_dir_of, snippets_name
 
 log = logging.getLogger(__name__)
@@ -85,6 +86,8 @@ class MarkdownSetup:
     rewriters: tuple[PageRewriter, ...] = ()
     # Run the project's hooks as `mkdocs build` does (trusted): the config file whose hooks run ('' when they do not).
     run_hooks_of: str = ""
+    # What mkdocstrings' `:::` blocks are sure to make ('' when no claim can be made; see autodoc).
+    autodoc: str = ""
     key: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -92,7 +95,7 @@ class MarkdownSetup:
             digest = hashlib.blake2b(digest_size=16)
             hooks = [f"{r.name}:{r.reading!r}" for r in self.rewriters]
             for part in (*self.extensions, "\0", self.configs_json, "\0", *self.plugins, "\0", self.config_dir, self.docs_dir,
-                         self.project_dir, str(self.trust_project_code), "\0", *hooks, "\0", self.run_hooks_of):
+                         self.project_dir, str(self.trust_project_code), "\0", *hooks, "\0", self.run_hooks_of, self.autodoc):
                 digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
             object.__setattr__(self, "key", digest.hexdigest())
 
@@ -119,6 +122,7 @@ def setup_of(project: MkDocsProject) -> MarkdownSetup:
         trust_project_code=trusted,
         rewriters=tuple(hook_rewriters(project)),
         run_hooks_of=str(project.config_file.resolve()) if trusted and project.hooks else "",
+        autodoc=autodoc_settings(project.plugin_configs),
     )
 
 
