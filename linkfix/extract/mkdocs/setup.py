@@ -187,7 +187,9 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         names.append(AUTOREFS_EXTENSION)
     if setup.has_plugin(*EXEC_PLUGINS) and "pymdownx.superfences" in setup.extensions:
         fences = configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
-        fences.extend({"name": language, "class": language, "validator": _exec_validator, "format": _exec_as_code}
+        tree_is_code = not _line_ids(configs.get("pymdownx.highlight"))
+        fences.extend({"name": language, "class": language, "validator": _exec_validator,
+                       "format": _tree_as_code if language == "tree" and tree_is_code else _exec_as_code}
                       for language in EXEC_LANGUAGES)
     extensions: list[str] = []
     notes: list[str] = []
@@ -407,6 +409,20 @@ def _exec_validator(language: str, inputs: dict[str, str], options: dict[str, An
 def _exec_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
     return (f'<div class="{BUILD_TIME_CLASS}" data-made-by="markdown-exec"><pre><code class="language-{html.escape(language)}">'
             f"{html.escape(source)}</code></pre></div>")
+
+
+def _tree_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
+    """markdown-exec's `tree` fence runs no code: it draws the listed paths as a code block,
+    which makes no link, and no id unless code lines get ids (`_line_ids`)."""
+    return f'<pre><code class="language-tree">{html.escape(source)}</code></pre>'
+
+
+def _line_ids(highlight: Any) -> bool:
+    """pymdownx.highlight gives code lines ids (`line_spans`, `anchor_linenums`); a code block
+    made at build time then makes ids a source check cannot number."""
+    if highlight is None:  # not configured, or with no options: its defaults make no line ids
+        return False
+    return not isinstance(highlight, dict) or bool(highlight.get("line_spans")) or bool(highlight.get("anchor_linenums"))
 
 
 @functools.lru_cache(maxsize=8)
