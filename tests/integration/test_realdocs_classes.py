@@ -218,12 +218,17 @@ def test_the_id_of_a_mkdocstrings_block_s_own_object_is_known(tmp_path):
         ::: pkg.mod.InCode
         ```
         [code](#pkg.mod.InCode)
+
+        <div><p>::: pkg.mod.Raw</p></div>
+
+        [raw](#pkg.mod.Raw)
         """}
     found = statuses(tmp_path, config, page)
     assert found["#pkg.mod.Thing"] == "ok"
     assert found["#pkg.mod.Thing.run"] == "unverified"  # a member: only the build knows it
     assert found["#pkg.mod.Other"] == "unverified"  # no heading, no toc entry: no id for certain
     assert found["#pkg.mod.InCode"] == "unverified"  # a fence's text is not a block
+    assert found["#pkg.mod.Raw"] == "unverified"  # nor is raw HTML's
     # Another handler, or the project's own templates, may give other ids: no claim.
     other = tmp_path / "other"
     other.mkdir()

@@ -80,7 +80,7 @@ def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: boo
     refused_reads = tuple(dict.fromkeys(renderer.refused_reads))
     made = made_link_classes(setup)
     html = extract_html(without_made_links(rendered, made), path, want_text=want_text)
-    ids = html.page.ids | root_ids(setup.autodoc, rendered)
+    ids = html.page.ids | root_ids(setup.autodoc, body.markdown, rendered)
     page = Page(
         path=path,
         title=_title(body, html.page.title),

@@ -28,6 +28,7 @@ _ROOT_OPTIONS = {"show_root_heading": False, "show_root_toc_entry": True}  # mkd
 # A `:::` block as Python-Markdown leaves it when no plugin runs: a paragraph of its own text.
 _BLOCK = re.compile(r"<p>:::[ \t]*([^<]*?)</p>", re.DOTALL)
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_SOURCE_LINE = re.compile(r"^[ \t>]*::: ?([A-Za-z_][\w.]*)[ \t]*$", re.MULTILINE)  # mkdocstrings' own block pattern
 
 
 def autodoc_settings(plugin_configs: dict[str, dict]) -> str:
@@ -47,15 +48,18 @@ def autodoc_settings(plugin_configs: dict[str, dict]) -> str:
     return json.dumps({"default_handler": config.get("default_handler", "python"), "options": wanted}, sort_keys=True)
 
 
-def root_ids(settings: str, rendered: str) -> frozenset[str]:
-    """The ids the `:::` blocks of a rendered page (blocks left as text) are sure to make."""
+def root_ids(settings: str, markdown: str, rendered: str) -> frozenset[str]:
+    """The ids the `:::` blocks of a page (its Markdown `markdown`, rendered with the blocks left
+    as text) are sure to make. A block counts only where the source has it on a line of its own
+    (a `<p>::: x</p>` written as raw HTML is no block)."""
     if not settings or ":::" not in rendered:
         return frozenset()
     config = json.loads(settings)
+    written = set(_SOURCE_LINE.findall(markdown))
     ids = set()
     for match in _BLOCK.finditer(rendered):
         made = _root_id(html.unescape(match.group(1)), config)
-        if made:
+        if made and made in written:
             ids.add(made)
     return frozenset(ids)
 
