@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from ...model import Document, Link, LinkKind, Page
 from ..html import extract_html
 from ..markdown import extract_markdown
+from .autodoc import root_ids
 from .candidates import candidates, search
 from .includes import SPLICED, SPLICED_TARGET, IncludedFiles, attribute, span_at
 from .place import Rerender, place
@@ -79,12 +80,13 @@ def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: boo
     refused_reads = tuple(dict.fromkeys(renderer.refused_reads))
     made = made_link_classes(setup)
     html = extract_html(without_made_links(rendered, made), path, want_text=want_text)
+    ids = html.page.ids | root_ids(setup.autodoc, body.markdown, rendered)
     page = Page(
         path=path,
         title=_title(body, html.page.title, permalink_text(setup)),
         text=html.page.text,
-        ids=html.page.ids,
-        **page_unknowns(setup, renderer, path, body.markdown, rendered, html.page.ids),
+        ids=ids,
+        **page_unknowns(setup, renderer, path, body.markdown, rendered, ids),
     )
     def rerender(marked: str) -> list[str]:
         html = renderer.render(split_meta(marked).markdown, path)

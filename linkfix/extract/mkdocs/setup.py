@@ -46,6 +46,7 @@ from typing import Any
 from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS, EnvValue, MkDocsProject, PythonCall, PythonName
 from ...inputs.mkdocs_made import PageRewriter, hook_rewriters
 from . import imports
+from .autodoc import autodoc_settings
 from .snippet_reads import allowed_bases, project_dir_of, snippets_name
 
 log = logging.getLogger(__name__)
@@ -85,6 +86,8 @@ class MarkdownSetup:
     rewriters: tuple[PageRewriter, ...] = ()
     # Run the project's hooks as `mkdocs build` does (trusted): the config file whose hooks run ('' when they do not).
     run_hooks_of: str = ""
+    # What mkdocstrings' `:::` blocks are sure to make ('' when no claim can be made; see autodoc).
+    autodoc: str = ""
     key: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -92,7 +95,7 @@ class MarkdownSetup:
             digest = hashlib.blake2b(digest_size=16)
             hooks = [f"{r.name}:{r.reading!r}" for r in self.rewriters]
             for part in (*self.extensions, "\0", self.configs_json, "\0", *self.plugins, "\0", self.config_dir, self.docs_dir,
-                         self.project_dir, str(self.trust_project_code), "\0", *hooks, "\0", self.run_hooks_of):
+                         self.project_dir, str(self.trust_project_code), "\0", *hooks, "\0", self.run_hooks_of, self.autodoc):
                 digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
             object.__setattr__(self, "key", digest.hexdigest())
 
@@ -119,6 +122,7 @@ def setup_of(project: MkDocsProject) -> MarkdownSetup:
         trust_project_code=trusted,
         rewriters=tuple(hook_rewriters(project)),
         run_hooks_of=str(project.config_file.resolve()) if trusted and project.hooks else "",
+        autodoc=autodoc_settings(project.plugin_configs),
     )
 
 
@@ -183,7 +187,9 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         names.append(AUTOREFS_EXTENSION)
     if setup.has_plugin(*EXEC_PLUGINS) and "pymdownx.superfences" in setup.extensions:
         fences = configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
-        fences.extend({"name": language, "class": language, "validator": _exec_validator, "format": _exec_as_code}
+        tree_is_code = not _line_ids(configs.get("pymdownx.highlight"))
+        fences.extend({"name": language, "class": language, "validator": _exec_validator,
+                       "format": _tree_as_code if language == "tree" and tree_is_code else _exec_as_code}
                       for language in EXEC_LANGUAGES)
     extensions: list[str] = []
     notes: list[str] = []
@@ -403,6 +409,20 @@ def _exec_validator(language: str, inputs: dict[str, str], options: dict[str, An
 def _exec_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
     return (f'<div class="{BUILD_TIME_CLASS}" data-made-by="markdown-exec"><pre><code class="language-{html.escape(language)}">'
             f"{html.escape(source)}</code></pre></div>")
+
+
+def _tree_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
+    """markdown-exec's `tree` fence runs no code: it draws the listed paths as a code block,
+    which makes no link, and no id unless code lines get ids (`_line_ids`)."""
+    return f'<pre><code class="language-tree">{html.escape(source)}</code></pre>'
+
+
+def _line_ids(highlight: Any) -> bool:
+    """pymdownx.highlight gives code lines ids (`line_spans`, `anchor_linenums`); a code block
+    made at build time then makes ids a source check cannot number."""
+    if highlight is None:  # not configured, or with no options: its defaults make no line ids
+        return False
+    return not isinstance(highlight, dict) or bool(highlight.get("line_spans")) or bool(highlight.get("anchor_linenums"))
 
 
 @functools.lru_cache(maxsize=8)
