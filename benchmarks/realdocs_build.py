@@ -37,6 +37,9 @@ class Project:
     drop_extensions: dict[str, str] = field(default_factory=dict)  # markdown extension -> why left out
     notes: tuple[str, ...] = ()  # other ways the oracle build differs from the project's own
     import_packages: tuple[str, ...] = ()  # the project's own package, installed from PyPI for mkdocstrings
+    # Directories of the export (relative to it) put first on the build's PYTHONPATH: the pinned
+    # commit's own packages, so that mkdocstrings documents them rather than an older PyPI release.
+    source_paths: tuple[str, ...] = ()
     repository: str = ""
     commit: str = ""  # for fetched projects: the pinned commit
     requirements: tuple[str, ...] = ()  # for fetched projects: the docs' packages, in its own oracle venv
@@ -245,7 +248,8 @@ def build(project: Project, source: Path, work: Path, venv: Path, timeout: float
     record_path = work / "record.json"
     record_path.unlink(missing_ok=True)
     env = dict(os.environ, REALDOCS_RECORD=str(record_path), REALDOCS_STUB_FENCES=",".join(project.stub_fences),
-               NO_MKDOCS_2_WARNING="1", DISABLE_MKDOCS_2_WARNING="true", NO_COLOR="1", PYTHONPATH="")
+               NO_MKDOCS_2_WARNING="1", DISABLE_MKDOCS_2_WARNING="true", NO_COLOR="1",
+               PYTHONPATH=os.pathsep.join(str(copy / path) for path in project.source_paths))
     env.pop("VIRTUAL_ENV", None)
     start = time.perf_counter()
     try:

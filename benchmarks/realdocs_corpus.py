@@ -64,6 +64,7 @@ def fetched_projects(path: Path = MANIFEST) -> list[Project]:
             drop_hooks=entry.get("drop_hooks") or {}, plugin_edits=entry.get("plugin_edits") or {},
             stub_files=entry.get("stub_files") or {}, notes=tuple(entry.get("notes") or ()),
             requirements=tuple(entry.get("requirements") or ()), exercises=tuple(entry.get("exercises") or ()),
+            source_paths=tuple(entry.get("source_paths") or ()),
         ))
     return projects
 
