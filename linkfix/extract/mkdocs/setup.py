@@ -163,6 +163,7 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         fences.extend({"name": language, "class": language, "validator": _exec_validator, "format": _exec_as_code}
                       for language in EXEC_LANGUAGES)
     extensions: list[str] = []
+    probe = markdown.Markdown()  # builds an extension (its import, its config) without a parser to extend
     for name in setup.extensions:
         if name in MKDOCS_ONLY:
             log.debug("leaving out %s in a source check: %s", name, MKDOCS_ONLY[name])
@@ -173,17 +174,24 @@ def load(setup: MarkdownSetup) -> Loaded | None:
             configs.pop(name, None)
             continue
         try:
-            markdown.Markdown(extensions=[name], extension_configs={name: configs[name]} if name in configs else {})
+            probe.build_extension(name, configs.get(name, {}))
         except Exception as exc:  # an extension's own import or config error: any type
             problems.append(_left_out(name, exc))
             configs.pop(name, None)
             continue
         extensions.append(name)
-    try:
-        markdown.Markdown(extensions=extensions, extension_configs=configs)
-    except Exception as exc:
+    failure = _extending(markdown, extensions, configs)
+    if failure is not None:  # which one fails on a parser of its own: left out, as an import error is
+        for name in list(extensions):
+            alone = _extending(markdown, [name], {name: configs[name]} if name in configs else {})
+            if alone is not None:
+                problems.append(_left_out(name, alone))
+                configs.pop(name, None)
+                extensions.remove(name)
+        failure = _extending(markdown, extensions, configs)
+    if failure is not None:
         if not all(name in MKDOCS_BUILTIN_EXTENSIONS for name in extensions):
-            problems.append(f"the Markdown extensions do not load together ({type(exc).__name__}: {exc}); "
+            problems.append(f"the Markdown extensions do not load together ({type(failure).__name__}: {failure}); "
                             f"rendering with MkDocs' own ({', '.join(MKDOCS_BUILTIN_EXTENSIONS)}) only")
         extensions = [name for name in extensions if name in MKDOCS_BUILTIN_EXTENSIONS]
         configs = {name: value for name, value in configs.items() if name in extensions}
@@ -193,6 +201,17 @@ def load(setup: MarkdownSetup) -> Loaded | None:
             return None
     build_ids = f"headings (ids made by {' and '.join(slugs)}, left out in this check)" if slugs else ""
     return Loaded(extensions=tuple(extensions), configs=configs, problems=tuple(problems), build_ids=build_ids)
+
+
+def _extending(markdown: Any, extensions: list[str], configs: dict[str, Any]) -> Exception | None:
+    """What a Markdown parser with `extensions` raises when it is made, or None. All together
+    first: a parser per extension, each registering its processors, made load() cost more than
+    rendering a page."""
+    try:
+        markdown.Markdown(extensions=extensions, extension_configs=configs)
+    except Exception as exc:  # an extension's own failure: any type
+        return exc
+    return None
 
 
 def _left_out(name: str, exc: BaseException) -> str:
@@ -297,15 +316,21 @@ def _exec_as_code(source: str, language: str, class_name: str, options: dict[str
 
 
 @functools.lru_cache(maxsize=8)
+def loaded(setup: MarkdownSetup) -> Loaded | None:
+    """`load`, once per process and setup: `announce` and the renderer share it."""
+    return load(setup)
+
+
+@functools.lru_cache(maxsize=8)
 def announce(setup: MarkdownSetup) -> bool:
     """Say once (per process and config) what `load` leaves out; False when Python-Markdown
     cannot render at all here (the pages are then read with the CommonMark reader)."""
-    loaded = load(setup)
-    if loaded is None:
+    ready = loaded(setup)
+    if ready is None:
         log.warning("Python-Markdown cannot render here: reading the MkDocs pages with the CommonMark reader "
                     "(admonitions, content tabs and other extension blocks are not seen)")
         return False
-    for problem in loaded.problems:
+    for problem in ready.problems:
         log.warning("%s", problem)
     return True
 
