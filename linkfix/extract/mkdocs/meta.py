@@ -25,7 +25,7 @@ def get_data(doc: str) -> tuple[str, dict[str, Any]]:
         import yaml
 
         try:
-            loaded = yaml.load(m.group(1), getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # noqa: S506 (a safe loader)
+            loaded = yaml.load(m.group(1), getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # a safe loader, as MkDocs uses
             if isinstance(loaded, dict):
                 data = loaded
                 doc = doc[m.end() :].lstrip("\n")
