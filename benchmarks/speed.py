@@ -66,10 +66,10 @@ def spread(values: list[float]) -> str:
     return f"median {statistics.median(values):.3f}, spread {min(values):.3f}-{max(values):.3f}"
 
 
-def rounds(commands: dict[str, tuple[list[str], Path]], runs: int) -> dict[str, list[dict[str, float]]]:
+def rounds(commands: dict[str, tuple[list[str], Path]], runs: int, *, warm_up: bool = True) -> dict[str, list[dict[str, float]]]:
     """Each command once per round, in order, `runs` rounds (after one untimed warm-up round:
     the page cache and Python's bytecode cache are then as a second commit finds them)."""
-    for command, cwd in commands.values():
+    for command, cwd in commands.values() if warm_up else ():
         subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=TIMEOUT, check=False)
     results: dict[str, list[dict[str, float]]] = {name: [] for name in commands}
     for _ in range(runs):
@@ -140,7 +140,7 @@ def case_copies(args: argparse.Namespace) -> None:
             "lychee 1 copy": (lychee("--offline", "--include-fragments", "--root-dir", str(one), str(one)), one),
             "lychee 4 copies": (lychee("--offline", "--include-fragments", str(four)), four),
         }
-        results = rounds(commands, args.runs)
+        results = rounds(commands, args.runs, warm_up=False)  # the copies were just written: in the page cache
     print(f"\ncopies: four copies of {SITE} against one, offline with fragments; {args.runs} rounds")
     for name, runs in results.items():
         print(f"  {name:<16} wall {spread([r['wall'] for r in runs])} s; peak RSS {spread([r['mb'] for r in runs])} MB")
