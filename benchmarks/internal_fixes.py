@@ -53,10 +53,12 @@ from linkfix.inputs.mkdocs import MkDocsProject, _TolerantLoader  # noqa: E402
 from linkfix.inputs.sources import Project  # noqa: E402
 from linkfix.model import Link, LinkResult, Page, Scope, Status  # noqa: E402
 from linkfix.recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE  # noqa: E402
-from linkfix.recover.internal import confidence  # noqa: E402
 from linkfix.recover.internal.headings import GitPages  # noqa: E402
 from linkfix.recover.internal.history import read_renames  # noqa: E402
 from linkfix.recover.internal.suggest import InternalSuggester  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from internal_table import table_from_counts  # noqa: E402
 
 CONFIDENCE_FILE = ROOT / "linkfix" / "recover" / "internal" / "confidence.py"
 MINER_VERSION = "3"
@@ -454,7 +456,7 @@ def main() -> int:
                 offers = " | ".join(f"{x.url} [{x.label} {'ok' if x.right else 'no'}]" for x in o.offers) or "-"
                 print(f"  {mark} {c['commit'][:8]} {c['page']}: {c['old']} -> {c['new']} || {offers}")
     threshold = DEFAULT_AUTOFIX_CONFIDENCE
-    table = confidence.table_from_counts(counts(outcomes), threshold)
+    table = table_from_counts(counts(outcomes), threshold)
     print_table(outcomes, table, threshold)
     if args.write:
         note = (f"{len(outcomes)} replayed cases mined from {len(used)} projects ({', '.join(used)}); "

@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 for entry in (ROOT, ROOT / "fixtures", ROOT / "benchmarks"):
     sys.path.insert(0, str(entry))
 
-from realbench import diagnose, loso  # noqa: E402
+from realbench import diagnose, fitting, loso  # noqa: E402
 from realbench.baselines import run_baselines  # noqa: E402
 from realbench.client import Client  # noqa: E402
 from realbench.docs_tree import write_tree  # noqa: E402
@@ -243,7 +243,7 @@ def analyse(dump: list[dict[str, Any]], *, refit: bool = False, write: bool = Fa
         model = loso.fit_linkfix(rows)
         note = (f"choice model (conditional logit) and logistic calibration fitted on {len(rows)} ranked candidates of {len(by_case)} real moves with a linking page "
                 f"({len({c.site for c in cases})} sites; every candidate, right and wrong, before any cut)")
-        block = calibration.constants_block(model, threshold=THRESHOLD, note=note)
+        block = fitting.constants_block(model, threshold=THRESHOLD, note=note)
         print("\nfitted on every site:\n" + block)
         if write:
             path = Path(calibration.__file__)

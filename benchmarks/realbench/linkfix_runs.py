@@ -34,7 +34,7 @@ from linkfix.config import Config, validate
 from linkfix.extract.markdown import extract_markdown
 from linkfix.model import Link, LinkKind, LinkResult, Page, Scope, Span
 from linkfix.pipeline import run_check
-from linkfix.recover import pipeline as recover_pipeline
+from linkfix.recover import recoverer as recover_flow
 from linkfix.recover.anchors import analyse_anchor
 from linkfix.recover.trace import CandidateTrace
 from linkfix.store.cache import Cache
@@ -149,7 +149,7 @@ async def _per_case(real: RealWeb, cases: list[MoveCase], by_case: dict[str, Wri
                     orphans: bool, deadline: float) -> list[CaseRun]:
     runs: list[CaseRun] = []
     async with HttpChecker(config, cache, resolver=real.web.resolver) as client:
-        recoverer = recover_pipeline.Recoverer(config=config, client=client, cache=cache, link_times={})
+        recoverer = recover_flow.Recoverer(config=config, client=client, cache=cache, link_times={})
         for case in cases:
             w = by_case.get(case.id)
             if w is None and not orphans:
@@ -167,7 +167,7 @@ async def _per_case(real: RealWeb, cases: list[MoveCase], by_case: dict[str, Wri
                 check = await client.check(urldefrag(link.url)[0])
                 run.check_status, run.check_reason = check.status.value, check.reason
                 lr = LinkResult(link=link, resolved=link.url, scope=Scope.EXTERNAL, result=check)
-                if recover_pipeline.wants_recovery(lr):
+                if recover_flow.wants_recovery(lr):
                     trace = await asyncio.wait_for(recoverer.recover_traced(lr), PER_CASE_MAX_SECONDS + 30)
                     recoverer.learn(lr.resolved, trace.suggestions)
                     run.archived = trace.archived is not None

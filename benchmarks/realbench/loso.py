@@ -28,6 +28,7 @@ from linkfix.recover import calibration
 from linkfix.recover.gate import Scored, hold_reason
 from linkfix.urls import page_identity
 
+from . import fitting
 from .scoring import same_page
 
 #: Verdicts of candidates that were in linkfix's ranking (the others left it before: not a
@@ -177,17 +178,17 @@ def leave_one_site_out(cases: Sequence[CaseInfo], rows: Sequence[Row], *, fit: C
 # -- linkfix's model ----------------------------------------------------------------------------
 
 
-def samples(rows: Sequence[Row]) -> list[calibration.Sample]:
-    return [calibration.Sample(group=r.case_id, key=page_identity(r.url), features=r.features, right=r.right) for r in rows]
+def samples(rows: Sequence[Row]) -> list[fitting.Sample]:
+    return [fitting.Sample(group=r.case_id, key=page_identity(r.url), features=r.features, right=r.right) for r in rows]
 
 
 def fit_linkfix(rows: Sequence[Row]) -> calibration.Model:
     """linkfix.recover.calibration's two-stage model, refitted on `rows`."""
-    return calibration.fit(samples(rows))
+    return fitting.fit(samples(rows))
 
 
 def predict_linkfix(model: calibration.Model, rows: Sequence[Row]) -> list[float]:
-    return calibration.predict(samples(rows), model)
+    return fitting.predict(samples(rows), model)
 
 
 def shipped(_: Sequence[Row]) -> calibration.Model:
