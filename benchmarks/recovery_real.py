@@ -54,7 +54,7 @@ from realbench.scoring import Ranked, figures, median, method_table, reliability
 
 from linkfix.recover import calibration  # noqa: E402
 from linkfix_simweb import SimWeb  # noqa: E402
-from linkfix_simweb.realmoves import build_real_web, dataset_dir, load_dataset  # noqa: E402
+from linkfix_simweb.realmoves import build_real_web, dataset_dir, dataset_dirs, load_dataset  # noqa: E402
 
 THRESHOLD = calibration.DEFAULT_AUTOFIX_CONFIDENCE
 B5_THRESHOLD = 0.9
@@ -88,8 +88,7 @@ def _archive_report(real) -> None:
 
 
 async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
-    root = dataset_dir()
-    dataset = load_dataset(root)
+    dataset = load_dataset(*dataset_dirs())
     cases = [c for c in dataset.cases if not args.sites or c.site in args.sites]
     cases = cases[: args.cases] if args.cases else cases
     sites = {s.site: s for s in dataset.sites}
@@ -102,7 +101,7 @@ async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
               f"{sum(1 for c in cases if c.has_copy)} with an old page to archive")
         async with SimWeb() as web:
             started = time.monotonic()
-            real = build_real_web(web, dataset, sites=sorted({c.site for c in cases}))
+            real = build_real_web(web, dataset, sites=sorted({c.site for c in cases}), render_cache=args.render_cache)
             print(f"simulated web built in {time.monotonic() - started:.1f} s: {len(real.sites)} sites, "
                   f"{len(real.captures)} captures, archive limits {real.gate.limits}")
             if args.mode in ("all", "baselines"):
@@ -270,7 +269,7 @@ def _held_out_ranking(dump: list[dict[str, Any]], rows: list[loso.Row], held: di
 
 
 def combine(paths: list[Path]) -> None:
-    dataset = load_dataset(dataset_dir())
+    dataset = load_dataset(*dataset_dirs())
     cases = {c.id: c for c in dataset.cases}
     methods: dict[str, list[Ranked]] = {}
     for path in paths:
@@ -296,6 +295,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--archive-seconds", type=float, help="one-run: linkfix's archive_seconds (default: its own)")
     parser.add_argument("--runs", type=int, default=1, help="one-run: run this many times (with --cache-dir: warm runs)")
     parser.add_argument("--cache", type=Path, help="per-case: keep every remote answer in this cache directory between runs")
+    parser.add_argument("--render-cache", type=Path, default=Path.home() / ".cache" / "linkfix" / "realmoves-render",
+                        help="keep the simulated sites' rendered pages here between runs (keyed by the sources and the renderer)")
     parser.add_argument("--refit", action="store_true", help="with --from-dump: fit the calibration on every site and print it")
     parser.add_argument("--write", action="store_true", help="with --refit: write the constants into linkfix/recover/calibration.py")
     args = parser.parse_args(argv)
