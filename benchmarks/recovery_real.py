@@ -50,7 +50,7 @@ from realbench.baselines import run_baselines  # noqa: E402
 from realbench.client import Client  # noqa: E402
 from realbench.docs_tree import write_tree  # noqa: E402
 from realbench.linkfix_runs import one_run, per_case  # noqa: E402
-from realbench.scoring import Ranked, figures, median, method_table, reliability_text, same_page  # noqa: E402
+from realbench.scoring import Ranked, figures, median, method_table, reliability_text, same_page, site_table  # noqa: E402
 
 from linkfix.recover import calibration  # noqa: E402
 from linkfix_simweb import SimWeb  # noqa: E402
@@ -195,7 +195,7 @@ def _top_held(suggestions: Iterable[tuple[str, str]]) -> bool:
 def _dump_line(r) -> dict[str, Any]:
     c = r.case
     return {
-        "case": c.id, "site": c.site, "generator": c.generator, "old_url": c.old_url, "truth": c.new_url,
+        "case": c.id, "site": c.site, "generator": c.generator, "old_url": c.old_url, "truth": c.new_url, "truth_fragment": c.new_fragment,
         "old_title": c.old_title, "new_title": c.new_title, "has_copy": c.has_copy, "parent": r.parent,
         "target_existed_before_move": c.target_existed_before_move, "target_shared": bool(c.raw.get("target_shared_with_other_old_pages")),
         "anchor": r.anchor, "weak_anchor": r.weak_anchor, "check": [r.check_status, r.check_reason], "archived": r.archived,
@@ -237,6 +237,9 @@ def analyse(dump: list[dict[str, Any]], *, refit: bool = False, write: bool = Fa
     print(reliability_text("reliability, held-out (leave-one-site-out), top candidate per case", top_pairs))
     print(loso.weight_stability(result.models))
     saved["methods"]["linkfix-loso"] = _held_out_ranking(dump, rows, held)
+    known = {c.id: c for c in load_dataset(*dataset_dirs()).cases}
+    print(site_table({"linkfix-loso": _ranked_from_json(saved["methods"]["linkfix-loso"], known)}, THRESHOLD, linkfix="linkfix-loso",
+                     title="leave-one-site-out, per site, cases with a linking page (baselines: --combine)"))
     print(diagnose.summary(dump))
     if refit:
         model = loso.fit_linkfix(rows)
@@ -263,7 +266,7 @@ def _held_out_ranking(dump: list[dict[str, Any]], rows: list[loso.Row], held: di
         ranked = loso._dedup(sorted(by_case.get(d["case"], []), key=lambda r: (-held[id(r)], r.url)))
         confidences = [held[id(r)] for r in ranked]
         hold = loso.gate_hold(ranked, confidences) if ranked else ""
-        out.append({"case": d["case"], "urls": [r.url for r in ranked][:10], "confidences": confidences[:10],
+        out.append({"case": d["case"], "urls": [r.answer for r in ranked][:10], "confidences": confidences[:10],
                     "ran": bool(d["parent"]), "note": "" if d["parent"] else "no linking page", "held": bool(hold)})
     return out
 
@@ -277,6 +280,9 @@ def combine(paths: list[Path]) -> None:
             methods[name] = _ranked_from_json(items, cases)
     only = lambda s: s in ("all", "with parents") or s.startswith(("mkdocs", "sphinx"))  # noqa: E731
     print(method_table("linkfix vs the naive baselines", methods, THRESHOLD, only=only).render())
+    for name in ("linkfix-loso", "linkfix-case", "linkfix-1run"):
+        if name in methods:
+            print(site_table(methods, THRESHOLD, linkfix=name, title=f"{name}, per site, cases with a linking page"))
 
 
 def main(argv: list[str] | None = None) -> int:

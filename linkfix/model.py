@@ -255,6 +255,7 @@ class Evidence(StrEnum):
     MATCHED_TITLE = "matched_title"  # the candidate page's title
     COPY_TITLE = "copy_title"  # the archived copy's title
     REDIRECTS_TO = "redirects_to"  # where the candidate itself redirects
+    SECTION = "section"  # the heading of the section the dead page became (the URL names its id)
     DATETIME = "datetime"  # the archived capture's time
     IDS = "ids"  # the dead link's #fragment when the candidate page has that id ([] when not)
     FRAGMENT = "fragment"  # the missing #fragment a fragment suggestion replaces

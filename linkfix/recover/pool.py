@@ -22,9 +22,10 @@ from . import calibration
 from .anchors import Anchor
 from .calibration import REDIRECT_CONFIDENCE
 from .gate import Scored, hold_reason
-from .pages import WebPage
+from .pages import Section, WebPage
 from .providers import Hit
 from .rank import Known, as_vector, kld, title_dice
+from .sections import moved_to_section
 from .terms import normal_terms
 from .trace import DROPPED, NOT_FETCHED, RANKED_BELOW, SUGGESTED, CandidateTrace
 
@@ -60,6 +61,7 @@ class Contender:
     flags: dict[str, float] = field(default_factory=dict)  # how it was found: rewrite, redirect, learned
     evidence: dict[str, Any] = field(default_factory=dict)
     terms: Counter[str] | None = None  # the page's normalised terms, computed once
+    section: Section | None = None  # the section of its page that names the dead page, if one does
     dropped: str = ""  # why it is out of the ranking ('' while it is in)
 
     @property
@@ -189,7 +191,11 @@ class Pool:
             score = -kld(known.copy_terms, entry.terms or Counter())
         else:
             score = title_dice(known.anchor_terms, entry.page.title if entry.page else "")
-        return Candidate(url=entry.final, confidence=round(confidence, 4), method=entry.method, score=round(score, 6), evidence=evidence)
+        url = entry.final
+        if entry.section is not None and moved_to_section(features):  # the dead page is a section of it now
+            url = f"{url}#{entry.section.id}"
+            evidence[Evidence.SECTION] = entry.section.heading
+        return Candidate(url=url, confidence=round(confidence, 4), method=entry.method, score=round(score, 6), evidence=evidence)
 
     def trace(self, suggestions: Sequence[Candidate]) -> tuple[CandidateTrace, ...]:
         """Every candidate as the trace tells it."""
@@ -228,7 +234,7 @@ def paper_value(features: Mapping[str, float]) -> float:
 
 def trace_candidates(found: Mapping[str, Contender], confidences: Mapping[int, float], suggestions: Sequence[Candidate]) -> tuple[CandidateTrace, ...]:
     """Every candidate of `found` as the trace tells it (`confidences`: id(entry) -> confidence)."""
-    suggested = {c.url: c for c in suggestions}
+    suggested = {urldefrag(c.url)[0]: c for c in suggestions}  # a section answer names its page
     out = []
     for entry in found.values():
         hit = entry.hits[0] if entry.hits else None
@@ -248,5 +254,6 @@ def trace_candidates(found: Mapping[str, Contender], confidences: Mapping[int, f
             found_by=len(entry.hits), fetched=entry.fetched, status=page.status if page is not None else None,
             title=page.title if page is not None else (hit.title if hit else ""), features=dict(entry.features),
             confidence=round(confidences[id(entry)], 6) if id(entry) in confidences else None, verdict=verdict, reason=reason,
+            section=entry.section.id if entry.section is not None else "",
         ))
     return tuple(out)

@@ -31,6 +31,7 @@ from .rank import (
     token_jaccard,
     without_shared_parts,
 )
+from .sections import best_section
 from .terms import normal_terms
 
 log = logging.getLogger(__name__)
@@ -90,7 +91,8 @@ class Reader:
         return page_ids(text, final) if status == 200 else None
 
     def features(self, ref: Reference, url: str, entry: Contender) -> dict[str, float]:
-        """The evidence of a read candidate (rank.similarity_features), and how it was found."""
+        """The evidence of a read candidate (rank.similarity_features), and how it was found; the
+        section of its page that names the dead page is kept on the entry (sections.py)."""
         page = entry.page
         ok = page is not None and page.ok
         if entry.terms is None:
@@ -104,6 +106,8 @@ class Reader:
             known = replace(known, copy_title=copy_title)
         features = similarity_features(known, candidate_url=url, candidate_title=title, candidate_terms=entry.terms,
                                        candidate_headings=page.headings if ok and page is not None else ())
+        found = best_section(known, page.sections) if ok and page is not None else None
+        entry.section = found[0] if found is not None else None
         features["weak_anchor"] = 1.0 if ref.anchor.weak else 0.0
         features.update(entry.flags)
         return features

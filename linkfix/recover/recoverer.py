@@ -137,7 +137,7 @@ class Recoverer:
         top = suggestions[0] if suggestions else None
         if (top is not None and top.method not in (Method.ARCHIVE, Method.FRAGMENT) and top.confidence >= self.threshold
                 and not top.evidence.get(Evidence.HOLD)):
-            self.learned.record(dead, top.url)
+            self.learned.record(dead, urldefrag(top.url)[0])  # a rule names pages, not their sections
 
     # -- one link ------------------------------------------------------------------------
 
