@@ -236,6 +236,7 @@ def analyse(dump: list[dict[str, Any]], *, refit: bool = False, write: bool = Fa
         top_pairs.append((held[id(best)], best.right))
     print(reliability_text("reliability, held-out (leave-one-site-out), top candidate per case", top_pairs))
     print(loso.weight_stability(result.models))
+    print(loso.gate_rules_per_site(cases, rows, held, THRESHOLD))
     saved["methods"]["linkfix-loso"] = _held_out_ranking(dump, rows, held)
     known = {c.id: c for c in load_dataset(*dataset_dirs()).cases}
     print(site_table({"linkfix-loso": _ranked_from_json(saved["methods"]["linkfix-loso"], known)}, THRESHOLD, linkfix="linkfix-loso",
