@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 for entry in (ROOT, ROOT / "fixtures", ROOT / "benchmarks"):
     sys.path.insert(0, str(entry))
 
-from realbench import diagnose, fitting, loso  # noqa: E402
+from realbench import diagnose, fitting, loso, stored  # noqa: E402
 from realbench.baselines import run_baselines  # noqa: E402
 from realbench.client import Client  # noqa: E402
 from realbench.docs_tree import write_tree  # noqa: E402
@@ -306,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="keep the simulated sites' rendered pages here between runs (keyed by the sources and the renderer)")
     parser.add_argument("--refit", action="store_true", help="with --from-dump: fit the calibration on every site and print it")
     parser.add_argument("--write", action="store_true", help="with --refit: write the constants into linkfix/recover/calibration.py")
+    parser.add_argument("--store-rows", type=Path, help="with --from-dump: write the ranked candidates (numbers and ids only) for "
+                                                        "the guarding test, e.g. tests/recover/data/realmoves_rows.jsonl.gz")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
     if dataset_dir() is None:
@@ -317,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.from_dump:
         dump = [json.loads(line) for line in args.from_dump.read_text(encoding="utf-8").splitlines() if line.strip()]
         saved = analyse(dump, refit=args.refit, write=args.write)
+        if args.store_rows:
+            print(f"\n{stored.store_rows(dump, args.store_rows)} cases with their ranked candidates written to {args.store_rows}")
         if args.save:
             args.save.write_text(json.dumps(saved), encoding="utf-8")
         return 0

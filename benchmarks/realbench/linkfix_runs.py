@@ -137,8 +137,9 @@ def _candidate(c: CandidateTrace, real: RealWeb) -> dict[str, Any]:
 
 
 async def per_case(real: RealWeb, cases: list[MoveCase], written: list[Written], *, orphans: bool,
-                   deadline: float, cache_dir: Path | None = None) -> list[CaseRun]:
-    config = _config(real, archive=PER_CASE_ARCHIVE, max_seconds=PER_CASE_MAX_SECONDS)
+                   deadline: float, cache_dir: Path | None = None, archive: dict[str, Any] | None = None) -> list[CaseRun]:
+    """`archive`: linkfix's archive settings (default PER_CASE_ARCHIVE, the public archive's pace)."""
+    config = _config(real, archive=PER_CASE_ARCHIVE if archive is None else archive, max_seconds=PER_CASE_MAX_SECONDS)
     by_case = {w.case.id: w for w in written}
     cache = Cache(cache_dir, max_age=30 * 86400) if cache_dir is not None else Cache(None)
     with cache:  # closing flushes what the run learned to the cache directory
