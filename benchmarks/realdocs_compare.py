@@ -12,7 +12,8 @@ from pathlib import Path
 from realdocs_build import Finding
 from realdocs_truth import SiteTruth, Verdict, normal_target
 
-TOOLS = ("mkdocs", "linkfix-source", "linkfix-built", "lychee-source", "lychee-built")
+# linkfix-alone and linkfix-beside: its source check in the two environments of realdocs_envs.
+TOOLS = ("mkdocs", "linkfix-alone", "linkfix-beside", "linkfix-built", "lychee-source", "lychee-built")
 BUILT_TOOLS = ("linkfix-built", "lychee-built")
 # MkDocs' "left as is" notices say how a link is written, not that it is broken: they count as
 # a report only where the link is broken.

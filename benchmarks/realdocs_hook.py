@@ -149,7 +149,7 @@ def on_page_markdown(markdown, page, **kwargs):
 
 def on_page_content(html_text, page, **kwargs):
     record = _state["pages"].setdefault(page.file.src_uri, {"links": [], "ids": []})
-    record["ids"] = sorted(page.present_anchor_ids or ())
+    record["ids"] = sorted(i for i in page.present_anchor_ids or () if i is not None)  # an anchor without a name is no id
     _state["page"] = None
     _listen()  # anchor validation runs after the last page's content is done
     return html_text

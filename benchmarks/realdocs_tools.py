@@ -9,6 +9,7 @@ import os
 import posixpath
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,18 +28,24 @@ class Run:
     stderr: str
 
 
-def run_linkfix(target: str, cwd: Path, timeout: float, extra: tuple[str, ...] = (), repo: Path = REPO) -> Run:
-    """`python -m linkfix check --offline --no-cache -f json TARGET` with the checkout under test."""
+def run_linkfix(target: str, cwd: Path, timeout: float, extra: tuple[str, ...] = (), repo: Path = REPO,
+                python: tuple[str, ...] = ()) -> Run:
+    """`python -m linkfix check --offline --no-cache -f json -o FILE TARGET` with the checkout
+    under test; `python` is the command standing for the interpreter (realdocs_envs: alone or
+    beside). The report goes to a file: code a page's rendering runs may print on stdout
+    (textual's screenshot fences do), which would spoil a report read from there."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(str(repo / p) for p in ("", "plugins", "fixtures")),
                NO_COLOR="1", CI="1")
-    start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "linkfix", "check", "--offline", "--no-cache", "-f", "json", target, *extra],
-                          cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
-    seconds = time.perf_counter() - start
-    try:
-        report = json.loads(done.stdout)
-    except json.JSONDecodeError:
-        report = {}
+    with tempfile.TemporaryDirectory(prefix="realdocs-linkfix-") as scratch:
+        out = Path(scratch) / "report.json"
+        start = time.perf_counter()
+        done = subprocess.run([*(python or (sys.executable,)), "-m", "linkfix", "check", "--offline", "--no-cache", "-f", "json",
+                               "-o", str(out), target, *extra], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+        seconds = time.perf_counter() - start
+        try:
+            report = json.loads(out.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            report = {}
     return Run(report=report, seconds=seconds, returncode=done.returncode, stderr=done.stderr[-2000:])
 
 

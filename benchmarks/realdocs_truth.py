@@ -109,6 +109,10 @@ class SiteTruth:
         if page.startswith("site:"):
             return self.judge_href(page[5:], target)
         if info is None:
+            including = self.rendering_page(target)
+            if including is not None:  # a file included into a page (snippets): judged where it is shown
+                then = self.judge(including, target)
+                return Verdict(broken=then.broken, reason=f"included into {including}: {then.reason}", where=then.where)
             return Verdict(broken=False, reason="the page is not part of the MkDocs site (not in its files)")
         if info["excluded"]:
             return Verdict(broken=False, reason="the page is excluded from the built site (exclude_docs)")
@@ -127,6 +131,11 @@ class SiteTruth:
             return Verdict(broken=False, reason="MkDocs renders no link with this target on this page "
                                                 "(it is in code, a comment, or not link syntax for Python-Markdown)")
         return self.judge_href(info["dest"], href, page=page)
+
+    def rendering_page(self, target: str) -> str | None:
+        """The first page that renders a link with this target as written (for a file outside
+        the docs that a page includes: its links are shown on that page)."""
+        return next((page for page in sorted(self.pages) if self.rendered(page, target) is not None), None)
 
     def refresh(self, dest: str) -> str | None:
         """The target of a meta refresh page (mkdocs-redirects writes these), else None."""

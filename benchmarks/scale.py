@@ -272,9 +272,10 @@ def main(argv: list[str] | None = None) -> int:
         unique = len({url for _, url in truth if url.startswith("http")})
         print(f"site: {args.pages} pages, {args.pages * (EXTERNAL_PER_PAGE + INTERNAL_PER_PAGE + SELF_PER_PAGE)} link occurrences ({len(truth)} distinct page+URL pairs), {unique} unique external URLs on {args.hosts} hosts, generated in {time.monotonic() - began:.1f} s", flush=True)
         (workdir / "linkfix.yml").write_text(
-            "allow_private: true\nrequest_interval: 0\ncache_dir: .linkfix-cache\nformat: [json]\noutput: [report.json]\n", encoding="utf-8"
+            "allow_private: true\nrequest_interval: 0\ncache_dir: .linkfix-cache\nformat: [json]\n", encoding="utf-8"
         )
-        command = [sys.executable, "-m", "linkfix", "check", "site/docs", "--quiet"]
+        # Where the report goes is the runner's to say, never a config file's.
+        command = [sys.executable, "-m", "linkfix", "check", "site/docs", "--quiet", "--output", "report.json"]
         run_started = time.time()
         code, wall, samples = watch(command, cwd=workdir, log=workdir / "linkfix.log", timeout=args.timeout)
         requests = server.requests()

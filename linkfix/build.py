@@ -65,7 +65,7 @@ class SiteBuild:
         self.boundary = boundary
         self.mkdocs = MkDocsProject(config_file=config_file, docs_dir=docs_dir.resolve(), site_url=site_url,
                                     use_directory_urls=use_directory_urls, redirects=dict(redirects or {}))
-        self.setup = _setup_of(config_file)
+        self.setup = _setup_of(config_file, config.trust_project_code)
         self.documents: dict[str, Document] = {}
         self.sources: dict[str, str] = {}  # displayed source path -> source_uri
         self._as_written: dict[int, Link] = {}  # id(link checked) -> the same link as written
@@ -76,6 +76,7 @@ class SiteBuild:
         project: not read, not reported), else None."""
         from .extract.html import extract_html
         from .extract.mkdocs import made_link_classes, place_links, without_made_links
+        from .extract.silence import silenced_lines
 
         text, path = page.markdown, page.source_uri
         if page.source is not None:
@@ -99,12 +100,13 @@ class SiteBuild:
         page_data = Page(path=path, url=page.output_uri, title=built.title or content.page.title, text=content.page.text, ids=built.ids)
         links = []
         for shown, source in placed:
-            checked = Link(url=rendered[id(shown)].url, kind=source.kind, span=source.span, page=page_data,
-                           anchor_text=shown.anchor_text or source.anchor_text, context=shown.context, tag=source.tag or shown.tag,
-                           reference=source.reference)
+            checked = Link(url=source.url if source.unverified else rendered[id(shown)].url, kind=source.kind, span=source.span,
+                           page=page_data, anchor_text=shown.anchor_text or source.anchor_text, context=shown.context,
+                           tag=source.tag or shown.tag, reference=source.reference, unverified=source.unverified)
             self._as_written[id(checked)] = replace(checked, url=source.url)
             links.append(checked)
-        self.documents[page.output_uri] = Document(page=page_data, links=tuple(links), warnings=content.warnings)
+        self.documents[page.output_uri] = Document(page=page_data, links=tuple(links), warnings=content.warnings,
+                                                   silenced=silenced_lines(text))  # the source's ignore comments
         self.sources[path] = page.source_uri
         return None
 
@@ -195,13 +197,13 @@ class SiteBuild:
                        site_files=frozenset(files), site_dirs=frozenset(dirs))
 
 
-def _setup_of(config_file: Path):  # -> MarkdownSetup | None
+def _setup_of(config_file: Path, trust_project_code: bool):  # -> MarkdownSetup | None
     """The Markdown setup the source check would use for this project (where included files
     are, how to render marked text), or None when the config cannot be read here."""
     from .extract.mkdocs import announce, setup_of
 
     try:
-        setup = setup_of(read_mkdocs(config_file))
+        setup = setup_of(replace(read_mkdocs(config_file), trust_project_code=trust_project_code))
     except LinkfixError as exc:
         log.debug("%s: %s", config_file, exc)
         return None

@@ -86,6 +86,7 @@ class Reason(StrEnum):
     DNS_ERROR = "dns-error"  # resolving failed for another reason than "no such name"
     TLS = "tls"
     CONNECTION = "connection"
+    NO_ROUTE = "no-route"  # connecting failed: this machine has no route to the network
     RESET = "reset"
     PROTOCOL = "protocol"
     ERROR = "error"
@@ -95,12 +96,14 @@ class Reason(StrEnum):
     OFFLINE = "offline"
     OUTSIDE_BUILD = "outside-build"  # under the site's URL, not in this build, not checked (offline)
     EXCLUDED = "excluded"  # matches an exclude pattern
+    IGNORED = "ignored"  # an ignore comment in its source, or a pattern of an ignore file (.linkfixignore, .lycheeignore)
     PRIVATE_ADDRESS = "private-address"
     METADATA_ADDRESS = "metadata-address"
     NO_SCHEME = "no-scheme"
     # unverified (only the site's build can tell)
     BUILD_TIME_ID = "build-time-id"  # a fragment into a page whose build makes more ids (`:::` blocks)
     TEMPLATE = "template"  # the target is template text (`{{ ... }}`) a macros plugin fills in
+    INCLUDED_TEXT = "included-text"  # the target is made of an included file's text spliced into the page's: never fetched
 
     @classmethod
     def http(cls, status: int) -> Reason:
@@ -181,13 +184,29 @@ class Link:
     context: str = ""  # words around the link in the page text
     tag: str = ""  # HTML element and attribute, e.g. "a[href]", "img[srcset]"
     reference: str = ""  # label of a reference-style link
+    # Why this link must not be checked at all ('' for an ordinary link): its target is made of
+    # text from more than one file (an include spliced into the page). Reported as unverified.
+    unverified: str = ""
 
     def __reduce__(self) -> tuple[Any, ...]:  # see Span.__reduce__
-        return _link, (self.url, self.kind, self.span, self.page, self.anchor_text, self.context, self.tag, self.reference)
+        return _link, (self.url, self.kind, self.span, self.page, self.anchor_text, self.context, self.tag, self.reference, self.unverified)
 
 
-def _link(url: str, kind: LinkKind, span: Span, page: Page, anchor_text: str, context: str, tag: str, reference: str) -> Link:
-    return Link(url=url, kind=kind, span=span, page=page, anchor_text=anchor_text, context=context, tag=tag, reference=reference)
+def _link(url: str, kind: LinkKind, span: Span, page: Page, anchor_text: str, context: str, tag: str, reference: str,
+          unverified: str = "") -> Link:
+    return Link(url=url, kind=kind, span=span, page=page, anchor_text=anchor_text, context=context, tag=tag, reference=reference,
+                unverified=unverified)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Silenced:
+    """Lines of a source whose links an ignore comment says not to check
+    (`<!-- linkfix-disable-next-line -->`, markdown-link-check's spellings too)."""
+
+    first: int  # 1-based, inclusive
+    last: int  # inclusive
+    comment: str  # the comment's directive as written, e.g. "linkfix-disable-next-line"
+    line: int  # where the comment is
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -198,6 +217,7 @@ class Document:
     links: tuple[Link, ...]
     # What the extraction left out (a per-file limit reached), for the report's errors list.
     warnings: tuple[str, ...] = ()
+    silenced: tuple[Silenced, ...] = ()  # lines an ignore comment covers
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

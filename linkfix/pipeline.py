@@ -15,25 +15,34 @@ from contextlib import aclosing, contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from markdown_it.common.utils import unescapeAll
 
+from .check.ignore import Ignores
 from .check.local import LocalChecker, Target
 from .check.remap import Remap
 from .config import Config, parse_duration
 from .errors import InputError, NetworkDownError
-from .extract.documents import iter_documents, page_loader
+from .extract.documents import iter_documents, page_loader, stdin_document
+from .extract.markdown.gfm import is_gfm_www
 from .inputs.changed import Changes
 from .inputs.read import display_path
-from .inputs.sources import MARKDOWN_SUFFIXES, Project, collect
-from .model import CheckResult, Document, LinkKind, LinkResult, Page, Reason, Report, Scope, Status
+from .inputs.sources import MARKDOWN_SUFFIXES, Project, collect, text_project
+from .model import CheckResult, Document, Link, LinkKind, LinkResult, Page, Reason, Report, Scope, Status
 from .recover.gittime import link_times as git_link_times
 from .store.cache import Cache
 
 if TYPE_CHECKING:
     from .check.http import Progress
     from .inputs.crawl import CrawlLimits
+
+    class RunProgress(Progress, Protocol):
+        """Where a run reports its progress: the files read too (extraction is most of a
+        large offline run), besides the checker's URLs."""
+
+        def files(self, done: int, total: int) -> None:
+            """`done` of the `total` input files are read."""
 
 log = logging.getLogger(__name__)
 
@@ -85,20 +94,23 @@ async def run_check(
     config: Config,
     *,
     resolver: Any = None,
-    progress: Progress | None = None,
+    progress: RunProgress | None = None,
     project: Project | None = None,
     changed: Changes | None = None,
     link_times: Mapping[str, datetime] | None = None,
     on_recovery: Callable[[Any], None] | None = None,
+    stdin_text: str | None = None,
 ) -> Report:
     """Check every link of `inputs`; attach suggestions for broken links on request.
 
     With `changed` (--changed-since), only links on changed lines of changed files are checked.
     `link_times` (URL as written -> when it was written) overrides git blame for recovery's
     archive lookups; `on_recovery` receives recovery's counters (recover.run.RunStats).
+    `stdin_text`: a document read from stdin, checked first (`-` in reports).
     """
     started = time.time()
-    project = project or collect(list(inputs), config)
+    if project is None:
+        project = collect(list(inputs), config) if inputs or stdin_text is None else text_project(config)
     if changed is not None:
         project = replace(project, files=changed.select_files(project.files))
     with rare_collection():
@@ -113,6 +125,8 @@ async def run_check(
 
                 extract = extract_in_worker if worth_a_worker(project, config) else iter_documents
                 documents = extract(project, want_text=config.suggest, cache=cache, errors=errors)
+            if stdin_text is not None:
+                documents = _after(stdin_document(stdin_text, want_text=config.suggest), documents)
             report = await check_documents(documents, project, config, resolver=resolver, progress=progress,
                                            errors=errors, started=started, cache=cache, link_times=link_times,
                                            on_recovery=on_recovery)
@@ -142,7 +156,7 @@ async def check_documents(
     config: Config,
     *,
     resolver: Any = None,
-    progress: Progress | None = None,
+    progress: RunProgress | None = None,
     errors: Sequence[str] = (),
     started: float | None = None,
     known: Mapping[str, CheckResult] | None = None,
@@ -164,17 +178,18 @@ async def check_documents(
     known = dict(known or {})
     placed: list[tuple[Any, Target]] = []
     page_rels: dict[str, str] = {}  # a page's path as links name it -> its root-relative path
+    ignores = Ignores.load(config)
     async with _ExternalChecks(config, resolver=resolver, progress=progress, skip=known, cache=cache) as external:
         handed_over = time.perf_counter()
+        files_read, files_total = 0, len(project.files)
         async with aclosing(_each(documents)) as stream:
             async for rel, doc in stream:
+                if progress is not None and files_total:
+                    files_read += 1
+                    progress.files(files_read, files_total)
                 pages[rel] = doc.page
                 page_rels[doc.page.path] = rel
-                # Markdown keeps targets as written (`a\)b`, `&amp;`); what is checked is what renders.
-                decode = unescapeAll if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _as_is
-                resolve = local.resolver_for(doc.page, rel)
-                # Raw HTML in markdown is what MkDocs leaves as written whatever it names.
-                found = [(link, resolve(decode(link.url), link.kind is LinkKind.HTML)) for link in doc.links]
+                found = resolve_links(rel, doc, local, ignores)
                 placed.extend(found)
                 external.add_many(target.resolved for _, target in found if target.scope is Scope.EXTERNAL and target.result is None)
                 if time.perf_counter() - handed_over > _HAND_OVER_SECONDS:
@@ -209,6 +224,23 @@ async def check_documents(
         files=len(pages),
         errors=tuple(errors),
     )
+
+
+def resolve_links(rel: str, doc: Document, local: LocalChecker, ignores: Ignores) -> list[tuple[Link, Target]]:
+    """Where each link of `doc` (at root-relative `rel`) points, as it will be checked: what
+    renders (markdown keeps targets as written: `a\\)b`, `&amp;`), resolved from its page, or
+    the `ignored` result an ignore comment or file gives it."""
+    decode = unescapeAll if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _as_is
+    resolve = local.resolver_for(doc.page, rel)
+    # Raw HTML in markdown is what MkDocs leaves as written whatever it names; a GitHub
+    # `www.` autolink (only plain markdown has them: extract/markdown/gfm.py) goes to http://.
+    # A link extraction says must not be checked (`Link.unverified`) is not even resolved.
+    found = [(link, _not_checked(link) if link.unverified else
+              resolve(f"http://{link.url}" if link.kind is LinkKind.BARE and is_gfm_www(link.url) else decode(link.url),
+                      link.kind is LinkKind.HTML)) for link in doc.links]
+    if ignores.patterns or doc.silenced:
+        found = [(link, ignores.target(link, target, doc.silenced)) for link, target in found]
+    return found
 
 
 class _ExternalChecks:
@@ -266,8 +298,9 @@ class _ExternalChecks:
 
     async def results(self) -> dict[str, CheckResult]:
         """Every URL's result. A network found down stops the run (NetworkDownError, exit 2)
-        unless `network_down: warn`: then every external link is reported not checked (an
-        error, which fails no run) and the internal ones still decide."""
+        unless `network_down: warn`: then the external links without a result from before (a
+        fresh one in the cache, or a refusal) are reported not checked (an error, which fails
+        no run), and the internal ones still decide."""
         if self._checker is None:
             return {}
         try:
@@ -275,10 +308,37 @@ class _ExternalChecks:
         except NetworkDownError as exc:
             if self.config.network_down != "warn":
                 raise
-            log.warning("%s; external links are reported as not checked (network_down: warn)", exc)
-            return {url: CheckResult(url=url, status=Status.ERROR, reason=Reason.NETWORK_DOWN, checked_at=time.time(),
-                                     detail=f"not checked: {exc}") for url in self._targets}
+            return self._without_network(exc)
         return {url: self._remap.result(outcome[target]) for url, target in self._targets.items()}
+
+    def _without_network(self, down: NetworkDownError) -> dict[str, CheckResult]:
+        from .report.common import age
+
+        results: dict[str, CheckResult] = {}
+        cached: list[float] = []
+        unchecked = 0
+        for url, target in self._targets.items():
+            known = self._checker.known_result(*target)
+            if known is not None:
+                results[url] = self._remap.result(known)
+                if known.from_cache:
+                    cached.append(known.checked_at)
+            else:
+                unchecked += 1
+                results[url] = CheckResult(url=url, status=Status.ERROR, reason=Reason.NETWORK_DOWN, checked_at=time.time(),
+                                           detail=f"not checked: {down}")
+        kept = f"; {len(cached)} from the cache, the oldest checked {age(time.time() - min(cached))} ago" if cached else ""
+        log.warning("%s; %d external link target%s reported as not checked%s (network_down: warn)",
+                    down, unchecked, "" if unchecked == 1 else "s", kept)
+        return results
+
+
+async def _after(first: tuple[str, Document], documents: Documents) -> AsyncGenerator[tuple[str, Document], None]:
+    """`first`, then `documents`."""
+    yield first
+    async with aclosing(_each(documents)) as rest:
+        async for item in rest:
+            yield item
 
 
 async def _each(documents: Documents) -> AsyncGenerator[tuple[str, Document], None]:
@@ -290,6 +350,12 @@ async def _each(documents: Documents) -> AsyncGenerator[tuple[str, Document], No
     else:
         for item in documents:
             yield item
+
+
+def _not_checked(link: Link) -> Target:
+    """A link extraction found must not be checked (`Link.unverified` says why): unverified."""
+    return Target(scope=Scope.EXTERNAL, resolved=link.url, result=CheckResult(
+        url=link.url, status=Status.UNVERIFIED, reason=Reason.INCLUDED_TEXT, detail=link.unverified))
 
 
 def _split_fragment(url: str, config: Config) -> tuple[str, str]:
@@ -316,7 +382,7 @@ async def _recover(results: list[LinkResult], config: Config, *, resolver, link_
 
 
 async def crawl_check(start: str, config: Config, limits: CrawlLimits, *, resolver: Any = None,
-                      progress: Progress | None = None) -> Report:
+                      progress: RunProgress | None = None) -> Report:
     """Crawl the site under `start`, then check every link found, like `run_check` does."""
     from .check.http import HttpChecker
     from .inputs.crawl import crawl, known_results, read_robots, validate_start, with_crawl_delay

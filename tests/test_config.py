@@ -3,6 +3,7 @@ from msgspec import UNSET
 
 from linkfix.config import Config, HostSettings, load_config, parse_accept, parse_duration
 from linkfix.config.schema import SCHEMA_FILE, config_schema, schema_text
+from linkfix.config.trust import RUNNER_ONLY
 from linkfix.errors import ConfigError
 
 
@@ -43,12 +44,13 @@ def test_unknown_key_is_named_with_a_hint(tmp_path):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("timeout: fast\n", "linkfix.yml: timeout: expects a number > 0, got 'fast'"),
+        ("timeout: fast\n", "linkfix.yml: timeout: expects a number of seconds > 0 or a duration such as 500ms, 10s, 2m, got 'fast'"),
+        ("timeout: 0s\n", "linkfix.yml: timeout: expects a number of seconds > 0 or a duration such as 500ms, 10s, 2m, got 0.0"),
         ("offline: 1\n", "linkfix.yml: offline: expects true or false, got 1"),
         ("exclude: ['(']\n", "exclude: invalid regex"),
         ("remap: ['only-one-part']\n", "remap: expected 'REGEX REPLACEMENT'"),
         ("accept: ['2xx']\n", "accept: cannot read '2xx'"),
-        ("max_cache_age: soon\n", "max_cache_age: cannot read duration"),
+        ("max_cache_age: soon\n", "max_cache_age: expects a duration such as 30m, 12h, 2d"),
         ("format: [pdf]\n", "format: unknown format 'pdf'"),
         ("hosts: {a.test: {speed: 1}}\n", "hosts.a.test: unknown key 'speed'"),
         ("- a\n- b\n", "expected a mapping"),
@@ -75,6 +77,20 @@ def test_durations():
     assert parse_duration("90", "k") == 90
     assert parse_duration("30m", "k") == 1800
     assert parse_duration("2d", "k") == 172800
+
+
+def test_every_duration_key_reads_durations_alike(tmp_path):
+    """Issue 22: `timeout: "10s"` was refused while `max_cache_age: 1d` was accepted. Every
+    duration key takes a number in its unit or a string with a unit, from a file or a flag."""
+    (tmp_path / "linkfix.yml").write_text(
+        'timeout: "10s"\nrequest_interval: 500ms\nmax_seconds: 2m\narchive_seconds: 90\nmax_cache_age: 3600\n'
+        "confirm_days: 36h\nhosts: {docs.example.com: {request_interval: 1.5s}}\n")
+    config = load_config(search_dir=tmp_path)
+    assert (config.timeout, config.request_interval, config.max_seconds, config.archive_seconds) == (10.0, 0.5, 120.0, 90.0)
+    assert parse_duration(config.max_cache_age, "max_cache_age") == 3600
+    assert config.confirm_days == 1.5  # a bare number of confirm_days is days; 36h is a day and a half
+    assert config.hosts["docs.example.com"].request_interval == 1.5
+    assert load_config(search_dir=tmp_path, overrides={"timeout": "1m"}).timeout == 60.0
 
 
 def test_config_paths_are_relative_to_the_config_file(tmp_path):
@@ -141,7 +157,7 @@ def test_nested_and_constrained_values_name_their_path(tmp_path, text, message):
 
 
 def test_flag_values_are_checked_like_file_values(tmp_path):
-    with pytest.raises(ConfigError, match=r"^--timeout: expects a number > 0, got 0\.0$"):
+    with pytest.raises(ConfigError, match=r"^--timeout: expects a number of seconds > 0 or a duration such as 500ms, 10s, 2m, got 0\.0$"):
         load_config(search_dir=tmp_path, overrides={"timeout": 0.0})
     with pytest.raises(ConfigError, match=r"^--hosts: hosts\.a\.test: unknown key 'concurency' \(did you mean 'concurrency'\?\)$"):
         load_config(search_dir=tmp_path, overrides={"hosts": {"a.test": {"concurency": 1}}})
@@ -177,10 +193,11 @@ def test_the_shipped_schema_is_the_generated_one():
     assert SCHEMA_FILE.read_text(encoding="utf-8") == schema_text(), "run: python -m linkfix.config.schema --write"
 
 
-def test_the_schema_knows_every_key_with_its_help():
+def test_the_schema_knows_every_key_a_file_may_set_with_its_help():
     properties = config_schema()["properties"]
-    assert list(properties) == [f.name for f in Config.key_fields()]
-    assert all(properties[f.name]["description"] == f.metadata["help"] for f in Config.key_fields())
+    in_files = [f for f in Config.key_fields() if f.name not in RUNNER_ONLY]
+    assert list(properties) == [f.name for f in in_files]
+    assert all(properties[f.name]["description"] == f.metadata["help"] for f in in_files)
 
 
 @pytest.mark.parametrize(
@@ -200,6 +217,12 @@ def test_the_schema_knows_every_key_with_its_help():
         "similarity: 1.5\n",
         "max_concurency: 3\n",
         "max_cache_age: soon\n",
+        "timeout: 10s\n",
+        "timeout: 10 parsecs\n",
+        "max_cache_age: 3600\n",
+        "confirm_days: 36h\n",
+        "hosts: {docs.example.com: {request_interval: 500ms}}\n",
+        "hosts: {docs.example.com: {request_interval: soon}}\n",
     ],
 )
 def test_the_schema_and_linkfix_agree(tmp_path, text):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import difflib
 import gc
 import importlib
 import logging
@@ -54,14 +55,27 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
             kwargs.update(type=int, metavar="N")
         elif kind == "float":
             kwargs.update(type=float, metavar="X")
+        elif kind == "duration":
+            kwargs.update(metavar="DURATION")  # read with the file's values (config/durations.py)
         elif kind == "list":
-            kwargs.update(action="append", metavar="VALUE")
+            kwargs.update(action=_ReportFlag if f.name in ("format", "output") else "append", metavar="VALUE")
         elif kind == "json":
             kwargs.update(metavar="JSON")
         else:
             kwargs.update(metavar="VALUE")
         group.add_argument(*names, **kwargs)
     parser.add_argument("--config", type=Path, metavar="FILE", help="config file (default: linkfix.yml or [tool.linkfix] in pyproject.toml)")
+
+
+class _ReportFlag(argparse._AppendAction):
+    """`-f`/`-o`: appended like any list flag, and also noted in the order typed
+    (`args.report_flags`), which the pairing rule needs (cli/output.py)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option_string: str | None = None) -> None:
+        super().__call__(parser, namespace, values, option_string)
+        kind = self.dest.removeprefix("cfg_")
+        parts = str(values).split(",") if kind == "format" else [str(values)]
+        namespace.report_flags = [*getattr(namespace, "report_flags", []), *((kind, part) for part in parts if part)]
 
 
 def config_from_args(args: argparse.Namespace, *, search_dir: Path | None = None) -> Config:
@@ -77,7 +91,12 @@ def config_from_args(args: argparse.Namespace, *, search_dir: Path | None = None
             elif kind == "json":
                 value = parse_flag_value(f.name, value)
             overrides[f.name] = value
-    return load_config(explicit=getattr(args, "config", None), search_dir=search_dir, overrides=overrides)
+    config = load_config(explicit=getattr(args, "config", None), search_dir=search_dir, overrides=overrides)
+    from .output import check_written_order, report_targets
+
+    report_targets(config.format, config.output)  # refused before the run, not after it
+    check_written_order(getattr(args, "report_flags", []), config.format, config.output)
+    return config
 
 
 def _command_names() -> list[str]:
@@ -101,6 +120,8 @@ def _config_keys_epilog() -> str:
     for group in GROUPS:
         keys = [f.name for f in Config.key_fields() if f.metadata["group"] == group]
         lines.append(f"  {group + ':':11} {', '.join(keys)}")
+    lines.append("\ndurations (timeout, request_interval, max_seconds, archive_seconds, max_cache_age, confirm_days): a number "
+                 "of seconds (of days for confirm_days), or one with a unit: 500ms, 10s, 30m, 12h, 2d, 1w")
     lines.append("\nexit codes: 0 clean, 1 broken links (or files changed by fix), 2 usage/config error, 3 unexpected, 130 interrupted")
     return "\n".join(lines)
 
@@ -116,12 +137,13 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     names = _command_names()
     invoked = None if argv is None else _invoked_command(argv)
     modules = [importlib.import_module(f"{commands.__name__}.{name}") for name in ([invoked] if invoked in names else names)]
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="linkfix",
         description="Find rotten links in documentation, find where the content went, and fix the sources.",
         epilog=_config_keys_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.invoked = invoked
     parser.add_argument("--version", action="version", version=f"linkfix {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in sorted(modules, key=lambda m: getattr(m, "ORDER", 50)):
@@ -134,6 +156,57 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         command.add_argument("-q", "--quiet", action="store_true", help="only errors on stderr")
         command.set_defaults(module=module)
     return parser
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with "did you mean" for an unknown flag or command (config keys have it too)."""
+
+    def error(self, message: str) -> NoReturn:
+        unknown = message.removeprefix("unrecognized arguments: ")
+        if unknown != message:
+            message += _did_you_mean(unknown.split(), _flags(self))
+            command = self._command_parser()
+            if command is not None:  # the command's own help, not the top level's usage line
+                self.exit(2, f"{command.prog}: error: {message}\n(see '{command.prog} --help' for its options)\n")
+        elif "invalid choice: " in message:
+            word = message.split("invalid choice: ", 1)[1].split("'")[1:2]
+            message += _did_you_mean(word, [name for action in self._actions if action.choices for name in action.choices])
+        super().error(message)
+
+
+    def _command_parser(self) -> argparse.ArgumentParser | None:
+        """The parser of the subcommand being run, when there is one."""
+        invoked = _invoked_command(sys.argv[1:]) if self.invoked is None else self.invoked
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction) and invoked in action.choices:
+                return action.choices[invoked]
+        return None
+
+    invoked: str | None = None  # the subcommand's word of the argv being parsed (build_parser)
+
+
+def _flags(parser: argparse.ArgumentParser) -> list[str]:
+    """Every option string of `parser` and of its subcommands' parsers."""
+    found: list[str] = []
+    for action in parser._actions:
+        found.extend(action.option_strings)
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                found.extend(_flags(sub))
+    return list(dict.fromkeys(found))
+
+
+def _did_you_mean(words: Sequence[str], known: Sequence[str]) -> str:
+    """' (did you mean --offline?)' for the first of `words` close to one of `known`."""
+    for word in words:
+        name = word.split("=", 1)[0]
+        if not name.startswith("-") and any(k.startswith("-") for k in known):
+            continue
+        longer = [k for k in known if k.startswith(name) and len(name) > 2]  # abbreviations are refused, not guessed
+        close = longer[:3] or difflib.get_close_matches(name, [k for k in known if k.startswith("--") or not name.startswith("--")], n=1, cutoff=0.6)
+        if close:
+            return f" (did you mean {' or '.join(k if k.startswith('-') else repr(k) for k in close)}?)"
+    return ""
 
 
 class EscapingFormatter(logging.Formatter):
@@ -201,7 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             config = config_from_args(args, search_dir=_search_dir(args)) if getattr(module, "USES_CONFIG", False) else None
             return module.run(args, config)
     except LinkfixError as exc:
-        print(f"linkfix: error: {clean(str(exc))}", file=sys.stderr)  # names hostile paths and values
+        print(error_text(str(exc)), file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         if terminated.received:
@@ -216,6 +289,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception:
         log.exception("unexpected error (please report it with the command line you ran)")
         return EXIT_UNEXPECTED
+
+
+def error_text(message: str) -> str:
+    """`linkfix: error: ...` for a message that names hostile paths and values: each line
+    escaped (`clean`), the lines after the first indented, so that none of them can pass for
+    a line of linkfix's own (a YAML error's source line and caret keep their places)."""
+    first, *rest = message.split("\n")
+    return "\n".join([f"linkfix: error: {clean(first)}", *(f"  {clean(line)}" for line in rest)])
 
 
 def run_program() -> NoReturn:

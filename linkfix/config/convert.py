@@ -16,6 +16,8 @@ import msgspec
 import msgspec.inspect as mi
 from msgspec import UnsetType
 
+from .durations import DURATION_UNIT, read_duration
+
 
 class Invalid(Exception):
     """A value that does not fit its key: where (`hosts.x.concurrency`) and what is wrong."""
@@ -28,7 +30,7 @@ class Invalid(Exception):
 
 def convert(value: Any, kind: Any, path: str) -> Any:
     """`value` as type `kind`; raises Invalid naming the innermost part at fault."""
-    value = _lenient(value, kind)
+    value = _durations(_lenient(value, kind), kind, path)
     try:
         return msgspec.convert(value, kind)
     except msgspec.ValidationError:
@@ -134,6 +136,52 @@ def _lenient(value: Any, kind: Any) -> Any:
     elif typing.get_origin(bare) is list and isinstance(value, dict):
         return [value]
     return value
+
+
+def _durations(value: Any, kind: Any, path: str) -> Any:
+    """`value` with every duration written with a unit ('10s', '36h') read as a number of the
+    key's unit, and every duration kept as text (max_cache_age) that was given as a number
+    turned into text; the rest as it was. Walks nested settings along the declared type."""
+    unit = duration_unit(kind)
+    bare = _bare(kind)
+    if unit:
+        if bare is float and isinstance(value, str):
+            amount = read_duration(value, unit)
+            if amount is None:
+                raise Invalid(path, f"expects {describe(kind)}, got {_shown(value)}")
+            return amount
+        if bare is str and isinstance(value, (int, float)) and not isinstance(value, bool):
+            return f"{value:g}"
+        if bare is str and isinstance(value, str) and read_duration(value, unit) is None:
+            raise Invalid(path, f"expects {describe(kind)}, got {_shown(value)}")
+        return value
+    origin = typing.get_origin(bare)
+    if origin is dict and isinstance(value, dict):
+        item_kind = typing.get_args(bare)[1]
+        return {key: _durations(item, item_kind, f"{path}.{key}") for key, item in value.items()}
+    if origin is list and isinstance(value, list):
+        (item_kind,) = typing.get_args(bare)
+        return [_durations(item, item_kind, f"{path}[{index}]") for index, item in enumerate(value)]
+    structs = _structs(bare)
+    if structs and isinstance(value, dict) and len(structs) == 1:
+        types = {f.encode_name: f.type for f in msgspec.structs.fields(structs[0])}
+        return {key: _durations(item, types[key], f"{path}.{key}") if key in types else item for key, item in value.items()}
+    return value
+
+
+def duration_unit(kind: Any) -> str:
+    """The unit of a duration type (its `DURATION_UNIT` extra), '' for any other type."""
+    args = typing.get_args(kind)
+    if typing.get_origin(kind) in (typing.Union, _UnionType) and UnsetType in args:
+        rest = [a for a in args if a is not UnsetType]
+        kind = rest[0] if len(rest) == 1 else kind
+    while typing.get_origin(kind) is typing.Annotated:
+        kind, *metas = typing.get_args(kind)
+        for meta in metas:
+            unit = (getattr(meta, "extra", None) or {}).get(DURATION_UNIT)
+            if unit:
+                return str(unit)
+    return ""
 
 
 def _shown(value: Any) -> str:

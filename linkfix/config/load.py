@@ -3,7 +3,8 @@
 A config file comes with the repository, so with a pull request: it is read like any input
 (regular files only, size-capped, YAML aliases and nesting bounded) and every value is checked
 against its declared type before anything runs, so a bad value is exit 2 naming its key, never
-a traceback or a run where every link fails.
+a traceback or a run where every link fails. Keys only the person running linkfix may set
+(`trust.RUNNER_ONLY`: output paths, secrets, running the project's code) are refused in a file.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from typing import Any
 from ..errors import ConfigError
 from ..inputs.read import Unreadable, display_path, read_bytes
 from .convert import Invalid, convert
+from .durations import parse_duration
 from .model import Config, key_kind, key_types
-from .types import DURATION_PATTERN
+from .trust import refuse_runner_only
 
 CONFIG_FILES = ("linkfix.yml", "linkfix.yaml", ".linkfix.yml", "pyproject.toml")
 MAX_CONFIG_BYTES = 4 * 1024 * 1024
@@ -68,7 +70,7 @@ def read_config_file(path: Path) -> dict[str, Any]:
     try:
         data = read_yaml(path)
     except YamlRefused as exc:
-        raise ConfigError(f"{display_path(path)}: {exc}") from exc
+        raise ConfigError(exc.at(display_path(path))) from exc
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -127,6 +129,7 @@ def load_config(
         where = display_path(path)
         for key, value in read_config_file(path).items():
             values[str(key)] = coerce(str(key), value, where)
+            refuse_runner_only(str(key), values[str(key)], where, path.parent)
     for key, value in (overrides or {}).items():
         values[key] = coerce(key, value, f"--{key.replace('_', '-')}")
     config = Config(**values, config_dir=config_dir)
@@ -161,7 +164,7 @@ def check_syntax(name: str, value: Any) -> None:
     elif name == "accept":
         parse_accept(value)
     elif name == "max_cache_age":
-        parse_duration(value, name)
+        parse_duration(value, name)  # kept as written: read where it is used
     elif name == "format":
         from ..report import FORMATS  # late import: the formats load only when a format is named
 
@@ -212,12 +215,3 @@ def parse_accept(items: list[str]) -> frozenset[int]:
     return frozenset(codes)
 
 
-_DURATION = re.compile(DURATION_PATTERN)
-_UNIT = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
-
-
-def parse_duration(text: str, key: str) -> float:
-    m = _DURATION.match(str(text))
-    if not m:
-        raise ConfigError(f"{key}: cannot read duration {text!r} (use e.g. 30m, 12h, 2d)")
-    return float(m.group(1)) * _UNIT[m.group(2)]

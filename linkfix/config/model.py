@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from ..errors import ConfigError
 from ..urls import normalise_host
-from .convert import Invalid, convert
+from .convert import Invalid, convert, duration_unit
 from .providers import ArchiveSettings, SearchSettings, SiteSettings, WaybackSettings
 from .types import (
     Count,
@@ -65,6 +65,9 @@ class Config:
     base_url: OptionalHttpUrl = _key("", INPUT, "URL the site is published at; links under it are checked as local files")
     exclude_path: list[str] = _key(list, INPUT, "regex of paths not to read (repeatable)", factory=True)
     gitignore: bool = _key(True, INPUT, "skip files matched by .gitignore (a directory named as an input is never hidden)")
+    trust_project_code: bool = _key(False, INPUT, "let rendering run the checked project's own code, as `mkdocs build` does "
+                                    "(YAML tags that call functions, extensions and names imported from the working tree); "
+                                    "only for a repository you trust. Command line only, never from a config file")
     # filtering
     exclude: list[str] = _key(list, FILTER, "regex of URLs not to check (repeatable)", factory=True)
     include: list[str] = _key(list, FILTER, "regex of URLs to check even when excluded (repeatable)", factory=True)
@@ -164,13 +167,15 @@ def key_types() -> dict[str, Any]:
     return {f.name: hints[f.name] for f in Config.key_fields()}
 
 
-FlagKind = Literal["bool", "int", "float", "str", "list", "json"]
+FlagKind = Literal["bool", "int", "float", "duration", "str", "list", "json"]
 
 
 def key_kind(name: str) -> FlagKind:
     """How the command line spells a key's value: a switch, a number, a string, a repeatable
     string, or JSON (nested settings)."""
     kind = key_types()[name]
+    if duration_unit(kind):
+        return "duration"
     while typing.get_origin(kind) is typing.Annotated:
         kind = typing.get_args(kind)[0]
     if kind is bool:

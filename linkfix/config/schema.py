@@ -17,7 +17,9 @@ from typing import Any
 import msgspec
 import msgspec.inspect as mi
 
+from .durations import DURATION_PATTERN
 from .model import Config, key_kind
+from .trust import KEYED_BY_DEFAULT, RUNNER_ONLY
 from .types import HeaderName, HostName
 
 SCHEMA_FILE = Path(__file__).with_name("linkfix.schema.json")
@@ -44,9 +46,12 @@ def config_schema() -> dict[str, Any]:
             prop = {"anyOf": [prop, prop["items"]]}
         properties[f.name] = {"description": f.metadata["help"], "x-group": f.metadata["group"], **prop,
                               "default": msgspec.to_builtins(getattr(defaults, f.name))}
+    _without_runner_only(properties, definitions)
     properties["hosts"] = _with_key_pattern(properties["hosts"], HostName)
     headers = definitions["HostSettings"]["properties"]
     headers["headers"] = _with_key_pattern(headers["headers"], HeaderName)
+    _durations_take_text(properties)
+    _durations_take_text(definitions)
     return {
         "$schema": DIALECT,
         "title": "linkfix configuration (linkfix.yml, .linkfix.yml, or [tool.linkfix] in pyproject.toml)",
@@ -55,6 +60,30 @@ def config_schema() -> dict[str, Any]:
         "additionalProperties": False,
         "$defs": dict(sorted(definitions.items())),
     }
+
+
+def _without_runner_only(properties: dict[str, Any], definitions: dict[str, Any]) -> None:
+    """Leave out what a file may not set (config.trust): the command line's alone."""
+    for name in RUNNER_ONLY:
+        properties.pop(name)
+    for definition in definitions.values():
+        fields = definition.get("properties", {})
+        fields.pop("api_key_env", None)
+        if fields.get("provider", {}).get("enum", [None])[0] in KEYED_BY_DEFAULT:
+            fields.pop("url", None)
+
+
+def _durations_take_text(node: Any) -> None:
+    """A duration (a number type, or max_cache_age's string, with the duration pattern) takes
+    both a number and a string with a unit (`timeout: 10s`), as durations.read_duration does."""
+    if isinstance(node, dict):
+        if node.get("pattern") == DURATION_PATTERN:
+            node["type"] = ["number", "string"]
+        for value in node.values():
+            _durations_take_text(value)
+    elif isinstance(node, list):
+        for value in node:
+            _durations_take_text(value)
 
 
 def _with_key_pattern(mapping: dict[str, Any], key_type: Any) -> dict[str, Any]:

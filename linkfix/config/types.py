@@ -13,11 +13,19 @@ from typing import Annotated, Any
 import msgspec
 from msgspec import UNSET, Meta, UnsetType
 
+from .durations import DURATION_PATTERN, DURATION_UNIT
+
 Count = Annotated[int, Meta(ge=1)]  # where 0 means nothing useful (connections, runs)
 Whole = Annotated[int, Meta(ge=0)]
-Seconds = Annotated[float, Meta(ge=0)]
-PositiveSeconds = Annotated[float, Meta(gt=0)]
-Days = Annotated[float, Meta(ge=0)]
+# Durations: a number in the key's unit, or a string with its own ('10s', '36h': durations.py),
+# read before the constraint is checked; the schema takes both.
+_DURATION_SCHEMA = {"pattern": DURATION_PATTERN}  # schema.py adds the string type
+Seconds = Annotated[float, Meta(ge=0, extra={DURATION_UNIT: "s", "expects": "a number of seconds >= 0 or a duration such as 500ms, 10s, 2m"},
+                                 extra_json_schema=_DURATION_SCHEMA)]
+PositiveSeconds = Annotated[float, Meta(gt=0, extra={DURATION_UNIT: "s", "expects": "a number of seconds > 0 or a duration such as 500ms, 10s, 2m"},
+                                         extra_json_schema=_DURATION_SCHEMA)]
+Days = Annotated[float, Meta(ge=0, extra={DURATION_UNIT: "d", "expects": "a number of days >= 0 or a duration such as 12h, 2d, 1w"},
+                              extra_json_schema=_DURATION_SCHEMA)]
 Fraction = Annotated[float, Meta(ge=0, le=1)]
 
 # RFC 9110 token; a value may hold any text but control characters: a CR or LF in a header
@@ -37,9 +45,9 @@ OptionalHttpUrl = Annotated[str, Meta(pattern=r"^(?:https?://[^\s/?#]+\S*)?$", e
 NetworkProbe = Annotated[str, Meta(pattern=r"^(?:https?://[^\s/?#]+\S*|[^\s/?#@:\[\]\\.-](?:[^\s/?#@:\[\]\\]*[^\s/?#@:\[\]\\.-])?)?$",
                                    extra={"expects": "a host name, an http(s):// URL, or ''"})]
 NetworkDownPolicy = Annotated[str, Meta(pattern=r"^(?:fail|warn)$", extra={"expects": "fail or warn"})]
-# Checked by load.parse_duration (its message shows the syntax); the pattern is for editors.
-DURATION_PATTERN = r"^\s*(\d+(?:\.\d+)?)\s*([smhdw]?)\s*$"
-Duration = Annotated[str, Meta(extra_json_schema={"pattern": DURATION_PATTERN})]
+# A duration kept as written (max_cache_age: '1d'), read where it is used by durations.parse_duration.
+Duration = Annotated[str, Meta(extra={DURATION_UNIT: "s", "expects": "a duration such as 30m, 12h, 2d (a bare number: seconds)"},
+                               extra_json_schema=_DURATION_SCHEMA)]
 EnvName = Annotated[str, Meta(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", extra={"expects": "an environment variable name"})]
 
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Document, Link, LinkKind, Page, Span
+from ..model import Document, Link, LinkKind, Page, Silenced, Span
 
 _KINDS = {kind.value: kind for kind in LinkKind}
-# A link row: url, kind, page index, span path, line, column, start, end, anchor text, context, tag, reference.
-_LINK_ROW = (str, str, int, str, int, int, int, int, str, str, str, str)
+# A link row: url, kind, page index, span path, line, column, start, end, anchor text, context, tag, reference, unverified.
+_LINK_ROW = (str, str, int, str, int, int, int, int, str, str, str, str, str)
 _PAGE_ROW = (str, str, str, str, list, str, str)  # path, url, title, text, ids, base, build_ids
 _TEXT = {str}
+_SILENCED_ROW = (int, int, str, int)  # first line, last line, comment, the comment's line
 
 
 def encode(document: Document) -> dict[str, Any]:
@@ -30,8 +31,9 @@ def encode(document: Document) -> dict[str, Any]:
             page_rows.append(_page_row(link.page))
         span = link.span
         links.append([link.url, link.kind.value, index, span.path, span.line, span.column, span.start, span.end,
-                      link.anchor_text, link.context, link.tag, link.reference])
-    return {"pages": page_rows, "links": links, "warnings": list(document.warnings)}
+                      link.anchor_text, link.context, link.tag, link.reference, link.unverified])
+    silenced = [[s.first, s.last, s.comment, s.line] for s in document.silenced]
+    return {"pages": page_rows, "links": links, "warnings": list(document.warnings), "silenced": silenced}
 
 
 def _page_row(page: Page) -> list[Any]:
@@ -53,12 +55,17 @@ def decode(data: Any) -> Document | None:
     for row in data["links"]:
         if type(row) is not list or tuple(map(type, row)) != row_types:
             return None
-        url, kind, index, path, line, column, start, end, anchor_text, context, tag, reference = row
+        url, kind, index, path, line, column, start, end, anchor_text, context, tag, reference, unverified = row
         if kind not in kinds or not 0 <= index < len(pages):
             return None
         links.append(Link(url=url, kind=kinds[kind], span=Span(path=path, line=line, column=column, start=start, end=end),
-                          page=pages[index], anchor_text=anchor_text, context=context, tag=tag, reference=reference))  # type: ignore[arg-type]
-    return Document(page=pages[0], links=tuple(links), warnings=tuple(warnings))  # type: ignore[arg-type]
+                          page=pages[index], anchor_text=anchor_text, context=context, tag=tag,  # type: ignore[arg-type]
+                          reference=reference, unverified=unverified))
+    silenced = data.get("silenced")
+    if type(silenced) is not list or not all(type(row) is list and tuple(map(type, row)) == _SILENCED_ROW for row in silenced):
+        return None
+    return Document(page=pages[0], links=tuple(links), warnings=tuple(warnings),  # type: ignore[arg-type]
+                    silenced=tuple(Silenced(first=first, last=last, comment=comment, line=line) for first, last, comment, line in silenced))
 
 
 def _page(row: Any) -> Page | None:

@@ -10,6 +10,7 @@ import functools
 import hashlib
 import logging
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,7 @@ from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..model import Document, Page
 from ..store.cache import Cache
 from . import codec, extract_html, extract_markdown
+from .silence import silenced_lines
 
 if TYPE_CHECKING:
     from .mkdocs import MarkdownSetup
@@ -31,15 +33,34 @@ Outcome = tuple[Document, str] | str  # (document, warning) for one file, or why
 
 def extract_document(path: Path, text: str, *, want_text: bool, markdown: MarkdownSetup | None = None) -> Document:
     """The links of one file: markdown as MkDocs renders it when `markdown` (a MkDocs
-    project's setup) is given, else as CommonMark reads it; HTML as it is."""
+    project's setup) is given, else as CommonMark reads it; HTML as it is. With the lines its
+    ignore comments cover."""
     display = display_path(path)
     if path.suffix.lower() in MARKDOWN_SUFFIXES:
         if markdown is not None:
             from .mkdocs import extract_mkdocs
 
-            return extract_mkdocs(text, display, markdown, want_text=want_text)
-        return extract_markdown(text, display, want_text=want_text)
-    return extract_html(text, display, want_text=want_text)
+            document = extract_mkdocs(text, display, markdown, want_text=want_text)
+        else:
+            document = extract_markdown(text, display, want_text=want_text)
+    else:
+        document = extract_html(text, display, want_text=want_text)
+    silenced = silenced_lines(text)
+    return replace(document, silenced=silenced) if silenced else document
+
+
+STDIN_PATH = "-"  # how a document read from stdin is named in reports
+
+
+def stdin_document(text: str, *, want_text: bool) -> tuple[str, Document]:
+    """(key, document) of a document read from stdin: HTML when it starts like an HTML page,
+    else markdown (as CommonMark and GitHub read it). Its links are shown at `-`; the key
+    ('-.md' or '-.html') says how it was read."""
+    head = text.lstrip()[:20].lower()
+    is_html = head.startswith(("<!doctype html", "<html"))
+    document = extract_html(text, STDIN_PATH, want_text=want_text) if is_html else extract_markdown(text, STDIN_PATH, want_text=want_text)
+    silenced = silenced_lines(text)
+    return f"{STDIN_PATH}.{'html' if is_html else 'md'}", replace(document, silenced=silenced) if silenced else document
 
 
 def markdown_setup(project: Project) -> MarkdownSetup | None:

@@ -63,10 +63,18 @@ class Note:
     message: str
 
 
+REVIEW = "held for review"  # in a note on a suggestion that is not applied unseen (see `needs_review`)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FixPlan:
     fixes: tuple[Fix, ...] = ()
     notes: tuple[Note, ...] = ()
+
+    @property
+    def needs_review(self) -> int:
+        """Links with a suggestion held for a person to accept or reject (the HTML report's job)."""
+        return sum(REVIEW in note.message for note in self.notes)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -188,12 +196,12 @@ def _best(item: LinkResult, candidates: list[Candidate], options: FixOptions, *,
     if guess and candidate.confidence < options.threshold:
         return None, [
             f"best suggestion {candidate.url} has confidence {candidate.confidence:.2f} "
-            f"< {options.threshold:.2f}; review it in the HTML report"
+            f"< {options.threshold:.2f}; {REVIEW}"
         ]
     hold = candidate.evidence.get("hold")
     if guess and isinstance(hold, str) and hold:
         # Recovery's gate: confident, but something speaks against applying it unseen.
-        return None, [f"best suggestion {candidate.url} held for review: {hold}"]
+        return None, [f"best suggestion {candidate.url} {REVIEW}: {hold}"]
     new_url, caveat = replacement_url(item, candidate)
     messages = [caveat] if caveat else []
     reason = unsafe_replacement_reason(new_url)
@@ -331,7 +339,7 @@ def _holds(written: str, fix: Fix) -> bool:
 
 
 def prepare_changes(
-    plan: FixPlan, *, base: Path, root: Path | None = None, rewrite_read_only: bool = False
+    plan: FixPlan, *, base: Path, root: Path | None = None, rewrite_read_only: bool = False, trust_project_code: bool = False
 ) -> tuple[list[FileChange], list[str]]:
     """Read every file the plan touches; returns the changes and the refusals, each a message.
 
@@ -348,7 +356,7 @@ def prepare_changes(
     problems: list[str] = []
     for path, fixes in sorted(by_file.items()):
         try:
-            change, refused = _prepare_file(path, fixes, base / path, root, rewrite_read_only)
+            change, refused = _prepare_file(path, fixes, base / path, root, rewrite_read_only, trust_project_code)
         except PatchError as exc:
             problems.append(str(exc))
             continue
@@ -358,7 +366,8 @@ def prepare_changes(
     return changes, problems
 
 
-def _prepare_file(path: str, fixes: list[Fix], file: Path, root: Path, rewrite_read_only: bool) -> tuple[FileChange, list[str]]:
+def _prepare_file(path: str, fixes: list[Fix], file: Path, root: Path, rewrite_read_only: bool,
+                  trust_project_code: bool) -> tuple[FileChange, list[str]]:
     original = read_editable(editable_path(file, root, rewrite_read_only=rewrite_read_only, shown_as=path))
     text = original.text
     for fix in fixes:
@@ -368,7 +377,7 @@ def _prepare_file(path: str, fixes: list[Fix], file: Path, root: Path, rewrite_r
                 f"{path}:{fix.span.line}: no longer holds {fix.url!r:.120} where the report saw it; "
                 "the file changed since the check, run it again"
             )
-    markdown = markdown_setup_for(file)
+    markdown = markdown_setup_for(file, trust_project_code=trust_project_code)
     links = extract_document(file, text, want_text=False, markdown=markdown).links
     targets = _by_target_span(links)
     edits: list[Edit] = []

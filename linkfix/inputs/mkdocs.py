@@ -41,6 +41,18 @@ class PythonCall:
     kwds: dict[str, Any] = field(default_factory=dict)
 
 
+class EnvValue(str):
+    """A `!ENV` config value read from the environment; `default` is what the file gives when
+    the variable is not set (a source check renders with that: see extract.mkdocs.setup)."""
+
+    default: Any
+
+    def __new__(cls, value: str, default: Any) -> EnvValue:
+        made = super().__new__(cls, value)
+        made.default = default
+        return made
+
+
 class RelativePath(str):
     """A `!relative` config value (`$config_dir`, `$docs_dir`, or '' for the page's directory)."""
 
@@ -71,6 +83,8 @@ class MkDocsProject:
     markdown_extensions: tuple[str, ...] = MKDOCS_BUILTIN_EXTENSIONS
     mdx_configs: dict[str, Any] = field(default_factory=dict)
     plugins: tuple[str, ...] = ()  # the configured plugin names, in order (`search`, `macros`, ...)
+    # Whether rendering may run the project's code: the runner's choice (the command line), never the file's.
+    trust_project_code: bool = False
 
     @property
     def renders_templates(self) -> bool:
@@ -114,10 +128,11 @@ def _env_tag(loader: yaml.SafeLoader, node: yaml.Node):
         values = [loader.construct_scalar(node)]  # a mapping: PyYAML's error, as in MkDocs
     else:
         raise TypeError(f"{type(node).__name__}: not a node PyYAML makes")
+    default = values[-1] if len(values) > 1 else None
     for name in values[:-1] if len(values) > 1 else values:
         if isinstance(name, str) and name in os.environ:
-            return os.environ[name]
-    return values[-1] if len(values) > 1 else None
+            return EnvValue(os.environ[name], default)
+    return default
 
 
 _TolerantLoader.add_multi_constructor("", _unknown_tag)
@@ -298,7 +313,7 @@ def _read_one(path: Path, top: Path) -> dict:
     try:
         data = read_yaml(path, _TolerantLoader)
     except YamlRefused as exc:
-        raise InputError(f"{path}{which}: {exc}") from exc
+        raise InputError(exc.at(str(path), which)) from exc
     if not isinstance(data, dict):
         if path != top and data is None:
             return {}

@@ -10,7 +10,7 @@ import logging
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 MARKDOWN_SUFFIXES = frozenset({".md", ".markdown", ".mdown", ".mkd"})
 HTML_SUFFIXES = frozenset({".html", ".htm", ".xhtml"})
 DOCUMENT_SUFFIXES = MARKDOWN_SUFFIXES | HTML_SUFFIXES
+RST_SUFFIXES = frozenset({".rst"})  # not read: said (a Sphinx tree's built HTML is what can be checked)
 # Directories that never hold documentation sources of the project itself.
 SKIP_DIRS = frozenset(
     {".git", ".hg", ".svn", "node_modules", "__pycache__", ".tox", ".nox", ".mypy_cache",
@@ -153,7 +154,20 @@ def collect(inputs: list[str], config: Config) -> Project:
                          + (f" ({skipped[0]})" if skipped else ""))
     markdown_count = sum(f.suffix.lower() in MARKDOWN_SUFFIXES for f in files)
     markdown = markdown_count * 2 >= len(files)
-    return _finish(Project(files=files, root=root.resolve(), markdown=markdown, errors=skipped, boundary=boundary))
+    project = _finish(Project(files=files, root=root.resolve(), markdown=markdown, errors=skipped, boundary=boundary))
+    for p in paths:
+        if p.is_dir():
+            say_unread_rst(p, excluded, config.gitignore)
+    return project
+
+
+def text_project(config: Config) -> Project:
+    """The project of a document read from stdin and nothing else: no file to read; its
+    relative links resolve from `root_dir`, else the working directory."""
+    root = config.path(config.root_dir) if config.root_dir else Path.cwd()
+    if not root.is_dir():
+        raise InputError(f"root_dir: not a directory: {root}")
+    return _finish(Project(files=[], root=root.resolve(), markdown=True))
 
 
 def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[re.Pattern[str]], *,
@@ -162,6 +176,7 @@ def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[re.Pattern
     MkDocs renders links when the root is the docs_dir (MkDocsFiles)."""
     from .mkdocs_files import MkDocsFiles
 
+    mk = replace(mk, trust_project_code=config.trust_project_code)
     root = (Path(config.path(config.root_dir)) if config.root_dir else mk.docs_dir).resolve()
     # What MkDocs itself builds from: the project directory (docs/index.md -> ../README.md
     # is a common idiom), or wider when docs_dir or root_dir is set outside it.
@@ -232,6 +247,27 @@ def is_built_site(directory: Path, found: list[Path]) -> bool:
     return html * 2 > len(found) and any((directory / marker).is_file() for marker in BUILT_SITE_MARKERS)
 
 
+def say_unread_rst(top: Path, excluded: list[re.Pattern[str]], use_gitignore: bool) -> None:
+    """A warning when `top` holds reStructuredText pages (a Sphinx tree beside a README.md):
+    they are not read, and passing on the markdown alone must not look like a checked site."""
+    hint = unread_rst(top, excluded, use_gitignore)
+    if hint:
+        log.warning("%s", hint)
+
+
+def unread_rst(top: Path, excluded: list[re.Pattern[str]], use_gitignore: bool) -> str:
+    """'N reStructuredText pages under top/ were not read ...' ('' when there are none)."""
+    pages = list(walk(top, excluded, use_gitignore, suffixes=RST_SUFFIXES))
+    if not pages:
+        return ""
+    sphinx = next((p.parent for p in pages if (p.parent / "conf.py").is_file()), None)
+    source = display_path(sphinx) if sphinx is not None else display_path(top)
+    built = f"{source}/_build/html"
+    return (f"{len(pages)} reStructuredText page{'s' if len(pages) != 1 else ''} under {display_path(top)}/ "
+            f"{'were' if len(pages) != 1 else 'was'} not read (linkfix reads markdown and HTML){': a Sphinx project' if sphinx else ''}; "
+            f"check its built HTML instead: sphinx-build {source} {built} && linkfix check {built}")
+
+
 def nothing_read(top: Path, excluded: list[re.Pattern[str]], use_gitignore: bool, suffixes: frozenset[str], *, what: str = "") -> str:
     """Why a walk of `top` found no document: what a walk without the filters finds, and
     which filter left it out (walked again: this is the error path only)."""
@@ -239,7 +275,8 @@ def nothing_read(top: Path, excluded: list[re.Pattern[str]], use_gitignore: bool
     where = f"{what}{display_path(top)}/"
     everything = list(walk(top, [], False, suffixes=suffixes))
     if not everything:
-        return f"{where}: no {kinds} files to check ({', '.join(sorted(suffixes))})"
+        rst = unread_rst(top, excluded, use_gitignore)
+        return f"{where}: no {kinds} files to check ({', '.join(sorted(suffixes))})" + (f"; {rst}" if rst else "")
     count = f"none of the {len(everything)} {kinds} files"
     if use_gitignore and not list(walk(top, excluded, False, suffixes=suffixes)):
         return f"{where}: {count} were read: all match exclude_path ({', '.join(p.pattern for p in excluded)})"

@@ -13,6 +13,7 @@ expanded; only a document inside the bounds is constructed. Real configs stay fa
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,23 @@ MAX_DEPTH = 100  # nesting of sequences and mappings
 
 
 class YamlRefused(Exception):
-    """The file is not YAML a config may be, or is beyond the bounds; the message says why."""
+    """The file is not YAML a config may be, or is beyond the bounds; the message says why.
+    `position`: (line, column), 1-based, of a syntax error; its message then ends with the
+    source line and a caret under the column, on lines of their own."""
+
+    def __init__(self, message: str, position: tuple[int, int] | None = None) -> None:
+        super().__init__(message)
+        self.position = position
+
+    def at(self, where: str, note: str = "") -> str:
+        """The message after `where` (a file name) and its position, then `note`:
+        `linkfix.yml:4:3: not valid YAML: ...`."""
+        line_col = f":{self.position[0]}:{self.position[1]}" if self.position else ""
+        return f"{where}{line_col}{note}: {self}"
+
+
+_YAML_LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+SNIPPET_WIDTH = 160  # characters of the offending line shown around the error's column
 
 
 def read_yaml(path: Path, loader: type | None = None) -> Any:
@@ -38,7 +55,12 @@ def read_yaml(path: Path, loader: type | None = None) -> Any:
         raise YamlRefused(str(exc)) from exc
     except UnicodeDecodeError as exc:
         raise YamlRefused("not UTF-8 text") from exc
-    parser = (loader or yaml.SafeLoader)(text)
+    try:
+        parser = (loader or yaml.SafeLoader)(text)  # refuses unprintable characters already
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        raise YamlRefused(f"not valid YAML: character #x{exc.character:04x} is not allowed", (line, column)) from exc
     try:
         try:
             node = parser.get_single_node()
@@ -48,10 +70,31 @@ def read_yaml(path: Path, loader: type | None = None) -> Any:
             return None
         _measure(node)
         return parser.construct_document(node)
+    except yaml.MarkedYAMLError as exc:
+        raise _syntax_error(exc, text) from exc
     except yaml.YAMLError as exc:
         raise YamlRefused(f"not valid YAML: {exc}") from exc
     finally:
         parser.dispose()
+
+
+def _syntax_error(exc: Any, text: str) -> YamlRefused:
+    """PyYAML's error as a person reads a compiler's: what is wrong at which line and column,
+    what was being read (and from where), the line itself with a caret under the column."""
+    mark = exc.problem_mark or exc.context_mark
+    if mark is None:
+        return YamlRefused(f"not valid YAML: {exc}")
+    lines = [f"not valid YAML: {exc.problem or exc.context}"]
+    if exc.context and exc.problem:
+        start = exc.context_mark
+        lines.append(f"({exc.context}{f' that starts at line {start.line + 1}, column {start.column + 1}' if start else ''})")
+    lines_of_text = _YAML_LINE_BREAK.split(text)  # as PyYAML counts lines (U+2028 ends one too)
+    source = lines_of_text[mark.line] if mark.line < len(lines_of_text) else ""
+    first = max(0, mark.column - SNIPPET_WIDTH // 2)
+    shown = source[first:first + SNIPPET_WIDTH].replace("\t", " ")  # one column per character, for the caret
+    number = str(mark.line + 1)
+    lines += [f"{number} | {shown}", f"{' ' * len(number)} | {' ' * (mark.column - first)}^"]
+    return YamlRefused("\n".join(lines), (mark.line + 1, mark.column + 1))
 
 
 def _measure(root: Any) -> None:

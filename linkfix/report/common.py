@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+import time
 import unicodedata
+from datetime import datetime
 from urllib.parse import urlsplit
 
-from ..model import Candidate, LinkResult, Report, Status
+from ..model import Candidate, LinkResult, Report, Scope, Status
 from . import evidence
 
 #: Schemes a rewrite may introduce, and a report may make clickable: a suggestion found on the
@@ -72,6 +74,39 @@ def deferred_summary(report: Report) -> str:
     if not n:
         return ""
     return f"{n} archive lookup{'s' if n != 1 else ''} deferred (run again, or --archive-wait)"
+
+
+def cache_summary(report: Report) -> str:
+    """How many external URLs' results came from the cache rather than a request of this run
+    ('' when none did): a run on a warm cache checks nothing new, and a reader (in CI above all)
+    must not take cached results for fresh ones. 'all 8 external results from the cache (the
+    oldest 20 h old): none checked in this run'."""
+    checked: dict[str, LinkResult] = {}
+    for item in report.results:
+        if item.scope is Scope.EXTERNAL and item.result.status not in (Status.EXCLUDED, Status.UNSUPPORTED):
+            checked.setdefault(item.resolved.partition("#")[0], item)
+    cached = [item.result.checked_at for item in checked.values() if item.result.from_cache]
+    if not cached:
+        return ""
+    if len(cached) < len(checked):
+        return f"{len(cached)} of {len(checked)} external results from the cache"
+    oldest = age(_started(report) - min(cached))
+    return f"all {len(cached)} external result{'s' if len(cached) != 1 else ''} from the cache (the oldest {oldest} old): none checked in this run"
+
+
+def _started(report: Report) -> float:
+    try:
+        return datetime.fromisoformat(report.started).timestamp()
+    except ValueError:
+        return time.time()
+
+
+def age(seconds: float) -> str:
+    """A duration in the unit a person would say it in: '20 h', '3 d', '40 s'."""
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.0f} {unit}"
+    return f"{max(seconds, 0):.0f} s"
 
 
 def status_counts(report: Report) -> dict[Status, int]:

@@ -14,7 +14,7 @@ from itertools import groupby
 
 from ..model import LinkResult, Report, Status
 from . import evidence, register
-from .common import archive_note, deferred_summary, problems, status_counts, top_suggestion
+from .common import archive_note, cache_summary, deferred_summary, problems, status_counts, top_suggestion
 
 _COLOURS = {
     Status.BROKEN: "\x1b[31m",  # red
@@ -112,9 +112,9 @@ def summarize(report: Report) -> str:
         text += ": " + ", ".join(parts)
     if report.errors:
         text += f"; {len(report.errors)} input error{'s' if len(report.errors) != 1 else ''}"
-    deferred = deferred_summary(report)
-    if deferred:
-        text += f"; {deferred}"
+    for clause in (deferred_summary(report), cache_summary(report)):
+        if clause:
+            text += f"; {clause}"
     if report.duration:
         text += f" ({report.duration:.1f} s)"
     return text

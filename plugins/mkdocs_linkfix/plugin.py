@@ -56,8 +56,9 @@ from .written import WrittenTargets
 # mkdocs counts warnings of "mkdocs.plugins.*" loggers towards `--strict`.
 log = get_plugin_logger(__name__)
 
-# Config keys that make no sense inside a build: the plugin has `report` instead.
-_NOT_OPTIONS = frozenset({"format", "output"})
+# Config keys that make no sense inside a build: the plugin has `report` instead; and a build
+# runs the project's code anyway (hooks, plugins, `!!python/object/apply`), so it is trusted.
+_NOT_OPTIONS = frozenset({"format", "output", "trust_project_code"})
 # Said (at info level), not failing: the check could not tell.
 _NOT_VERIFIED = {Status.BLOCKED, Status.TIMEOUT, Status.ERROR, Status.UNVERIFIED}
 # Where MkDocs logs what its link validation finds ("Doc file 'a.md' contains a link 'b.md', ...").
@@ -140,7 +141,7 @@ class LinkfixPlugin(BasePlugin):
         if not self.config["enabled"]:
             return config
         values = {f.name: self.config[f.name] for f in Config.key_fields() if f.name not in _NOT_OPTIONS}
-        settings = Config(**values, config_dir=os.path.dirname(config.config_file_path or "") or ".")
+        settings = Config(**values, trust_project_code=True, config_dir=os.path.dirname(config.config_file_path or "") or ".")
         if self.command == "serve" and not self.config["serve_external"]:
             settings.offline = True  # a live preview must not wait on the network
         if self.config["report"]:

@@ -55,6 +55,19 @@ def test_fix_below_threshold_changes_nothing(project, capsys):
     assert "confidence 0.97 < 0.99" in capsys.readouterr().err
 
 
+def test_fix_says_where_to_review_what_it_held_back(project, capsys):
+    """Issue 22: fix said "review it in the HTML report" and wrote none. It writes the report
+    asked for with -f html -o FILE and names it; without one it says how to get it."""
+    assert invoke("fix", ["--from", "result.json", "--min-confidence", "0.99"]) == 0
+    err = capsys.readouterr().err
+    assert "review it in the HTML report" not in err
+    assert "1 link with a suggestion held for review: write the HTML report to review them (add -f html -o FILE)" in err
+    assert invoke("fix", ["--from", "result.json", "--min-confidence", "0.99", "-f", "html", "-o", "review.html"]) == 0
+    assert "accept or reject them in review.html" in capsys.readouterr().err
+    page = (project / "review.html").read_text()
+    assert "https://new.test/manual/" in page and "http://old.test/manual" in page
+
+
 def test_fix_apply_decisions(project):
     decisions = {
         "schema": DECISIONS_SCHEMA,

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from linkfix.extract import codec, extract_html, extract_markdown
-from linkfix.model import Document, Link, LinkKind, Page, Span
+from linkfix.model import Document, Link, LinkKind, Page, Silenced, Span
 from linkfix.store.cache import Cache
 from linkfix.store.values import dumps, loads
 
@@ -29,11 +29,12 @@ def documents(draw) -> Document:
     others = draw(st.lists(pages, max_size=2))
     links = draw(st.lists(
         st.builds(Link, url=text, kind=st.sampled_from(LinkKind), span=spans, page=st.sampled_from([own, *others]),
-                  anchor_text=text, context=text, tag=text, reference=text),
+                  anchor_text=text, context=text, tag=text, reference=text, unverified=text),
         max_size=6,
     ))
     warnings = draw(st.lists(text, max_size=2))
-    return Document(page=own, links=tuple(links), warnings=tuple(warnings))
+    silenced = draw(st.lists(st.builds(Silenced, first=count, last=count, comment=text, line=count), max_size=2))
+    return Document(page=own, links=tuple(links), warnings=tuple(warnings), silenced=tuple(silenced))
 
 
 def _through_disk(document: Document) -> Document | None:
@@ -50,10 +51,11 @@ def test_any_document_round_trips_exactly_through_json_text(document):
 
 def test_every_field_is_encoded():
     # A field added to the model must be added to the codec (and to the strategies above).
-    assert {f.name for f in fields(Document)} == {"page", "links", "warnings"}
+    assert {f.name for f in fields(Document)} == {"page", "links", "warnings", "silenced"}
+    assert {f.name for f in fields(Silenced)} == {"first", "last", "comment", "line"}
     assert {f.name for f in fields(Page)} == {"path", "url", "title", "text", "ids", "base", "build_ids"}
     assert {f.name for f in fields(Span)} == {"path", "line", "column", "start", "end"}
-    assert {f.name for f in fields(Link)} == {"url", "kind", "span", "page", "anchor_text", "context", "tag", "reference"}
+    assert {f.name for f in fields(Link)} == {"url", "kind", "span", "page", "anchor_text", "context", "tag", "reference", "unverified"}
 
 
 def test_real_extractions_round_trip_and_links_share_their_page_again():

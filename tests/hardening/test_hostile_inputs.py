@@ -205,7 +205,7 @@ def test_a_hostile_linkfix_yml_is_refused_with_exit_2(tmp_path, text):
         ("search: [{url: 'https://s.test'}]", "search[0]: missing key 'provider'"),
         ("archive: [{provider: wayback, requests_per_minute: -1}]", "archive[0].requests_per_minute: expects a number >= 0, got -1"),
         ("max_concurrency: 0", "max_concurrency: expects a whole number >= 1, got 0"),
-        ("timeout: 0", "timeout: expects a number > 0, got 0"),
+        ("timeout: 0", "timeout: expects a number of seconds > 0 or a duration such as 500ms, 10s, 2m, got 0"),
         ("similarity: 2", "similarity: expects a number from 0 to 1, got 2"),
     ],
 )

@@ -84,3 +84,35 @@ def test_mkdocs_invalid_yaml_is_reported(tmp_path):
     (tmp_path / "mkdocs.yml").write_text("site_name: [\n")
     with pytest.raises(InputError, match="not valid YAML"):
         read_mkdocs(tmp_path / "mkdocs.yml")
+
+
+def test_a_sphinx_tree_beside_a_readme_is_said_not_read(tmp_path, monkeypatch, caplog):
+    """Issue 22: a tree of .rst pages with a README.md passed with nothing said."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "README.md").write_text("# Project\n")
+    (tmp_path / "docs").mkdir()
+    for name in ("index", "usage", "api"):
+        (tmp_path / "docs" / f"{name}.rst").write_text("Title\n=====\n")
+    (tmp_path / "docs" / "conf.py").write_text("project = 'x'\n")
+    (tmp_path / ".venv").mkdir()
+    (tmp_path / ".venv" / "vendored.rst").write_text("x\n")  # never documentation
+    with caplog.at_level("WARNING"):
+        project = collect(["."], Config())
+    assert [p.name for p in project.files] == ["README.md"]
+    assert ("3 reStructuredText pages under ./ were not read (linkfix reads markdown and HTML): a Sphinx project; "
+            "check its built HTML instead: sphinx-build docs docs/_build/html && linkfix check docs/_build/html") in caplog.text
+
+
+def test_a_tree_of_rst_pages_only_says_what_to_check_instead(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.rst").write_text("Title\n=====\n")
+    with pytest.raises(InputError, match=r"no markdown or HTML files to check .*1 reStructuredText page under docs/ was not read"):
+        collect(["docs"], Config())
+
+
+def test_a_markdown_tree_says_nothing_about_rst(tmp_path, caplog):
+    (tmp_path / "index.md").write_text("# Home\n")
+    with caplog.at_level("WARNING"):
+        collect([str(tmp_path)], Config())
+    assert "reStructuredText" not in caplog.text

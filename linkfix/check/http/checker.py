@@ -26,7 +26,7 @@ from ...urls import hostname, normalise_url
 from .. import policy
 from ..netsafety import SocketFactory
 from .hosts import CONTINUE, RETRY_BACKOFF, HostScheduler
-from .network import NetworkWatch
+from .network import NETWORK_FAILURES, NetworkWatch
 from .redirects import Redirects
 from .transport import Answer, Fetched, Transport
 from .url_check import IDS_NAMESPACE, Outcome, UrlCheck, decode_ids, fragment_always_ok, judge_fragment
@@ -111,8 +111,8 @@ class HttpChecker:
         outcome = await asyncio.shield(self._outcome_future(base, want_ids=self._needs_ids(fragment)))
         if self.network.down:
             raise self.network.down
-        if outcome.result.reason == Reason.DNS:
-            await self.network.confirm_dns_failures({hostname(base)})
+        if outcome.result.reason in NETWORK_FAILURES:
+            await self.network.confirm_failures({hostname(base): outcome.result.reason})
         return self._result_for(base, fragment, outcome)
 
     def submit(self, url: str, fragment: str = "") -> None:
@@ -141,10 +141,22 @@ class HttpChecker:
             raise
         if self.network.down:
             raise self.network.down
-        # "Host name not found" with nothing answering may be a dead network: the probe decides.
-        await self.network.confirm_dns_failures(
-            {hostname(base) for target, (base, _) in split.items() if futures[target].result().result.reason == Reason.DNS})
+        # A name not found, a resolver or a route failing, with nothing answering, may be a
+        # dead network however few hosts there were: the network watch decides.
+        reasons = {target: futures[target].result().result.reason for target in split}
+        await self.network.confirm_failures(
+            {hostname(base): reasons[target] for target, (base, _) in split.items() if reasons[target] in NETWORK_FAILURES})
         return {target: self._result_for(base, fragment, futures[target].result()) for target, (base, fragment) in split.items()}
+
+    def known_result(self, url: str, fragment: str = "") -> CheckResult | None:
+        """The result of `url` (for `#fragment`) that needs no request: refused, or fresh in
+        the cache; None otherwise. What a run can still say when the network is down."""
+        base, fragment = _split(url, fragment)
+        try:
+            known = self._known_outcome(base, want_ids=self._needs_ids(fragment), known=None)
+        except Exception:  # a damaged cache record: as good as none
+            return None
+        return None if known is None else self._result_for(base, fragment, known)
 
     def _result_for(self, base: str, fragment: str, outcome: Outcome) -> CheckResult:
         result = outcome.result
@@ -157,8 +169,10 @@ class HttpChecker:
 
     async def fetch(self, url: str, *, max_bytes: int = 2_000_000, headers: Mapping[str, str] | None = None) -> Fetched:
         """GET `url` with the checker's politeness, safety and redirect handling. Never raises
-        for network trouble: `status == 0` and `error` say what happened. `headers` (an API
-        key, say) go to `url`'s host only, never to a host a redirect leads to."""
+        for network trouble: `status == 0` and `error` say what happened. `headers` mark a
+        request that carries the runner's key (in them, or in `url`): it goes to `url` itself,
+        never where a `remap` rule (which a repository's config may set) would send it, and
+        the headers go to `url`'s host only, never to a host a redirect leads to."""
         started = time.monotonic()
         refusal = self.urls.refusal(url)
         if refusal is not None:
@@ -167,7 +181,7 @@ class HttpChecker:
             await self.network.ensure_up(self._send_probe)
         except NetworkDownError as exc:
             return Fetched(url=url, final_url=url, status=0, headers={}, text="", elapsed=0.0, error=f"network-down: {exc}")
-        target = self.transport.remap(url)
+        target = url if headers else self.transport.remap(url)
         extra = (hostname(target), dict(headers)) if headers else None
         answer, chain, stop = await self.redirects.follow(target, "GET", max_bytes, extra=extra)
         return Fetched(

@@ -40,7 +40,7 @@ T = TypeVar("T")
 Method = str | Callable[[], str]  # a callable is asked when the request gets its connection
 ReadLimit = int | Callable[[], int]  # body bytes a GET reads; a callable is asked at send time
 HOST_NAMESPACE = "host-method"  # hosts where HEAD did not pay off: GET first in later runs too
-_RETRY_ERRORS = frozenset({Reason.TIMEOUT, Reason.RESET, Reason.CONNECTION, Reason.DNS_ERROR})
+_RETRY_ERRORS = frozenset({Reason.TIMEOUT, Reason.RESET, Reason.CONNECTION, Reason.NO_ROUTE, Reason.DNS_ERROR})
 # Slot priorities: requests that finish a URL already under way (redirect hops, GET after HEAD,
 # soft-404 probes) go before the first request of a new URL, so URLs complete instead of all
 # starting at once, and a probe's answer arrives while it can still save requests.

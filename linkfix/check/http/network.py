@@ -2,10 +2,13 @@
 
 "Host name not found" is evidence of a dead host only when the network, and DNS, demonstrably
 work: some host answered this run, or the probe name (`network_probe` when it is a host name;
-example.com by default) resolves. So:
-- at the end of a run (and of a single check) whose DNS failures have no such evidence, the
-  probe name is resolved once (bounded by the timeout); when it does not resolve either, the
-  network is down;
+example.com by default) resolves. The failures that can mean "no network" (NETWORK_FAILURES) are
+a name not found, a resolver that cannot be asked (what a machine without network gets: "temporary
+failure in name resolution") and a network with no route to it. So:
+- at the end of a run (and of a single check) in which no host answered and some URL failed one
+  of those ways, however few: a route missing is the network down; otherwise the probe name is
+  resolved once (bounded by the timeout), and when it does not resolve either, the network is
+  down;
 - when several distinct hosts failed DNS and none has answered, with nothing else in flight,
   the probe is asked at once, so that a dead network stops the run early;
 - a `network_probe` URL must answer a HEAD before the first request (the old, stricter probe).
@@ -16,7 +19,7 @@ or report external links as not checked) is the caller's `network_down` policy.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 from ...errors import NetworkDownError
 from ...model import Reason
@@ -24,6 +27,8 @@ from ...urls import hostname
 from .transport import Answer
 
 NETWORK_DOWN_HOSTS = 5  # distinct hosts failing DNS, none answering, before the probe is asked early
+# What a request gets when the machine has no network (and, but for NO_ROUTE, a dead host too).
+NETWORK_FAILURES = frozenset({Reason.DNS, Reason.DNS_ERROR, Reason.NO_ROUTE})
 
 Resolve = Callable[[str], Awaitable[bool]]
 
@@ -70,22 +75,23 @@ class NetworkWatch:
             raise self.down
         self._answered.add(hostname(self._probe_url))
 
-    async def confirm_dns_failures(self, failed_hosts: set[str]) -> None:
-        """Raise NetworkDownError when `failed_hosts` (names not found) have no evidence of a
-        working network: nothing answered, and the probe name does not resolve."""
-        if not failed_hosts or self._answered or self.down is not None:
+    async def confirm_failures(self, failed: Mapping[str, Reason]) -> None:
+        """Raise NetworkDownError when `failed` (host -> the NETWORK_FAILURES reason its URLs
+        ended with) has no evidence of a working network: nothing answered, and a route was
+        missing or the probe name does not resolve."""
+        if not failed or self._answered or self.down is not None:
             if self.down is not None:
                 raise self.down
             return
-        if not await self._probe_name_resolves():
-            self.down = self._down(failed_hosts)
+        if Reason.NO_ROUTE in failed.values() or not await self._probe_name_resolves():
+            self.down = self._down(set(failed), no_route=Reason.NO_ROUTE in failed.values())
             raise self.down
 
     def note(self, host: str, answer: Answer, *, in_flight: int) -> None:
         """Count `answer` from `host`; `in_flight`: requests still on their way."""
         if answer.status:
             self._answered.add(host)
-        elif answer.error in (Reason.DNS, Reason.DNS_ERROR):
+        elif answer.error in NETWORK_FAILURES:
             self._dns_failed.add(host)
         if (
             self.down is None
@@ -113,10 +119,15 @@ class NetworkWatch:
             self._resolving = asyncio.ensure_future(self._resolve(self._probe_name))
         return bool(await asyncio.shield(self._resolving))
 
-    def _down(self, failed: set[str]) -> NetworkDownError:
+    def _down(self, failed: set[str], *, no_route: bool = False) -> NetworkDownError:
         sample = ", ".join(sorted(failed)[:5])
-        probe = f"; not even {self._probe_name} resolves" if self._probe_name and self._resolve is not None else ""
+        hosts = f"{len(failed)} host{'s' if len(failed) != 1 else ''} failed, e.g. {sample}"
+        if no_route:
+            what = f"no route to the network and no host answered ({hosts})"
+        else:
+            probe = f"; not even {self._probe_name} resolves" if self._probe_name and self._resolve is not None else ""
+            what = f"no host name resolves ({hosts}{probe})"
         return NetworkDownError(
-            f"network down: no host name resolves ({len(failed)} host{'s' if len(failed) != 1 else ''} failed, e.g. {sample}{probe}); "
-            "not reporting links as broken (check the connection, DNS or proxy, or run with --offline)"
+            f"network down: {what}; not reporting links as broken or checked "
+            "(check the connection, DNS or proxy, or run with --offline)"
         )

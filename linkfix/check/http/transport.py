@@ -6,6 +6,7 @@ failure turned into data (`Answer.error`), never an exception.
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 import re
 import socket
@@ -205,6 +206,8 @@ def classify_error(exc: BaseException) -> tuple[Reason, str]:
     if isinstance(exc, (asyncio.TimeoutError, aiohttp.ServerTimeoutError)):
         return Reason.TIMEOUT, "no answer in time"
     if isinstance(exc, aiohttp.ClientConnectorError):
+        if exc.os_error.errno == errno.ENETUNREACH:  # "Network is unreachable": no route at all, not this host's fault
+            return Reason.NO_ROUTE, str(exc)
         return Reason.CONNECTION, str(exc)
     if isinstance(exc, (aiohttp.ServerDisconnectedError, aiohttp.ClientPayloadError, aiohttp.ClientOSError, ConnectionError)):
         return Reason.RESET, str(exc) or type(exc).__name__

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ...config import Config
 from ...errors import InputError
+from ..inputs import add_input_arguments, gather_inputs
 from ..output import write_reports
 
 if TYPE_CHECKING:
@@ -20,9 +21,11 @@ USES_CONFIG = True
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("inputs", nargs="+", metavar="INPUT", help="directories, files, or a mkdocs.yml (a URL with --crawl)")
+    add_input_arguments(parser, required=True, help="directories, files, or a mkdocs.yml (a URL with --crawl)")
     parser.add_argument("--changed-since", metavar="REF",
                         help="only links in files changed since git REF, and on changed lines of modified files")
+    parser.add_argument("--dump", action="store_true",
+                        help="list the links that would be checked (TARGET<TAB>FILE:LINE:COL), check none (lychee's --dump)")
     crawl = parser.add_argument_group("crawl options")
     crawl.add_argument("--crawl", action="store_true", help="INPUT is a published site's URL: walk its pages (same host, robots.txt obeyed)")
     crawl.add_argument("--crawl-depth", type=int, default=5, metavar="N", help="links followed from a seed page (default 5)")
@@ -41,20 +44,37 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
     from ..progress import progress_bar
 
+    inputs = gather_inputs(args)
+    if not inputs.paths and inputs.stdin_text is None:
+        raise InputError("nothing to check: give a directory, files, a mkdocs.yml, --files-from FILE, or '-' (a document on stdin)")
+    args.inputs = inputs.paths
+    if args.dump:
+        if args.crawl or args.changed_since is not None:
+            raise InputError("--dump lists the links of files: not with --crawl or --changed-since")
+        from ..dump import dump_links
+
+        dump_links(inputs.paths, config, stdin_text=inputs.stdin_text)
+        return 0
     progress = progress_bar(quiet=args.quiet)
-    if args.crawl:
-        from ...pipeline import crawl_check
+    try:
+        if args.crawl:
+            if inputs.stdin_text is not None:
+                raise InputError("--crawl reads a site, not a document on stdin")
+            from ...pipeline import crawl_check
 
-        report = asyncio.run(crawl_check(args.inputs[0], config, _crawl_limits(args), progress=progress))
-    else:
-        changed = None
-        if args.changed_since is not None:
-            from ...inputs.changed import changed_since
+            report = asyncio.run(crawl_check(args.inputs[0], config, _crawl_limits(args), progress=progress))
+        else:
+            changed = None
+            if args.changed_since is not None:
+                from ...inputs.changed import changed_since
 
-            first = Path(args.inputs[0])  # the repository holding the inputs, not the cwd's
-            changed = changed_since(args.changed_since, cwd=first if first.is_dir() else first.parent)
-        report = asyncio.run(run_check(args.inputs, config, progress=progress, changed=changed))
-    write_reports(report, config)
+                first = Path(args.inputs[0])  # the repository holding the inputs, not the cwd's
+                changed = changed_since(args.changed_since, cwd=first if first.is_dir() else first.parent)
+            report = asyncio.run(run_check(args.inputs, config, progress=progress, changed=changed, stdin_text=inputs.stdin_text))
+    finally:
+        if progress is not None:
+            progress.finish()  # the line ends before the report or an error is written
+    write_reports(report, config, quiet=args.quiet)
     return 1 if any(r.failing for r in report.results) else 0
 
 

@@ -20,9 +20,11 @@ from typing import TYPE_CHECKING
 
 from ...config import Config, parse_duration
 from ...errors import ConfigError, InputError
+from ..inputs import add_input_arguments, gather_inputs
 
 if TYPE_CHECKING:
     from ...fix.plan import FixPlan
+    from ...model import Report
 
 # The fixer, the cache and the report reader are imported where they are used: `linkfix
 # --help` builds this command's parser without paying for them.
@@ -34,7 +36,7 @@ USES_CONFIG = True
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("inputs", nargs="*", metavar="INPUT", help="what to check first (as for `check`), unless --from or --apply")
+    add_input_arguments(parser, required=False, help="what to check first (as for `check`), unless --from or --apply")
     parser.add_argument("--from", dest="from_result", metavar="RESULT.json", help="use a saved `check --format json` result instead of checking")
     parser.add_argument("--apply", dest="decisions", metavar="DECISIONS.json", help="apply exactly the suggestions a reviewer accepted in the HTML report")
     parser.add_argument("--dry-run", action="store_true", help="print a unified diff; change nothing")
@@ -51,11 +53,13 @@ def run(args: argparse.Namespace, config: Config) -> int:
     from ...report.text import clean
 
     base = Path.cwd()
-    plan = _plan(args, config)
+    plan, report = _plan(args, config)
+    written = _write_report_files(report, config) if report is not None else []
     for note in () if args.quiet else plan.notes:
         span = note.span
         sys.stderr.write(f"{clean(span.path)}:{span.line}:{span.column}  {clean(note.url)}  {clean(note.message)}\n")
-    changes, problems = prepare_changes(plan, base=base, root=base, rewrite_read_only=args.rewrite_read_only)
+    changes, problems = prepare_changes(plan, base=base, root=base, rewrite_read_only=args.rewrite_read_only,
+                                        trust_project_code=config.trust_project_code)
     changed: list[str] = []
     if args.dry_run:
         diff = "".join(change.diff for change in changes)
@@ -70,20 +74,42 @@ def run(args: argparse.Namespace, config: Config) -> int:
         verb = "would change" if args.dry_run else "changed"
         count = sum(len({edit.span.start for edit in change.edits}) for change in changes if change.path in changed)
         sys.stderr.write(f"{count} link(s) {verb} in {len(changed)} file(s); {len(plan.notes)} note(s)\n")
+        if plan.needs_review:
+            sys.stderr.write(_review_hint(plan.needs_review, [path for name, path in written if name == "html"]))
     if problems:
         return 2
     return 1 if changed else 0
 
 
-def _plan(args: argparse.Namespace, config: Config) -> FixPlan:
+def _write_report_files(report: Report, config: Config) -> list[tuple[str, str]]:
+    """The check's report, to each `-o FILE` (stdout carries the diff: a format without a file
+    is not written). (format, file) of what was written."""
+    from ...report.files import write_report
+    from ..output import STDOUT, report_targets
+
+    written = [(name, target) for name, target in report_targets(config.format, config.output) if target != STDOUT]
+    for name, target in written:
+        write_report(report, target, name)
+    return written
+
+
+def _review_hint(count: int, html_files: list[str]) -> str:
+    links = f"{count} link{'s' if count != 1 else ''} with a suggestion held for review"
+    if html_files:
+        return f"{links}: accept or reject them in {html_files[0]}, then `linkfix fix --apply DECISIONS.json`\n"
+    return f"{links}: write the HTML report to review them (add -f html -o FILE), then `linkfix fix --apply DECISIONS.json`\n"
+
+
+def _plan(args: argparse.Namespace, config: Config) -> tuple[FixPlan, Report | None]:
     from ...fix.plan import FixOptions, plan_decisions, plan_fixes
     from ...store.cache import Cache
     from .report import read_report_file
 
+    args.inputs = gather_inputs(args, allow_stdin_text=False).paths
     if args.decisions:
         if args.from_result or args.inputs:
             raise ConfigError("--apply takes the decisions file alone (no INPUT, no --from)")
-        return plan_decisions(_read_json(args.decisions))
+        return plan_decisions(_read_json(args.decisions)), None
     if args.from_result and args.inputs:
         raise ConfigError("give either INPUTs to check or --from RESULT.json, not both")
     if args.from_result:
@@ -106,12 +132,12 @@ def _plan(args: argparse.Namespace, config: Config) -> FixPlan:
         remap=tuple(config.remap),
     )
     if options.confirm_runs <= 1 and options.confirm_days <= 0:
-        return plan_fixes(report, options)
+        return plan_fixes(report, options), report
     directory = config.path(config.cache_dir)
     if not config.cache or not directory.is_dir():
-        return plan_fixes(report, options, None)
+        return plan_fixes(report, options, None), report
     with Cache(directory, max_age=parse_duration(config.max_cache_age, "max_cache_age")) as cache:
-        return plan_fixes(report, options, cache.history)
+        return plan_fixes(report, options, cache.history), report
 
 
 def _read_json(name: str) -> object:

@@ -36,5 +36,5 @@ def read_report_file(name: str) -> Report:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    write_reports(read_report_file(args.result), config)
+    write_reports(read_report_file(args.result), config, quiet=args.quiet)
     return 0

@@ -15,6 +15,7 @@ from markdown_it.rules_core.state_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from . import gfm
 from .fastpath import FAST_BLOCK_RULES, FAST_INLINE_RULES, FAST_INLINE_RULES2, plain_inline, plain_paragraph
 from .tracking import linkify, parse_link_destination, tracking_definition, tracking_inline
 
@@ -62,6 +63,9 @@ def parser() -> MarkdownIt:
         rule = md.inline.ruler.__rules__[md.inline.ruler.__find__(name)]
         fn = linkify if name == "linkify" else rule.fn
         md.inline.ruler.at(name, tracking_inline(name, fn), {"alt": list(rule.alt)})
+    # GitHub's `www.` autolinks (gfm.py): a `text` rule that stops where one may start, and the rule.
+    md.inline.ruler.at("text", gfm.text)
+    md.inline.ruler.after("linkify", "www_autolink", gfm.www_autolink)
     reference = md.block.ruler.__rules__[md.block.ruler.__find__("reference")]
     md.block.ruler.at("reference", tracking_definition(reference.fn), {"alt": list(reference.alt)})
     if tuple(md.block.ruler.get_active_rules()) == FAST_BLOCK_RULES:

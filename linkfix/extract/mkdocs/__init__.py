@@ -11,6 +11,8 @@ Rendered links with no place in the page:
 - a link to a fragment of the page itself is made by an extension (toc permalinks, footnote
   references and back-references, line anchors): not the author's, skipped;
 - one brought in by `pymdownx.snippets` is the included file's (`includes`);
+- on a page that includes files, one whose target is written whole in no single file is made
+  of included text spliced into the page's: never checked (`includes.SPLICED`);
 - any other (made at build time, e.g. by a `:::` block) is kept, with an empty span at the
   place it is made from: checked, never auto-fixed.
 
@@ -30,10 +32,11 @@ from ...model import Document, Link, LinkKind, Page, Span
 from ..html import extract_html
 from ..markdown import extract_markdown
 from .candidates import candidates, search
-from .includes import SNIPPETS, IncludedFiles, attribute
+from .includes import SPLICED, SPLICED_TARGET, IncludedFiles, attribute
 from .place import Rerender, place
 from .render import Body, renderer_for, split_meta
 from .setup import BUILD_TIME_CLASS, MarkdownSetup, announce, setup_of
+from .snippet_reads import snippets_name
 
 __all__ = ["MarkdownSetup", "announce", "extract_mkdocs", "made_link_classes", "place_links", "setup_of", "without_made_links"]
 
@@ -73,6 +76,7 @@ def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: boo
     rendered = renderer.render(body.markdown, path) if renderer is not None else None
     if renderer is None or rendered is None:
         return _commonmark(text, path, want_text)
+    refused_reads = tuple(dict.fromkeys(renderer.refused_reads))
     made = made_link_classes(setup)
     html = extract_html(without_made_links(rendered, made), path, want_text=want_text)
     page = Page(
@@ -80,7 +84,7 @@ def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: boo
         title=_title(body, html.page.title),
         text=html.page.text,
         ids=html.page.ids,
-        build_ids=_build_ids(rendered),
+        build_ids=", ".join(filter(None, (_build_ids(rendered), renderer.build_ids))),
     )
     def rerender(marked: str) -> list[str]:
         html = renderer.render(split_meta(marked).markdown, path)
@@ -90,7 +94,7 @@ def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: boo
     return Document(
         page=page,
         links=tuple(_link(source, shown, page) for shown, source in links),
-        warnings=html.warnings,
+        warnings=(*html.warnings, *refused_reads),
     )
 
 
@@ -116,11 +120,14 @@ def place_links(shown: Sequence[Link], text: str, path: str, setup: MarkdownSetu
         elif not link.url.startswith("#"):  # a same-page fragment with no place: made by an extension
             missing[index] = link
     if missing:
-        snippets = setup is not None and SNIPPETS in setup.extensions
-        included, include_at = attribute(missing, text, IncludedFiles(setup)) if setup is not None and snippets else ({}, None)
+        files = IncludedFiles(setup) if setup is not None and snippets_name(setup.extensions) is not None else None
+        included, include_at = attribute(missing, text, files) if files is not None else ({}, None)
         for index, link in missing.items():
             if index in included:
                 places[index] = included[index]
+            elif files is not None and include_at is not None and not files.written_in_one(link.url, text):
+                places[index] = Link(url=SPLICED_TARGET, kind=LinkKind.HTML, span=_span(text, path, include_at, include_at),
+                                     page=link.page, tag=link.tag, unverified=SPLICED)
             else:
                 at = include_at if include_at is not None else _made_at(text, link, body_start)
                 places[index] = Link(url=link.url, kind=LinkKind.HTML, span=_span(text, path, at, at), page=link.page, tag=link.tag)
@@ -129,7 +136,7 @@ def place_links(shown: Sequence[Link], text: str, path: str, setup: MarkdownSetu
 
 def _link(source: Link, shown: Link, page: Page) -> Link:
     return Link(url=source.url, kind=source.kind, span=source.span, page=page, anchor_text=shown.anchor_text or source.anchor_text,
-                context=shown.context, tag=source.tag, reference=source.reference)
+                context=shown.context, tag=source.tag, reference=source.reference, unverified=source.unverified)
 
 
 def _span(text: str, path: str, start: int, end: int) -> Span:

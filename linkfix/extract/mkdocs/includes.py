@@ -5,11 +5,15 @@ there, at its exact place, so that `fix` edits the file that holds it (and it is
 the page that renders it, as the site shows it). When the included file cannot be read here
 (outside the project, a URL, gone), the link is reported at the include line with an empty
 span: the fixer leaves such a link alone.
+
+A link is checked only when its whole target is written in one file (`written_in_one`). A
+target made of an included file's text spliced into a tag the page writes (`<a href='http://x/?q=`,
+then `--8<-- "secrets:7:7"`, then `'>`) is never fetched, and never shown: it is reported as
+unverified (SPLICED), with SPLICED_TARGET for its target, at the page's first include.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,9 +22,13 @@ from ...inputs.read import Unreadable, display_path, read_text
 from ...model import Link
 from .candidates import candidates, key_of
 from .setup import MarkdownSetup
+from .snippet_reads import SNIPPETS, allowed_bases, read_refusal, snippets_name
 
-SNIPPETS = "pymdownx.snippets"
 MAX_DEPTH = 4  # includes within includes followed
+#: What a spliced link is reported as, instead of its target (which may hold what was included).
+SPLICED_TARGET = "[target made of included text]"
+SPLICED = ("its target is made of an included file's text spliced into this page's: not fetched, and not shown "
+           "(a link is checked only when its whole target is written in one file)")
 
 # pymdownx.snippets' own syntax: `--8<-- "file"` on a line, or a block of file names between
 # two `--8<--` lines; `;--8<--` is escaped (not an include).
@@ -58,15 +66,14 @@ def _bare(name: str) -> str:
 
 
 class IncludedFiles:
-    """Reads the files a page includes (once each), from the setup's snippet base paths, never
-    from outside the project (the config's directory)."""
+    """Reads the files a page includes (once each), from the setup's snippet base paths, as the
+    renderer may (snippet_reads: inside the project, never a VCS directory)."""
 
     def __init__(self, setup: MarkdownSetup) -> None:
-        configs = setup.configs().get(SNIPPETS, {})
+        configs = setup.configs().get(snippets_name(setup.extensions) or SNIPPETS, {})
         bases = configs.get("base_path", ["."]) if isinstance(configs, dict) else ["."]
-        bases = [bases] if isinstance(bases, str) else bases if isinstance(bases, list) else ["."]
-        self.project = Path(setup.config_dir).resolve()
-        self.bases = [self.project / base for base in bases if isinstance(base, str)]
+        self.project = setup.project_dir
+        self.bases = [base for base, refusal in allowed_bases(bases, setup.config_dir, setup.project_dir) if refusal is None]
         self.texts: dict[str, tuple[Path, str] | None] = {}
 
     def read(self, name: str) -> tuple[Path, str] | None:
@@ -79,14 +86,20 @@ class IncludedFiles:
             return None
         for base in self.bases:
             path = base if base.is_file() and base.name == name else base / name
-            real = Path(os.path.realpath(path))
-            if not real.is_file() or not real.is_relative_to(self.project):
+            if read_refusal(path, self.project) is not None:
                 continue
             try:
                 return path, read_text(path)[0]
             except Unreadable:
                 return None
         return None
+
+
+    def written_in_one(self, target: str, page: str) -> bool:
+        """Whether `target` is written whole in the page's text or in one included file's text
+        (of those read so far: a file not read cannot vouch for anything)."""
+        target = target.strip()
+        return target in page or any(read is not None and target in read[1] for read in self.texts.values())
 
 
 def attribute(wanted: dict[int, Link], text: str, files: IncludedFiles, depth: int = 0) -> tuple[dict[int, Link], int | None]:

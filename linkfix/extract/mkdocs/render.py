@@ -16,6 +16,7 @@ from typing import Any
 
 from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS
 from .setup import Loaded, MarkdownSetup, load
+from .snippet_reads import guard_snippets
 
 log = logging.getLogger(__name__)
 
@@ -43,18 +44,24 @@ def split_meta(text: str) -> Body:
 class Renderer:
     """Renders pages of one project (one `MarkdownSetup`)."""
 
-    def __init__(self, loaded: Loaded) -> None:
+    def __init__(self, loaded: Loaded, project_dir: str) -> None:
         self.extensions = list(loaded.extensions)
         self.configs = loaded.configs
+        self.build_ids = loaded.build_ids  # what makes ids this check cannot (every page's `build_ids`)
+        self.project_dir = project_dir
+        self.refused_reads: list[str] = []  # includes the last `render` did not read (see snippet_reads)
 
     def _markdown(self, extensions: list[str]) -> Any:
         import markdown
 
         configs = {name: config for name, config in self.configs.items() if name in extensions}
-        return markdown.Markdown(extensions=extensions, extension_configs=configs)
+        md = markdown.Markdown(extensions=extensions, extension_configs=configs)
+        guard_snippets(md, self.project_dir, self.refused_reads)
+        return md
 
     def render(self, markdown: str, path: str) -> str | None:
         """The page's HTML as Python-Markdown makes it, or None (said why) when it cannot be made."""
+        self.refused_reads = []
         if len(markdown) > RENDER_LIMIT:
             log.warning("%s: longer than %d characters: read with the CommonMark reader", path, RENDER_LIMIT)
             return None
@@ -83,4 +90,4 @@ class Renderer:
 def renderer_for(setup: MarkdownSetup) -> Renderer | None:
     """One renderer per setup and process; None when Python-Markdown cannot be used."""
     loaded = load(setup)
-    return Renderer(loaded) if loaded is not None else None
+    return Renderer(loaded, setup.project_dir) if loaded is not None else None

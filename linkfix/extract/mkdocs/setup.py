@@ -5,10 +5,17 @@
 extension imported, `!!python/name:` values imported when they can be. What cannot be loaded is
 left out, each with one warning naming it and what that may hide; nothing stops the check.
 
-A source check renders the pages; it never runs the project's code. So a few settings differ
-from a real build, each on purpose:
+A source check renders the pages; it never runs the project's code unless the person running
+linkfix says so (`trust_project_code`, see `imports`). So a few settings differ from a real
+build, each on purpose:
+- names and calls in the config (`!!python/name:`, `!!python/object/apply:`) and extensions are
+  imported only from installed distributions, and called only when known safe (`imports`); a
+  slug function left out makes the pages' missing fragments unverified, not broken;
+- `!ENV` values in extension settings are the file's own defaults, not the environment's: the
+  environment holds the runner's secrets, and rendered text becomes URLs that are fetched;
 - `pymdownx.snippets`: relative `base_path`s are taken from the config's directory (MkDocs takes
-  them from the working directory, which is the config's in a normal build), a missing file
+  them from the working directory, which is the config's in a normal build), only base paths
+  and files inside the project are read, never a VCS directory (`snippet_reads`), a missing file
   includes nothing instead of failing the page, and nothing is downloaded;
 - the `markdown-exec` plugin's fences (```` ```python exec="on" ````) are shown as code, not run:
   what they would print is made at build time (see `BUILD_TIME_CLASS`);
@@ -20,17 +27,19 @@ from a real build, each on purpose:
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import html
-import importlib
 import json
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS, MkDocsProject, PythonCall, PythonName
+from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS, EnvValue, MkDocsProject, PythonCall, PythonName
+from . import imports
+from .snippet_reads import allowed_bases, project_dir_of, snippets_name
 
 log = logging.getLogger(__name__)
 
@@ -57,12 +66,15 @@ class MarkdownSetup:
     plugins: tuple[str, ...] = ()
     config_dir: str = "."
     docs_dir: str = "."
+    project_dir: str = "."  # what included files may be read from (see snippet_reads)
+    trust_project_code: bool = False  # the runner's choice (command line), never the config's
     key: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         if not self.key:
             digest = hashlib.blake2b(digest_size=16)
-            for part in (*self.extensions, "\0", self.configs_json, "\0", *self.plugins, "\0", self.config_dir, self.docs_dir):
+            for part in (*self.extensions, "\0", self.configs_json, "\0", *self.plugins, "\0", self.config_dir, self.docs_dir,
+                         self.project_dir, str(self.trust_project_code)):
                 digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
             object.__setattr__(self, "key", digest.hexdigest())
 
@@ -77,25 +89,32 @@ class MarkdownSetup:
 
 
 def setup_of(project: MkDocsProject) -> MarkdownSetup:
+    trusted = project.trust_project_code
+    config_dir = project.config_file.parent.resolve()
     return MarkdownSetup(
         extensions=tuple(project.markdown_extensions),
-        configs_json=json.dumps(_tagged(project.mdx_configs), default=_plain, sort_keys=True),
+        configs_json=json.dumps(_tagged(project.mdx_configs, trusted), default=_plain, sort_keys=True),
         plugins=tuple(project.plugins),
-        config_dir=str(project.config_file.parent.resolve()),
+        config_dir=str(config_dir),
         docs_dir=str(project.docs_dir),
+        project_dir=str(project_dir_of(config_dir)),
+        trust_project_code=trusted,
     )
 
 
-def _tagged(value: Any) -> Any:
-    """`value` with each PythonName as {"!!python/name": name} (json writes a str subclass as a str)."""
+def _tagged(value: Any, trusted: bool) -> Any:
+    """`value` with each PythonName as {"!!python/name": name} (json writes a str subclass as a
+    str), and each `!ENV` value as the environment has it (trusted) or as the file writes it."""
+    if isinstance(value, EnvValue):
+        return str(value) if trusted else _tagged(value.default, trusted)
     if isinstance(value, PythonName):
         return {_PYTHON_NAME_KEY: str(value)}
     if isinstance(value, PythonCall):
-        return {_PYTHON_CALL_KEY: value.name, "args": _tagged(list(value.args)), "kwds": _tagged(value.kwds)}
+        return {_PYTHON_CALL_KEY: value.name, "args": _tagged(list(value.args), trusted), "kwds": _tagged(value.kwds, trusted)}
     if isinstance(value, dict):
-        return {str(key): _tagged(item) for key, item in value.items()}
+        return {str(key): _tagged(item, trusted) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_tagged(item) for item in value]
+        return [_tagged(item, trusted) for item in value]
     return value
 
 
@@ -120,6 +139,8 @@ class Loaded:
     extensions: tuple[str, ...]
     configs: dict[str, Any]
     problems: tuple[str, ...] = ()  # one sentence per thing left out
+    # What makes ids this check cannot (a slug function left out), for every page's `build_ids`.
+    build_ids: str = ""
 
 
 def load(setup: MarkdownSetup) -> Loaded | None:
@@ -132,8 +153,10 @@ def load(setup: MarkdownSetup) -> Loaded | None:
     problems: list[str] = []
     configs = setup.configs()
     for name in list(configs):
-        configs[name] = _import_names(configs[name], name, problems)
-    _adjust_snippets(configs, setup)
+        configs[name] = _import_names(configs[name], name, problems, setup.trust_project_code)
+    slugs = [f"{name}'s slugify" for name, config in setup.configs().items()
+             if isinstance(config, dict) and "slugify" in config and "slugify" not in configs.get(name, {})]
+    _adjust_snippets(configs, setup, problems)
     _plain_highlighting(configs, setup)
     if setup.has_plugin(*EXEC_PLUGINS) and "pymdownx.superfences" in setup.extensions:
         fences = configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
@@ -143,6 +166,11 @@ def load(setup: MarkdownSetup) -> Loaded | None:
     for name in setup.extensions:
         if name in MKDOCS_ONLY:
             log.debug("leaving out %s in a source check: %s", name, MKDOCS_ONLY[name])
+            continue
+        refusal = None if setup.trust_project_code else imports.extension_refusal(name)
+        if refusal is not None:
+            problems.append(f"markdown extension '{name}' is not loaded: {refusal}; left out, so links and ids it would render are not seen")
+            configs.pop(name, None)
             continue
         try:
             markdown.Markdown(extensions=[name], extension_configs={name: configs[name]} if name in configs else {})
@@ -163,7 +191,8 @@ def load(setup: MarkdownSetup) -> Loaded | None:
             markdown.Markdown(extensions=extensions, extension_configs=configs)
         except Exception:
             return None
-    return Loaded(extensions=tuple(extensions), configs=configs, problems=tuple(problems))
+    build_ids = f"headings (ids made by {' and '.join(slugs)}, left out in this check)" if slugs else ""
+    return Loaded(extensions=tuple(extensions), configs=configs, problems=tuple(problems), build_ids=build_ids)
 
 
 def _left_out(name: str, exc: BaseException) -> str:
@@ -173,24 +202,26 @@ def _left_out(name: str, exc: BaseException) -> str:
             "(install what the site's build installs to check them)")
 
 
-def _import_names(value: Any, extension: str, problems: list[str], *, in_list: bool = False) -> Any:
-    """`value` with every PythonName imported. A name that cannot be imported takes its list
-    entry with it (a custom fence: its blocks are then read as ordinary fences), else its key."""
+def _import_names(value: Any, extension: str, problems: list[str], trusted: bool, *, in_list: bool = False) -> Any:
+    """`value` with every PythonName imported and every PythonCall made (as far as `imports`
+    allows). A name that cannot be imported takes its list entry with it (a custom fence: its
+    blocks are then read as ordinary fences), else its key."""
     if isinstance(value, PythonName):
-        return _import(value)
+        return _import(value, trusted)
     if isinstance(value, PythonCall):
-        function = _import(value.name)
-        args = _import_names(list(value.args), extension, problems, in_list=True)
-        kwds = _import_names(value.kwds, extension, problems, in_list=True)
+        args = _import_names(list(value.args), extension, problems, trusted, in_list=True)
+        kwds = _import_names(value.kwds, extension, problems, trusted, in_list=True)
         try:
-            return function(*args, **kwds)
+            return imports.call(value.name, args, kwds, trusted=trusted)
+        except imports.Refused as exc:
+            raise _Unimportable(str(exc)) from exc
         except Exception as exc:  # the project's own callable: any failure
             raise _Unimportable(f"{value.name}(...), which fails here ({type(exc).__name__}: {exc})") from exc
     if isinstance(value, dict):
         out = {}
         for key, item in value.items():
             try:
-                out[key] = _import_names(item, extension, problems, in_list=in_list)
+                out[key] = _import_names(item, extension, problems, trusted, in_list=in_list)
             except _Unimportable as exc:
                 if in_list:
                     raise
@@ -200,7 +231,7 @@ def _import_names(value: Any, extension: str, problems: list[str], *, in_list: b
         items = []
         for item in value:
             try:
-                items.append(_import_names(item, extension, problems, in_list=True))
+                items.append(_import_names(item, extension, problems, trusted, in_list=True))
             except _Unimportable as exc:
                 what = f" '{item['name']}'" if isinstance(item, dict) and isinstance(item.get("name"), str) else ""
                 problems.append(f"markdown extension '{extension}': an entry{what} names {exc}; that entry is left out "
@@ -213,23 +244,28 @@ class _Unimportable(Exception):
     pass
 
 
-def _import(name: str) -> Any:
-    module, _, attribute = name.rpartition(".")
+def _import(name: str, trusted: bool) -> Any:
     try:
-        return getattr(importlib.import_module(module), attribute)
+        return imports.import_name(name, trusted=trusted)
+    except imports.Refused as exc:
+        raise _Unimportable(str(exc)) from exc
     except Exception as exc:  # the module's own import may fail any way
         raise _Unimportable(f"{name}, which cannot be imported here ({type(exc).__name__})") from exc
 
 
-def _adjust_snippets(configs: dict[str, Any], setup: MarkdownSetup) -> None:
+def _adjust_snippets(configs: dict[str, Any], setup: MarkdownSetup, problems: list[str]) -> None:
     """pymdownx.snippets as a source check needs it (see the module docstring)."""
-    name = "pymdownx.snippets"
-    if name not in setup.extensions:
+    name = snippets_name(setup.extensions)
+    if name is None:
         return
     config = configs.setdefault(name, {})
-    bases = config.get("base_path", ["."])
-    bases = [bases] if isinstance(bases, str) else list(bases) if isinstance(bases, list) else ["."]
-    config["base_path"] = [str(Path(setup.config_dir) / base) for base in bases if isinstance(base, str)]
+    bases = []
+    for base, refusal in allowed_bases(config.get("base_path", ["."]), setup.config_dir, setup.project_dir):
+        if refusal is None:
+            bases.append(str(base))
+        else:
+            problems.append(f"markdown extension '{name}': base_path '{base}' is not read: {refusal}")
+    config["base_path"] = bases
     config["check_paths"] = False
     config["url_download"] = False
 
@@ -295,14 +331,14 @@ def fingerprint(setup: MarkdownSetup) -> str:
 _CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
 
 
-def markdown_setup_for(file: Path) -> MarkdownSetup | None:
+def markdown_setup_for(file: Path, *, trust_project_code: bool = False) -> MarkdownSetup | None:
     """The Markdown setup of the MkDocs project whose `docs_dir` holds `file` (the nearest
     mkdocs.yml/mkdocs.yaml above it), or None: the fixer reads a page the way the check read it."""
     if file.suffix.lower() not in (".md", ".markdown", ".mdown", ".mkd"):
         return None
     real = file.resolve()
     for directory in real.parents:
-        found = _project_in(directory)
+        found = _project_in(directory, trust_project_code)
         if found is not None and real.is_relative_to(found[0]):
             return found[1] if announce(found[1]) else None
         if (directory / ".git").exists():
@@ -311,7 +347,7 @@ def markdown_setup_for(file: Path) -> MarkdownSetup | None:
 
 
 @functools.lru_cache(maxsize=32)
-def _project_in(directory: Path) -> tuple[Path, MarkdownSetup] | None:
+def _project_in(directory: Path, trust_project_code: bool) -> tuple[Path, MarkdownSetup] | None:
     """(docs_dir, setup) of the MkDocs config in `directory`, if it has a readable one."""
     from ...errors import LinkfixError
     from ...inputs.mkdocs import read_mkdocs
@@ -324,5 +360,5 @@ def _project_in(directory: Path) -> tuple[Path, MarkdownSetup] | None:
             except LinkfixError as exc:
                 log.debug("%s: not read as a MkDocs config: %s", config, exc)
                 return None
-            return project.docs_dir, setup_of(project)
+            return project.docs_dir, setup_of(dataclasses.replace(project, trust_project_code=trust_project_code))
     return None

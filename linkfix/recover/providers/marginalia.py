@@ -31,5 +31,6 @@ class Marginalia(SearchProvider):
         status, _, text = await self.remote.get(
             f"{self.base}/{quote(self.key, safe='')}/search/{quote(query, safe='')}?count={limit}",
             namespace="marginalia", ttl=TTL_SEARCH, budget=budget, limiter=self.limiter, provider=self.name,
+            headers={"Accept": "application/json"},  # with headers, a request that carries a key: never remapped
         )
         return parse_marginalia(text, query, limit) if status == 200 else []

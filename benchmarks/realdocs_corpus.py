@@ -1,0 +1,173 @@
+"""The fetched part of the realdocs corpus (issue 21): the projects of realdocs_projects.yaml,
+exported from their git mirrors to a directory outside the repository, each with an oracle
+virtualenv of its own.
+
+    python benchmarks/realdocs_corpus.py export           # mirrors -> $REALDOCS_MORE_DIR (default /work/realdocs-more)
+    python benchmarks/realdocs_corpus.py venvs            # one venv per project: MkDocs 1.6.1 + its docs' packages + linkfix
+    python benchmarks/realdocs_corpus.py export --project jrnl
+
+A mirror is a bare git repository at <mirrors>/<owner>+<name>/repo, the layout the search
+tool's `fetch` leaves (`fetch github:<owner>/<name>`, default mirrors dir /work/.mirror); any
+bare clone with the pinned commit works. Exported trees keep files as they are, except that
+files over 2 MB that are not pages or sources are left empty (as in ../shared/realdocs: existence is\nwhat link checking needs).
+
+The oracle venv of a project (default /work/venvs/mk-corpus-<name>, `--venvs` or
+$LINKFIX_REALDOCS_VENVS with `{name}`) holds MkDocs 1.6.1, the project's docs requirements from
+PyPI and this checkout of linkfix (editable): its Python is the "beside" environment of the
+benchmark, a user who installs the docs' packages next to linkfix.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import yaml
+from realdocs_build import Project
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+MANIFEST = HERE / "realdocs_projects.yaml"
+DEFAULT_MIRRORS = Path(os.environ.get("REALDOCS_MIRRORS", "/work/.mirror"))
+DEFAULT_VENVS = os.environ.get("LINKFIX_REALDOCS_VENVS", "/work/venvs/mk-corpus-{name}")
+MARKER = ".realdocs-export.json"
+STUB_OVER = 2 * 1024 * 1024
+# Pages and sources a build reads (a notebook page can be large): never left empty.
+KEEP_WHOLE = (".md", ".ipynb", ".py", ".yml", ".yaml", ".html", ".json", ".toml", ".txt")
+
+
+def default_more_corpus() -> Path:
+    return Path(os.environ.get("REALDOCS_MORE_DIR", "/work/realdocs-more"))
+
+
+def venv_for(name: str, pattern: str = DEFAULT_VENVS) -> Path:
+    return Path(pattern.format(name=name))
+
+
+def load_manifest(path: Path = MANIFEST) -> list[dict]:
+    return (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("projects", [])
+
+
+def fetched_projects(path: Path = MANIFEST) -> list[Project]:
+    """The manifest's projects as the benchmark's Project records."""
+    projects = []
+    for entry in load_manifest(path):
+        projects.append(Project(
+            name=entry["name"], config=entry["config"], repository=entry["repository"], commit=entry["commit"],
+            drop_plugins=entry.get("drop_plugins") or {}, drop_extensions=entry.get("drop_extensions") or {},
+            drop_hooks=entry.get("drop_hooks") or {}, plugin_edits=entry.get("plugin_edits") or {},
+            stub_files=entry.get("stub_files") or {}, notes=tuple(entry.get("notes") or ()),
+            requirements=tuple(entry.get("requirements") or ()), exercises=tuple(entry.get("exercises") or ()),
+        ))
+    return projects
+
+
+def mirror_of(repository: str, mirrors: Path) -> Path:
+    return mirrors / repository.replace("/", "+") / "repo"
+
+
+def export(entry: dict, mirrors: Path, dest: Path) -> str:
+    """Export one project's pinned tree; returns what was done."""
+    target = dest / entry["name"]
+    marker = target / MARKER
+    wanted = {"repository": entry["repository"], "commit": entry["commit"], "paths": entry.get("paths") or []}
+    if marker.exists() and json.loads(marker.read_text()) == wanted:
+        return "up to date"
+    mirror = mirror_of(entry["repository"], mirrors)
+    if not mirror.is_dir():
+        return f"no mirror at {mirror}: fetch github:{entry['repository']} with the search tool (or clone it bare there)"
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    archive = subprocess.run(["git", "--git-dir", str(mirror), "archive", "--format=tar", entry["commit"], *wanted["paths"]],
+                             capture_output=True, check=False)
+    if archive.returncode != 0:
+        return f"git archive failed: {archive.stderr.decode(errors='replace').strip()}"
+    stubbed = _extract(archive.stdout, target)
+    marker.write_text(json.dumps(wanted))
+    return f"exported ({stubbed} files over 2 MB left empty)"
+
+
+def _extract(data: bytes, target: Path) -> int:
+    import io
+
+    stubbed = 0
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        for member in tar.getmembers():
+            if member.isfile() and member.size > STUB_OVER and not member.name.endswith(KEEP_WHOLE):
+                path = target / member.name
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(b"")
+                stubbed += 1
+            elif member.isfile() or member.isdir() or member.issym():
+                tar.extract(member, target, filter="data")
+    return stubbed
+
+
+def uv() -> str | None:
+    """uv when there is one ($LINKFIX_REALDOCS_UV, PATH): it makes 18 venvs in minutes where pip takes an hour."""
+    return os.environ.get("LINKFIX_REALDOCS_UV") or shutil.which("uv")
+
+
+def interpreter(version: str) -> str | None:
+    """A Python of that version that runs: on PATH, else a pyenv install (its shims may refuse)."""
+    candidates = [shutil.which(f"python{version}"), *map(str, sorted(Path.home().glob(f".pyenv/versions/{version}*/bin/python{version}")))]
+    for candidate in filter(None, candidates):
+        if subprocess.run([candidate, "-c", "pass"], capture_output=True).returncode == 0:
+            return candidate
+    return None
+
+
+def make_venv(entry: dict, pattern: str) -> int:
+    """MkDocs 1.6.1, the docs' requirements, then linkfix from this checkout (editable)."""
+    venv = venv_for(entry["name"], pattern)
+    python = venv / "bin" / "python"
+    tool = uv()
+    base = interpreter(entry["python"]) if entry.get("python") else sys.executable
+    if base is None:
+        print(f"{entry['name']}: needs Python {entry['python']}, not found on PATH")
+        return 1
+    if not python.exists():
+        made = [tool, "venv", "-q", "--python", base, str(venv)] if tool else [base, "-m", "venv", str(venv)]
+        subprocess.run(made, check=True)
+    pip = [tool, "pip", "install", "-q", "--python", str(python)] if tool else [str(python), "-m", "pip", "install", "-q"]
+    code = subprocess.run([*pip, "mkdocs==1.6.1", *(entry.get("requirements") or [])]).returncode
+    if code == 0:
+        code = subprocess.run([*pip, "-e", str(REPO)]).returncode
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("action", choices=["export", "venvs", "list"])
+    parser.add_argument("--project", action="append", default=[], help="only this project (repeatable)")
+    parser.add_argument("--mirrors", type=Path, default=DEFAULT_MIRRORS)
+    parser.add_argument("--dest", type=Path, default=None, help="default: $REALDOCS_MORE_DIR or /work/realdocs-more")
+    parser.add_argument("--venvs", default=DEFAULT_VENVS, help="venv path pattern with {name}")
+    args = parser.parse_args(argv)
+    dest = args.dest or default_more_corpus()
+    failures = 0
+    for entry in load_manifest():
+        if args.project and entry["name"] not in args.project:
+            continue
+        if args.action == "list":
+            print(f"{entry['name']:20} {entry['repository']}@{entry['commit'][:10]} {entry['config']}: {', '.join(entry.get('exercises') or [])}")
+        elif args.action == "export":
+            said = export(entry, args.mirrors, dest)
+            failures += not said.startswith(("exported", "up to date"))
+            print(f"{entry['name']}: {said}")
+        else:
+            code = make_venv(entry, args.venvs)
+            failures += code != 0
+            print(f"{entry['name']}: venv {venv_for(entry['name'], args.venvs)} {'ready' if code == 0 else f'FAILED ({code})'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

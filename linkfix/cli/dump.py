@@ -1,0 +1,57 @@
+"""`check --dump`: list the links a check would check, without checking any (lychee's --dump).
+
+One link per line, `TARGET<TAB>FILE:LINE:COL`, in reading order: the target as it would be
+checked (an absolute URL, or a path from the site root, with its #fragment), then where it is
+written (`cut -f1 | sort -u` gives lychee's list). Links that would not be checked are left out:
+unsupported schemes, `exclude` matches, ignore comments and files, external links with --offline.
+Nothing is requested; internal targets are not even looked up.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+
+from ..check.ignore import Ignores
+from ..check.local import LocalChecker, Target
+from ..config import Config
+from ..extract.documents import iter_documents, page_loader, stdin_document
+from ..inputs.sources import collect, text_project
+from ..model import Document, Link, Scope, Status
+from ..pipeline import resolve_links
+from ..report.text import clean
+
+_NOT_CHECKED = (Status.EXCLUDED, Status.UNSUPPORTED)
+
+
+def dump_links(inputs: Sequence[str], config: Config, *, stdin_text: str | None = None) -> int:
+    """Write the list to stdout; the number of links listed."""
+    listed = 0
+    for link, target in links_to_check(inputs, config, stdin_text=stdin_text):
+        span = link.span
+        sys.stdout.write(f"{clean(target.resolved)}\t{clean(span.path)}:{span.line}:{span.column}\n")
+        listed += 1
+    sys.stdout.flush()
+    return listed
+
+
+def links_to_check(inputs: Sequence[str], config: Config, *, stdin_text: str | None = None) -> Iterator[tuple[Link, Target]]:
+    project = collect(list(inputs), config) if inputs or stdin_text is None else text_project(config)
+    documents: Iterable[tuple[str, Document]] = iter_documents(project, want_text=False, cache=None, errors=[])
+    if stdin_text is not None:
+        documents = [stdin_document(stdin_text, want_text=False), *documents]
+    local = LocalChecker(project, config, {}, page_loader(project))
+    ignores = Ignores.load(config)
+    exclude = [re.compile(p) for p in config.exclude]
+    include = [re.compile(p) for p in config.include]
+    for rel, doc in documents:
+        for link, target in resolve_links(rel, doc, local, ignores):
+            if target.result is not None and target.result.status in _NOT_CHECKED:
+                continue
+            if target.scope is Scope.EXTERNAL:
+                if config.offline:
+                    continue
+                if any(p.search(target.resolved) for p in exclude) and not any(p.search(target.resolved) for p in include):
+                    continue
+            yield link, target
