@@ -1,8 +1,10 @@
 """The two environments benchmarks/realdocs.py runs linkfix's source check in (issue 21):
 
 - `alone`: only linkfix and its dependencies, what pre-commit's isolated environment and
-  `pipx install linkfix` give: ../shared/tools/alone around a Python that has linkfix
-  (a venv with only linkfix when there is one, else the one running the benchmark);
+  `pipx install linkfix` give: ../shared/tools/alone around the Python running the benchmark
+  (or $LINKFIX_REALDOCS_ALONE_PYTHON). That Python's linkfix must be installed from this
+  checkout: `alone` lets through what the installed linkfix's metadata declares, so a venv made
+  from another checkout hides a dependency this one added (pymdown-extensions);
 - `beside`: linkfix in the project's own oracle venv, next to MkDocs and the docs' packages, what
   a user gets who adds them as pre-commit `additional_dependencies`.
 
@@ -18,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ENVIRONMENTS = ("alone", "beside")
-DEFAULT_ALONE_PYTHON = Path(os.environ.get("LINKFIX_REALDOCS_ALONE_PYTHON", "/work/venvs/mk-corpus-alone/bin/python"))
+DEFAULT_ALONE_PYTHON = Path(os.environ.get("LINKFIX_REALDOCS_ALONE_PYTHON", sys.executable))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

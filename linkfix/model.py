@@ -101,8 +101,10 @@ class Reason(StrEnum):
     METADATA_ADDRESS = "metadata-address"
     NO_SCHEME = "no-scheme"
     # unverified (only the site's build can tell)
-    BUILD_TIME_ID = "build-time-id"  # a fragment into a page whose build makes more ids (`:::` blocks)
+    BUILD_TIME_ID = "build-time-id"  # a fragment into a page whose build makes more ids (`:::` blocks, a hook)
     TEMPLATE = "template"  # the target is template text (`{{ ... }}`) a macros plugin fills in
+    BUILD_TIME_FILE = "build-time-file"  # a file the build may make (a plugin, hook or script; a theme not installed here)
+    REWRITTEN_AT_BUILD = "rewritten-at-build"  # a link on a page the build rewrites before rendering (a hook)
     INCLUDED_TEXT = "included-text"  # the target is made of an included file's text spliced into the page's: never fetched
 
     @classmethod
@@ -172,6 +174,23 @@ class Page:
     # What makes more ids when the site is built ('' if nothing): a source check cannot see
     # them, so a fragment not among `ids` is unverified rather than broken.
     build_ids: str = ""
+    # What rewrites this page's Markdown or HTML when the site is built, unseen by a source
+    # check ('' if nothing: a project hook that is not run): a link written on it that is
+    # broken here may work on the built site, so it is unverified rather than broken.
+    rewritten_by: str = ""
+    # Ids the page's source spells (a heading's words, an explicit id) that this rendering did
+    # not make because what makes them is not available here (an extension, a slugify), as
+    # `id_key`s; and why. A fragment among them is unverified rather than broken.
+    unsure_ids: frozenset[str] = frozenset()
+    unsure_why: str = ""
+
+
+def id_key(text: str) -> str:
+    """An id or a heading's text reduced to its letters and digits, case folded: the same for
+    every slugify (`Trusted locations`, `trusted-locations`, `trusted_locations`)."""
+    import unicodedata
+
+    return "".join(char for char in unicodedata.normalize("NFKD", text).casefold() if char.isalnum())
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -206,6 +206,8 @@ async def check_documents(
             result = external_results.get(target.resolved) or replace(offline, url=target.resolved)
         else:
             result = local.check(target)
+        if link.page.rewritten_by and result.status is Status.BROKEN and target.scope is Scope.INTERNAL:
+            result = local.rewritten(result, link.page)
         results.append(LinkResult(link=link, resolved=target.resolved, scope=target.scope, result=result))
 
     if config.suggest:
@@ -234,10 +236,12 @@ def resolve_links(rel: str, doc: Document, local: LocalChecker, ignores: Ignores
     resolve = local.resolver_for(doc.page, rel)
     # Raw HTML in markdown is what MkDocs leaves as written whatever it names; a GitHub
     # `www.` autolink (only plain markdown has them: extract/markdown/gfm.py) goes to http://.
-    # A link extraction says must not be checked (`Link.unverified`) is not even resolved.
+    # A link extraction says must not be checked (`Link.unverified`) is not even resolved. A link
+    # the build made (no place in the source: an extension's, a hook's) is in Python-Markdown's
+    # tree, where MkDocs rewrites links to docs files as it does Markdown links.
     found = [(link, _not_checked(link) if link.unverified else
               resolve(f"http://{link.url}" if link.kind is LinkKind.BARE and is_gfm_www(link.url) else decode(link.url),
-                      link.kind is LinkKind.HTML)) for link in doc.links]
+                      link.kind is LinkKind.HTML and link.span.start != link.span.end)) for link in doc.links]
     if ignores.patterns or doc.silenced:
         found = [(link, ignores.target(link, target, doc.silenced)) for link, target in found]
     return found

@@ -23,17 +23,17 @@ import posixpath
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import unquote, urljoin
 
 from ..config import Config
+from ..inputs.mkdocs_made import TRUST_HINT
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
-from ..model import CheckResult, Page, Reason, Scope, Status
+from ..model import CheckResult, Page, Reason, Scope, Status, id_key
 from .mkdocs_links import MkDocsLinks
+from .site import SitePlace
 
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
-# A top-level directory named like a language (zh, pt-BR, zh-hant) or a version (mike: 1.2, v2, latest).
-_LANGUAGE_OR_VERSION = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?|v?[0-9]+(?:\.[0-9]+)*(?:\.x)?|latest|stable|dev|main|master|next|nightly|preview")
 # Fragments every browser honours without a matching id.
 _IMPLICIT_FRAGMENTS = frozenset({"", "top"})
 _PAGE_SUFFIXES = MARKDOWN_SUFFIXES | {".html", ".htm", ".xhtml"}
@@ -62,13 +62,9 @@ class LocalChecker:
         self.config = config
         self.pages = pages  # root-relative path -> extracted page
         self.load_page = load_page  # extracts a target page that was not among the inputs
-        site_url = project.mkdocs.site_url if project.mkdocs else ""
-        self.site_prefixes = [p for p in (config.base_url, site_url) if p]
-        # Where the site is published: its path prefix ('docs/') is stripped from root-relative links.
-        self._site_url = site_url or config.base_url
-        self.site_path_prefix = _url_path(self._site_url)
-        self._site_origin = _origin(self._site_url)
-        self._site_root = f"{self._site_origin}/{self.site_path_prefix}"  # the site URL, ending in /
+        site_url = project.mkdocs.site_url if project.mkdocs else project.site_url
+        self.site = SitePlace(site_url, config.base_url, self._has_directory)
+        self.site_path_prefix = self.site.path_prefix  # stripped from root-relative links ('docs/')
         files = project.mkdocs_files
         self.mkdocs_links = MkDocsLinks(files, project.site_files) if files is not None else None
         self._templates = bool(project.mkdocs and project.mkdocs.renders_templates)  # a macros plugin or extension
@@ -119,7 +115,7 @@ class LocalChecker:
         if scheme:
             name = scheme.group(1).lower()
             if name in ("http", "https"):
-                local = self._site_relative(url)
+                local = self.site.relative(url)
                 if local is None:
                     return Target(scope=Scope.EXTERNAL, resolved=url, fragment=url.partition("#")[2])
                 return self._under_site_url(local, url)
@@ -140,10 +136,10 @@ class LocalChecker:
             prefix = self.site_path_prefix
             if prefix:
                 if not (rel + "/").startswith(prefix):
-                    return self._outside_build(self._site_origin + path_part + (f"#{fragment}" if fragment else ""))
+                    return self._outside_build(self.site.origin + path_part + (f"#{fragment}" if fragment else ""))
                 rel = rel[len(prefix):]
-            if self._beside_the_build(rel):
-                return self._outside_build(self._site_root + rel + (f"#{fragment}" if fragment else ""))
+            if self.site.beside_the_build(rel):
+                return self._outside_build(self.site.root + rel + (f"#{fragment}" if fragment else ""))
             if links is not None:
                 return self._mkdocs("/" + rel, fragment, page_rel, as_written)
             target_rel = rel
@@ -162,7 +158,7 @@ class LocalChecker:
             if self.site_path_prefix and normal.startswith(".."):
                 # Above the site's own path but on its host: a version or deployment beside this
                 # one (mike's ../1.0/).
-                above = urljoin(self._site_root, normal + ("/" if trailing_slash else ""))
+                above = urljoin(self.site.root, normal + ("/" if trailing_slash else ""))
                 return self._outside_build(above + (f"#{fragment}" if fragment else ""))
             return Target(
                 scope=Scope.INTERNAL,
@@ -175,42 +171,15 @@ class LocalChecker:
         return Target(scope=Scope.INTERNAL, resolved=resolved + (f"#{fragment}" if fragment else ""),
                       fragment=fragment)
 
-    def _site_relative(self, url: str) -> str | None:
-        """Site-relative form (no leading slash) of an http(s) URL under base_url/site_url, else None."""
-        for prefix in self.site_prefixes:
-            stem = prefix if prefix.endswith("/") else prefix + "/"
-            if url.startswith(stem) or url == prefix:
-                return url[len(stem):]
-        return None
-
     def _under_site_url(self, local: str, url: str) -> Target:
         """A full URL under the site's URL: a file of this build, unless it is beside it."""
         path_part, _, fragment = local.partition("#")
         path = unquote(path_part.partition("?")[0])
-        if self._beside_the_build(path):
+        if self.site.beside_the_build(path):
             return self._outside_build(url)
         if self.mkdocs_links is not None:
             return self._mkdocs_url(path, fragment)
         return self._internal(path, path.endswith("/"), fragment, "")
-
-    def _beside_the_build(self, path: str) -> bool:
-        """Whether a site-relative path leads to a part of the site's host that this build does
-        not hold (another language, a version, an API reference deployed beside it), when the
-        site's URL is known: one of its directories is not the build's and the path goes on
-        below it (`zh/tutorial/`, `api/python/stable/x.html` when the build has `api/` but no
-        `api/python/`), or that directory is named like a language or a version (`zh/`,
-        `latest/`). A page-like `advanced/removed-page/` or a file (`nope.html`) is this build's
-        to have, and so broken when it does not."""
-        if not self._site_origin:
-            return False
-        segments = [s for s in path.split("/") if s]
-        if any(s in (".", "..") for s in segments):
-            return False
-        directories = segments if path.endswith("/") else segments[:-1]
-        for depth, name in enumerate(directories, start=1):
-            if not self._has_directory("/".join(segments[:depth])):
-                return len(segments) > depth or _LANGUAGE_OR_VERSION.fullmatch(name) is not None
-        return False
 
     def _has_directory(self, path: str) -> bool:
         if self.mkdocs_links is not None:
@@ -243,6 +212,8 @@ class LocalChecker:
                 why = links.site.excluded.get(docs)
                 if why:
                     return self._broken(docs + suffix, fragment, f"{docs} is not part of the built site: {why}")
+                if docs not in links.docs_files:  # a file a plugin puts among the docs (monorepo)
+                    return self._made(docs + suffix, fragment, links.site.made.docs[docs])
                 return self._internal(docs, False, fragment, page_rel)
             if not path.startswith("/") and named in links.mkdocs.redirects:
                 # old.md of redirect_maps: reported as redirected (mkdocs-redirects keeps its URL alive)
@@ -255,6 +226,11 @@ class LocalChecker:
             return self._internal(found.built, path.endswith("/"), fragment, page_rel, detail=found.broken)
         if found.path:
             return self._internal(found.path, False, fragment, page_rel)
+        if found.made:
+            return self._made(found.built + suffix, fragment, found.made)
+        maybe = links.site.may_make(*_made_names(named, found.built))
+        if maybe is not None:
+            return self._unverified_file((found.built or path) + suffix, fragment, maybe.sentence())
         detail = found.broken
         if not as_written and not path.startswith("/") and posixpath.splitext(path.rstrip("/"))[1]:
             # A file link MkDocs did not find among the docs (it warns: "not found among
@@ -266,9 +242,29 @@ class LocalChecker:
         """A full URL under site_url, in a MkDocs project: what the built site has there."""
         assert self.mkdocs_links is not None
         found = self.mkdocs_links.serve(path)
+        suffix = f"#{fragment}" if fragment else ""
         if found.path:
             return self._internal(found.path, False, fragment, "")
-        return self._broken(path + (f"#{fragment}" if fragment else ""), fragment, found.broken)
+        if found.made:
+            return self._made(found.built + suffix, fragment, found.made)
+        maybe = self.mkdocs_links.site.may_make(*_made_names(path, path))
+        if maybe is not None:
+            return self._unverified_file(path + suffix, fragment, maybe.sentence())
+        return self._broken(path + suffix, fragment, found.broken)
+
+    def _made(self, resolved: str, fragment: str, made_by: str) -> Target:
+        """A file the build makes beside the docs (a theme's, a plugin's): there, though its ids
+        are not known here."""
+        if fragment and self.config.include_fragments and fragment not in _IMPLICIT_FRAGMENTS and _is_page_url(resolved.partition("#")[0]):
+            return Target(scope=Scope.INTERNAL, resolved=resolved, fragment=fragment, result=CheckResult(
+                url=resolved, status=Status.UNVERIFIED, reason=Reason.BUILD_TIME_ID, checked_at=self.now,
+                detail=f"{made_by} makes this page when the site is built: its ids are not known to a source check"))
+        return Target(scope=Scope.INTERNAL, resolved=resolved, fragment=fragment, result=CheckResult(
+            url=resolved, status=Status.OK, detail=f"made by {made_by} when the site is built", checked_at=self.now))
+
+    def _unverified_file(self, resolved: str, fragment: str, detail: str) -> Target:
+        return Target(scope=Scope.INTERNAL, resolved=resolved, fragment=fragment, result=CheckResult(
+            url=resolved, status=Status.UNVERIFIED, reason=Reason.BUILD_TIME_FILE, detail=detail, checked_at=self.now))
 
     def _broken(self, resolved: str, fragment: str, detail: str) -> Target:
         return Target(scope=Scope.INTERNAL, resolved=resolved, fragment=fragment, result=CheckResult(
@@ -298,8 +294,11 @@ class LocalChecker:
             made_by = self._build_time_ids(found)
             if made_by:
                 return CheckResult(url=resolved, status=Status.UNVERIFIED, reason=Reason.BUILD_TIME_ID,
-                                   detail=f"no id '{unquote(fragment)}' in the source of {found}; its {made_by} make ids "
-                                          "only when the site is built", checked_at=self.now)
+                                   detail=f"no id '{unquote(fragment)}' in the source of {found}; {made_by}", checked_at=self.now)
+            page = self.pages.get(found)
+            if page is not None and page.unsure_ids and id_key(unquote(fragment)) in page.unsure_ids:
+                return CheckResult(url=resolved, status=Status.UNVERIFIED, reason=Reason.BUILD_TIME_ID, checked_at=self.now,
+                                   detail=f"no id '{unquote(fragment)}' in {found} as rendered here: {page.unsure_why}")
             return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FRAGMENT,
                                detail=f"no id '{unquote(fragment)}' in {found}", checked_at=self.now)
         return CheckResult(url=resolved, status=Status.OK, checked_at=self.now)
@@ -384,6 +383,12 @@ class LocalChecker:
                 return mk.redirects[key]
         return None
 
+    def rewritten(self, result: CheckResult, page: Page) -> CheckResult:
+        """A broken result of a link written on a page the build rewrites unseen (a hook):
+        unverified, as the page the site shows may not have the link."""
+        return replace(result, status=Status.UNVERIFIED, reason=Reason.REWRITTEN_AT_BUILD,
+                       detail=f"{result.detail}; but {page.rewritten_by} may rewrite this page when the site is built; {TRUST_HINT}")
+
     def _build_time_ids(self, file: str) -> str:
         """What makes more ids in `file` when the site is built ('' if nothing)."""
         page = self.pages.get(file)
@@ -403,15 +408,17 @@ class LocalChecker:
         return fragment in ids or unquote(fragment) in ids
 
 
-def _origin(url: str) -> str:
-    """scheme://host[:port] of a site URL ('' when there is none)."""
-    match = re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/]*", url)
-    return match.group(0) if match else ""
+def _made_names(docs_path: str, built: str) -> list[str]:
+    """The docs- and site-relative names a missing target may have among the files a build
+    makes: as linked, and the page a directory URL would be (`reference/cli/` is `reference/cli.md`)."""
+    names = [docs_path.lstrip("/"), built]
+    stem = built.rstrip("/")
+    if stem and not posixpath.splitext(stem)[1]:
+        names += [stem + ".md", stem + "/index.md"]
+    elif stem.endswith(".html"):
+        names.append(stem[: -len(".html")] + ".md")
+    return names
 
 
-def _url_path(url: str) -> str:
-    """Path part of a site URL without leading slash, with a trailing one ('' for the root)."""
-    if not url:
-        return ""
-    path = re.sub(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/]*", "", url).strip("/")
-    return path + "/" if path else ""
+def _is_page_url(path: str) -> bool:
+    return path == "" or path.endswith("/") or posixpath.splitext(path)[1].lower() in (".html", ".htm", "")

@@ -26,6 +26,7 @@ class Resolved:
     broken: str = ""  # why nothing is there (a sentence), when `path` is empty
     climbs: bool = False  # the link leads above the site root
     built: str = ""  # the site-relative URL path it was followed to, when it was left as written
+    made: str = ""  # what makes the file there when the site is built (a theme, a plugin), when no docs file is
 
 
 class MkDocsLinks:
@@ -40,7 +41,11 @@ class MkDocsLinks:
         if path.startswith("/") and not self.mkdocs.absolute_links_to_docs:
             return None
         target = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)).lstrip("/")
-        return target if target in self.docs_files else None
+        if target in self.docs_files or target in self.site.made.docs:
+            return target
+        if self.site.i18n is not None:  # the page's language, the default's, as written
+            return next((found for found in self.site.i18n.lookups(target, page) if found in self.docs_files), None)
+        return None
 
     def follow(self, path: str, page: str) -> Resolved:
         """Where the built site takes a relative link left as written in `page`: the path is
@@ -61,6 +66,8 @@ class MkDocsLinks:
         for a link followed from the page's URL `written_from`, a root-relative link, or a
         full URL under site_url."""
         served = self.site.serve(built)
+        if served is not None and served.kind == "made":
+            return Resolved(made=served.target, built=built)
         if served is not None:
             return Resolved(path=served.target, built=built)
         hint = self.hint(built)

@@ -83,7 +83,13 @@ class MkDocsProject:
     markdown_extensions: tuple[str, ...] = MKDOCS_BUILTIN_EXTENSIONS
     mdx_configs: dict[str, Any] = field(default_factory=dict)
     plugins: tuple[str, ...] = ()  # the configured plugin names, in order (`search`, `macros`, ...)
-    # Whether rendering may run the project's code: the runner's choice (the command line), never the file's.
+    # -- What the build makes that the sources do not show (linkfix.inputs.mkdocs_made) ----------
+    plugin_configs: dict[str, dict] = field(default_factory=dict)  # plugin name -> its settings ({} when none)
+    hooks: tuple[Path, ...] = ()  # `hooks:` files (resolved): the project's own code, run by `mkdocs build`
+    theme_name: str = "mkdocs"  # `theme.name` (None for a custom_dir-only theme is "")
+    static_templates: tuple[str, ...] = ()  # `theme.static_templates`: pages the theme renders on its own
+    # Whether the project's own code may run (hooks, gen-files scripts, imports the config names),
+    # as `mkdocs build` runs it: the runner's choice (--trust-project-code), never the file's.
     trust_project_code: bool = False
 
     @property
@@ -188,9 +194,23 @@ def read_mkdocs(path: Path) -> MkDocsProject:
         exclude_globs=_strings(excluded.get("glob")),
         exclude_regexes=_strings(excluded.get("regex")),
         theme_dirs=((base / custom_dir).resolve(),) if custom_dir else (),
+        plugin_configs={name: plugins[name] for name in plugins if _enabled(plugins, name)},
+        hooks=tuple((base / hook).resolve() for hook in _strings(data.get("hooks"))),
+        theme_name=_theme_name(theme),
+        static_templates=_strings(theme.get("static_templates")) if isinstance(theme, dict) else (),
         absolute_links_to_docs=_absolute_links(data.get("validation")) == "relative_to_docs",
         **_markdown_settings(data, base.resolve(), docs_dir.resolve()),
     )
+
+
+def _theme_name(theme: object) -> str:
+    """`theme: material` or `theme: {name: material}`; a theme of only a custom_dir (name: null) is ''."""
+    if isinstance(theme, str):
+        return theme
+    if isinstance(theme, dict):
+        name = theme.get("name", "mkdocs")
+        return name if isinstance(name, str) else ""
+    return "mkdocs"
 
 
 def _plugins(value: object) -> dict[str, dict]:

@@ -9,6 +9,9 @@
   `a/b.html`; `index.md` and `README.md` at their directory.
 - mkdocs-redirects writes a stub page at the URL each `redirect_maps` key would have had, when
   its target is a page of the build or an http(s) URL.
+- The build makes more files than the docs hold: the theme's static files and templates, what
+  plugins write (`mkdocs_made.BuildMade.files`); and may make files a source check cannot list
+  (a hook's, a gen-files script's, a theme's that is not installed: `may_make`).
 
 `serve(path)` answers what the built site returns for a site-relative URL path: the page, the
 asset, a redirect stub, or nothing.
@@ -26,6 +29,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from .mkdocs import MkDocsProject
+from .mkdocs_blog import BlogPages, blog_pages
+from .mkdocs_i18n import i18n_of
+from .mkdocs_made import BuildMade, MaybeMade, build_made
 
 if TYPE_CHECKING:
     import pathspec
@@ -41,8 +47,8 @@ DEFAULT_EXCLUDE = (".*", "/templates/")
 class Served:
     """What the built site answers for a URL path."""
 
-    kind: Literal["page", "asset", "redirect"]
-    target: str  # page/asset: its docs-relative source path; redirect: the redirect_maps key
+    kind: Literal["page", "asset", "redirect", "made"]
+    target: str  # page/asset: its docs-relative source path; redirect: the redirect_maps key; made: what makes it
 
 
 class MkDocsFiles:
@@ -58,7 +64,12 @@ class MkDocsFiles:
         drafts = _spec(mk.draft_docs) if mk.draft_docs else None
         theme_dirs = [d for d in (_docs_relative(t, mk.docs_dir) for t in mk.theme_dirs) if d is not None]
         regexes = [re.compile(r) for r in mk.exclude_regexes if _compiles(r)]
-        for path in sorted(set(docs_files), key=_walk_order):
+        docs = set(docs_files)
+        self.blog = blog_pages(mk, docs)
+        self.i18n = i18n_of(mk, docs)
+        # Files published at another place than their own: blog posts and their media, translations.
+        self._moved = {**(self.i18n.published if self.i18n is not None else {}), **(self.blog.moved if self.blog is not None else {})}
+        for path in sorted(docs, key=_walk_order):
             why = self._left_out(path, exclude, drafts, theme_dirs, regexes)
             if why:
                 self.excluded[path] = why
@@ -79,6 +90,21 @@ class MkDocsFiles:
             target = new.partition("#")[0]
             if new.lower().startswith(("http://", "https://")) or target in self.pages:
                 self._by_dest.setdefault(self.dest(old), Served("redirect", old))
+        if self.i18n is not None:
+            for copy, source in self.i18n.fallbacks.items():
+                if source not in self.excluded:
+                    self._by_dest.setdefault(self.dest(copy), Served("page" if is_page(source) else "asset", source))
+        self.made: BuildMade = build_made(mk)
+        if self.blog is not None:
+            self._add_blog(self.blog)
+        for path, by in self.made.docs.items():
+            if path not in docs and not self._left_out(path, exclude, drafts, theme_dirs, regexes):
+                if is_page(path):
+                    self.pages.setdefault(path, self.url(path))
+                self._by_dest.setdefault(self.dest(path), Served("made", by))
+        for dest, by in self.made.files.items():
+            if dest not in self.excluded:
+                self._by_dest.setdefault(dest, Served("made", by))
         for dest in self._by_dest:
             parts = dest.split("/")[:-1]
             self._directories.update("/".join(parts[:i]) for i in range(len(parts) + 1))
@@ -86,6 +112,7 @@ class MkDocsFiles:
     # -- where things are published -------------------------------------------------------
     def dest(self, path: str) -> str:
         """The built file of a docs file (File.dest_uri)."""
+        path = self._moved.get(path, path)
         if not is_page(path):
             return path
         parent, name = posixpath.split(path)
@@ -119,11 +146,25 @@ class MkDocsFiles:
             found = self._by_dest.get(path + "/index.html")
         return found
 
+    def _add_blog(self, blog: BlogPages) -> None:
+        for view, what in blog.views.items():
+            self._by_dest.setdefault(self.dest(view), Served("made", what))
+        if blog.unknown:
+            prefix = re.escape(blog.blog_dir) + "/.+" if blog.blog_dir else ".+"
+            self.made.maybe.append(MaybeMade(by="Material's blog plugin", why=blog.unknown, hint="check with the linkfix MkDocs plugin",
+                                             names=(prefix,)))
+
+    def may_make(self, *paths: str) -> MaybeMade | None:
+        """What may make one of `paths` (site- or docs-relative) when the site is built, unseen here."""
+        return self.made.may_make(*paths)
+
     def _left_out(self, path: str, exclude: pathspec.PathSpec, drafts: pathspec.PathSpec | None,
                   theme_dirs: list[str], regexes: list[re.Pattern[str]]) -> str:
         for directory in theme_dirs:
             if directory == "" or path.startswith(directory + "/"):
                 return f"inside the theme's custom_dir ({directory or '.'}/): templates, not documentation"
+        if self.i18n is not None and path in self.i18n.unbuilt:
+            return "a language the i18n plugin does not build (build: false)"
         if exclude.match_file(path):
             return "excluded by exclude_docs (MkDocs always leaves out names starting with '.' and /templates/)"
         if drafts is not None and drafts.match_file(path):

@@ -78,6 +78,8 @@ class Project:
     # Files are read only from under this directory (default: root), through no SKIP_DIRS
     # directory: a symlink in the docs cannot make linkfix read (and report) ../.git/config.
     boundary: Path | None = None
+    # Where a built site is published, when base_url does not say: found by `site_url_of`.
+    site_url: str = ""
 
     def refusal(self, path: Path) -> str | None:
         """Why `path` must not be read, or None when it may be."""
@@ -132,6 +134,7 @@ def collect(inputs: list[str], config: Config) -> Project:
     boundary = Path(os.path.commonpath([os.path.realpath(root), *named]))
     files: list[Path] = []
     skipped: list[str] = []
+    site_url = ""
     for p in paths:
         if p.is_dir():
             found = list(walk(p, excluded, config.gitignore, suffixes=MARKDOWN_SUFFIXES | HTML_SUFFIXES,
@@ -139,6 +142,8 @@ def collect(inputs: list[str], config: Config) -> Project:
             if is_built_site(p, found):
                 # A built site: its .md files are assets served as text (mkdocs-llmstxt), not pages.
                 found = [f for f in found if f.suffix.lower() not in MARKDOWN_SUFFIXES]
+                if len(paths) == 1 and not config.base_url:
+                    site_url = _published_at(p)
             if not found:
                 raise InputError(nothing_read(p, excluded, config.gitignore, MARKDOWN_SUFFIXES | HTML_SUFFIXES))
             files.extend(found)
@@ -154,11 +159,24 @@ def collect(inputs: list[str], config: Config) -> Project:
                          + (f" ({skipped[0]})" if skipped else ""))
     markdown_count = sum(f.suffix.lower() in MARKDOWN_SUFFIXES for f in files)
     markdown = markdown_count * 2 >= len(files)
-    project = _finish(Project(files=files, root=root.resolve(), markdown=markdown, errors=skipped, boundary=boundary))
+    project = _finish(Project(files=files, root=root.resolve(), markdown=markdown, errors=skipped, boundary=boundary, site_url=site_url))
     for p in paths:
         if p.is_dir():
             say_unread_rst(p, excluded, config.gitignore)
     return project
+
+
+def _published_at(site: Path) -> str:
+    """The URL of the built site in `site` (its MkDocs config's site_url, or its home page's
+    canonical link), said; '' when nothing says."""
+    from .site_url import site_url_of
+
+    found = site_url_of(site, git_top(site.resolve()))
+    if found is None:
+        return ""
+    log.warning("note: %s is published at %s (from %s): links under it are this site's own (give --base-url to say otherwise)",
+                display_path(site), found.url, found.source)
+    return found.url
 
 
 def text_project(config: Config) -> Project:

@@ -374,19 +374,15 @@ def test_a_link_from_an_included_file_is_reported_in_that_file(tmp_path):
     assert result.failing  # checked from the page that renders it: docs/shared-missing.md does not exist
 
 
-def test_a_link_the_included_file_holds_but_not_as_a_link_target_is_reported_at_the_include_line_and_not_fixable(tmp_path):
-    from linkfix.fix.plan import NOT_PLACED, FixOptions, plan_fixes
-
+def test_a_link_the_included_file_holds_but_not_as_a_commonmark_link_target_is_found_there_by_its_text(tmp_path):
     # Python-Markdown takes `(far  missing.md)` as a target, the CommonMark reader does not: the
-    # included file holds the target's text, but no place of it can be named for the fixer.
+    # included file holds the target's text, and that is where it is reported (as on the page itself).
     (tmp_path / "x.md").write_text("[far](far  missing.md)\n")
     report = check(tmp_path, "markdown_extensions:\n  - pymdownx.snippets\n", {"index.md": '# Home\n\nIntro.\n\n--8<-- "x.md"\n'})
     (result,) = report.results
     assert result.link.url == "far  missing.md" and result.failing  # checked: the whole target is written in x.md
-    assert result.link.span.path.endswith("docs/index.md")
-    assert (result.link.span.line, result.link.span.column, result.link.span.start == result.link.span.end) == (5, 1, True)
-    plan = plan_fixes(report, FixOptions())
-    assert not plan.fixes and [note.message for note in plan.notes] == [NOT_PLACED]
+    assert result.link.span.path.endswith("x.md")
+    assert (result.link.span.line, result.link.span.column, result.link.span.end - result.link.span.start) == (1, 7, len("far  missing.md"))
 
 
 def test_an_include_from_outside_the_project_is_not_read(tmp_path, caplog):

@@ -25,42 +25,10 @@ from realdocs_envs import ENVIRONMENTS
 CORPUS = realdocs.default_corpus()
 MORE = realdocs.default_more_corpus()
 
-# The causes found on the widened corpus (2026-11-27), each reproduced in test_realdocs_classes.py.
-MISSING_EXTENSIONS = "the docs' extensions are not installed: pymdownx fences, tabs and blocks are not read, headings after them vanish"
-TAB_LINKS_UNSEEN = "a link inside a block the missing extensions do not render is not seen (a miss)"
-PLAIN_HIGHLIGHT = "code blocks rendered without Pygments: a fence with title= is rejected and swallows the next headings"
-EMAIL_AS_FILE = "an email autolink or magiclink email (mailto:) is checked as a file"
-BUILD_MADE = "a file the build makes (sitemap.xml, theme static files, gen-files or monorepo pages) is a missing file"
-HOOK = "a project hook rewrites the link before rendering"
-REFERENCE_TWICE = "a reference used twice after a definition under a paragraph line: the second use is taken for raw HTML"
-PAGES_HOST = "site_url at a github.io organisation root: other repositories' sites under it are called missing"
-INCLUDED_HTML_BLOCK = "links in an md_in_html block of a snippet-included file are placed at the include line as raw HTML"
-ZENSICAL_MACROS = "zensical's macros extension gets no page in a source check: the page renders as an error, its ids vanish"
-LATE_HEADING = "a heading late in usage/index.md is missing from linkfix's ids (not isolated)"
-
-# (project, environment) linkfix still gets wrong, with the causes.
-KNOWN_WRONG: dict[tuple[str, str], str] = {
-    ("fastapi", "beside"): ZENSICAL_MACROS,
-    ("polars", "alone"): MISSING_EXTENSIONS,
-    ("textual", "alone"): f"{MISSING_EXTENSIONS}; a miss of [Timer](textual.timer.Timer) in tutorial.md (not isolated)",
-    ("static-i18n", "alone"): BUILD_MADE,
-    ("static-i18n", "beside"): BUILD_MADE,
-    ("mkdocstrings-python", "beside"): LATE_HEADING,
-    ("mkdocstrings", "alone"): f"{MISSING_EXTENSIONS}; {PAGES_HOST}; {LATE_HEADING}",
-    ("mkdocstrings", "beside"): f"{PAGES_HOST}; {LATE_HEADING}",
-    ("gen-files", "alone"): BUILD_MADE,
-    ("gen-files", "beside"): BUILD_MADE,
-    ("monorepo", "alone"): BUILD_MADE,
-    ("monorepo", "beside"): BUILD_MADE,
-    ("copier", "alone"): f"{MISSING_EXTENSIONS}; {PLAIN_HIGHLIGHT}; {HOOK}",
-    ("copier", "beside"): f"{PLAIN_HIGHLIGHT}; {HOOK}; {EMAIL_AS_FILE}",
-    ("terminal", "alone"): f"{BUILD_MADE}; {REFERENCE_TWICE}",
-    ("terminal", "beside"): f"{INCLUDED_HTML_BLOCK}; {BUILD_MADE}; {REFERENCE_TWICE}",
-    ("pypi-blog", "alone"): EMAIL_AS_FILE,
-    ("pypi-blog", "beside"): EMAIL_AS_FILE,
-    ("pypi-user", "alone"): TAB_LINKS_UNSEEN,
-    ("pypi-user", "beside"): EMAIL_AS_FILE,
-}
+# (project, environment) linkfix still gets wrong, with the causes (each reproduced in
+# test_realdocs_classes.py). Empty since branch mk-fix: the causes found on the widened corpus
+# (2026-11-27) are fixed there, and every judged project is right in both environments.
+KNOWN_WRONG: dict[tuple[str, str], str] = {}
 
 
 def cases():

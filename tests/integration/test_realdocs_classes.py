@@ -4,7 +4,8 @@ it hits. `broken` must mean broken for a reader of the published site; what a so
 know is `unverified`, never `broken`.
 
 A class linkfix still gets wrong is marked xfail(strict=True) with its cause: the fix makes the
-test pass, the strict xfail then fails, and the mark must go."""
+test pass, the strict xfail then fails, and the mark must go (the fixed ones keep their cause as
+a comment)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,6 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-
-import pytest
 
 from linkfix.config import Config
 from linkfix.pipeline import run_check
@@ -42,9 +41,9 @@ def statuses(tmp_path: Path, config: str, pages: dict[str, str], files: dict[str
     return found
 
 
-@pytest.mark.xfail(strict=True, reason="linkfix renders code blocks without Pygments for speed (setup._plain_highlighting); "
-                                       "pymdownx.superfences then rejects a fence with a highlight option (title=, hl_lines=, "
-                                       "linenums=), its closing ``` opens a block that swallows the next heading (copier)")
+# Was wrong (fixed on branch mk-fix): linkfix renders code blocks without Pygments for speed
+# (setup._plain_highlighting); pymdownx.superfences then rejects a fence with a highlight option (title=,
+# hl_lines=, linenums=), its closing ``` opens a block that swallows the next heading (copier)
 def test_a_fence_with_a_title_does_not_hide_the_heading_after_it(tmp_path):
     found = statuses(tmp_path, """\
         markdown_extensions:
@@ -66,26 +65,26 @@ def test_a_fence_with_a_title_does_not_hide_the_heading_after_it(tmp_path):
     assert found["a.md#after"] == "ok"
 
 
-@pytest.mark.xfail(strict=True, reason="an email autolink <a@b.c> (and a magiclink email) renders as mailto:, but the "
-                                       "source placement keeps the bare address as the URL, a missing file (pypi-blog; "
-                                       "copier with magiclink)")
+# Was wrong (fixed on branch mk-fix): an email autolink <a@b.c> (and a magiclink email) renders as mailto:,
+# but the source placement keeps the bare address as the URL, a missing file (pypi-blog; copier with
+# magiclink)
 def test_an_email_autolink_is_not_a_file(tmp_path):
     found = statuses(tmp_path, "", {"index.md": "Write to <security@example.org>.\n"})
     assert found.get("security@example.org", "unsupported") != "broken"
     assert "broken" not in found.values()
 
 
-@pytest.mark.xfail(strict=True, reason="MkDocs writes sitemap.xml (and sitemap.xml.gz, 404.html, search/search_index.json "
-                                       "for Material) into every site; a link to it is a missing file to the source check "
-                                       "(static-i18n)")
+# Was wrong (fixed on branch mk-fix): MkDocs writes sitemap.xml (and sitemap.xml.gz, 404.html,
+# search/search_index.json for Material) into every site; a link to it is a missing file to the source check
+# (static-i18n)
 def test_a_link_to_the_sitemap_mkdocs_writes_is_not_broken(tmp_path):
     found = statuses(tmp_path, "site_url: https://example.github.io/proj/\n",
                      {"index.md": "[a](/proj/sitemap.xml) and [b](sitemap.xml)\n"})
     assert set(found.values()) <= {"ok", "unverified"}, found
 
 
-@pytest.mark.xfail(strict=True, reason="mkdocs-gen-files pages are made by the project's scripts at build time: "
-                                       "a link to one is a missing file rather than unverified (gen-files)")
+# Was wrong (fixed on branch mk-fix): mkdocs-gen-files pages are made by the project's scripts at build time:
+# a link to one is a missing file rather than unverified (gen-files)
 def test_a_link_to_a_page_gen_files_makes_is_not_broken(tmp_path):
     found = statuses(tmp_path, """\
         plugins:
@@ -97,8 +96,8 @@ def test_a_link_to_a_page_gen_files_makes_is_not_broken(tmp_path):
     assert found["sample/made.md"] in ("ok", "unverified")
 
 
-@pytest.mark.xfail(strict=True, reason="mkdocs-monorepo-plugin merges the docs of `!include`d mkdocs.yml files under "
-                                       "their site_name: their pages are missing files to the source check (monorepo)")
+# Was wrong (fixed on branch mk-fix): mkdocs-monorepo-plugin merges the docs of `!include`d mkdocs.yml files
+# under their site_name: their pages are missing files to the source check (monorepo)
 def test_a_link_to_a_page_the_monorepo_plugin_merges_is_not_broken(tmp_path):
     found = statuses(tmp_path, """\
         nav:
@@ -112,9 +111,9 @@ def test_a_link_to_a_page_the_monorepo_plugin_merges_is_not_broken(tmp_path):
     assert found["./versions/v1/reference.md"] in ("ok", "unverified")
 
 
-@pytest.mark.xfail(strict=True, reason="a project hook (`hooks:` in mkdocs.yml) may rewrite links before rendering "
-                                       "(copier's turns CHANGELOG.md) into changelog.md)); the source check reports the "
-                                       "link as written as broken instead of unverified")
+# Was wrong (fixed on branch mk-fix): a project hook (`hooks:` in mkdocs.yml) may rewrite links before
+# rendering (copier's turns CHANGELOG.md) into changelog.md)); the source check reports the link as written as
+# broken instead of unverified
 def test_a_link_a_hook_can_rewrite_is_not_broken(tmp_path):
     found = statuses(tmp_path, "hooks:\n  - hooks.py\n", {"index.md": "[log](CHANGELOG.md)\n", "changelog.md": "# Log\n"},
                      files={"hooks.py": "def on_page_markdown(markdown, **kwargs):\n"
@@ -122,18 +121,18 @@ def test_a_link_a_hook_can_rewrite_is_not_broken(tmp_path):
     assert found["CHANGELOG.md"] in ("ok", "unverified")
 
 
-@pytest.mark.xfail(strict=True, reason="site_url at the root of a GitHub organisation's Pages host: other repositories "
-                                       "publish under /<repo>/ there, so a top-level path this build lacks cannot be judged "
-                                       "offline (mkdocstrings: https://mkdocstrings.github.io/python/ is another project)")
+# Was wrong (fixed on branch mk-fix): site_url at the root of a GitHub organisation's Pages host: other
+# repositories publish under /<repo>/ there, so a top-level path this build lacks cannot be judged offline
+# (mkdocstrings: https://mkdocstrings.github.io/python/ is another project)
 def test_a_full_url_to_another_project_on_the_same_pages_host_is_not_broken(tmp_path):
     found = statuses(tmp_path, "site_url: https://example.github.io/\n",
                      {"index.md": "See [the other handler](https://example.github.io/python/).\n"})
     assert found["https://example.github.io/python/"] in ("ok", "unverified", "excluded")
 
 
-@pytest.mark.xfail(strict=True, reason="a reference definition right under a paragraph line (Python-Markdown takes it, "
-                                       "CommonMark does not) used again in a definition list: the second use is not placed "
-                                       "in the source, is taken for raw HTML that MkDocs leaves as written (terminal)")
+# Was wrong (fixed on branch mk-fix): a reference definition right under a paragraph line (Python-Markdown
+# takes it, CommonMark does not) used again in a definition list: the second use is not placed in the source,
+# is taken for raw HTML that MkDocs leaves as written (terminal)
 def test_a_reference_used_twice_is_rewritten_both_times(tmp_path):
     found = statuses(tmp_path, "markdown_extensions:\n  - def_list\n", {
         "tile/index.md": "# T\n",
@@ -142,9 +141,9 @@ def test_a_reference_used_twice_is_rewritten_both_times(tmp_path):
     assert "broken" not in found.values()
 
 
-@pytest.mark.xfail(strict=True, reason="links inside an md_in_html block of a file included by pymdownx.snippets are not "
-                                       "placed in the included file: they are put at the include line as raw HTML, which "
-                                       "MkDocs leaves as written (terminal's palette pages)")
+# Was wrong (fixed on branch mk-fix): links inside an md_in_html block of a file included by pymdownx.snippets
+# are not placed in the included file: they are put at the include line as raw HTML, which MkDocs leaves as
+# written (terminal's palette pages)
 def test_links_in_a_markdown_html_block_of_an_included_file_are_rewritten(tmp_path):
     found = statuses(tmp_path, """\
         markdown_extensions:
@@ -156,9 +155,9 @@ def test_links_in_a_markdown_html_block_of_an_included_file_are_rewritten(tmp_pa
     assert "broken" not in found.values(), found
 
 
-@pytest.mark.xfail(strict=True, reason="the theme's static files (img/favicon.ico, css/theme.css of the built-in themes, "
-                                       "css/palettes/*.css of mkdocs-terminal) are in the built site but not in docs_dir "
-                                       "(jrnl, cibuildwheel, terminal)")
+# Was wrong (fixed on branch mk-fix): the theme's static files (img/favicon.ico, css/theme.css of the built-in
+# themes, css/palettes/*.css of mkdocs-terminal) are in the built site but not in docs_dir (jrnl,
+# cibuildwheel, terminal)
 def test_a_link_to_a_theme_static_file_is_not_broken(tmp_path):
     found = statuses(tmp_path, "theme: readthedocs\n", {"index.md": "![icon](img/favicon.ico) [css](css/theme.css)\n"})
     assert set(found.values()) <= {"ok", "unverified"}, found

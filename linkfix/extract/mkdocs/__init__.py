@@ -28,23 +28,23 @@ import functools
 import re
 from collections.abc import Sequence
 
-from ...model import Document, Link, LinkKind, Page, Span
+from ...model import Document, Link, LinkKind, Page
 from ..html import extract_html
 from ..markdown import extract_markdown
 from .candidates import candidates, search
-from .includes import SPLICED, SPLICED_TARGET, IncludedFiles, attribute
+from .includes import SPLICED, SPLICED_TARGET, IncludedFiles, attribute, span_at
 from .place import Rerender, place
 from .render import Body, renderer_for, split_meta
-from .setup import BUILD_TIME_CLASS, MarkdownSetup, announce, setup_of
+from .setup import INCLUDE_NAMES, MarkdownSetup, announce, setup_of
 from .snippet_reads import snippets_name
+from .unknowns import page_unknowns
 
 __all__ = ["MarkdownSetup", "announce", "extract_mkdocs", "made_link_classes", "place_links", "setup_of", "without_made_links"]
 
 # A `::: identifier` block (mkdocstrings, mkdocs-click, any `:::` directive) left as text: what
 # it makes (headings, ids, links) exists only in the built site.
-_DIRECTIVE_HTML = re.compile(r"<p>:::[ \t]*[^\s<]")
-_DIRECTIVE_SOURCE = re.compile(r"^[ ]{0,3}:::[ \t]*\S", re.MULTILINE)
-_BUILD_TIME_HTML = re.compile(rf'class="{BUILD_TIME_CLASS}" data-made-by="([^"]+)"')
+# mkdocstrings also takes one as a heading (`# ::: package`, its heading level set by the `#`s).
+_DIRECTIVE_SOURCE = re.compile(r"^[ ]{0,3}(?:#{1,6}[ \t]+)?:::[ \t]*\S", re.MULTILINE)
 # Links an extension makes, by the class it gives them: toc permalinks, footnote references and
 # back-references. Not the author's: they are taken out before the rendered links are placed.
 MADE_LINK_CLASSES = ("headerlink", "footnote-ref", "footnote-backref")
@@ -84,7 +84,7 @@ def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: boo
         title=_title(body, html.page.title),
         text=html.page.text,
         ids=html.page.ids,
-        build_ids=", ".join(filter(None, (_build_ids(rendered), renderer.build_ids))),
+        **page_unknowns(setup, renderer, path, body.markdown, rendered, html.page.ids),
     )
     def rerender(marked: str) -> list[str]:
         html = renderer.render(split_meta(marked).markdown, path)
@@ -113,24 +113,32 @@ def place_links(shown: Sequence[Link], text: str, path: str, setup: MarkdownSetu
         if where is not None:
             continue
         spot = search(text, link.url, start=body_start, taken=taken)
-        if spot is not None:
+        if spot is not None and link.url.startswith("mailto:") and not text.startswith("mailto:", spot.start):
+            # A mail address an extension made a link of (`<me@example.com>`, magiclink's bare
+            # address, also inside a fence that renders Markdown): no URL is written, and mail
+            # addresses are not checked (as the CommonMark reader leaves them).
             taken.add((spot.start, spot.end))
-            places[index] = Link(url=text[spot.start : spot.end], kind=spot.kind, span=_span(text, path, spot.start, spot.end),
+            continue
+        if spot is not None:
+            if spot.kind is not LinkKind.REFERENCE:  # a definition serves every use of its label
+                taken.add((spot.start, spot.end))
+            places[index] = Link(url=text[spot.start : spot.end], kind=spot.kind, span=span_at(text, path, spot.start, spot.end),
                                  page=link.page, tag=link.tag if spot.kind is LinkKind.HTML else "")
         elif not link.url.startswith("#"):  # a same-page fragment with no place: made by an extension
             missing[index] = link
     if missing:
-        files = IncludedFiles(setup) if setup is not None and snippets_name(setup.extensions) is not None else None
+        includes = setup is not None and (snippets_name(setup.extensions) is not None or any(n in setup.extensions for n in INCLUDE_NAMES))
+        files = IncludedFiles(setup) if setup is not None and includes else None
         included, include_at = attribute(missing, text, files) if files is not None else ({}, None)
         for index, link in missing.items():
             if index in included:
                 places[index] = included[index]
             elif files is not None and include_at is not None and not files.written_in_one(link.url, text):
-                places[index] = Link(url=SPLICED_TARGET, kind=LinkKind.HTML, span=_span(text, path, include_at, include_at),
+                places[index] = Link(url=SPLICED_TARGET, kind=LinkKind.HTML, span=span_at(text, path, include_at, include_at),
                                      page=link.page, tag=link.tag, unverified=SPLICED)
             else:
                 at = include_at if include_at is not None else _made_at(text, link, body_start)
-                places[index] = Link(url=link.url, kind=LinkKind.HTML, span=_span(text, path, at, at), page=link.page, tag=link.tag)
+                places[index] = Link(url=link.url, kind=LinkKind.HTML, span=span_at(text, path, at, at), page=link.page, tag=link.tag)
     return [(link, where) for link, where in zip(shown, places) if where is not None]
 
 
@@ -138,10 +146,6 @@ def _link(source: Link, shown: Link, page: Page) -> Link:
     return Link(url=source.url, kind=source.kind, span=source.span, page=page, anchor_text=shown.anchor_text or source.anchor_text,
                 context=shown.context, tag=source.tag, reference=source.reference, unverified=source.unverified)
 
-
-def _span(text: str, path: str, start: int, end: int) -> Span:
-    line_start = text.rfind("\n", 0, start) + 1
-    return Span(path=path, line=text.count("\n", 0, start) + 1, column=start - line_start + 1, start=start, end=end)
 
 
 def _made_at(text: str, link: Link, body_start: int) -> int:
@@ -162,20 +166,13 @@ def _title(body: Body, rendered_title: str) -> str:
     return str(title).strip() if isinstance(title, (str, int, float)) and not isinstance(title, bool) else rendered_title
 
 
-def _build_ids(html: str) -> str:
-    makers = []
-    if _DIRECTIVE_HTML.search(html):
-        makers.append("`:::` blocks")
-    makers += sorted({f"{name} blocks" for name in _BUILD_TIME_HTML.findall(html)})
-    return ", ".join(makers)
-
-
 def _commonmark(text: str, path: str, want_text: bool) -> Document:
     """The CommonMark reading of a page Python-Markdown cannot render."""
     document = extract_markdown(text, path, want_text=want_text)
     if not _DIRECTIVE_SOURCE.search(text):
         return document
-    page = Page(path=path, title=document.page.title, text=document.page.text, ids=document.page.ids, build_ids="`:::` blocks")
+    page = Page(path=path, title=document.page.title, text=document.page.text, ids=document.page.ids,
+                build_ids="its `:::` blocks make ids only when the site is built")
     links = tuple(Link(url=link.url, kind=link.kind, span=link.span, page=page, anchor_text=link.anchor_text, context=link.context,
                        tag=link.tag, reference=link.reference) for link in document.links)
     return Document(page=page, links=links, warnings=document.warnings)

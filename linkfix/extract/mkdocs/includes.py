@@ -1,6 +1,7 @@
-"""Links a page renders from other files (`pymdownx.snippets`): whose are they?
+"""Links a page renders from other files (`pymdownx.snippets`, `{!file!}` of mdx_include and
+markdown-include): whose are they?
 
-A link that `--8<-- "file.md"` brings into a page is written in `file.md`: it is reported
+A link that `--8<-- "file.md"` or `{!file.md!}` brings into a page is written in `file.md`: it is reported
 there, at its exact place, so that `fix` edits the file that holds it (and it is checked from
 the page that renders it, as the site shows it). When the included file cannot be read here
 (outside the project, a URL, gone), the link is reported at the include line with an empty
@@ -19,9 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...inputs.read import Unreadable, display_path, read_text
-from ...model import Link
-from .candidates import candidates, key_of
-from .setup import MarkdownSetup
+from ...model import Link, LinkKind, Span
+from .candidates import candidates, key_of, search
+from .include_ext import DIRECTIVE
+from .setup import INCLUDE_NAMES, MarkdownSetup
 from .snippet_reads import SNIPPETS, allowed_bases, read_refusal, snippets_name
 
 MAX_DEPTH = 4  # includes within includes followed
@@ -44,8 +46,10 @@ class Include:
 
 
 def includes(text: str) -> list[Include]:
-    """The snippets include directives of `text`, in order."""
+    """The include directives of `text` (snippets', and `{!file!}`), in order."""
     found = [Include(_marker_start(m), _bare(m.group("name")[1:-1])) for m in _INLINE.finditer(text) if not m.group("escape")]
+    if "{!" in text:
+        found += [Include(m.start(), m.group("path")) for m in DIRECTIVE.finditer(text) if not m.group("escape")]
     markers = [m for m in _BLOCK.finditer(text) if not m.group("escape")]
     for opening, closing in zip(markers[::2], markers[1::2]):
         line_start = opening.end() + 1
@@ -66,14 +70,22 @@ def _bare(name: str) -> str:
 
 
 class IncludedFiles:
-    """Reads the files a page includes (once each), from the setup's snippet base paths, as the
-    renderer may (snippet_reads: inside the project, never a VCS directory)."""
+    """Reads the files a page includes (once each), from the setup's snippet base paths and the
+    `{!file!}` extensions' base path, as the renderer may (snippet_reads: inside the project,
+    never a VCS directory)."""
 
     def __init__(self, setup: MarkdownSetup) -> None:
-        configs = setup.configs().get(snippets_name(setup.extensions) or SNIPPETS, {})
-        bases = configs.get("base_path", ["."]) if isinstance(configs, dict) else ["."]
+        configs = setup.configs()
+        snippets = configs.get(snippets_name(setup.extensions) or SNIPPETS, {})
+        bases = snippets.get("base_path", ["."]) if isinstance(snippets, dict) else ["."]
+        bases = [bases] if isinstance(bases, str) else list(bases) if isinstance(bases, list) else ["."]
+        for name in INCLUDE_NAMES:
+            given = configs.get(name)
+            if name in setup.extensions:
+                bases.append(given.get("base_path", ".") if isinstance(given, dict) and isinstance(given.get("base_path"), str) else ".")
         self.project = setup.project_dir
-        self.bases = [base for base, refusal in allowed_bases(bases, setup.config_dir, setup.project_dir) if refusal is None]
+        self.bases = [base for base, refusal in allowed_bases(list(dict.fromkeys(bases)), setup.config_dir, setup.project_dir)
+                      if refusal is None]
         self.texts: dict[str, tuple[Path, str] | None] = {}
 
     def read(self, name: str) -> tuple[Path, str] | None:
@@ -116,15 +128,35 @@ def attribute(wanted: dict[int, Link], text: str, files: IncludedFiles, depth: i
         if read is None:
             continue
         path, included = read
+        shown = display_path(path)
         free: dict[str, list[Link]] = {}
-        for candidate in candidates(included, display_path(path)):
+        for candidate in candidates(included, shown):
             free.setdefault(key_of(candidate), []).append(candidate)
+        taken: set[tuple[int, int]] = set()
         for index, link in wanted.items():
             places = free.get(link.url.strip())
-            if index not in placed and places:
+            if index in placed:
+                continue
+            if places:
                 placed[index] = places.pop(0)
+                taken.add((placed[index].span.start, placed[index].span.end))
+                continue
+            # Written where no CommonMark reader sees a link (inside `<nav markdown>`, ...):
+            # found by its text, as on the page itself.
+            spot = search(included, link.url, taken=taken)
+            if spot is not None and not (link.url.startswith("mailto:") and not included.startswith("mailto:", spot.start)):
+                if spot.kind is not LinkKind.REFERENCE:  # a definition serves every use of its label
+                    taken.add((spot.start, spot.end))
+                placed[index] = Link(url=included[spot.start : spot.end], kind=spot.kind, span=span_at(included, shown, spot.start, spot.end),
+                                     page=link.page, tag=link.tag if spot.kind is LinkKind.HTML else "")
         rest = {index: link for index, link in wanted.items() if index not in placed}
         if rest:
             deeper, _ = attribute(rest, included, files, depth + 1)
             placed.update(deeper)
     return placed, directives[0].start
+
+
+def span_at(text: str, path: str, start: int, end: int) -> Span:
+    """The Span of `text[start:end]` in the file `path`."""
+    line_start = text.rfind("\n", 0, start) + 1
+    return Span(path=path, line=text.count("\n", 0, start) + 1, column=start - line_start + 1, start=start, end=end)

@@ -42,14 +42,22 @@ def split_meta(text: str) -> Body:
 
 
 class Renderer:
-    """Renders pages of one project (one `MarkdownSetup`)."""
+    """Renders pages of one project (one `MarkdownSetup`); with `run_hooks_of`, the project's
+    hooks run on each page as in `mkdocs build` (`hooks`)."""
 
-    def __init__(self, loaded: Loaded, project_dir: str) -> None:
+    def __init__(self, loaded: Loaded, project_dir: str, run_hooks_of: str = "") -> None:
         self.extensions = list(loaded.extensions)
         self.configs = loaded.configs
-        self.build_ids = loaded.build_ids  # what makes ids this check cannot (every page's `build_ids`)
+        self.unsure = loaded.unsure  # left out here, may make ids: see extract.mkdocs.unknowns
+        self.unsure_packages = loaded.unsure_packages
         self.project_dir = project_dir
         self.refused_reads: list[str] = []  # includes the last `render` did not read (see snippet_reads)
+        self.hooks = _hook_runner(run_hooks_of) if run_hooks_of else None
+        self.hooks_failed: set[str] = set()  # pages on which a hook failed: read as their source shows them
+
+    def hooks_ran(self, path: str) -> bool:
+        """Whether the project's hooks ran on the page `path` (as the build runs them)."""
+        return self.hooks is not None and path not in self.hooks_failed
 
     def _markdown(self, extensions: list[str]) -> Any:
         import markdown
@@ -65,10 +73,23 @@ class Renderer:
         if len(markdown) > RENDER_LIMIT:
             log.warning("%s: longer than %d characters: read with the CommonMark reader", path, RENDER_LIMIT)
             return None
+        hooked = self._hook("markdown", markdown, path)
         try:
-            return self._markdown(self.extensions).convert(markdown)
+            html = self._markdown(self.extensions).convert(hooked)
         except Exception as exc:  # an extension's failure, of any type
-            return self._without_failing_extension(markdown, path, exc)
+            html = self._without_failing_extension(hooked, path, exc)
+        return self._hook("html", html, path) if html is not None else None
+
+    def _hook(self, stage: str, text: str, path: str) -> str:
+        if self.hooks is None or path in self.hooks_failed:
+            return text
+        from .hooks import HookFailed
+
+        try:
+            return self.hooks.markdown(text, path) if stage == "markdown" else self.hooks.html(text, path)
+        except HookFailed:
+            self.hooks_failed.add(path)
+            return text
 
     def _without_failing_extension(self, markdown: str, path: str, error: Exception) -> str | None:
         for name in [n for n in self.extensions if n not in MKDOCS_BUILTIN_EXTENSIONS]:
@@ -86,8 +107,20 @@ class Renderer:
         return None
 
 
+def _hook_runner(config_file: str) -> Any:
+    """The project's hooks, ready to run; None (said why) when MkDocs cannot load its config."""
+    from .hooks import HookRunner
+
+    try:
+        return HookRunner(config_file)
+    except Exception as exc:  # loading the config runs the hooks' own import: any failure
+        log.warning("cannot run the project's hooks (%s: %s): what they change is unverified, as without --trust-project-code",
+                    type(exc).__name__, exc)
+        return None
+
+
 @functools.lru_cache(maxsize=4)
 def renderer_for(setup: MarkdownSetup) -> Renderer | None:
     """One renderer per setup and process; None when Python-Markdown cannot be used."""
     loaded = load(setup)
-    return Renderer(loaded, setup.project_dir) if loaded is not None else None
+    return Renderer(loaded, setup.project_dir, setup.run_hooks_of) if loaded is not None else None

@@ -10,7 +10,7 @@ linkfix says so (`trust_project_code`, see `imports`). So a few settings differ 
 build, each on purpose:
 - names and calls in the config (`!!python/name:`, `!!python/object/apply:`) and extensions are
   imported only from installed distributions, and called only when known safe (`imports`); a
-  slug function left out makes the pages' missing fragments unverified, not broken;
+  slug function left out makes the fragments a heading could make unverified, not broken;
 - `!ENV` values in extension settings are the file's own defaults, not the environment's: the
   environment holds the runner's secrets, and rendered text becomes URLs that are fetched;
 - `pymdownx.snippets`: relative `base_path`s are taken from the config's directory (MkDocs takes
@@ -19,8 +19,13 @@ build, each on purpose:
   includes nothing instead of failing the page, and nothing is downloaded;
 - the `markdown-exec` plugin's fences (```` ```python exec="on" ````) are shown as code, not run:
   what they would print is made at build time (see `BUILD_TIME_CLASS`);
-- `pymdownx.highlight` highlights without Pygments unless its line anchors or spans (ids) are
-  asked for: the ids are the same, the rendering much faster;
+- mdx_include's and markdown-include's `{!file!}` are read by linkfix's own reader
+  (`include_ext`), mkdocs-autorefs' `[text][identifier]` by its own (`autorefs_ext`): the same
+  in every environment, and an include reads what a snippet may, never a URL;
+- a macros extension is left out: it renders pages with the build's variables;
+- what is left out that may make ids (an extension, a slugify, a custom fence's format) is
+  `unsure`: the fragments a page's source spells that this rendering lacks are unverified;
+  what makes no link and no id is left out with a note only (`NO_LINKS_OR_IDS`, `HARMLESS_OPTIONS`);
 - extensions that only work inside a MkDocs build (they need MkDocs' own processors) and make
   no links or ids are left out quietly (`MKDOCS_ONLY`).
 """
@@ -33,11 +38,13 @@ import hashlib
 import html
 import json
 import logging
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS, EnvValue, MkDocsProject, PythonCall, PythonName
+from ...inputs.mkdocs_made import PageRewriter, hook_rewriters
 from . import imports
 from .snippet_reads import allowed_bases, project_dir_of, snippets_name
 
@@ -46,6 +53,11 @@ log = logging.getLogger(__name__)
 #: Extensions that need a MkDocs build around them (MkDocs' `relpath` processor) and change
 #: neither links nor ids: left out of a source check without a warning.
 MKDOCS_ONLY = {"material.extensions.preview": "link previews (needs MkDocs' relpath processor)"}
+
+def is_template_extension(name: str) -> bool:
+    """A macros extension (mkdocs-macros' or zensical's): pages are Jinja templates."""
+    return name.split(".")[-1].split(":")[0] == "macros"
+
 
 #: The languages the `markdown-exec` plugin runs by default (its `languages` option).
 EXEC_LANGUAGES = ("bash", "console", "md", "markdown", "py", "python", "pycon", "pyodide", "sh", "tree")
@@ -68,13 +80,19 @@ class MarkdownSetup:
     docs_dir: str = "."
     project_dir: str = "."  # what included files may be read from (see snippet_reads)
     trust_project_code: bool = False  # the runner's choice (command line), never the config's
+    # The project hooks that rewrite pages, as read without running them: a page one of them
+    # may touch has its broken links and missing ids unverified (unless the hooks ran on it).
+    rewriters: tuple[PageRewriter, ...] = ()
+    # Run the project's hooks as `mkdocs build` does (trusted): the config file whose hooks run ('' when they do not).
+    run_hooks_of: str = ""
     key: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         if not self.key:
             digest = hashlib.blake2b(digest_size=16)
+            hooks = [f"{r.name}:{r.reading!r}" for r in self.rewriters]
             for part in (*self.extensions, "\0", self.configs_json, "\0", *self.plugins, "\0", self.config_dir, self.docs_dir,
-                         self.project_dir, str(self.trust_project_code)):
+                         self.project_dir, str(self.trust_project_code), "\0", *hooks, "\0", self.run_hooks_of):
                 digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
             object.__setattr__(self, "key", digest.hexdigest())
 
@@ -99,6 +117,8 @@ def setup_of(project: MkDocsProject) -> MarkdownSetup:
         docs_dir=str(project.docs_dir),
         project_dir=str(project_dir_of(config_dir)),
         trust_project_code=trusted,
+        rewriters=tuple(hook_rewriters(project)),
+        run_hooks_of=str(project.config_file.resolve()) if trusted and project.hooks else "",
     )
 
 
@@ -139,8 +159,11 @@ class Loaded:
     extensions: tuple[str, ...]
     configs: dict[str, Any]
     problems: tuple[str, ...] = ()  # one sentence per thing left out
-    # What makes ids this check cannot (a slug function left out), for every page's `build_ids`.
-    build_ids: str = ""
+    # What was left out that may render headings or make ids (an extension, a slugify), as a
+    # reader names it: a fragment the source spells but this rendering lacks is unverified.
+    unsure: tuple[str, ...] = ()
+    unsure_packages: tuple[str, ...] = ()  # the distributions that would provide them
+    notes: tuple[str, ...] = ()  # what was left out that makes no link and no id (said at info level)
 
 
 def load(setup: MarkdownSetup) -> Loaded | None:
@@ -154,28 +177,59 @@ def load(setup: MarkdownSetup) -> Loaded | None:
     configs = setup.configs()
     for name in list(configs):
         configs[name] = _import_names(configs[name], name, problems, setup.trust_project_code)
-    slugs = [f"{name}'s slugify" for name, config in setup.configs().items()
-             if isinstance(config, dict) and "slugify" in config and "slugify" not in configs.get(name, {})]
     _adjust_snippets(configs, setup, problems)
-    _plain_highlighting(configs, setup)
+    names = _own_includes(configs, setup)
+    if setup.has_plugin(*AUTOREFS_PLUGINS):
+        names.append(AUTOREFS_EXTENSION)
     if setup.has_plugin(*EXEC_PLUGINS) and "pymdownx.superfences" in setup.extensions:
         fences = configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
         fences.extend({"name": language, "class": language, "validator": _exec_validator, "format": _exec_as_code}
                       for language in EXEC_LANGUAGES)
     extensions: list[str] = []
-    for name in setup.extensions:
+    notes: list[str] = []
+    unsure: list[str] = []
+    packages: list[str] = []
+    for name, key in _dropped_options(setup, configs):
+        said = [problem for problem in problems if f"'{name}': option '{key}'" in problem]
+        if (name, key) in HARMLESS_OPTIONS:
+            problems[:] = [problem for problem in problems if problem not in said]
+            notes += [f"{problem} (it makes no link and no id)" for problem in said]
+            configs[name].update({option: _import(value, trusted=False) for option, value in HARMLESS_OPTIONS[(name, key)].items()})
+        elif "slugify" in key:
+            unsure.append(f"{name}'s {key}")
+            packages.append(_distribution(_named(setup.configs()[name][key])))
+    for problem in problems:  # a custom fence left out: read as a code block, its headings too
+        entry = re.search(r"'([^']+)': an entry(?: '([^']*)')? names ([\w.]+)", problem)
+        if entry is not None:
+            unsure.append(f"the custom fence {entry.group(2) or ''} of {entry.group(1)}".replace("  ", " "))
+            packages.append(_distribution(entry.group(3)))
+    for name in names:
         if name in MKDOCS_ONLY:
             log.debug("leaving out %s in a source check: %s", name, MKDOCS_ONLY[name])
             continue
-        refusal = None if setup.trust_project_code else imports.extension_refusal(name)
+        if is_template_extension(name):
+            # It renders each page as a Jinja template with the build's variables (`extra`, data
+            # files), which a source check does not have: rendered here it fails or drops text.
+            # The page is read as written; template targets and the ids templates may make are
+            # unverified (check.local, extract.mkdocs.unknowns), in every environment.
+            log.debug("leaving out %s in a source check: it renders pages with the build's variables", name)
+            continue
+        refusal = None if setup.trust_project_code or name in OWN_EXTENSIONS else imports.extension_refusal(name)
         if refusal is not None:
             problems.append(f"markdown extension '{name}' is not loaded: {refusal}; left out, so links and ids it would render are not seen")
+            unsure.append(f"the Markdown extension {name}")
+            packages.append(_distribution(name))
             configs.pop(name, None)
             continue
         try:
             markdown.Markdown(extensions=[name], extension_configs={name: configs[name]} if name in configs else {})
         except Exception as exc:  # an extension's own import or config error: any type
-            problems.append(_left_out(name, exc))
+            if name in NO_LINKS_OR_IDS:
+                notes.append(f"markdown extension '{name}' is left out ({type(exc).__name__}): {NO_LINKS_OR_IDS[name]}")
+            else:
+                problems.append(_left_out(name, exc))
+                unsure.append(f"the Markdown extension {name}")
+                packages.append(_distribution(name))
             configs.pop(name, None)
             continue
         extensions.append(name)
@@ -191,8 +245,48 @@ def load(setup: MarkdownSetup) -> Loaded | None:
             markdown.Markdown(extensions=extensions, extension_configs=configs)
         except Exception:
             return None
-    build_ids = f"headings (ids made by {' and '.join(slugs)}, left out in this check)" if slugs else ""
-    return Loaded(extensions=tuple(extensions), configs=configs, problems=tuple(problems), build_ids=build_ids)
+    return Loaded(extensions=tuple(extensions), configs=configs, problems=tuple(problems), unsure=tuple(unsure),
+                  unsure_packages=tuple(dict.fromkeys(packages)), notes=tuple(notes))
+
+
+#: Extensions that make no link and no id: left out where they are not installed with a note only.
+NO_LINKS_OR_IDS = {
+    "callouts": "it turns NOTE: paragraphs into admonitions (no link, no id)",
+    "github-callouts": "it turns > [!NOTE] quotes into admonitions (no link, no id)",
+    "markdown_callouts": "it turns NOTE: paragraphs into admonitions (no link, no id)",
+}
+
+#: Options that only choose how emoji look, left out where what they name is not installed (Material's):
+#: emoji are then written as their text, which links nowhere (the default would link images on a CDN).
+HARMLESS_OPTIONS: dict[tuple[str, str], dict[str, str]] = {
+    ("pymdownx.emoji", "emoji_index"): {},
+    ("pymdownx.emoji", "emoji_generator"): {"emoji_generator": "pymdownx.emoji.to_alt"},
+}
+
+#: The distribution of an extension's top module, where the names differ.
+DISTRIBUTIONS = {"material": "mkdocs-material", "mdx_include": "mdx-include", "markdown_include": "markdown-include",
+                 "callouts": "markdown-callouts", "mermaid2": "mkdocs-mermaid2-plugin", "mkdocs_click": "mkdocs-click",
+                 "markdown_include_variants": "markdown-include-variants", "pymdownx": "pymdown-extensions"}
+
+
+def _distribution(name: str) -> str:
+    top = name.split(".")[0].split(":")[0]
+    return DISTRIBUTIONS.get(top, top.replace("_", "-"))
+
+
+def _named(value: Any) -> str:
+    """The dotted name a config value imports (`!!python/name:` or `!!python/object/apply:`)."""
+    return value.name if isinstance(value, PythonCall) else str(value)
+
+
+def _dropped_options(setup: MarkdownSetup, configs: dict[str, Any]) -> list[tuple[str, str]]:
+    """(extension, option) of the options left out because what they name cannot be imported."""
+    dropped = []
+    for name, given in setup.configs().items():
+        now = configs.get(name)
+        if isinstance(given, dict) and isinstance(now, dict):
+            dropped += [(name, key) for key in given if key not in now]
+    return dropped
 
 
 def _left_out(name: str, exc: BaseException) -> str:
@@ -253,6 +347,36 @@ def _import(name: str, trusted: bool) -> Any:
         raise _Unimportable(f"{name}, which cannot be imported here ({type(exc).__name__})") from exc
 
 
+#: mkdocs-autorefs' cross-references (`[text][identifier]`), which mkdocstrings brings too (autorefs_ext).
+AUTOREFS_EXTENSION = "linkfix.extract.mkdocs.autorefs_ext"
+AUTOREFS_PLUGINS = ("autorefs", "mkdocstrings")
+
+#: linkfix's own reader of `{!file!}` includes (include_ext), in place of mdx_include and markdown-include.
+INCLUDE_EXTENSION = "linkfix.extract.mkdocs.include_ext"
+INCLUDE_NAMES = ("mdx_include", "markdown_include.include", "markdown_include")
+#: linkfix's own extensions: part of linkfix, loaded whatever `imports` says of the project's.
+OWN_EXTENSIONS = frozenset({AUTOREFS_EXTENSION, INCLUDE_EXTENSION})
+
+
+def _own_includes(configs: dict[str, Any], setup: MarkdownSetup) -> list[str]:
+    """The extensions, mdx_include and markdown-include read by linkfix's own include reader
+    (the same in every environment; reads as snippets' may, no URL fetched)."""
+    names: list[str] = []
+    for name in setup.extensions:
+        if name not in INCLUDE_NAMES:
+            names.append(name)
+            continue
+        given = configs.pop(name, None) or {}
+        base = given.get("base_path", ".") if isinstance(given.get("base_path", "."), str) else "."
+        recursive = given.get("recurs_local", given.get("recursive", True))
+        if INCLUDE_EXTENSION not in names:
+            names.append(INCLUDE_EXTENSION)
+            configs[INCLUDE_EXTENSION] = {"base_path": str(Path(setup.config_dir) / base), "project": setup.project_dir,
+                                          "recursive": recursive is not False,
+                                          "recursive_relative_path": given.get("recursive_relative_path") is True}
+    return names
+
+
 def _adjust_snippets(configs: dict[str, Any], setup: MarkdownSetup, problems: list[str]) -> None:
     """pymdownx.snippets as a source check needs it (see the module docstring)."""
     name = snippets_name(setup.extensions)
@@ -268,21 +392,6 @@ def _adjust_snippets(configs: dict[str, Any], setup: MarkdownSetup, problems: li
     config["base_path"] = bases
     config["check_paths"] = False
     config["url_download"] = False
-
-
-#: pymdownx.highlight options under which Pygments' output carries ids (line anchors, spans).
-_LINE_ID_OPTIONS = ("anchor_linenums", "line_anchors", "line_spans")
-
-
-def _plain_highlighting(configs: dict[str, Any], setup: MarkdownSetup) -> None:
-    """Code blocks without Pygments when its output would hold no id: Pygments takes a third of
-    the rendering time, and a fence's own id (`{ #id }`) is kept either way."""
-    name = "pymdownx.highlight"
-    if name not in setup.extensions:
-        return
-    config = configs.setdefault(name, {})
-    if not any(config.get(option) for option in _LINE_ID_OPTIONS):
-        config["use_pygments"] = False
 
 
 def _exec_validator(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Any) -> bool:
@@ -307,6 +416,8 @@ def announce(setup: MarkdownSetup) -> bool:
         return False
     for problem in loaded.problems:
         log.warning("%s", problem)
+    for note in loaded.notes:
+        log.info("%s", note)
     return True
 
 

@@ -1,0 +1,77 @@
+"""Where a site is published, and which URLs on its host are this build's.
+
+The site's URL (MkDocs' `site_url`, a built site's inferred one, else `base_url`) gives the path
+prefix root-relative links carry (`/en/stable/x` is `x` with base `https://h/en/stable/`), the
+full URLs that are the site's own, and what lies beside the build on the same host (another
+language, a version, an API reference, an organisation's other project sites).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+
+# A top-level directory named like a language (zh, pt-BR, zh-hant) or a version (mike: 1.2, v2, latest).
+_LANGUAGE_OR_VERSION = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?|v?[0-9]+(?:\.[0-9]+)*(?:\.x)?|latest|stable|dev|main|master|next|nightly|preview")
+_PAGES_HOST = re.compile(r"https?://[^/:]+\.(?:github\.io|gitlab\.io)(?::\d+)?$", re.IGNORECASE)
+
+
+class SitePlace:
+    def __init__(self, site_url: str, base_url: str, has_directory: Callable[[str], bool]) -> None:
+        self.prefixes = [p for p in (base_url, site_url) if p]
+        self.url = site_url or base_url
+        self.path_prefix = _url_path(self.url)  # stripped from root-relative links ('docs/')
+        self.origin = _origin(self.url)
+        self.root = f"{self.origin}/{self.path_prefix}"  # the site URL, ending in /
+        self.has_directory = has_directory
+        # A user's or organisation's GitHub/GitLab Pages site (`https://org.github.io/`) shares
+        # its host with the organisation's project sites, each at its first directory
+        # (`/griffe/`): a first directory the build does not have is another project's site.
+        self.hosts_project_sites = not self.path_prefix and bool(_PAGES_HOST.match(self.origin))
+
+    def relative(self, url: str) -> str | None:
+        """Site-relative form (no leading slash) of an http(s) URL under base_url/site_url, else None."""
+        for prefix in self.prefixes:
+            stem = prefix if prefix.endswith("/") else prefix + "/"
+            if url.startswith(stem) or url == prefix:
+                return url[len(stem):]
+        return None
+
+    def beside_the_build(self, path: str) -> bool:
+        """Whether a site-relative path leads to a part of the site's host that this build does
+        not hold (another language, a version, an API reference deployed beside it), when the
+        site's URL is known: one of its directories is not the build's and the path goes on
+        below it (`zh/tutorial/`, `api/python/stable/x.html` when the build has `api/` but no
+        `api/python/`), or that directory is named like a language or a version (`zh/`,
+        `latest/`), or the site is an organisation's Pages site and that first directory is one
+        of its project sites (`https://org.github.io/griffe/`). A page-like
+        `advanced/removed-page/` or a file (`nope.html`) is this build's to have, and so broken
+        when it does not."""
+        if not self.origin:
+            return False
+        segments = [s for s in path.split("/") if s]
+        if any(s in (".", "..") for s in segments):
+            return False
+        directories = segments if path.endswith("/") else segments[:-1]
+        if self.hosts_project_sites and segments and not directories and not posixpath.splitext(segments[0])[1]:
+            directories = segments  # `https://org.github.io/project` (the host adds the slash)
+        for depth, name in enumerate(directories, start=1):
+            if not self.has_directory("/".join(segments[:depth])):
+                return (len(segments) > depth or _LANGUAGE_OR_VERSION.fullmatch(name) is not None
+                        or (depth == 1 and self.hosts_project_sites))
+        return False
+
+
+def _origin(url: str) -> str:
+    """scheme://host[:port] of a site URL ('' when there is none)."""
+    match = re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/]*", url)
+    return match.group(0) if match else ""
+
+
+def _url_path(url: str) -> str:
+    """Path part of a site URL without leading slash, with a trailing one ('' for the root)."""
+    if not url:
+        return ""
+    path = re.sub(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/]*", "", url).strip("/")
+    return path + "/" if path else ""
