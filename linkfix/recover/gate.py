@@ -13,8 +13,6 @@ is still held for review when
   reads unlike it, and its unique page name and its title do not both agree (a page rewritten
   where it stands keeps both; a look-alike elsewhere, such as a concept page beside the how-to
   the content went to, does not);
-- it is on another site than the dead page and no URL rule leads there (a copy of the text
-  elsewhere, a fork or a vendored page, is not where the site moved it);
 - a runner-up has every kind of evidence the top candidate has (nothing tells them apart);
 - its only evidence is a page name other pages of the site share ("reference", "overview").
 
@@ -110,13 +108,6 @@ def _copy_disagrees(top: Scored, rivals: Sequence[Scored]) -> str:
     return "the archived copy speaks against it: it holds less than half of the dead page's text"
 
 
-def _off_site(top: Scored, rivals: Sequence[Scored]) -> str:
-    # features without same_host (hand-made ones) count as the same site
-    if top.features.get("same_host", 1.0) or "rule" in evidence_kinds(top.features):
-        return ""
-    return "it is on another site than the dead page, and no URL rule leads there"
-
-
 def _rival_with_the_same_evidence(top: Scored, rivals: Sequence[Scored]) -> str:
     kinds = evidence_kinds(top.features)
     if kinds:
@@ -139,7 +130,6 @@ RULES: tuple[Rule, ...] = (
     ("above", _above),
     ("weak-hub", _weak_hub),
     ("copy-disagrees", _copy_disagrees),
-    ("off-site", _off_site),
     ("rival-same-evidence", _rival_with_the_same_evidence),
     ("shared-name-only", _shared_name_only),
 )

@@ -1,7 +1,6 @@
 """The gate's rules for automatic fixes: a confident top candidate is still held for review when
-it is a page above the dead one, a weak section page, a page the archived copy speaks against, a
-page on another site, when a runner-up has the same evidence, or when a shared page name is all
-there is."""
+it is a page above the dead one, a weak section page, a page the archived copy speaks against,
+when a runner-up has the same evidence, or when a shared page name is all there is."""
 
 from linkfix.recover.gate import Scored, evidence_kinds, hold_reason
 
@@ -93,15 +92,3 @@ def test_a_page_the_archived_copy_speaks_against_is_held_unless_its_own_name_and
     assert hold_reason(scored("https://d.test/concepts/human_in_the_loop/", 0.97, **(look_alike | {"content_cos": 0.5})), []) == ""
     no_copy = {k: v for k, v in look_alike.items() if k not in ("has_copy", "copy_coverage", "content_cos")}
     assert hold_reason(scored("https://d.test/concepts/human_in_the_loop/", 0.97, **no_copy), []) == ""
-
-
-def test_a_page_on_another_site_is_held_unless_a_url_rule_leads_there():
-    # zarr's developers/index.html: the search found the same text on another project's site
-    copy = dict(has_copy=1.0, content_cos=1.0, copy_coverage=1.0, title_sim=1.0, title_exact=1.0, same_host=0.0)
-    assert hold_reason(scored("https://other.test/development/", 0.97, **copy), []) == (
-        "it is on another site than the dead page, and no URL rule leads there")
-    assert hold_reason(scored("https://d.test/development/", 0.97, **(copy | {"same_host": 1.0})), []) == ""
-    # a site that moved hosts: a rewrite learned from its other links leads there
-    assert hold_reason(scored("https://new.test/development/", 0.97, **(copy | {"rewrite": 1.0, "learned": 1.0})), []) == ""
-    # the dead URL's own redirect is the site's word
-    assert hold_reason(scored("https://new.test/development/", 0.97, **(copy | {"redirect": 1.0})), []) == ""
