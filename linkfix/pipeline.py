@@ -25,6 +25,7 @@ from .check.remap import Remap
 from .config import Config, parse_duration
 from .errors import InputError, NetworkDownError
 from .extract.documents import iter_documents, page_loader, stdin_document
+from .extract.html.values import unescape_attribute
 from .extract.markdown.gfm import is_gfm_www
 from .inputs.changed import Changes
 from .inputs.read import display_path
@@ -78,10 +79,6 @@ def keep_rare_collection() -> None:
     collection of everything the check left alive: 0.15-0.3 s on 10k links, for nothing, as
     the process exits right after."""
     gc.set_threshold(*GC_THRESHOLDS)
-
-
-def _as_is(url: str) -> str:
-    return url
 
 
 def open_cache(config: Config) -> Cache:
@@ -232,7 +229,7 @@ def resolve_links(rel: str, doc: Document, local: LocalChecker, ignores: Ignores
     """Where each link of `doc` (at root-relative `rel`) points, as it will be checked: what
     renders (markdown keeps targets as written: `a\\)b`, `&amp;`), resolved from its page, or
     the `ignored` result an ignore comment or file gives it."""
-    decode = unescapeAll if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _as_is
+    decode = _markdown_target if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _link_as_is
     resolve = local.resolver_for(doc.page, rel)
     # Raw HTML in markdown is what MkDocs leaves as written whatever it names; a GitHub
     # `www.` autolink (only plain markdown has them: extract/markdown/gfm.py) goes to http://.
@@ -240,11 +237,22 @@ def resolve_links(rel: str, doc: Document, local: LocalChecker, ignores: Ignores
     # the build made (no place in the source: an extension's, a hook's) is in Python-Markdown's
     # tree, where MkDocs rewrites links to docs files as it does Markdown links.
     found = [(link, _not_checked(link) if link.unverified else
-              resolve(f"http://{link.url}" if link.kind is LinkKind.BARE and is_gfm_www(link.url) else decode(link.url),
+              resolve(f"http://{link.url}" if link.kind is LinkKind.BARE and is_gfm_www(link.url) else decode(link),
                       link.kind is LinkKind.HTML and link.span.start != link.span.end)) for link in doc.links]
     if ignores.patterns or doc.silenced:
         found = [(link, ignores.target(link, target, doc.silenced)) for link, target in found]
     return found
+
+
+def _markdown_target(link: Link) -> str:
+    """What a markdown source's link points at. Backslash escapes and character references are
+    markdown's own link syntax; raw HTML keeps its backslashes in every renderer (CommonMark spec
+    examples 21 and 631, Python-Markdown alike) and the browser decodes its character references."""
+    return unescape_attribute(link.url) if link.kind is LinkKind.HTML else unescapeAll(link.url)
+
+
+def _link_as_is(link: Link) -> str:
+    return link.url
 
 
 class _ExternalChecks:

@@ -46,3 +46,16 @@ def test_dump_reads_stdin_too(tree, monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"see https://example.org/x and [a](docs/index.md)\n")))
     assert main(["check", "--dump", "-"]) == 0
     assert capsys.readouterr().out.splitlines() == ["https://example.org/x\t-:1:5", "docs/index.md\t-:1:35"]
+
+
+def test_backslash_escapes_are_markdowns_own_syntax_not_raw_htmls(tmp_path, monkeypatch, capsys):
+    # CommonMark spec examples 21 and 631 (Python-Markdown renders them alike): raw HTML keeps
+    # its backslashes, a markdown link's `\_` is an escaped `_`; character references are decoded in both.
+    monkeypatch.chdir(tmp_path)
+    Path("index.md").write_text('# T\n\n<a href="sub\\/x.md">x</a> [y](sub\\_z.md)\n<a href="a&#46;md">z</a>\n')
+    assert main(["check", "--dump", "index.md"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "sub\\/x.md\tindex.md:3:10",
+        "sub_z.md\tindex.md:3:31",
+        "a.md\tindex.md:4:10",
+    ]
