@@ -4,6 +4,12 @@
     python benchmarks/internal_fixes.py --write     # + store the confidences in
                                                     #   linkfix/recover/internal/confidence.py
     python benchmarks/internal_fixes.py --cases     # + list every case and what was suggested
+    python benchmarks/internal_fixes.py --as-mkdocs # replay as `linkfix check mkdocs.yml` resolves
+
+Besides the table (fitted and reported on the same cases), it prints the rates leave-one-
+project-out: each project's cases judged by a table fitted on the other projects only, which
+is what a project linkfix has never seen can expect (the auto-apply classes are not chosen on
+the cases they are reported on).
 
 Needs git clones of the projects below (full history), found as MIRRORS/owner+name/repo or
 MIRRORS/owner+name (bare or not), e.g.
@@ -50,6 +56,7 @@ from linkfix.check.local import LocalChecker  # noqa: E402
 from linkfix.config import Config  # noqa: E402
 from linkfix.extract.markdown import extract_markdown  # noqa: E402
 from linkfix.inputs.mkdocs import MkDocsProject, _TolerantLoader  # noqa: E402
+from linkfix.inputs.mkdocs_files import MkDocsFiles  # noqa: E402
 from linkfix.inputs.sources import Project  # noqa: E402
 from linkfix.model import Link, LinkResult, Page, Scope, Status  # noqa: E402
 from linkfix.recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE  # noqa: E402
@@ -63,6 +70,8 @@ from internal_table import table_from_counts  # noqa: E402
 CONFIDENCE_FILE = ROOT / "linkfix" / "recover" / "internal" / "confidence.py"
 MINER_VERSION = "3"
 PER_COMMIT = 5
+#: Replay links as a check of mkdocs.yml resolves them (--as-mkdocs), not as a check of docs/.
+AS_MKDOCS = False
 
 #: (GitHub name, mkdocs config files to try, oldest first wins per commit)
 PROJECTS = (
@@ -179,6 +188,10 @@ class Tree:
                                site_url=settings.site_url, redirects=settings.redirects)
         self.project = Project(files=[], root=Path("/replay/docs"), markdown=True, mkdocs=mkdocs,
                                site_files=frozenset(files), site_dirs=frozenset(dirs))
+        if AS_MKDOCS:
+            # as `linkfix check mkdocs.yml` resolves links: a link MkDocs leaves as written is
+            # followed from the page's URL (directory URLs), as the built site does
+            self.project.mkdocs_files = MkDocsFiles(mkdocs, self.project.site_files)
         self.local = LocalChecker(self.project, Config(), {}, self._load)
         self._renames = None
 
@@ -192,7 +205,8 @@ class Tree:
         if self._renames is None:
             self._renames = read_renames(Path("."), revision=self.commit, git_dir=self.git.git_dir, prefix=self.docs + "/")
         headings = GitPages(Path("."), _ids_of, revision=self.commit, git_dir=self.git.git_dir, prefix=self.docs + "/")
-        return InternalSuggester(local=self.local, renames=self._renames, headings=headings)
+        return InternalSuggester(local=self.local, renames=self._renames, headings=headings, root_shown=self.docs,
+                                 read_source=lambda rel: self.git.blob(f"{self.commit}:{self.docs}/{rel}"))
 
 
 # -- mining -----------------------------------------------------------------------------------
@@ -410,6 +424,62 @@ def print_table(outcomes: list[Outcome], table: dict[str, float], threshold: flo
     print("cases by what was wrong with the link:", dict(by_reason))
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rates:
+    """What a table made of the suggestions of some cases: how many got one, how often the top
+    one (ranked by the table) was right, how many `fix` would apply by default and how many of
+    those were right."""
+
+    cases: int = 0
+    suggested: int = 0
+    top_right: int = 0
+    applied: int = 0
+    applied_right: int = 0
+
+    def __add__(self, other: Rates) -> Rates:
+        return Rates(cases=self.cases + other.cases, suggested=self.suggested + other.suggested,
+                     top_right=self.top_right + other.top_right, applied=self.applied + other.applied,
+                     applied_right=self.applied_right + other.applied_right)
+
+    def line(self) -> str:
+        share = self.suggested / max(1, self.cases)
+        top = self.top_right / max(1, self.suggested)
+        applied = f"{self.applied_right}/{self.applied} right ({self.applied_right / self.applied:.3f})" if self.applied else "0"
+        return (f"{self.cases:>5} cases, {self.suggested:>5} with a suggestion ({share:.0%}), top right {self.top_right:>5} "
+                f"({top:.1%} of those suggested), applied by default {applied}")
+
+
+def rates(outcomes: list[Outcome], table: dict[str, float], threshold: float) -> Rates:
+    """The rates of `outcomes` under `table` (a class it lacks priced as linkfix prices it)."""
+    out = Rates(cases=len(outcomes))
+    for o in outcomes:
+        if not o.offers:
+            continue
+        top = max(o.offers, key=lambda x: confidence.confidence_of(x.label, table))
+        applied = confidence.confidence_of(top.label, table) >= threshold
+        out += Rates(suggested=1, top_right=int(top.right), applied=int(applied), applied_right=int(applied and top.right))
+    return out
+
+
+def left_out_rates(outcomes: list[Outcome], threshold: float) -> dict[str, Rates]:
+    """Per project: its cases under a table fitted on the other projects' cases only."""
+    projects = sorted({o.project for o in outcomes})
+    found = {}
+    for project in projects:
+        others = [o for o in outcomes if o.project != project]
+        table = confidence.table_from_counts(counts(others), threshold)
+        found[project] = rates([o for o in outcomes if o.project == project], table, threshold)
+    return found
+
+
+def print_left_out(outcomes: list[Outcome], threshold: float) -> None:
+    per_project = left_out_rates(outcomes, threshold)
+    print("\nleave-one-project-out (each project judged by a table fitted on the others):")
+    for project, found in per_project.items():
+        print(f"  {project:42} {found.line()}")
+    print(f"  {'all projects, each left out in turn':42} {sum(per_project.values(), Rates()).line()}")
+
+
 def write_table(table: dict[str, float], note: str) -> None:
     text = CONFIDENCE_FILE.read_text(encoding="utf-8")
     body = "\n".join(f"    {label!r}: {value}," for label, value in sorted(table.items()))
@@ -428,7 +498,12 @@ def main() -> int:
     parser.add_argument("--only", default="", help="projects whose name contains this")
     parser.add_argument("--write", action="store_true", help="store the measured confidences")
     parser.add_argument("--cases", action="store_true", help="print every case")
+    parser.add_argument("--as-mkdocs", action="store_true",
+                        help="replay links as `linkfix check mkdocs.yml` resolves them (from the page's URL where MkDocs "
+                             "leaves a link as written); cases are mined as a check of docs/ finds them either way")
     args = parser.parse_args()
+    global AS_MKDOCS
+    AS_MKDOCS = args.as_mkdocs
     outcomes: list[Outcome] = []
     used = []
     for name, config_files in PROJECTS:
@@ -458,6 +533,9 @@ def main() -> int:
     threshold = DEFAULT_AUTOFIX_CONFIDENCE
     table = table_from_counts(counts(outcomes), threshold)
     print_table(outcomes, table, threshold)
+    print(f"\nin-sample (the table fitted on every case): {rates(outcomes, table, threshold).line()}")
+    if len({o.project for o in outcomes}) > 1:
+        print_left_out(outcomes, threshold)
     if args.write:
         note = (f"{len(outcomes)} replayed cases mined from {len(used)} projects ({', '.join(used)}); "
                 f"the cases of one commit weigh {PER_COMMIT} at most per class")

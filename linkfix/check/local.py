@@ -19,6 +19,7 @@ Rules (documented in the README, "How internal links are resolved"):
 
 from __future__ import annotations
 
+import difflib
 import posixpath
 import re
 import time
@@ -50,6 +51,7 @@ class Target:
 
 
 MAX_REDIRECT_MAPS = 10  # redirect_maps entries followed one after another before giving up
+MAX_IDS_LISTED = 8  # a missing fragment's detail lists this many of the page's ids
 
 
 class LocalChecker:
@@ -231,12 +233,14 @@ class LocalChecker:
         maybe = links.site.may_make(*_made_names(named, found.built))
         if maybe is not None:
             return self._unverified_file((found.built or path) + suffix, fragment, maybe.sentence())
-        detail = found.broken
         if not as_written and not path.startswith("/") and posixpath.splitext(path.rstrip("/"))[1]:
             # A file link MkDocs did not find among the docs (it warns: "not found among
-            # documentation files"), and left as written.
-            detail = f"no such file: {named}{links.hint(named)}"
-        return self._broken((found.built or path) + suffix, fragment, detail)
+            # documentation files"), and left as written. What is missing is the source file it
+            # names, relative to the page's source: that path is the target (the one suggestions
+            # look up in the git history and the file list, and reports group by), not where a
+            # browser would end up from the page's URL (faq/configure/ + ../a.md: faq/a.md).
+            return self._broken(named + suffix, fragment, f"no such file: {named}{links.hint(named)}")
+        return self._broken((found.built or path) + suffix, fragment, found.broken)
 
     def _mkdocs_url(self, path: str, fragment: str) -> Target:
         """A full URL under site_url, in a MkDocs project: what the built site has there."""
@@ -300,7 +304,8 @@ class LocalChecker:
                 return CheckResult(url=resolved, status=Status.UNVERIFIED, reason=Reason.BUILD_TIME_ID, checked_at=self.now,
                                    detail=f"no id '{unquote(fragment)}' in {found} as rendered here: {page.unsure_why}")
             return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FRAGMENT,
-                               detail=f"no id '{unquote(fragment)}' in {found}", checked_at=self.now)
+                               detail=f"no id '{unquote(fragment)}' in {found}{_ids_listed(self.page_ids(found), unquote(fragment))}",
+                               checked_at=self.now)
         return CheckResult(url=resolved, status=Status.OK, checked_at=self.now)
 
     def find_file(self, path: str) -> str | None:
@@ -406,6 +411,18 @@ class LocalChecker:
         if ids is None:
             return True  # unreadable target: its own read error is reported elsewhere
         return fragment in ids or unquote(fragment) in ids
+
+
+def _ids_listed(ids: frozenset[str] | None, fragment: str) -> str:
+    """'; its ids: #a, #b, #c' (the ones spelled most like `fragment` first, MAX_IDS_LISTED at
+    most, then how many more): what a reader picks the right id from, without opening the page."""
+    if not ids:
+        return "; it has no ids"
+    wanted = fragment.lower()
+    ranked = sorted(ids, key=lambda i: (-difflib.SequenceMatcher(None, wanted, i.lower()).ratio(), i))
+    shown = ", ".join(f"#{i}" for i in ranked[:MAX_IDS_LISTED])
+    more = f" and {len(ids) - MAX_IDS_LISTED} more" if len(ids) > MAX_IDS_LISTED else ""
+    return f"; its ids: {shown}{more}"
 
 
 def _made_names(docs_path: str, built: str) -> list[str]:

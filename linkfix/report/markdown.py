@@ -1,5 +1,9 @@
 """The `markdown` format: a compact summary for a pull-request comment or $GITHUB_STEP_SUMMARY.
 
+One row per target (`groups`): its first place, and when several links lead there, how many and
+all their places in a `<details>` block, within a budget of characters (a PR comment holds
+65,536 at most): past it a row says how many places the full report adds.
+
 Everything that came from a source or a fetched page is escaped: markdown punctuation is
 backslash-escaped, `<>&` become entities, and `@` gets a word joiner so that a page title can
 neither format the comment, inject HTML, nor mention a user. Only http(s) suggestions are links.
@@ -9,13 +13,16 @@ from __future__ import annotations
 
 import re
 
-from ..model import LinkResult, Report, Status
+from ..model import Report, Status
 from . import evidence, register
 from .common import archive_note, deferred_summary, is_safe_url, problems, status_counts, top_suggestion
+from .groups import Group, group_results, place
 from .text import clean
 
-#: Rows shown; a PR comment is limited to 65536 characters.
+#: Rows (targets) shown; a PR comment is limited to 65536 characters.
 MAX_ROWS = 100
+#: Characters the lists of places may take in all (what is left of a comment for them).
+PLACES_BUDGET = 30_000
 
 # What can open markdown syntax mid-line in a table cell ($ is GitHub's maths).
 _PUNCTUATION = re.compile(r"([\\`*_{}\[\]()#+!|~$])")
@@ -43,19 +50,23 @@ def _link(url: str) -> str:
 def format_markdown(report: Report) -> str:
     counts = status_counts(report)
     listed = problems(report)
+    groups = group_results(listed)
     broken = counts[Status.BROKEN]
     headline = "✅ no broken links" if not broken else f"❌ {broken} broken link{'s' if broken != 1 else ''}"
     lines = [f"### linkfix: {headline}", ""]
     totals = " · ".join(f"{n} {s.value}" for s, n in counts.items() if n)
     deferred = deferred_summary(report)
+    grouped = f" · {len(listed)} problem links to {len(groups)} targets" if len(groups) < len(listed) else ""
     lines.append(f"{len(report.results)} links in {report.files} files" + (f": {totals}" if totals else "")
-                 + (f" · {deferred}" if deferred else ""))
+                 + grouped + (f" · {deferred}" if deferred else ""))
     lines.append("")
     if listed:
         lines += ["| | Where | Link | Detail | Suggestion |", "|---|---|---|---|---|"]
-        lines += [_row(item) for item in listed[:MAX_ROWS]]
-        if len(listed) > MAX_ROWS:
-            lines += ["", f"… and {len(listed) - MAX_ROWS} more (see the full report)."]
+        budget = [PLACES_BUDGET]
+        lines += [_row(group, budget) for group in groups[:MAX_ROWS]]
+        if len(groups) > MAX_ROWS:
+            rest = sum(group.count for group in groups[MAX_ROWS:])
+            lines += ["", f"… and {len(groups) - MAX_ROWS} more targets, {rest} links (see the full report)."]
         lines.append("")
     if report.errors:
         lines += ["**Inputs that could not be read**", ""]
@@ -64,9 +75,10 @@ def format_markdown(report: Report) -> str:
     return "\n".join(lines)
 
 
-def _row(item: LinkResult) -> str:
-    span, result = item.link.span, item.result
-    where = escape(f"{span.path}:{span.line}:{span.column}")
+def _row(group: Group, budget: list[int]) -> str:
+    item = group.first
+    result = item.result
+    where = escape(place(item)) + _more_places(group, budget)
     detail = escape(result.detail or result.reason)
     top = top_suggestion(item)
     if top is not None:
@@ -80,3 +92,23 @@ def _row(item: LinkResult) -> str:
         suggestion = f"{suggestion}<br>{escape(note)}" if suggestion else escape(note)
     icon = _ICON[result.status]
     return f"| {icon} {result.status.value} | {where} | {escape(item.link.url)} | {detail} | {suggestion} |"
+
+
+def _more_places(group: Group, budget: list[int]) -> str:
+    """'<br><details><summary>and 1450 more links</summary>a.md:3:1<br>…</details>': every other
+    place, as far as `budget` (characters left, shared by the rows) goes."""
+    if group.count == 1:
+        return ""
+    others = group.items[1:]
+    shown = []
+    for item in others:
+        text = f"{escape(place(item))} {escape(item.link.url)}"
+        if budget[0] < len(text) + 4:
+            break
+        budget[0] -= len(text) + 4
+        shown.append(text)
+    cut = len(others) - len(shown)
+    if cut:
+        shown.append(f"… {cut} more in the full report")
+    noun = "link" if len(others) == 1 else "links"
+    return f"<br><details><summary>and {len(others)} more {noun}</summary>{'<br>'.join(shown)}</details>"

@@ -1,7 +1,9 @@
 """The `text` format: what a person reads in a terminal.
 
-Problems only (broken, error, timeout, blocked, unverified), grouped by file and sorted by position, each
-with its top suggestion; then one summary line. A clean run prints just the summary.
+Problems only (broken, error, timeout, blocked, unverified), one group per target (`groups`): its
+first place, status and detail, its top suggestion, then its other places (SHOWN_PLACES at most,
+and how many more: a page linked 1,451 times is a few lines, not 1,451); then one summary line.
+A clean run prints just the summary.
 Everything that came from a fetched page or a source file is shown escaped where a terminal or
 a viewer would act on it (`clean`), so a hostile title or URL cannot move the cursor, recolour
 the terminal, forge a line or reorder what the reader sees.
@@ -10,11 +12,11 @@ the terminal, forge a line or reorder what the reader sees.
 from __future__ import annotations
 
 import re
-from itertools import groupby
 
 from ..model import LinkResult, Report, Status
 from . import evidence, register
 from .common import archive_note, cache_summary, deferred_summary, problems, status_counts, top_suggestion
+from .groups import SHOWN_PLACES, Group, group_results, place
 
 _COLOURS = {
     Status.BROKEN: "\x1b[31m",  # red
@@ -64,12 +66,15 @@ def format_text(report: Report, *, color: bool = False) -> str:
         return f"{code}{value}{_RESET}" if color else value
 
     shown = problems(report)
+    groups = group_results(shown)
     lines: list[str] = []
-    for path, group in groupby(shown, key=lambda item: item.link.span.path):
-        lines.append(paint(_BOLD, clean(path)))
-        for item in group:
-            lines.extend(_describe(item, paint))
+    for group in groups:
+        lines.extend(_describe(group.first, paint))
+        lines.extend(_other_places(group, paint))
+    if groups:
         lines.append("")
+    if len(groups) < len(shown):
+        lines.append(f"{len(shown)} problem links to {len(groups)} targets: each target once, with its places")
     for error in report.errors:
         lines.append(f"{paint(_COLOURS[Status.ERROR], 'ERROR')}  {clean(error)}")
     if report.errors:
@@ -97,6 +102,18 @@ def _describe(item: LinkResult, paint) -> list[str]:
     note = archive_note(item)
     if note:
         lines.append(paint(_DIM, f"    {clean(note)}"))
+    return lines
+
+
+def _other_places(group: Group, paint) -> list[str]:
+    """'    and 2 more links to configuration.md:' and those places, SHOWN_PLACES in all at most."""
+    if group.count == 1:
+        return []
+    lines = [paint(_DIM, f"    and {group.count - 1} more link{'s' if group.count > 2 else ''} to {clean(group.target)}:")]
+    lines += [f"      {clean(place(item))}  {clean(item.link.url)}" for item in group.items[1:SHOWN_PLACES]]
+    hidden = group.count - SHOWN_PLACES
+    if hidden > 0:
+        lines.append(paint(_DIM, f"      and {hidden} more (the JSON and HTML reports list every place)"))
     return lines
 
 

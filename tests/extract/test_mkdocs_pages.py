@@ -426,3 +426,16 @@ def test_the_extraction_key_depends_on_the_markdown_setup(tmp_path):
     tabs = MarkdownSetup(extensions=(*plain.extensions, "pymdownx.tabbed"))
     keys = {extraction_key(page, False), extraction_key(page, False, plain), extraction_key(page, False, tabs)}
     assert len(keys) == 3
+
+
+def test_a_page_title_has_no_permalink_sign(tmp_path):
+    # toc's permalink is rendered inside the h1 ("Configuration¶"): the title is the words only
+    # (titles are read when the page's text is: for suggestions and reports)
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Configuration\n\nSee [a](a.md).\n")
+    (tmp_path / "docs" / "a.md").write_text("# A\n")
+    for permalink in ("true", '"#"', '"Link to this"'):
+        (tmp_path / "mkdocs.yml").write_text(f"site_name: t\nmarkdown_extensions:\n  - toc:\n      permalink: {permalink}\n")
+        report = asyncio.run(run_check([str(tmp_path / "mkdocs.yml")], Config(offline=True, cache=False, suggest=True)))
+        (title,) = {r.link.page.title for r in report.results}
+        assert title == "Configuration", permalink

@@ -58,11 +58,11 @@ def test_reports_show_the_words_and_mark_low_confidence(report):
     changed = replace(item, suggestions=(STRONG, WEAK))
     report = replace(report, results=tuple(changed if i is item else i for i in report.results))
     doc = lxml_html.fromstring(format_html(report))
-    rows = {r.get("data-replacement"): r for r in doc.xpath("//tr[@class='candidate']")}
+    rows = {r.get("data-replacement"): r for r in doc.xpath("//li[@class='candidate']")}
     strong, weak = rows[STRONG.url], rows[WEAK.url]
     assert strong.get("data-level") == "auto" and weak.get("data-level") == "low"
-    assert "same title as the archived copy" in [li.text_content() for li in strong.xpath(".//ul[@class='reasons']/li")]
-    assert "low confidence" in weak.xpath(".//div[@class='level']")[0].text_content()
+    assert "same title as the archived copy" in strong.xpath(".//p[@class='why']")[0].text_content().split(" · ")
+    assert "low confidence" in weak.xpath(".//span[@class='level']")[0].text_content()
     assert "93% of the archived text" in format_markdown(report)
     text = format_text(report)
     assert "why: learned rule /v1/*.html -> d.test/reference/*/; same title as the archived copy" in text

@@ -7,7 +7,7 @@ import re
 from lxml import html as lxml_html
 from report_sample import HOSTILE_TITLE
 
-from linkfix.model import Report
+from linkfix.model import Candidate, Report, Scope
 from linkfix.report.html import format_html
 
 
@@ -47,7 +47,7 @@ def test_html_csp_pins_its_own_script_and_style(report):
 
 def test_html_unsafe_candidates_have_no_controls(report):
     doc = lxml_html.fromstring(format_html(report))
-    rows = doc.xpath("//tr[@class='candidate']")
+    rows = doc.xpath("//li[@class='candidate']")
     unsafe = [r for r in rows if r.get("data-replacement").startswith("javascript")]
     assert unsafe and all(not r.xpath(".//button") for r in unsafe)
     safe = [r for r in rows if r.get("data-replacement").startswith("https")]
@@ -70,10 +70,64 @@ def test_html_fragment_caveat_and_replacement(report):
         ),
     )
     doc = lxml_html.fromstring(format_html(Report(results=(hashed,))))
-    assert doc.xpath("//tr[@class='candidate']/@data-replacement") == ["https://n.test/a#setup", "https://n.test/b"]
-    assert "#setup dropped" in doc.xpath("//div[@class='caveat']")[0].text_content()
+    assert doc.xpath("//li[@class='candidate']/@data-replacement") == ["https://n.test/a#setup", "https://n.test/b"]
+    assert "#setup dropped" in doc.xpath("//p[@class='caveat']")[0].text_content()
 
 
 def test_html_clean_report():
     out = format_html(Report(results=()))
     assert "Nothing to review" in out
+
+
+def _one(report, *, suggestions=None, title=None, url=None):
+    """The sample's first broken link alone, changed as asked."""
+    import dataclasses
+
+    item = report.results[0]
+    if title is not None:
+        item = dataclasses.replace(item, link=dataclasses.replace(item.link, page=dataclasses.replace(item.link.page, title=title)))
+    if url is not None:
+        item = dataclasses.replace(item, resolved=url, scope=Scope.INTERNAL, archived=None,
+                                   link=dataclasses.replace(item.link, url=url))
+    if suggestions is not None:
+        item = dataclasses.replace(item, suggestions=tuple(suggestions))
+    return Report(results=(item,))
+
+
+def test_html_shows_the_best_few_candidates_and_offers_no_unlikely_one(report):
+    from linkfix.report.html import ACCEPT_FLOOR, MAX_SHOWN
+
+    assert ACCEPT_FLOOR == 0.1  # 1 - the auto-fix threshold (0.9)
+    many = [Candidate(url=f"https://n.test/{n}", confidence=c, method="search")
+            for n, c in enumerate((0.93, 0.5, 0.3, 0.2, 0.09, 0.0, 0.0))]
+    doc = lxml_html.fromstring(format_html(_one(report, suggestions=many)))
+    shown = doc.xpath("//li[@class='candidate']")
+    assert [li.get("data-replacement") for li in shown] == ["https://n.test/0", "https://n.test/1", "https://n.test/2"][:MAX_SHOWN]
+    assert all(li.xpath(".//button[@class='accept']") for li in shown)
+    assert "4 weaker candidates (confidence below 0.10) left out" in doc.xpath("//p[@class='left-out']")[0].text_content()
+    # the best there is, when it is unlikely: shown, without an Accept, with what to do
+    doc = lxml_html.fromstring(format_html(_one(report, suggestions=many[5:])))
+    (alone,) = doc.xpath("//li[@class='candidate']")
+    assert alone.get("data-replacement") == "https://n.test/5" and alone.get("data-unlikely") == ""
+    assert not alone.xpath(".//button") and "unlikely (below 0.10)" in alone.text_content()
+    assert doc.xpath("//p[@class='todo']")
+
+
+def test_html_says_what_to_do_when_there_is_no_suggestion(report):
+    doc = lxml_html.fromstring(format_html(_one(report, suggestions=[])))
+    assert "Link the archived copy (below)" in doc.xpath("//p[@class='todo']")[0].text_content()
+    internal = lxml_html.fromstring(format_html(_one(report, suggestions=[], url="gone.md")))
+    assert "restore the file" in internal.xpath("//p[@class='todo']")[0].text_content()
+    # and none where a candidate can be accepted
+    assert not lxml_html.fromstring(format_html(report)).xpath("//article[@id='g0']//p[@class='todo']")
+
+
+def test_html_has_a_host_filter_only_when_links_leave_the_site(report):
+    assert lxml_html.fromstring(format_html(report)).xpath("//select[@id='filter-host']")
+    local = lxml_html.fromstring(format_html(_one(report, suggestions=[], url="gone.md")))
+    assert not local.xpath("//select[@id='filter-host']") and local.xpath("//select[@id='filter-file']")
+
+
+def test_html_page_titles_have_no_permalink_sign(report):
+    doc = lxml_html.fromstring(format_html(_one(report, title="Configuration¶")))
+    assert doc.xpath("//dd[@class='page-title']")[0].text_content() == "Configuration"

@@ -51,7 +51,7 @@ def test_markdown_github_sarif_junit_html():
     junit = ET.fromstring(FORMATS["junit"](report))
     assert (junit.get("tests"), junit.get("failures"), junit.get("skipped")) == ("3", "0", "2")
     html = FORMATS["html"](report)
-    assert html.count('<article class="link status-unverified"') == 2
+    assert html.count('<article class="group status-unverified"') == 2
     assert '<span class="n">2</span> unverified' in html
 
 

@@ -81,7 +81,7 @@ def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: boo
     html = extract_html(without_made_links(rendered, made), path, want_text=want_text)
     page = Page(
         path=path,
-        title=_title(body, html.page.title),
+        title=_title(body, html.page.title, permalink_text(setup)),
         text=html.page.text,
         ids=html.page.ids,
         **page_unknowns(setup, renderer, path, body.markdown, rendered, html.page.ids),
@@ -161,9 +161,21 @@ def _made_at(text: str, link: Link, body_start: int) -> int:
     return body_start
 
 
-def _title(body: Body, rendered_title: str) -> str:
+def _title(body: Body, rendered_title: str, permalink: str) -> str:
     title = body.meta.get("title")
-    return str(title).strip() if isinstance(title, (str, int, float)) and not isinstance(title, bool) else rendered_title
+    if isinstance(title, (str, int, float)) and not isinstance(title, bool):
+        return str(title).strip()
+    # The rendered h1 ends with the permalink toc puts in it ("Configuration¶"): not the title's.
+    return rendered_title.removesuffix(permalink).rstrip() if permalink else rendered_title
+
+
+def permalink_text(setup: MarkdownSetup) -> str:
+    """The text of the permalink toc adds to each heading ('' when it adds none)."""
+    toc = setup.configs().get("toc")
+    permalink = toc.get("permalink") if isinstance(toc, dict) else None
+    if permalink is True:
+        return "\u00b6"  # toc's default: ¶
+    return " ".join(permalink.split()) if isinstance(permalink, str) else ""
 
 
 def _commonmark(text: str, path: str, want_text: bool) -> Document:

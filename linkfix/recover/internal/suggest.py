@@ -7,23 +7,27 @@ that `confidence.py` prices:
 - "near-name": an existing file whose name is close (`names.near_files`), or, for a missing
   page with a #fragment, the one page that has that id ("near-name/fragment");
 - "near-fragment": for a missing id, the heading's new id from the page's git history
-  ("renamed"), an id of the page close to it (`names.near_ids`), or the one other page that
-  has it ("elsewhere").
+  ("renamed"), the heading whose text makes that id but which has an id of its own
+  ("custom-id": `## Environment variables { #env-vars }`), an id of the page close to it
+  (`names.near_ids`), or the one other page that has it ("elsewhere").
 
 A target keeps the link's #fragment when the new page has that id, else the id it was renamed
-to, else the nearest id it has, else the one other page with the id, else none; a link without
-one to a page merged into another as a section gets that section ("#section"). Each is a class
+to, else the custom id of the heading it named, else the nearest id it has, else the one other
+page with the id, else none; a link without one to a page merged into another as a section gets
+that section ("#section"; not when the section is the page's own title: a page renamed with its
+heading kept is the same page). Each is a class
 of its own ("git-rename#renamed"), and so are rivals ("+rivals": as close as another name) and
 contradictions ("+disputed": another kind of evidence points elsewhere). Every candidate is
 written in the link's own style (`spelling.spellings`) and offered only once the LocalChecker
-resolves it as written.
+resolves it as written. The evidence names files as the report does (`docs/faq/setup.md`: the
+project's root as shown, then the file), never as the built site would.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import unquote
@@ -31,12 +35,14 @@ from urllib.parse import unquote
 from markdown_it.common.utils import unescapeAll
 
 from ...check.local import LocalChecker
+from ...inputs.read import Unreadable, display_path, read_text
 from ...inputs.sources import MARKDOWN_SUFFIXES
 from ...model import Candidate, LinkResult, Method, Scope, Status
 from .confidence import confidence_of
 from .headings import GitPages, RenamedId, renamed_id
 from .history import Renames, Trail, read_renames
 from .names import FileIndex, Match, id_key, near_files, near_ids, page_key
+from .source_headings import CustomId, custom_heading, title
 from .spelling import spellings
 
 #: Candidates kept per link (best first).
@@ -68,8 +74,11 @@ class InternalSuggester:
     renames: Renames = field(default_factory=Renames)
     headings: GitPages | None = None  # the pages' git history, for renamed headings
     table: dict[str, float] | None = None  # confidences; None: the measured table
+    root_shown: str = ""  # the project's root as reports name it ('docs'): the evidence names files under it
+    read_source: Callable[[str], str | None] | None = None  # a page's text by root-relative path; None: from the root
     _ids: dict[str, set[str]] | None = None  # id -> pages that have it, once asked
     _files: FileIndex | None = None  # the site's files by name, once asked
+    _sources: dict[str, str | None] = field(default_factory=dict)  # page sources read for custom ids
 
     def suggest(self, item: LinkResult, page_rel: str) -> tuple[Candidate, ...]:
         result = item.result
@@ -133,14 +142,14 @@ class InternalSuggester:
             self._files = FileIndex(files)
         for match in near_files(path, written, page_rel, self._files):
             label = f"{NEAR_NAME}/{match.kind}" + ("+rivals" if match.rivals else "")
-            why = _name_evidence(match, path)
+            why = _name_evidence(match, self._shown(path), self._shown(match.name))
             targets += self._with_fragment(match.name, fragment, NEAR_NAME, label, why, old=path)
         if not targets and fragment:
             # No page of that name; the page that has the id (a page split in several).
             homes = self._pages_with(fragment)
             for home in sorted(homes):
                 label = f"{NEAR_NAME}/fragment" + ("+rivals" if len(homes) > 1 else "")
-                why = f"no file {path or '/'}; {home} has the id #{fragment}" + (f" ({len(homes) - 1} other page(s) too)" if len(homes) > 1 else "")
+                why = f"no file {self._shown(path)}; {self._shown(home)} has the id #{fragment}" + (f" ({len(homes) - 1} other page(s) too)" if len(homes) > 1 else "")
                 targets.append(Target(file=home, fragment=fragment, method=NEAR_NAME, label=label, why=why))
         return targets
 
@@ -159,25 +168,69 @@ class InternalSuggester:
         if renamed is not None:
             label = f"{NEAR_FRAGMENT}/renamed" + ("+rivals" if renamed.rivals else "")
             targets.append(Target(file=file, fragment=renamed.new, method=NEAR_FRAGMENT, label=label,
-                                  why=renamed.describe(fragment, file)))
+                                  why=renamed.describe(fragment, self._shown(file))))
+        custom = self._custom_heading(file, fragment)
+        if custom is not None:
+            label = f"{NEAR_FRAGMENT}/custom-id" + ("+rivals" if custom.rivals else "")
+            why = f"no id '{fragment}' on {self._shown(file)}; {_custom_evidence(custom)}"
+            targets.append(Target(file=file, fragment=custom.id, method=NEAR_FRAGMENT, label=label, why=why))
         for match in near_ids(fragment, ids):
             label = f"{NEAR_FRAGMENT}/{match.kind}" + ("+rivals" if match.rivals else "")
-            why = f"no id '{fragment}' on {file}; {_id_evidence(match)}"
+            why = f"no id '{fragment}' on {self._shown(file)}; {_id_evidence(match)}"
             targets.append(Target(file=file, fragment=match.name, method=NEAR_FRAGMENT, label=label, why=why))
         homes = self._pages_with(fragment) - {file}
         for home in sorted(homes):
             label = f"{NEAR_FRAGMENT}/elsewhere" + ("+rivals" if len(homes) > 1 else "")
-            why = f"no id '{fragment}' on {file}; {home} has it"
+            why = f"no id '{fragment}' on {self._shown(file)}; {self._shown(home)} has it"
             targets.append(Target(file=home, fragment=fragment, method=NEAR_FRAGMENT, label=label, why=why))
         return targets
 
     def _section_named(self, file: str, old: str) -> str:
-        """The one id of `file` spelled like the name of the page `old` ('' if none or several)."""
+        """The one id of `file` spelled like the name of the page `old` ('' if none or several),
+        unless `file` is titled like `old`: then that id is the page's own title, and `old` is
+        `file` renamed with its heading kept (configuration.md, `# Configuration`, became
+        settings.md), not a page that became a section of it."""
         name = page_key(old).rpartition("/")[2]
         if not old or not name or name == page_key(file).rpartition("/")[2] or not _is_page(file):
             return ""
         same = [i for i in self.local.page_ids(file) or () if id_key(i) == name]
-        return same[0] if len(same) == 1 else ""
+        if len(same) != 1 or id_key(self._title(file)) == name:
+            return ""
+        return same[0]
+
+    def _title(self, file: str) -> str:
+        """The page's title as extracted, else (pages read for their ids only) its first h1."""
+        page = self.local.pages.get(file)
+        if page is not None and page.title:
+            return page.title
+        source = self._source(file)
+        return title(source) if source and file.lower().endswith(tuple(MARKDOWN_SUFFIXES)) else ""
+
+    def _custom_heading(self, file: str, fragment: str) -> CustomId | None:
+        """The heading of `file` whose text makes the id `fragment` but has an id of its own."""
+        source = self._source(file)
+        return custom_heading(fragment, source) if source else None
+
+    def _source(self, file: str) -> str | None:
+        """The text of a page of the project (read once), None when it cannot be read."""
+        if file not in self._sources:
+            self._sources[file] = (self.read_source or self._read)(file) if _is_page(file) else None
+        return self._sources[file]
+
+    def _read(self, file: str) -> str | None:
+        path = self.local.project.root / file
+        if self.local.project.refusal(path) is not None:  # a symlink out of the project
+            return None
+        try:
+            return read_text(path)[0]
+        except Unreadable:
+            return None
+
+    def _shown(self, file: str) -> str:
+        """A file (root-relative) as the report names it: 'docs/faq/setup.md'."""
+        if not file:
+            return f"{self.root_shown}/" if self.root_shown not in ("", ".") else "/"
+        return posixpath.join(self.root_shown, file) if self.root_shown not in ("", ".") else file
 
     def _renamed_heading(self, file: str, fragment: str, ids: frozenset[str]) -> RenamedId | None:
         if self.headings is None or not _is_page(file):
@@ -202,7 +255,7 @@ class InternalSuggester:
             section = self._section_named(file, old)
             if section:
                 return [Target(file=file, fragment=section, method=method, label=f"{label}#section",
-                               why=f"{why}; #{section} of {file} is named like {old}")]
+                               why=f"{why}; #{section} of {self._shown(file)} is named like {self._shown(old)}")]
             return [Target(file=file, fragment="", method=method, label=label, why=why)]
         ids = self.local.page_ids(file) if _is_page(file) else None
         if ids is None or fragment in ids or fragment.lower() == "top":
@@ -211,20 +264,25 @@ class InternalSuggester:
         if renamed is not None:
             kind = "renamed" + ("+rivals" if renamed.rivals else "")
             return [Target(file=file, fragment=renamed.new, method=method, label=f"{label}#{kind}",
-                           why=f"{why}; {renamed.describe(fragment, file)}")]
+                           why=f"{why}; {renamed.describe(fragment, self._shown(file))}")]
+        custom = self._custom_heading(file, fragment)
+        if custom is not None:
+            kind = "custom-id" + ("+rivals" if custom.rivals else "")
+            return [Target(file=file, fragment=custom.id, method=method, label=f"{label}#{kind}",
+                           why=f"{why}; on {self._shown(file)}, {_custom_evidence(custom)}")]
         near = near_ids(fragment, ids)
         if near:
             best = near[0]
             kind = best.kind + ("+rivals" if best.rivals else "")
             return [Target(file=file, fragment=best.name, method=method, label=f"{label}#{kind}",
-                           why=f"{why}; {_id_evidence(best)} on {file}")]
+                           why=f"{why}; {_id_evidence(best)} on {self._shown(file)}")]
         homes = self._pages_with(fragment)
         if len(homes) == 1:
             home = homes.pop()
             return [Target(file=home, fragment=fragment, method=method, label=f"{label}#elsewhere",
-                           why=f"{why}; #{fragment} is not on {file}, but on {home}")]
+                           why=f"{why}; #{fragment} is not on {self._shown(file)}, but on {self._shown(home)}")]
         return [Target(file=file, fragment="", method=method, label=f"{label}#dropped",
-                       why=f"{why}; #{fragment} is not on {file}: dropped")]
+                       why=f"{why}; #{fragment} is not on {self._shown(file)}: dropped")]
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -304,11 +362,17 @@ _NAME_WORDS = {
 }
 
 
-def _name_evidence(match: Match, missing: str) -> str:
+def _name_evidence(match: Match, missing: str, found: str) -> str:
+    """`missing` and `found` as the report names files."""
     words = _NAME_WORDS.get(match.kind, match.kind).format(distance=match.distance)
     if match.rivals:
         words = words.replace("the only file", "a file") + f" ({match.rivals} other file(s) as close)"
-    return f"no file {missing or '/'}; {match.name} is {words}"
+    return f"no file {missing}; {found} is {words}"
+
+
+def _custom_evidence(custom: CustomId) -> str:
+    rivals = f" ({custom.rivals} other heading(s) read the same)" if custom.rivals else ""
+    return f'the heading "{custom.text}" has an id of its own, #{custom.id}{rivals}'
 
 
 def _id_evidence(match: Match) -> str:
@@ -338,7 +402,7 @@ def suggest_all(results: list[LinkResult], local: LocalChecker, page_rels: dict[
         moved = any(results[i].result.reason in ("missing-file", "outside-root") for i in wanted)
         renames = read_renames(local.project.root) if moved else Renames()
     headings = GitPages(local.project.root, _ids_of)  # asks git only when a fragment is missing
-    suggester = InternalSuggester(local=local, renames=renames, headings=headings)
+    suggester = InternalSuggester(local=local, renames=renames, headings=headings, root_shown=display_path(local.project.root))
     out = list(results)
     for i in wanted:
         item = results[i]

@@ -1,47 +1,61 @@
 "use strict";
 (function () {
   var body = document.body;
-  var links = Array.prototype.slice.call(document.querySelectorAll("article.link"));
+  var groups = Array.prototype.slice.call(document.querySelectorAll("article.group"));
   var statusBoxes = Array.prototype.slice.call(document.querySelectorAll("#filter-status input"));
   var fileSelect = document.getElementById("filter-file");
-  var hostSelect = document.getElementById("filter-host");
+  var hostSelect = document.getElementById("filter-host");  // absent when no link leaves the site
   var shown = document.getElementById("shown-count");
   var preview = document.getElementById("decisions-preview");
   var decisionCount = document.getElementById("decision-count");
-  if (!links.length) { return; }
+  if (!groups.length) { return; }
+
+  // The files each target is linked from, read once (a target may have thousands of places).
+  var filesOf = new Map();
+  groups.forEach(function (group) {
+    var files = new Set();
+    group.querySelectorAll("li.place").forEach(function (place) { files.add(place.dataset.file); });
+    filesOf.set(group, files);
+  });
 
   function applyFilters() {
     var statuses = {};
     statusBoxes.forEach(function (box) { statuses[box.value] = box.checked; });
-    var file = fileSelect.value, host = hostSelect.value, count = 0;
-    links.forEach(function (link) {
-      var visible = statuses[link.dataset.status] !== false &&
-        (!file || link.dataset.file === file) && (!host || link.dataset.host === host);
-      link.hidden = !visible;
+    var file = fileSelect.value, host = hostSelect ? hostSelect.value : "", count = 0;
+    groups.forEach(function (group) {
+      var visible = statuses[group.dataset.status] !== false &&
+        (!file || filesOf.get(group).has(file)) && (!host || group.dataset.host === host);
+      group.hidden = !visible;
       if (visible) { count += 1; }
     });
-    shown.textContent = count + " of " + links.length + " shown";
+    shown.textContent = count + " of " + groups.length + " targets shown";
   }
 
-  // What `linkfix fix --apply` reads: one entry per decided candidate.
+  // What `linkfix fix --apply` reads: one entry per place of each decided candidate, with the
+  // replacement spelled for that place's page.
   function decisions() {
     var entries = [];
-    links.forEach(function (link) {
-      link.querySelectorAll("tr.candidate").forEach(function (row) {
-        var verdict = row.dataset.decision;
+    groups.forEach(function (group) {
+      group.querySelectorAll("li.candidate").forEach(function (candidate) {
+        var verdict = candidate.dataset.decision;
         if (verdict !== "accept" && verdict !== "reject") { return; }
-        entries.push({
-          // A file name that is not UTF-8 is shown escaped; its exact name is a JSON string.
-          file: link.dataset.fileJson ? JSON.parse(link.dataset.fileJson) : link.dataset.file,
-          line: Number(link.dataset.line),
-          column: Number(link.dataset.column),
-          start: Number(link.dataset.start),
-          end: Number(link.dataset.end),
-          url: link.dataset.url,
-          kind: link.dataset.kind,
-          tag: link.dataset.tag,
-          replacement: row.dataset.replacement,
-          decision: verdict
+        var index = Number(candidate.dataset.index);
+        group.querySelectorAll("li.place").forEach(function (place) {
+          var replacement = place.dataset.replacements ? JSON.parse(place.dataset.replacements)[index] : "";
+          if (!replacement) { return; }  // this place has no such candidate
+          entries.push({
+            // A file name that is not UTF-8 is shown escaped; its exact name is a JSON string.
+            file: place.dataset.fileJson ? JSON.parse(place.dataset.fileJson) : place.dataset.file,
+            line: Number(place.dataset.line),
+            column: Number(place.dataset.column),
+            start: Number(place.dataset.start),
+            end: Number(place.dataset.end),
+            url: place.dataset.url,
+            kind: place.dataset.kind,
+            tag: place.dataset.tag,
+            replacement: replacement,
+            decision: verdict
+          });
         });
       });
     });
@@ -55,34 +69,43 @@
     preview.textContent = data.decisions.length ? JSON.stringify(data, null, 2) : "";
   }
 
-  function setDecision(row, verdict) {
-    row.dataset.decision = verdict;
-    row.querySelector("button.accept").setAttribute("aria-pressed", String(verdict === "accept"));
-    row.querySelector("button.reject").setAttribute("aria-pressed", String(verdict === "reject"));
+  function setDecision(candidate, verdict) {
+    candidate.dataset.decision = verdict;
+    candidate.querySelector("button.accept").setAttribute("aria-pressed", String(verdict === "accept"));
+    candidate.querySelector("button.reject").setAttribute("aria-pressed", String(verdict === "reject"));
   }
 
   document.getElementById("links").addEventListener("click", function (event) {
     var button = event.target.closest("button.accept, button.reject");
     if (!button) { return; }
-    var row = button.closest("tr.candidate");
+    var candidate = button.closest("li.candidate");
     var verdict = button.classList.contains("accept") ? "accept" : "reject";
-    if (row.dataset.decision === verdict) {
-      setDecision(row, "");
+    if (candidate.dataset.decision === verdict) {
+      setDecision(candidate, "");
     } else {
       if (verdict === "accept") {
         // One link gets one replacement: accepting a candidate withdraws the others.
-        row.closest("article.link").querySelectorAll("tr.candidate").forEach(function (other) {
-          if (other !== row && other.dataset.decision === "accept") { setDecision(other, ""); }
+        candidate.closest("article.group").querySelectorAll("li.candidate").forEach(function (other) {
+          if (other !== candidate && other.dataset.decision === "accept") { setDecision(other, ""); }
         });
       }
-      setDecision(row, verdict);
+      setDecision(candidate, verdict);
     }
     refresh();
   });
 
+  // The summary's files: show only the targets linked from that file.
+  document.getElementById("summary").addEventListener("click", function (event) {
+    var button = event.target.closest("button.show-file");
+    if (!button) { return; }
+    fileSelect.value = button.dataset.file;
+    applyFilters();
+    document.getElementById("filters").scrollIntoView();
+  });
+
   document.getElementById("clear").addEventListener("click", function () {
-    document.querySelectorAll("tr.candidate").forEach(function (row) {
-      if (row.querySelector("button.accept")) { setDecision(row, ""); }
+    document.querySelectorAll("li.candidate").forEach(function (candidate) {
+      if (candidate.querySelector("button.accept")) { setDecision(candidate, ""); }
     });
     refresh();
   });
@@ -100,7 +123,7 @@
 
   statusBoxes.forEach(function (box) { box.addEventListener("change", applyFilters); });
   fileSelect.addEventListener("change", applyFilters);
-  hostSelect.addEventListener("change", applyFilters);
+  if (hostSelect) { hostSelect.addEventListener("change", applyFilters); }
   applyFilters();
   refresh();
 })();
