@@ -60,10 +60,13 @@ from linkfix.inputs.mkdocs_files import MkDocsFiles  # noqa: E402
 from linkfix.inputs.sources import Project  # noqa: E402
 from linkfix.model import Link, LinkResult, Page, Scope, Status  # noqa: E402
 from linkfix.recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE  # noqa: E402
-from linkfix.recover.internal import confidence  # noqa: E402
+from linkfix.recover.internal.confidence import confidence_of  # noqa: E402
 from linkfix.recover.internal.headings import GitPages  # noqa: E402
 from linkfix.recover.internal.history import read_renames  # noqa: E402
 from linkfix.recover.internal.suggest import InternalSuggester  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from internal_table import table_from_counts  # noqa: E402
 
 CONFIDENCE_FILE = ROOT / "linkfix" / "recover" / "internal" / "confidence.py"
 MINER_VERSION = "3"
@@ -453,8 +456,8 @@ def rates(outcomes: list[Outcome], table: dict[str, float], threshold: float) ->
     for o in outcomes:
         if not o.offers:
             continue
-        top = max(o.offers, key=lambda x: confidence.confidence_of(x.label, table))
-        applied = confidence.confidence_of(top.label, table) >= threshold
+        top = max(o.offers, key=lambda x: confidence_of(x.label, table))
+        applied = confidence_of(top.label, table) >= threshold
         out += Rates(suggested=1, top_right=int(top.right), applied=int(applied), applied_right=int(applied and top.right))
     return out
 
@@ -465,7 +468,7 @@ def left_out_rates(outcomes: list[Outcome], threshold: float) -> dict[str, Rates
     found = {}
     for project in projects:
         others = [o for o in outcomes if o.project != project]
-        table = confidence.table_from_counts(counts(others), threshold)
+        table = table_from_counts(counts(others), threshold)
         found[project] = rates([o for o in outcomes if o.project == project], table, threshold)
     return found
 
@@ -529,7 +532,7 @@ def main() -> int:
                 offers = " | ".join(f"{x.url} [{x.label} {'ok' if x.right else 'no'}]" for x in o.offers) or "-"
                 print(f"  {mark} {c['commit'][:8]} {c['page']}: {c['old']} -> {c['new']} || {offers}")
     threshold = DEFAULT_AUTOFIX_CONFIDENCE
-    table = confidence.table_from_counts(counts(outcomes), threshold)
+    table = table_from_counts(counts(outcomes), threshold)
     print_table(outcomes, table, threshold)
     print(f"\nin-sample (the table fitted on every case): {rates(outcomes, table, threshold).line()}")
     if len({o.project for o in outcomes}) > 1:

@@ -41,7 +41,7 @@ from linkfix.check.http import HttpChecker  # noqa: E402
 from linkfix.config import Config  # noqa: E402
 from linkfix.model import Candidate, CheckResult, Link, LinkKind, LinkResult, Page, Scope, Span  # noqa: E402
 from linkfix.recover import calibration  # noqa: E402
-from linkfix.recover.pipeline import Recoverer, wants_recovery  # noqa: E402
+from linkfix.recover.recoverer import Recoverer, wants_recovery  # noqa: E402
 from linkfix.store.cache import Cache  # noqa: E402
 from linkfix_simweb import SimWeb  # noqa: E402
 from linkfix_simweb.corpus import Case, build_web, is_correct  # noqa: E402

@@ -45,16 +45,16 @@ ROOT = Path(__file__).resolve().parent.parent
 for entry in (ROOT, ROOT / "fixtures", ROOT / "benchmarks"):
     sys.path.insert(0, str(entry))
 
-from realbench import diagnose, loso  # noqa: E402
+from realbench import diagnose, fitting, loso, stored  # noqa: E402
 from realbench.baselines import run_baselines  # noqa: E402
 from realbench.client import Client  # noqa: E402
 from realbench.docs_tree import write_tree  # noqa: E402
 from realbench.linkfix_runs import one_run, per_case  # noqa: E402
-from realbench.scoring import Ranked, figures, median, method_table, reliability_text, same_page  # noqa: E402
+from realbench.scoring import Ranked, figures, median, method_table, reliability_text, same_page, site_table  # noqa: E402
 
 from linkfix.recover import calibration  # noqa: E402
 from linkfix_simweb import SimWeb  # noqa: E402
-from linkfix_simweb.realmoves import build_real_web, dataset_dir, load_dataset  # noqa: E402
+from linkfix_simweb.realmoves import build_real_web, dataset_dir, dataset_dirs, load_dataset  # noqa: E402
 
 THRESHOLD = calibration.DEFAULT_AUTOFIX_CONFIDENCE
 B5_THRESHOLD = 0.9
@@ -88,8 +88,7 @@ def _archive_report(real) -> None:
 
 
 async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
-    root = dataset_dir()
-    dataset = load_dataset(root)
+    dataset = load_dataset(*dataset_dirs())
     cases = [c for c in dataset.cases if not args.sites or c.site in args.sites]
     cases = cases[: args.cases] if args.cases else cases
     sites = {s.site: s for s in dataset.sites}
@@ -102,7 +101,7 @@ async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
               f"{sum(1 for c in cases if c.has_copy)} with an old page to archive")
         async with SimWeb() as web:
             started = time.monotonic()
-            real = build_real_web(web, dataset, sites=sorted({c.site for c in cases}))
+            real = build_real_web(web, dataset, sites=sorted({c.site for c in cases}), render_cache=args.render_cache)
             print(f"simulated web built in {time.monotonic() - started:.1f} s: {len(real.sites)} sites, "
                   f"{len(real.captures)} captures, archive limits {real.gate.limits}")
             if args.mode in ("all", "baselines"):
@@ -196,7 +195,7 @@ def _top_held(suggestions: Iterable[tuple[str, str]]) -> bool:
 def _dump_line(r) -> dict[str, Any]:
     c = r.case
     return {
-        "case": c.id, "site": c.site, "generator": c.generator, "old_url": c.old_url, "truth": c.new_url,
+        "case": c.id, "site": c.site, "generator": c.generator, "old_url": c.old_url, "truth": c.new_url, "truth_fragment": c.new_fragment,
         "old_title": c.old_title, "new_title": c.new_title, "has_copy": c.has_copy, "parent": r.parent,
         "target_existed_before_move": c.target_existed_before_move, "target_shared": bool(c.raw.get("target_shared_with_other_old_pages")),
         "anchor": r.anchor, "weak_anchor": r.weak_anchor, "check": [r.check_status, r.check_reason], "archived": r.archived,
@@ -237,13 +236,17 @@ def analyse(dump: list[dict[str, Any]], *, refit: bool = False, write: bool = Fa
         top_pairs.append((held[id(best)], best.right))
     print(reliability_text("reliability, held-out (leave-one-site-out), top candidate per case", top_pairs))
     print(loso.weight_stability(result.models))
+    print(loso.gate_rules_per_site(cases, rows, held, THRESHOLD))
     saved["methods"]["linkfix-loso"] = _held_out_ranking(dump, rows, held)
+    known = {c.id: c for c in load_dataset(*dataset_dirs()).cases}
+    print(site_table({"linkfix-loso": _ranked_from_json(saved["methods"]["linkfix-loso"], known)}, THRESHOLD, linkfix="linkfix-loso",
+                     title="leave-one-site-out, per site, cases with a linking page (baselines: --combine)"))
     print(diagnose.summary(dump))
     if refit:
         model = loso.fit_linkfix(rows)
         note = (f"choice model (conditional logit) and logistic calibration fitted on {len(rows)} ranked candidates of {len(by_case)} real moves with a linking page "
                 f"({len({c.site for c in cases})} sites; every candidate, right and wrong, before any cut)")
-        block = calibration.constants_block(model, threshold=THRESHOLD, note=note)
+        block = fitting.constants_block(model, threshold=THRESHOLD, note=note)
         print("\nfitted on every site:\n" + block)
         if write:
             path = Path(calibration.__file__)
@@ -264,13 +267,13 @@ def _held_out_ranking(dump: list[dict[str, Any]], rows: list[loso.Row], held: di
         ranked = loso._dedup(sorted(by_case.get(d["case"], []), key=lambda r: (-held[id(r)], r.url)))
         confidences = [held[id(r)] for r in ranked]
         hold = loso.gate_hold(ranked, confidences) if ranked else ""
-        out.append({"case": d["case"], "urls": [r.url for r in ranked][:10], "confidences": confidences[:10],
+        out.append({"case": d["case"], "urls": [r.answer for r in ranked][:10], "confidences": confidences[:10],
                     "ran": bool(d["parent"]), "note": "" if d["parent"] else "no linking page", "held": bool(hold)})
     return out
 
 
 def combine(paths: list[Path]) -> None:
-    dataset = load_dataset(dataset_dir())
+    dataset = load_dataset(*dataset_dirs())
     cases = {c.id: c for c in dataset.cases}
     methods: dict[str, list[Ranked]] = {}
     for path in paths:
@@ -278,6 +281,9 @@ def combine(paths: list[Path]) -> None:
             methods[name] = _ranked_from_json(items, cases)
     only = lambda s: s in ("all", "with parents") or s.startswith(("mkdocs", "sphinx"))  # noqa: E731
     print(method_table("linkfix vs the naive baselines", methods, THRESHOLD, only=only).render())
+    for name in ("linkfix-loso", "linkfix-case", "linkfix-1run"):
+        if name in methods:
+            print(site_table(methods, THRESHOLD, linkfix=name, title=f"{name}, per site, cases with a linking page"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -296,8 +302,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--archive-seconds", type=float, help="one-run: linkfix's archive_seconds (default: its own)")
     parser.add_argument("--runs", type=int, default=1, help="one-run: run this many times (with --cache-dir: warm runs)")
     parser.add_argument("--cache", type=Path, help="per-case: keep every remote answer in this cache directory between runs")
+    parser.add_argument("--render-cache", type=Path, default=Path.home() / ".cache" / "linkfix" / "realmoves-render",
+                        help="keep the simulated sites' rendered pages here between runs (keyed by the sources and the renderer)")
     parser.add_argument("--refit", action="store_true", help="with --from-dump: fit the calibration on every site and print it")
     parser.add_argument("--write", action="store_true", help="with --refit: write the constants into linkfix/recover/calibration.py")
+    parser.add_argument("--store-rows", type=Path, help="with --from-dump: write the ranked candidates (numbers and ids only) for "
+                                                        "the guarding test, e.g. tests/recover/data/realmoves_rows.jsonl.gz")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
     if dataset_dir() is None:
@@ -309,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.from_dump:
         dump = [json.loads(line) for line in args.from_dump.read_text(encoding="utf-8").splitlines() if line.strip()]
         saved = analyse(dump, refit=args.refit, write=args.write)
+        if args.store_rows:
+            print(f"\n{stored.store_rows(dump, args.store_rows)} cases with their ranked candidates written to {args.store_rows}")
         if args.save:
             args.save.write_text(json.dumps(saved), encoding="utf-8")
         return 0

@@ -24,7 +24,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-import secrets
 import stat
 from collections.abc import Iterable
 from pathlib import Path
@@ -51,7 +50,9 @@ def write_atomic(path: Path, content: bytes | Iterable[bytes], *, new_file_mode:
     _sweep_stale_temp_files(path)
     # Named before it exists (not mkstemp): an interrupt landing anywhere after the file is
     # created still finds its name in the cleanup below.
-    tmp = path.parent / f".{path.name}.{secrets.token_hex(_TOKEN_HEX // 2)}{TMP_SUFFIX}"
+    # os.urandom is what secrets.token_hex reads; importing secrets (hmac, hashlib, random)
+    # cost every run's start-up for one name.
+    tmp = path.parent / f".{path.name}.{os.urandom(_TOKEN_HEX // 2).hex()}{TMP_SUFFIX}"
     try:
         with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as handle:
             for chunk in [content] if isinstance(content, bytes) else content:

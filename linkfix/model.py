@@ -264,15 +264,56 @@ class CheckResult:
     from_cache: bool = False
 
 
+class Method(StrEnum):
+    """How a candidate was found (`Candidate.method`); reports and `fix` read it."""
+
+    REDIRECT = "redirect"  # the dead URL's own permanent redirect
+    REWRITE = "rewrite"  # a checked URL rewrite (known, or learned from other links of the run)
+    SAME_SITE = "same-site"  # the dead page's site: its pages, its search index
+    PARENT = "parent"  # the home page or a directory page above the dead one
+    SEARCH = "search"  # a web search with the anchor (and expansion terms)
+    TITLE = "title"  # a web search with the archived copy's title
+    SIGNATURE = "signature"  # a web search with the archived copy's lexical signature
+    ARCHIVE = "archive"  # the archived copy itself: a last resort, never applied unasked
+    FRAGMENT = "fragment"  # the page is there: the nearest id to a missing #fragment
+    GIT_RENAME = "git-rename"  # internal: the file was renamed in git
+    REDIRECT_MAP = "redirect-map"  # internal: mkdocs-redirects' redirect_maps sends it there
+    NEAR_NAME = "near-name"  # internal: a file of a near name
+    NEAR_FRAGMENT = "near-fragment"  # internal: an id of a near name
+
+
+class Evidence(StrEnum):
+    """The keys of `Candidate.evidence` that more than one stage reads or writes."""
+
+    HOLD = "hold"  # why the gate holds the top candidate for review ('' or absent: it does not)
+    CHECKED = "checked"  # the candidate was re-checked live through the checker
+    FEATURES = "features"  # every similarity feature of the candidate, by name
+    SIMILARITY = "similarity"  # the few features a reader is shown
+    RULE = "rule"  # the URL rule that made a rewrite
+    QUERY = "query"  # the search query that found it
+    PROVIDER = "provider"  # the provider that found it first
+    FOUND_BY = "found_by"  # how many answers named it
+    MATCHED_TITLE = "matched_title"  # the candidate page's title
+    COPY_TITLE = "copy_title"  # the archived copy's title
+    REDIRECTS_TO = "redirects_to"  # where the candidate itself redirects
+    SECTION = "section"  # the heading of the section the dead page became (the URL names its id)
+    DATETIME = "datetime"  # the archived capture's time
+    IDS = "ids"  # the dead link's #fragment when the candidate page has that id ([] when not)
+    FRAGMENT = "fragment"  # the missing #fragment a fragment suggestion replaces
+    ID = "id"  # the id it suggests instead
+    WORDS = "words"  # how the two ids' words compare
+    SAME_DESTINATION = "same_destination"  # internal: leads where the link leads today
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Candidate:
     """A proposed replacement for a broken link."""
 
     url: str
     confidence: float  # calibrated probability that this is the right replacement, in [0, 1]
-    method: str  # redirect, rewrite, same-site, search, title, signature, archive
+    method: str  # a Method (a plain string once read back from a report)
     score: float = 0.0  # raw ranking score before calibration
-    evidence: Mapping[str, Any] = field(default_factory=dict)
+    evidence: Mapping[str, Any] = field(default_factory=dict)  # Evidence keys, and the finder's own
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -23,8 +23,6 @@ import posixpath
 import re
 from urllib.parse import SplitResult, unquote, urlsplit, urlunsplit
 
-import yarl
-
 DEFAULT_PORTS = {"http": 80, "https": 443}
 _UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _PERCENT = re.compile(r"%([0-9A-Fa-f]{2})")
@@ -106,6 +104,8 @@ def request_host(url: str) -> str:
     """The host a request to `url` connects to, as the HTTP client spells it (lower case, IDNA
     for names, compressed IPv6 without brackets); '' when the URL has none. Raises ValueError
     when the client could not request the URL at all."""
+    import yarl  # here: a run without external links never needs it (a tenth of a one-page check's start-up)
+
     return yarl.URL(url).raw_host or ""
 
 
@@ -122,6 +122,8 @@ def normalise_host(host: str) -> str:
     lower-cased; anything else goes through yarl's IDNA/UTS-46 encoding."""
     if host.isascii():
         return host.lower()
+    import yarl
+
     try:
         return yarl.URL.build(scheme="http", host=host).raw_host or ""
     except ValueError:  # no client could request it: judge the text as it is

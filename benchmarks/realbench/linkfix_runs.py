@@ -34,7 +34,7 @@ from linkfix.config import Config, validate
 from linkfix.extract.markdown import extract_markdown
 from linkfix.model import Link, LinkKind, LinkResult, Page, Scope, Span
 from linkfix.pipeline import run_check
-from linkfix.recover import pipeline as recover_pipeline
+from linkfix.recover import recoverer as recover_flow
 from linkfix.recover.anchors import analyse_anchor
 from linkfix.recover.trace import CandidateTrace
 from linkfix.store.cache import Cache
@@ -132,13 +132,14 @@ def _candidate(c: CandidateTrace, real: RealWeb) -> dict[str, Any]:
     return {
         "url": real.canonical(c.url), "final_url": real.canonical(c.final_url), "method": c.method, "provider": c.provider,
         "query": c.query, "rank": c.rank, "hits": c.found_by, "fetched": c.fetched, "page_status": c.status, "title": c.title,
-        "features": dict(c.features), "confidence": c.confidence, "verdict": c.verdict, "reason": c.reason,
+        "features": dict(c.features), "confidence": c.confidence, "verdict": c.verdict, "reason": c.reason, "section": c.section,
     }
 
 
 async def per_case(real: RealWeb, cases: list[MoveCase], written: list[Written], *, orphans: bool,
-                   deadline: float, cache_dir: Path | None = None) -> list[CaseRun]:
-    config = _config(real, archive=PER_CASE_ARCHIVE, max_seconds=PER_CASE_MAX_SECONDS)
+                   deadline: float, cache_dir: Path | None = None, archive: dict[str, Any] | None = None) -> list[CaseRun]:
+    """`archive`: linkfix's archive settings (default PER_CASE_ARCHIVE, the public archive's pace)."""
+    config = _config(real, archive=PER_CASE_ARCHIVE if archive is None else archive, max_seconds=PER_CASE_MAX_SECONDS)
     by_case = {w.case.id: w for w in written}
     cache = Cache(cache_dir, max_age=30 * 86400) if cache_dir is not None else Cache(None)
     with cache:  # closing flushes what the run learned to the cache directory
@@ -149,7 +150,7 @@ async def _per_case(real: RealWeb, cases: list[MoveCase], by_case: dict[str, Wri
                     orphans: bool, deadline: float) -> list[CaseRun]:
     runs: list[CaseRun] = []
     async with HttpChecker(config, cache, resolver=real.web.resolver) as client:
-        recoverer = recover_pipeline.Recoverer(config=config, client=client, cache=cache, link_times={})
+        recoverer = recover_flow.Recoverer(config=config, client=client, cache=cache, link_times={})
         for case in cases:
             w = by_case.get(case.id)
             if w is None and not orphans:
@@ -167,7 +168,7 @@ async def _per_case(real: RealWeb, cases: list[MoveCase], by_case: dict[str, Wri
                 check = await client.check(urldefrag(link.url)[0])
                 run.check_status, run.check_reason = check.status.value, check.reason
                 lr = LinkResult(link=link, resolved=link.url, scope=Scope.EXTERNAL, result=check)
-                if recover_pipeline.wants_recovery(lr):
+                if recover_flow.wants_recovery(lr):
                     trace = await asyncio.wait_for(recoverer.recover_traced(lr), PER_CASE_MAX_SECONDS + 30)
                     recoverer.learn(lr.resolved, trace.suggestions)
                     run.archived = trace.archived is not None

@@ -25,9 +25,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from linkfix.recover import calibration
-from linkfix.recover.gate import Scored, hold_reason
+from linkfix.recover.gate import RULES, Rule, Scored, hold_reason
+from linkfix.recover.sections import moved_to_section
 from linkfix.urls import page_identity
 
+from . import fitting
 from .scoring import same_page
 
 #: Verdicts of candidates that were in linkfix's ranking (the others left it before: not a
@@ -42,6 +44,12 @@ class Row:
     url: str
     features: dict[str, float]
     right: bool
+    section: str = ""  # the id of the section of its page that names the dead page
+
+    @property
+    def answer(self) -> str:
+        """The URL linkfix suggests for this candidate: its page, or its section (sections.py)."""
+        return f"{self.url}#{self.section}" if self.section and moved_to_section(self.features) else self.url
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -49,10 +57,11 @@ class CaseInfo:
     case_id: str
     site: str
     parent: bool
+    fragment: str = ""  # the section the maintainers' redirect names ('' for a whole page)
 
 
 def cases_of(dump: Iterable[dict[str, Any]]) -> list[CaseInfo]:
-    return [CaseInfo(case_id=d["case"], site=d["site"], parent=bool(d["parent"])) for d in dump]
+    return [CaseInfo(case_id=d["case"], site=d["site"], parent=bool(d["parent"]), fragment=d.get("truth_fragment") or "") for d in dump]
 
 
 def candidate_rows(dump: Iterable[dict[str, Any]]) -> list[Row]:
@@ -63,7 +72,7 @@ def candidate_rows(dump: Iterable[dict[str, Any]]) -> list[Row]:
             if c.get("features") and c.get("verdict", "suggested") in RANKED:
                 url = c.get("final_url") or c["url"]
                 rows.append(Row(case_id=d["case"], site=d["site"], url=url, features=c["features"],
-                                right=same_page(url, d["truth"])))
+                                right=same_page(url, d["truth"]), section=c.get("section") or ""))
     return rows
 
 
@@ -76,25 +85,53 @@ class SiteScore:
     rr: float = 0.0
     auto: int = 0
     auto_right: int = 0
+    sections: int = 0  # cases whose truth is a section
+    section_right: int = 0  # ... whose top answer names that page and that section
 
     def add(self, other: SiteScore) -> None:
-        for name in ("cases", "s1", "s10", "rr", "auto", "auto_right"):
+        for name in ("cases", "s1", "s10", "rr", "auto", "auto_right", "sections", "section_right"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def line(self, label: str) -> str:
         n = self.cases or 1
         precision = f"{self.auto_right / self.auto:7.2f}" if self.auto else f"{'-':>7}"
+        sections = f"{self.section_right}/{self.sections}" if self.sections else "-"
         return (f"{label:<40}{self.cases:>5}{self.s1 / n:7.2f}{self.s10 / n:7.2f}{self.rr / n:7.2f}"
-                f"{self.auto:>6}{precision}{self.auto_right / n:7.2f}")
+                f"{self.auto:>6}{precision}{self.auto_right / n:7.2f}{sections:>8}")
 
 
 Hold = Callable[[Sequence[Row], Sequence[float]], str]
 
 
-def gate_hold(ranked: Sequence[Row], confidences: Sequence[float]) -> str:
-    """linkfix's gate rule for the top candidate of a ranking (recover.gate.hold_reason)."""
+def gate_hold(ranked: Sequence[Row], confidences: Sequence[float], rules: Sequence[Rule] | None = None) -> str:
+    """linkfix's gate for the top candidate of a ranking (recover.gate.hold_reason; `rules`:
+    the gate's rules to ask, default all)."""
     scored = [Scored(url=r.url, key=page_identity(r.url), confidence=c, features=r.features) for r, c in zip(ranked, confidences)]
-    return hold_reason(scored[0], scored[1:]) if scored else ""
+    return hold_reason(scored[0], scored[1:], rules) if scored else ""
+
+
+def gate_rules_per_site(cases: Sequence[CaseInfo], rows: Sequence[Row], confidence: dict[int, float], threshold: float) -> str:
+    """What each gate rule does, site by site: the automatic fixes (and the wrong ones among
+    them) with every rule, and without each rule in turn (same confidences)."""
+    sites = sorted({c.site for c in cases})
+
+    def per_site(rules: Sequence[Rule]) -> dict[str, SiteScore]:
+        hold: Hold = lambda ranked, values: gate_hold(ranked, values, rules)  # noqa: E731
+        return {site: score_cases([c for c in cases if c.site == site], [r for r in rows if r.site == site], confidence, threshold,
+                                  site, hold) for site in sites}
+
+    every = per_site(RULES)
+    lines = ["\ngate rules, each left out in turn (held-out confidences): automatic fixes / wrong ones, per site where they change",
+             f"  all rules: {sum(s.auto for s in every.values())} automatic fixes, "
+             f"{sum(s.auto - s.auto_right for s in every.values())} wrong"]
+    for name, _ in RULES:
+        without = per_site([r for r in RULES if r[0] != name])
+        changed = [f"{site} {every[site].auto}/{every[site].auto - every[site].auto_right} -> "
+                   f"{without[site].auto}/{without[site].auto - without[site].auto_right}"
+                   for site in sites if (every[site].auto, every[site].auto_right) != (without[site].auto, without[site].auto_right)]
+        total = (sum(s.auto for s in without.values()), sum(s.auto - s.auto_right for s in without.values()))
+        lines.append(f"  without {name}: {total[0]} automatic fixes, {total[1]} wrong; " + ("; ".join(changed) or "no site changes"))
+    return "\n".join(lines)
 
 
 def score_cases(cases: Sequence[CaseInfo], rows: Sequence[Row], confidence: dict[int, float], threshold: float,
@@ -117,6 +154,9 @@ def score_cases(cases: Sequence[CaseInfo], rows: Sequence[Row], confidence: dict
         if ranked and confidence[id(ranked[0])] >= threshold and not hold(ranked, [confidence[id(r)] for r in ranked]):
             out.auto += 1
             out.auto_right += 1 if ranked[0].right else 0
+        if case.fragment:
+            out.sections += 1
+            out.section_right += 1 if ranked and ranked[0].right and ranked[0].answer.partition("#")[2] == case.fragment else 0
     return out
 
 
@@ -145,7 +185,7 @@ class LosoResult:
         return total
 
     def render(self) -> str:
-        head = f"{'':<40}{'n':>5}{'s@1':>7}{'s@10':>7}{'MRR':>7}{'auto':>6}{'prec':>7}{'cover':>7}"
+        head = f"{'':<40}{'n':>5}{'s@1':>7}{'s@10':>7}{'MRR':>7}{'auto':>6}{'prec':>7}{'cover':>7}{'sect':>8}"
         lines = [f"\nleave-one-site-out (auto-fix threshold {self.threshold:.2f}; cases linkfix ran on)", head, "-" * len(head)]
         lines.append(self.pooled(self.held_out).line(f"held-out, pooled over {len(self.held_out)} sites"))
         lines.append(self.pooled(self.in_sample).line("in-sample (fit on every site), pooled"))
@@ -177,17 +217,17 @@ def leave_one_site_out(cases: Sequence[CaseInfo], rows: Sequence[Row], *, fit: C
 # -- linkfix's model ----------------------------------------------------------------------------
 
 
-def samples(rows: Sequence[Row]) -> list[calibration.Sample]:
-    return [calibration.Sample(group=r.case_id, key=page_identity(r.url), features=r.features, right=r.right) for r in rows]
+def samples(rows: Sequence[Row]) -> list[fitting.Sample]:
+    return [fitting.Sample(group=r.case_id, key=page_identity(r.url), features=r.features, right=r.right) for r in rows]
 
 
 def fit_linkfix(rows: Sequence[Row]) -> calibration.Model:
     """linkfix.recover.calibration's two-stage model, refitted on `rows`."""
-    return calibration.fit(samples(rows))
+    return fitting.fit(samples(rows))
 
 
 def predict_linkfix(model: calibration.Model, rows: Sequence[Row]) -> list[float]:
-    return calibration.predict(samples(rows), model)
+    return fitting.predict(samples(rows), model)
 
 
 def shipped(_: Sequence[Row]) -> calibration.Model:

@@ -55,6 +55,15 @@ class Ranked:
     def top_confidence(self) -> float | None:
         return self.confidences[0] if self.confidences else None
 
+    @property
+    def section_right(self) -> bool | None:
+        """For a case whose truth is a section (`new_fragment`): does the top suggestion name that
+        page and that section? None when the truth is a whole page."""
+        if not self.case.new_fragment:
+            return None
+        top = self.urls[0] if self.ran and self.urls else ""
+        return same_page(top, self.case.new_url) and top.partition("#")[2] == self.case.new_fragment
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Figures:
@@ -155,3 +164,42 @@ def reliability_text(title: str, pairs: Iterable[tuple[float, bool]]) -> str:
 def median(values: Iterable[float]) -> float:
     values = list(values)
     return statistics.median(values) if values else 0.0
+
+
+def site_table(methods: dict[str, Sequence[Ranked]], threshold: float, *, linkfix: str, baselines: Sequence[str] = ("B2", "B3f", "B5"),
+               title: str = "per site, cases with a linking page") -> str:
+    """One line per site: the baselines' success@1 beside linkfix's figures (`linkfix` names its
+    method), on the cases with a linking page; then pooled over every case and the mean of the
+    sites (each site counts once). `sect` = top suggestion names the right section / cases
+    whose truth is a section (the page is scored apart, in s@1)."""
+    ours = {r.case.id: r for r in methods.get(linkfix, ())}
+    others = {name: {r.case.id: r for r in methods.get(name, ())} for name in baselines}
+    chosen = [r for r in ours.values() if r.case.parents]
+    head = (f"{'site':<40}{'n':>5}" + "".join(f"{name:>7}" for name in baselines)
+            + f"{'s@1':>7}{'s@10':>7}{'MRR':>7}{'auto':>6}{'prec':>7}{'cover':>7}{'sect':>8}")
+    lines = [f"\n{title} (auto-fix threshold {threshold:.2f}; baselines: s@1)", head, "-" * len(head)]
+
+    def line(label: str, rows: Sequence[Ranked]) -> tuple[str, list[float]]:
+        f = figures(rows, threshold)
+        # a baseline's s@1 over the same cases (one it did not run on is a miss; nan: not run at all)
+        base = [sum(1 for r in rows if (o := others[name].get(r.case.id)) is not None and o.ran and o.rank == 1) / len(rows)
+                if others[name] else float("nan") for name in baselines]
+        sections = [r.section_right for r in rows if r.section_right is not None]
+        prec = f"{f.precision:7.2f}" if f.precision is not None else f"{'-':>7}"
+        sect = f"{sum(sections)}/{len(sections)}" if sections else "-"
+        text = (f"{label[:39]:<40}{len(rows):>5}" + "".join(f"{b:7.2f}" for b in base)
+                + f"{f.s1:7.2f}{f.s10:7.2f}{f.mrr:7.2f}{f.auto:>6}{prec}{f.coverage or 0.0:7.2f}{sect:>8}")
+        return text, [*base, f.s1, f.s10, f.mrr, f.coverage or 0.0]
+
+    values = []
+    for site in sorted({r.case.site for r in chosen}):
+        text, numbers = line(site, [r for r in chosen if r.case.site == site])
+        lines.append(text)
+        values.append(numbers)
+    lines.append("-" * len(head))
+    lines.append(line(f"pooled over {len(values)} sites", chosen)[0])
+    if values:
+        means = [statistics.fmean(column) for column in zip(*values)]
+        lines.append(f"{'mean of the sites':<40}{'':>5}" + "".join(f"{m:7.2f}" for m in means[: len(baselines)])
+                     + "".join(f"{m:7.2f}" for m in means[len(baselines): len(baselines) + 3]) + f"{'':>6}{'':>7}{means[-1]:7.2f}")
+    return "\n".join(lines)

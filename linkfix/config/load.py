@@ -13,7 +13,6 @@ import difflib
 import json
 import os
 import re
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +40,8 @@ def find_config_file(start: Path) -> Path | None:
 
 
 def _toml(path: Path) -> dict:
+    import tomllib  # here: most runs read no TOML file
+
     try:
         return tomllib.loads(read_bytes(path, limit=MAX_CONFIG_BYTES).decode("utf-8"))
     except Unreadable as exc:

@@ -14,21 +14,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import signal
 import sys
 from collections import deque
 from collections.abc import AsyncGenerator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..inputs.sources import Project
 from ..model import Document
 from ..store.cache import Cache
 from .documents import Outcome, accept_outcome, cached_outcome, extract_file, extraction_key, markdown_setup, remember_outcome
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 # Files in reading order: (path, its outcome or the worker's future of it, cache key).
 _Queue = deque[tuple[Path, "asyncio.Future[Outcome] | Outcome", str]]
@@ -40,7 +41,7 @@ MIN_MISSES = 8  # files to parse (not in the extraction cache) before a worker i
 # fork on Linux: the worker is ready in milliseconds with the parsers already imported (spawn
 # needs ~0.4 s, during which this process parses anyway). The pool starts before the first
 # request, so there are no threads yet to copy in a broken state. Elsewhere, spawn.
-_START_METHOD = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+_START_METHOD = "fork" if sys.platform == "linux" else "spawn"
 
 
 def worth_a_worker(project: Project, config: Config) -> bool:
@@ -49,6 +50,12 @@ def worth_a_worker(project: Project, config: Config) -> bool:
 
 async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache | None, errors: list[str]) -> AsyncGenerator[tuple[str, Document], None]:
     """`runner.iter_documents`, with the parsing done by a worker process once it is up."""
+    # Imported here, as the pool is started: multiprocessing and what it brings are a tenth of
+    # the start-up of a check that never starts one (offline, or few files).
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     errors.extend(project.errors)
     loop = asyncio.get_running_loop()
     pool: ProcessPoolExecutor | None = None
@@ -65,7 +72,7 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
             else:
                 misses += 1
                 if pool is None and misses >= MIN_MISSES:  # a warm cache with a few changed files: no worker
-                    pool = ProcessPoolExecutor(max_workers=1, mp_context=_START_METHOD, initializer=_ignore_interrupts)
+                    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context(_START_METHOD), initializer=_ignore_interrupts)
                     ready = loop.run_in_executor(pool, _ready)
                 if ready is not None and ready.done() and not ready.exception():
                     outcome = loop.run_in_executor(pool, extract_file, path, want_text, markdown)

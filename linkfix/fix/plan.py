@@ -28,17 +28,17 @@ from ..check.remap import Remap
 from ..errors import InputError, PatchError
 from ..extract.documents import extract_document
 from ..extract.mkdocs.setup import MarkdownSetup, markdown_setup_for
-from ..model import Candidate, Link, LinkKind, LinkResult, Report, Scope, Span, Status
+from ..model import Candidate, Link, LinkKind, LinkResult, Method, Report, Scope, Span, Status
 from ..report.common import DECISIONS_SCHEMA, fragment_of, is_safe_url, replacement_url, unsafe_replacement_reason
 from .patch import Edit, EditableFile, apply_file_edits, editable_path, format_target, patched_text, read_editable, unified_diff
 
 DAY = 86400.0
 #: `Candidate.method` of an archived copy: a last resort, written only with --archive-fallback.
-ARCHIVE_METHOD = "archive"
+ARCHIVE_METHOD = Method.ARCHIVE
 #: `CheckResult.reason` of an internal link that mkdocs-redirects' redirect_maps sends elsewhere,
 #: and the `Candidate.method` of the link to the page it maps to (written with --update-redirects).
 MKDOCS_REDIRECT = "mkdocs-redirect"
-REDIRECT_MAP_METHOD = "redirect-map"
+REDIRECT_MAP_METHOD = Method.REDIRECT_MAP
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -169,7 +169,7 @@ def _plan_one(item: LinkResult, options: FixOptions, history: History | None) ->
         if options.update_redirects and result.permanent and is_safe_url(result.final_url):
             if result.from_cache:  # a claim of the cache directory, not an answer (see fix.confirm)
                 return None, [f"not rewritten: the redirect to {result.final_url} comes from the cache and no request confirmed it"]
-            return _fix(item, _with_fragment(result.final_url, item.link.url), "redirect", None), []
+            return _fix(item, _with_fragment(result.final_url, item.link.url), Method.REDIRECT, None), []
         return None, []
     if result.status is not Status.BROKEN:
         return None, []

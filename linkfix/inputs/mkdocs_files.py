@@ -26,15 +26,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from .mkdocs import MkDocsProject
 from .mkdocs_blog import BlogPages, blog_pages
 from .mkdocs_i18n import i18n_of
 from .mkdocs_made import BuildMade, MaybeMade, build_made
-
-if TYPE_CHECKING:
-    import pathspec
 
 log = logging.getLogger(__name__)
 
@@ -158,7 +155,7 @@ class MkDocsFiles:
         """What may make one of `paths` (site- or docs-relative) when the site is built, unseen here."""
         return self.made.may_make(*paths)
 
-    def _left_out(self, path: str, exclude: pathspec.PathSpec, drafts: pathspec.PathSpec | None,
+    def _left_out(self, path: str, exclude: Matcher, drafts: Matcher | None,
                   theme_dirs: list[str], regexes: list[re.Pattern[str]]) -> str:
         for directory in theme_dirs:
             if directory == "" or path.startswith(directory + "/"):
@@ -189,10 +186,31 @@ def _walk_order(path: str) -> tuple[tuple[str, ...], bool, str]:
     return tuple(directories), posixpath.splitext(name)[0] not in ("index", "README"), name
 
 
-def _spec(lines: Iterable[str]) -> pathspec.PathSpec:
+class Matcher(Protocol):
+    """What `exclude_docs`-like patterns are read into: pathspec's GitIgnoreSpec or `DefaultExclude`."""
+
+    def match_file(self, path: str) -> bool: ...
+
+
+def _spec(lines: Iterable[str]) -> Matcher:
+    lines = list(lines)
+    if tuple(lines) == DEFAULT_EXCLUDE:
+        return DefaultExclude()
     import pathspec
 
-    return pathspec.GitIgnoreSpec.from_lines(list(lines))
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+class DefaultExclude:
+    """MkDocs' default `exclude_docs` (`.*`, `/templates/`) as GitIgnoreSpec matches it, by hand:
+    most projects set no exclude_docs, and importing pathspec was a twentieth of the start-up of
+    a one-page check. Held to pathspec's answers in tests/inputs/test_mkdocs_default_exclude.py."""
+
+    def match_file(self, path: str) -> bool:
+        parts = path.split("/")
+        # `.*`: a file or directory whose name starts with a dot, at any depth; `/templates/`: the
+        # top directory `templates` (a file of that name is no directory).
+        return any(part.startswith(".") for part in parts) or (parts[0] == "templates" and len(parts) > 1)
 
 
 def _compiles(pattern: str) -> bool:

@@ -120,10 +120,14 @@ def build_made(mk: MkDocsProject) -> BuildMade:
 # -- the theme ---------------------------------------------------------------------------------
 
 def _theme(mk: MkDocsProject, made: BuildMade) -> None:
-    from mkdocs.theme import Theme
-
     custom_dir = str(mk.theme_dirs[0]) if mk.theme_dirs else None
     try:
+        if mk.theme_name and mk.theme_name not in _installed_themes():
+            # What Theme() finds too, without importing mkdocs.theme (most of MkDocs, click,
+            # jinja2: a third of the start-up of a one-page check where the theme is not installed).
+            raise LookupError(f"Unrecognised theme name: '{mk.theme_name}'")
+        from mkdocs.theme import Theme
+
         theme = Theme(mk.theme_name or None, custom_dir=custom_dir, static_templates=mk.static_templates)
     except Exception as exc:  # not installed (KeyError), or its own config fails: any type
         log.debug("theme %r: %s", mk.theme_name, exc)
@@ -143,6 +147,13 @@ def _theme(mk: MkDocsProject, made: BuildMade) -> None:
         made.files.setdefault(template, by)
         if template == "sitemap.xml":
             made.files.setdefault("sitemap.xml.gz", "MkDocs")
+
+
+def _installed_themes() -> set[str]:
+    """The names of the installed MkDocs themes (the `mkdocs.themes` entry points), as MkDocs reads them."""
+    from importlib.metadata import entry_points
+
+    return {point.name for point in entry_points(group="mkdocs.themes")}
 
 
 def _theme_files(directories: list[str], static_templates: set[str]) -> set[str]:
@@ -170,10 +181,12 @@ def _plugin_files(mk: MkDocsProject, made: BuildMade) -> None:
         if short == "search":
             made.files.setdefault("search/search_index.json", "the search plugin")
             if mk.theme_name != "material":
-                import mkdocs.contrib.search as search
+                # Found, not imported: importing the plugin brings most of MkDocs (click, jinja2).
+                from importlib.util import find_spec
 
-                templates = Path(search.__file__).parent / "templates"
-                for path in _theme_files([str(templates)], set()):
+                spec = find_spec("mkdocs.contrib.search")
+                places = list(spec.submodule_search_locations or ()) if spec is not None else []
+                for path in _theme_files([str(Path(place) / "templates") for place in places[:1]], set()):
                     made.files.setdefault(path, "the search plugin")
         elif short == "llmstxt":
             made.files.setdefault("llms.txt", "mkdocs-llmstxt")

@@ -1,8 +1,8 @@
 """Recovery: find where a dead link's content went, with a calibrated confidence.
 
-The entry point is `run.recover_all` (one link's flow is `pipeline.Recoverer`); the IR maths
+The entry point is `run.recover_all` (one link's flow is `recoverer.Recoverer`); the IR maths
 (terms, rank) and the providers are usable on their own. `recover_all` is imported on first
-use: the pipeline pulls in word statistics (a word table, a stemmer) that an offline check or a
+use: recovery pulls in word statistics (a word table, a stemmer) that an offline check or a
 pre-commit hook should not pay for.
 """
 

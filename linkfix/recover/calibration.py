@@ -13,9 +13,10 @@ candidate linkfix considered, right and wrong, before any cut):
    like the dead one are both uncertain, and a page far ahead of the rest is confident.
 
 The constants below are written by `python benchmarks/recovery_real.py --from-dump DUMP
---refit --write` (fitted on every site of the dump; the figures it prints are leave-one-site-
-out). `DEFAULT_AUTOFIX_CONFIDENCE` is the lowest confidence at which `linkfix fix` rewrites a
-link without being asked (config `min_confidence: 0`).
+--refit --write` (fitted on every site of the dump with scipy, benchmarks/realbench/fitting.py;
+the figures it prints are leave-one-site-out). Only inference ships here.
+`DEFAULT_AUTOFIX_CONFIDENCE` is the lowest confidence at which `linkfix fix` rewrites a link
+without being asked (config `min_confidence: 0`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 #: Model inputs of the first stage, in the order of its weights (rank.similarity_features and
-#: the pipeline's flags).
+#: the recoverer's flags).
 FEATURES = (
     "content_cos",  # cosine(archived copy, candidate), TF-IDF over normalised terms
     "copy_coverage",  # share of the copy's specific words present in the candidate (merged pages)
@@ -130,166 +131,3 @@ def confidences(pool: Sequence[Mapping[str, float]], keys: Sequence[str] | None 
 def confidence(features: Mapping[str, float], model: Model = MODEL) -> float:
     """The confidence of a candidate that has no competitor."""
     return confidences([features], model=model)[0]
-
-
-# -- fitting ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Sample:
-    """One candidate of one dead link, with whether it is the right page."""
-
-    group: str  # the dead link (candidates of a group compete)
-    key: str  # the candidate's page (two URLs of one page share it)
-    features: Mapping[str, float]
-    right: bool
-
-
-def fit(samples: Sequence[Sample]) -> Model:
-    """Both stages on every candidate, right and wrong: the first as a choice among each dead
-    link's candidates, the second on (first-stage score, lead) with the first stage's scores."""
-    if not samples:
-        raise ValueError("no samples to fit")
-    groups: dict[str, list[Sample]] = {}
-    for s in samples:
-        groups.setdefault(s.group, []).append(s)
-    choices = [([vector(s.features) for s in members], [s.right for s in members]) for members in groups.values()]
-    weights = fit_choice(choices, l2=CHOICE_L2)
-    rows = stage_two_rows(samples, weights)
-    lead_weights = fit_logistic(rows, [1 if s.right else 0 for s in samples], l2=CALIBRATION_L2)
-    return Model(weights=tuple(weights), lead_weights=tuple(lead_weights))
-
-
-def fit_choice(choices: Sequence[tuple[Sequence[Sequence[float]], Sequence[bool]]], *, l2: float, iterations: int = 100) -> list[float]:
-    """Conditional logit: weights maximising, over the choices that have a right option and a
-    wrong one, log P(right | its options) with P(i) = exp(w.x_i) / sum_j exp(w.x_j) (several
-    right options count as their mean), minus l2/2 |w|^2; Newton's method."""
-    usable = [(rows, right) for rows, right in choices if any(right) and not all(right)]
-    if not usable:
-        raise ValueError("no choice with both a right and a wrong option")
-    width = len(usable[0][0][0])
-    w = [0.0] * width
-    for _ in range(iterations):
-        grad = [-l2 * v for v in w]
-        hessian = [[l2 if i == j else 0.0 for j in range(width)] for i in range(width)]
-        for rows, right in usable:
-            scores = [_dot(w, x) for x in rows]
-            top = max(scores)
-            weights = [math.exp(z - top) for z in scores]
-            total = sum(weights)
-            p = [v / total for v in weights]
-            mean = [sum(pk * x[j] for pk, x in zip(p, rows)) for j in range(width)]
-            chosen = [x for x, r in zip(rows, right) if r]
-            for j in range(width):
-                grad[j] += sum(x[j] for x in chosen) / len(chosen) - mean[j]
-            for pk, x in zip(p, rows):
-                if pk < 1e-12:
-                    continue
-                d = [a - b for a, b in zip(x, mean)]
-                for i in range(width):
-                    if d[i]:
-                        row = hessian[i]
-                        for j in range(width):
-                            row[j] += pk * d[i] * d[j]
-        step = _solve(hessian, grad)
-        w = [a + b for a, b in zip(w, step)]
-        if max(abs(v) for v in step) < 1e-9:
-            break
-    return w
-
-
-def stage_two_rows(samples: Sequence[Sample], weights: Sequence[float]) -> list[list[float]]:
-    groups: dict[str, list[int]] = {}
-    for n, s in enumerate(samples):
-        groups.setdefault(s.group, []).append(n)
-    own = [score(s.features, weights) for s in samples]
-    rows: list[list[float]] = [[] for _ in samples]
-    for members in groups.values():
-        lead = leads([own[n] for n in members], [samples[n].key for n in members])
-        for n, value in zip(members, lead):
-            rows[n] = stage_two(own[n], value)
-    return rows
-
-
-def predict(samples: Sequence[Sample], model: Model) -> list[float]:
-    """Confidences of samples, each computed among the samples of its group."""
-    out = [0.0] * len(samples)
-    groups: dict[str, list[int]] = {}
-    for n, s in enumerate(samples):
-        groups.setdefault(s.group, []).append(n)
-    for members in groups.values():
-        values = confidences([samples[n].features for n in members], [samples[n].key for n in members], model)
-        for n, value in zip(members, values):
-            out[n] = value
-    return out
-
-
-def fit_logistic(rows: Sequence[Sequence[float]], labels: Sequence[int], *, l2: float = 0.2, iterations: int = 100) -> list[float]:
-    """Weights maximising the log-likelihood minus l2/2 |w|^2 (the intercept is not shrunk),
-    by Newton's method (IRLS). The penalty keeps weights finite on separable data."""
-    if not rows:
-        raise ValueError("no samples to fit")
-    width = len(rows[0])
-    w = [0.0] * width
-    for _ in range(iterations):
-        grad = [-(l2 * w[j] if j else 0.0) for j in range(width)]
-        hessian = [[(l2 if i == j and i else (1e-9 if i == j else 0.0)) for j in range(width)] for i in range(width)]
-        for x, y in zip(rows, labels):
-            p = sigmoid(_dot(w, x))
-            weight = p * (1 - p)
-            for i in range(width):
-                grad[i] += (y - p) * x[i]
-                if x[i]:
-                    row = hessian[i]
-                    for j in range(width):
-                        row[j] += weight * x[i] * x[j]
-        step = _solve(hessian, grad)
-        w = [a + b for a, b in zip(w, step)]
-        if max(abs(v) for v in step) < 1e-9:
-            break
-    return w
-
-
-def _solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
-    """Solve matrix @ x = vector (Gaussian elimination with partial pivoting)."""
-    n = len(vector)
-    a = [[*row, vector[i]] for i, row in enumerate(matrix)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
-        a[col], a[pivot] = a[pivot], a[col]
-        if abs(a[col][col]) < 1e-12:
-            continue  # a feature that never varies: leave its weight alone
-        for r in range(col + 1, n):
-            factor = a[r][col] / a[col][col]
-            if factor:
-                for c in range(col, n + 1):
-                    a[r][c] -= factor * a[col][c]
-    x = [0.0] * n
-    for r in range(n - 1, -1, -1):
-        if abs(a[r][r]) < 1e-12:
-            continue
-        x[r] = (a[r][n] - sum(a[r][c] * x[c] for c in range(r + 1, n))) / a[r][r]
-    return x
-
-
-def reliability_table(probabilities: Sequence[float], labels: Sequence[int], bins: int = 10) -> list[tuple[float, float, int, float]]:
-    """(bin low, bin high, count, observed accuracy) for each non-empty confidence bin."""
-    table = []
-    for b in range(bins):
-        low, high = b / bins, (b + 1) / bins
-        members = [y for p, y in zip(probabilities, labels) if low <= p < high or (b == bins - 1 and p == 1.0)]
-        if members:
-            table.append((low, high, len(members), sum(members) / len(members)))
-    return table
-
-
-def constants_block(model: Model, *, threshold: float, note: str) -> str:
-    """The text between the FITTED CONSTANTS markers for `model`."""
-    return (
-        "# BEGIN FITTED CONSTANTS (benchmarks/recovery_real.py --refit --write)\n"
-        "WEIGHTS = (\n    " + ", ".join(f"{w:.3f}" for w in model.weights) + ",\n)\n"
-        "LEAD_WEIGHTS = (" + ", ".join(f"{w:.3f}" for w in model.lead_weights) + ")\n"
-        f"DEFAULT_AUTOFIX_CONFIDENCE = {threshold}\n"
-        f"FIT_NOTE = {note!r}\n"
-        "# END FITTED CONSTANTS"
-    )

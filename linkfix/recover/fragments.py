@@ -11,10 +11,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from difflib import SequenceMatcher
+from typing import TYPE_CHECKING
+from urllib.parse import unquote, urldefrag
 
+from ..model import Candidate, Evidence, LinkResult, Method
 from .rank import set_dice
 from .terms import stem
+
+if TYPE_CHECKING:
+    from .reading import Reader
 
 MAX_FRAGMENT_SUGGESTIONS = 3
 #: Confidence of an id whose words are the missing one's (only word forms or separators changed).
@@ -59,3 +66,33 @@ def nearest_ids(missing: str, ids: Iterable[str]) -> list[tuple[str, float, str,
             hold = "a near id, not the same words"
         out.append((ident, confidence, why, hold))
     return out
+
+
+async def fragment_evidence(reader: Reader, suggestions: tuple[Candidate, ...], fragment: str) -> tuple[Candidate, ...]:
+    """For a dead link with a #fragment, say of each live suggestion whether its page has that
+    id (`evidence["ids"]`: [fragment] or []), so that `fix` keeps the fragment only where it
+    still leads somewhere. Candidate pages come from the run's cache."""
+    if not fragment:
+        return suggestions
+    marked = []
+    for cand in suggestions:
+        if cand.method not in (Method.ARCHIVE, Method.FRAGMENT) and "#" not in cand.url:
+            ids = await reader.ids(cand.url)
+            if ids is not None:
+                has_id = fragment in ids or unquote(fragment) in ids
+                cand = replace(cand, evidence={**cand.evidence, Evidence.IDS: [fragment] if has_id else []})
+        marked.append(cand)
+    return tuple(marked)
+
+
+async def fragment_suggestions(reader: Reader, lr: LinkResult) -> tuple[Candidate, ...]:
+    """The page is there but its #fragment is not: the nearest ids on the live page."""
+    url, fragment = urldefrag(lr.resolved)
+    ids = await reader.ids(url) if fragment else None
+    if not ids:
+        return ()
+    return tuple(
+        Candidate(url=f"{url}#{ident}", confidence=confidence, method=Method.FRAGMENT,
+                  evidence={Evidence.FRAGMENT: fragment, Evidence.ID: ident, Evidence.WORDS: reason, **({Evidence.HOLD: hold} if hold else {})})
+        for ident, confidence, reason, hold in nearest_ids(fragment, ids)
+    )

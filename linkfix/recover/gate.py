@@ -9,12 +9,11 @@ is still held for review when
   page's archived text is in it and its content or title agrees;
 - it is a section page (a hub: other pages below it) that wins without strong evidence of any
   kind (title, page name, the archived text, a URL rule): hubs share every page's context;
-- only its URL speaks for it (its name, a URL rule) and the archived copy speaks against it:
-  it holds less than half of the dead page's text, and another candidate holds all of it;
+- the archived copy speaks against it: it holds less than half of the dead page's text and
+  reads unlike it, and its unique page name and its title do not both agree (a page rewritten
+  where it stands keeps both; a look-alike elsewhere, such as a concept page beside the how-to
+  the content went to, does not);
 - a runner-up has every kind of evidence the top candidate has (nothing tells them apart);
-- a runner-up has the same title as the archived copy and reads more like it (the title, the
-  deciding evidence, is shared, and the copy's text is split between them: one holds more of
-  its words, the other reads more alike, as a section page and the page carved out of it do);
 - its only evidence is a page name other pages of the site share ("reference", "overview").
 
 The reason is kept in the suggestion's evidence (`hold`); `linkfix fix` leaves such links for
@@ -23,7 +22,7 @@ review, and the reports say why.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 #: Share of the archived copy's specific words a page above the dead one must hold to be
@@ -73,44 +72,64 @@ def merged_into(features: Mapping[str, float]) -> bool:
     )
 
 
-def hold_reason(top: Scored, others: Sequence[Scored]) -> str:
-    """Why `top` must not be applied without review ('' when nothing speaks against it)."""
-    features = top.features
-    kinds = evidence_kinds(features)
-    if "redirect" in kinds:
+def hold_reason(top: Scored, others: Sequence[Scored], rules: Sequence[Rule] | None = None) -> str:
+    """Why `top` must not be applied without review ('' when nothing speaks against it): the
+    first of `rules` (default: RULES) that holds it. The site's own redirect is never held."""
+    if "redirect" in evidence_kinds(top.features):
         return ""  # the site's own word
-    if features.get("above") and not merged_into(features):
-        return "it is a page above the dead one (its section or the home page)"
-    if features.get("hub") and not kinds:
-        return "it is a section page, and neither its title, its name nor its text agrees strongly"
     rivals = [o for o in others if o.key != top.key]
-    if kinds <= {"name", "rule"} and (holder := _holds_the_copy_instead(features, rivals)) is not None:
-        return f"only its URL agrees; the archived text is in {holder.url}, not in it"
+    for _, rule in RULES if rules is None else rules:
+        if reason := rule(top, rivals):
+            return reason
+    return ""
+
+
+def _above(top: Scored, rivals: Sequence[Scored]) -> str:
+    if top.features.get("above") and not merged_into(top.features):
+        return "it is a page above the dead one (its section or the home page)"
+    return ""
+
+
+def _weak_hub(top: Scored, rivals: Sequence[Scored]) -> str:
+    if top.features.get("hub") and not evidence_kinds(top.features):
+        return "it is a section page, and neither its title, its name nor its text agrees strongly"
+    return ""
+
+
+def _copy_disagrees(top: Scored, rivals: Sequence[Scored]) -> str:
+    features = top.features
+    if not features.get("has_copy"):
+        return ""
+    if features.get("copy_coverage", 0.0) >= HOLDS_LITTLE or features.get("content_cos", 0.0) >= HOLDS_LITTLE:
+        return ""
+    kinds = evidence_kinds(features)
+    if features.get("name_unique") and {"name", "title"} <= kinds:
+        return ""  # rewritten where it stands: its own name and title
+    return "the archived copy speaks against it: it holds less than half of the dead page's text"
+
+
+def _rival_with_the_same_evidence(top: Scored, rivals: Sequence[Scored]) -> str:
+    kinds = evidence_kinds(top.features)
     if kinds:
         for rival in sorted(rivals, key=lambda o: -o.confidence):
             if kinds <= evidence_kinds(rival.features):
                 return f"{rival.url} has the same evidence ({', '.join(sorted(kinds))})"
-    if (closer := _same_title_reads_closer(features, rivals)) is not None:
-        return f"{closer.url} has the same title and reads more like the archived copy"
-    if kinds == {"name"} and not features.get("name_unique"):
+    return ""
+
+
+def _shared_name_only(top: Scored, rivals: Sequence[Scored]) -> str:
+    if evidence_kinds(top.features) == {"name"} and not top.features.get("name_unique"):
         return "only the page name agrees, and it is not known to be the only page of that name"
     return ""
 
 
-def _holds_the_copy_instead(features: Mapping[str, float], rivals: Sequence[Scored]) -> Scored | None:
-    """The rival that holds the dead page's archived text when the top candidate holds little
-    of it (None when there is no copy, or the top holds enough)."""
-    if not features.get("has_copy"):
-        return None
-    if features.get("copy_coverage", 0.0) >= HOLDS_LITTLE or features.get("content_cos", 0.0) >= HOLDS_LITTLE:
-        return None
-    return next((o for o in rivals if o.features.get("copy_coverage", 0.0) >= MERGED_COVERAGE), None)
+Rule = tuple[str, Callable[[Scored, Sequence[Scored]], str]]
 
-
-def _same_title_reads_closer(features: Mapping[str, float], rivals: Sequence[Scored]) -> Scored | None:
-    """A rival with the archived copy's title, as the top candidate has, whose text is more
-    like the copy's (None when the top has no such title, or reads closest)."""
-    if not features.get("title_exact"):
-        return None
-    cosine = features.get("content_cos", 0.0)
-    return next((o for o in rivals if o.features.get("title_exact") and o.features.get("content_cos", 0.0) > cosine), None)
+#: The gate's rules, in the order they are asked (the benchmark measures each one, per site).
+RULES: tuple[Rule, ...] = (
+    ("above", _above),
+    ("weak-hub", _weak_hub),
+    ("copy-disagrees", _copy_disagrees),
+    ("rival-same-evidence", _rival_with_the_same_evidence),
+    ("shared-name-only", _shared_name_only),
+)

@@ -6,6 +6,15 @@ from dataclasses import dataclass
 from urllib.parse import urldefrag, urljoin
 
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
+from selectolax.lexbor import LexborNode as Node
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Section:
+    """A section of a page: its heading's words and the id that links to it."""
+
+    id: str
+    heading: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -23,6 +32,8 @@ class WebPage:
     #: its section headings (h2 to h4 of its content): a page merged into another is often
     #: one of its sections now, under its old title ("Get the source code")
     headings: tuple[str, ...] = ()
+    #: ... with the id a link to each uses (`page#id`), for the headings that have one
+    sections: tuple[Section, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -53,10 +64,42 @@ def parse_page(url: str, status: int | None, html: str, *, keep_furniture: bool 
     text = _text(tree) if keep_furniture else ""
     tree.strip_tags(list(_FURNITURE))
     content_links = _links(tree, base)
-    headings = tuple(words for node in tree.css("h2, h3, h4") if (words := " ".join(node.text().split())))
+    headings, sections = _headings(tree)
     if not keep_furniture:
         text = _text(tree)
-    return WebPage(url=url, status=status, title=title, text=text, links=links, content_links=content_links, headings=headings)
+    return WebPage(url=url, status=status, title=title, text=text, links=links, content_links=content_links, headings=headings,
+                   sections=sections)
+
+
+#: The permalink signs generators put after a heading's words (Sphinx, MkDocs' toc: ¶).
+_PERMALINK_SIGNS = "¶#🔗§"
+
+
+def _headings(tree: HTMLParser) -> tuple[tuple[str, ...], tuple[Section, ...]]:
+    """The h2-h4 headings' words, and the sections they head with their ids: the heading's own
+    id (MkDocs), its section's (Sphinx: `<section id>`), or its permalink's (`<a href="#id">`)."""
+    headings, sections = [], []
+    for node in tree.css("h2, h3, h4"):
+        words = " ".join(node.text().split()).rstrip(_PERMALINK_SIGNS).strip()
+        if not words:
+            continue
+        headings.append(words)
+        ident = _heading_id(node)
+        if ident:
+            sections.append(Section(id=ident, heading=words))
+    return tuple(headings), tuple(sections)
+
+
+def _heading_id(node: Node) -> str:
+    if node.attributes.get("id"):
+        return node.attributes["id"] or ""
+    parent = node.parent
+    if parent is not None and parent.tag in ("section", "div") and parent.attributes.get("id"):
+        return parent.attributes["id"] or ""
+    permalink = node.css_first("a[href^='#']")
+    if permalink is not None:
+        return (permalink.attributes.get("href") or "#")[1:]
+    return ""
 
 
 def _text(tree: HTMLParser) -> str:

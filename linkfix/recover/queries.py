@@ -1,6 +1,6 @@
 """The queries of Martinez-Romo & Araujo (Fig. 4) and Klein & Nelson (title, LS5, LS7).
 
-Order matters: the pipeline sends queries in this order and stops when it is confident, so
+Order matters: the recoverer sends queries in this order and stops when it is confident, so
 the cheapest, most precise ones come first (the paper's Table 1: the bare anchor puts more
 answers first; expansion adds more answers in the top 10).
 """

@@ -1,6 +1,6 @@
 """Cheap URL rewrites that are tried (and checked) before any search, and the ones learned in a run.
 
-A rewrite is only a guess: the pipeline checks every one through the HTTP client and keeps it
+A rewrite is only a guess: the recoverer checks every one through the HTTP client and keeps it
 only when the page is live, not a soft-404 and not the site's home page.
 """
 

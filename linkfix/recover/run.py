@@ -1,7 +1,7 @@
 """How a run recovers its broken links: the cheap steps for every link first, then the archive
 as one scheduled resource, then the rest of each link's recovery as its copy arrives.
 
-1. Exact step (recover.pipeline.Recoverer.exact_step): permanent redirects, rewrites learned in
+1. Exact step (recover.recoverer.Recoverer.exact_step): permanent redirects, rewrites learned in
    this run, known rewrites. It needs no archive; a link it settles never asks the archive.
 2. The archive (archive.ArchiveScheduler): every other link's dead URL, neediest first (a weak
    anchor with no candidate at all, then no candidate, then a candidate below the auto-fix
@@ -18,23 +18,27 @@ import asyncio
 import logging
 import math
 import time
-from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urldefrag, urlsplit
 
 from ..config import Config
 from ..errors import LinkfixError
 from ..model import Archived, ArchiveLookup, ArchiveState, Candidate, LinkResult, Scope
 from .archive import ArchiveCopy, ArchiveScheduler, ArchiveStats, Need
-from .pipeline import Early, Recoverer, wants_fragment, wants_recovery
+from .fragments import fragment_evidence, fragment_suggestions
 from .providers.base import REQUESTS, Fetcher
+from .recoverer import Early, Recoverer, wants_fragment, wants_recovery
 
 log = logging.getLogger(__name__)
 
 HOST_PARALLEL = 8  # hosts recovered at once; links of one host go one after another
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -61,10 +65,32 @@ class RunStats:
 def need_priority(early: Early) -> int:
     """0 first: a weak anchor with no candidate needs the copy most, then no candidate, then a
     candidate the cheap steps found but do not trust enough."""
-    has_candidate = any(f.features for f in early.found.values())
-    if not has_candidate:
+    if not early.pool.has_evidence():
         return 0 if early.ref.anchor.weak else 1
     return 2
+
+
+@dataclass(slots=True)
+class LinkWork:
+    """One dead URL's recovery in a run: the first link to it, what each step gave, what it cost."""
+
+    url: str
+    link: LinkResult
+    early: Early | None = None  # after the exact step (None: it failed or ran out of time)
+    copy: ArchiveCopy | None = None  # the archive's answer, when the link needed it
+    released: bool = False  # settled by a learned rewrite before its copy was fetched
+    outcome: tuple[tuple[Candidate, ...], Archived | None] | None = None  # suggestions, archived copy
+    seconds: float = 0.0  # its own recovery, not the wait for the archive
+    requests: int = 0
+
+    def stats(self) -> RecoveryStats:
+        lookup = self.copy.lookup if self.copy is not None else None
+        return RecoveryStats(
+            url=self.url, seconds=self.seconds, requests=self.requests,
+            archive=lookup.state.value if lookup is not None else "", archive_reason=lookup.reason if lookup is not None else "",
+            archive_wait=self.copy.waited if self.copy is not None else 0.0,
+            archive_requests=self.copy.requests if self.copy is not None else 0.0,
+        )
 
 
 async def recover_all(
@@ -79,131 +105,136 @@ async def recover_all(
     """The same results, with `suggestions`, `archived` and `archive_lookup` filled for broken
     external links (and the redirect target for permanently redirected ones, and the nearest ids
     for a missing #fragment); others unchanged. `on_recovery` receives the run's counters."""
-    recoverer = Recoverer(config=config, client=client, cache=cache, link_times=link_times)
-    by_url: dict[str, LinkResult] = {}
-    for lr in results:
-        if wants_recovery(lr):
-            by_url.setdefault(urldefrag(lr.resolved)[0], lr)
-    by_host: dict[str, list[str]] = {}
-    for url in by_url:
-        by_host.setdefault(urlsplit(url).netloc, []).append(url)
-    gate = asyncio.Semaphore(HOST_PARALLEL)
-    hard_limit = config.max_seconds + config.timeout + 1
-    early: dict[str, Early] = {}
-    seconds: dict[str, float] = defaultdict(float)
-    requests: dict[str, int] = defaultdict(int)
+    run = RunRecovery(results, config=config, recoverer=Recoverer(config=config, client=client, cache=cache, link_times=link_times))
+    await run.exact_steps()
+    try:
+        await run.rest()
+    finally:
+        await run.scheduler.close()
+    _say_deferred(w.copy for w in run.links.values() if w.copy is not None)
+    remap = run.recoverer.remap  # candidates found through remapped requests are named as the docs name them
+    if remap:
+        remap.learn(urldefrag(lr.resolved)[0] for lr in results if lr.scope is Scope.EXTERNAL)
+    out = [await run.result_of(lr) for lr in results]
+    if on_recovery is not None:
+        on_recovery(RunStats(links=tuple(w.stats() for w in run.links.values()), archive=run.scheduler.stats))
+    return out
 
-    async def counted(url: str, work: Any) -> Any:
+
+class RunRecovery:
+    """The run's broken links, each recovered once per dead URL: exact steps for all, the
+    archive scheduled for those still waiting, the rest per host as copies arrive."""
+
+    def __init__(self, results: Sequence[LinkResult], *, config: Config, recoverer: Recoverer) -> None:
+        self.config = config
+        self.recoverer = recoverer
+        self.links: dict[str, LinkWork] = {}
+        for lr in results:
+            if wants_recovery(lr):
+                url = urldefrag(lr.resolved)[0]
+                self.links.setdefault(url, LinkWork(url=url, link=lr))
+        self.by_host: dict[str, list[LinkWork]] = {}
+        for work in self.links.values():
+            self.by_host.setdefault(urlsplit(work.url).netloc, []).append(work)
+        self.stepped: list[LinkWork] = []  # through the exact step, in the order they got through
+        self.gate = asyncio.Semaphore(HOST_PARALLEL)
+        self.hard_limit = config.max_seconds + config.timeout + 1
+        deadline = math.inf if config.archive_wait else time.monotonic() + config.archive_seconds
+        self.scheduler = ArchiveScheduler(recoverer.archives, recoverer.remote.cache, deadline=deadline)
+
+    async def _counted(self, work: LinkWork, step: Awaitable[T]) -> T:
+        """`step` of `work`'s recovery, its time and requests counted to it."""
         counter = [0]
         token = REQUESTS.set(counter)
         started = time.monotonic()
         try:
-            return await work
+            return await asyncio.wait_for(step, self.hard_limit)
         finally:
             REQUESTS.reset(token)
-            seconds[url] += time.monotonic() - started
-            requests[url] += counter[0]
+            work.seconds += time.monotonic() - started
+            work.requests += counter[0]
 
-    async def exact_host(urls: list[str]) -> None:
-        async with gate:
-            for url in urls:
-                try:
-                    early[url] = await asyncio.wait_for(counted(url, recoverer.exact_step(by_url[url])), hard_limit)
-                except TimeoutError:
-                    log.warning("recovery of %s ran out of time", url)
-                except (asyncio.CancelledError, LinkfixError):
-                    raise
-                except Exception:  # one bad link must not sink the run; this is a bug to report
-                    log.exception("recovery of %s failed", url)
-                else:
-                    if early[url].finished is not None:
-                        recoverer.learn(url, early[url].finished or ())
+    async def exact_steps(self) -> None:
+        """Every link's exact step (hosts at once, a host's links in turn); then the archive is
+        asked for the copies of those still waiting, neediest first."""
+        await asyncio.gather(*(self._exact_host(works) for works in self.by_host.values()))
+        needs = []
+        for work, early in _waiting(self.stepped):  # the archive takes needs of one priority in this order
+            when, dated = self.recoverer.link_time(work.link)
+            needs.append(Need(url=work.url, when=when, dated=dated, priority=need_priority(early)))
+        self.scheduler.start(needs)
 
-    await asyncio.gather(*(exact_host(urls) for urls in by_host.values()))
+    async def _exact_host(self, works: list[LinkWork]) -> None:
+        async with self.gate:
+            for work in works:
+                async with _one_link(work.url):
+                    work.early = await self._counted(work, self.recoverer.exact_step(work.link))
+                    self.stepped.append(work)
+                    if work.early.finished is not None:
+                        work.outcome = (work.early.finished, None)
+                        self.recoverer.learn(work.url, work.early.finished)
 
-    waiting = {url: e for url, e in early.items() if e.finished is None}
-    deadline = math.inf if config.archive_wait else time.monotonic() + config.archive_seconds
-    scheduler = ArchiveScheduler(recoverer.archives, recoverer.remote.cache, deadline=deadline)
-    needs = []
-    for url, e in waiting.items():
-        when, dated = recoverer.link_time(by_url[url])
-        needs.append(Need(url=url, when=when, dated=dated, priority=need_priority(e)))
-    scheduler.start(needs)
-    outcome: dict[str, tuple[tuple[Candidate, ...], Archived | None]] = {
-        url: (e.finished, None) for url, e in early.items() if e.finished is not None
-    }
-    copies: dict[str, ArchiveCopy] = {}
-    released: set[str] = set()  # links settled before their copy was fetched
+    async def rest(self) -> None:
+        await asyncio.gather(*(self._rest_host(works) for works in self.by_host.values()))
 
-    async def rest_host(urls: list[str]) -> None:
+    async def _rest_host(self, works: list[LinkWork]) -> None:
         # Neediest first (as the archive answers them); each link first tries the rewrites
         # learned meanwhile, and asks for its copy only when it still needs it.
-        for url in sorted((u for u in urls if u in waiting), key=lambda u: need_priority(waiting[u])):
-            try:
-                async with gate:
-                    needed = await asyncio.wait_for(counted(url, recoverer.still_needs_archive(waiting[url])), hard_limit)
+        for work, early in sorted(_waiting(works), key=lambda pair: need_priority(pair[1])):
+            async with _one_link(work.url):
+                async with self.gate:
+                    needed = await self._counted(work, self.recoverer.still_needs_archive(early))
                 if needed:
-                    copies[url] = copy = await scheduler.answer(url, deadline=time.monotonic() + config.max_seconds)
+                    work.copy = await self.scheduler.answer(work.url, deadline=time.monotonic() + self.config.max_seconds)
                 else:
-                    scheduler.release(url)
-                    released.add(url)
-                    copy = None
-                async with gate:
-                    outcome[url] = await asyncio.wait_for(
-                        counted(url, recoverer.recover(by_url[url], early=waiting[url], copy=copy)), hard_limit)
-            except TimeoutError:
-                log.warning("recovery of %s ran out of time", url)
-            except (asyncio.CancelledError, LinkfixError):
-                raise
-            except Exception:
-                log.exception("recovery of %s failed", url)
-            else:
-                recoverer.learn(url, outcome[url][0])
+                    self.scheduler.release(work.url)
+                    work.released = True
+                async with self.gate:
+                    work.outcome = await self._counted(work, self.recoverer.recover(work.link, early=early, copy=work.copy))
+                self.recoverer.learn(work.url, work.outcome[0])
 
-    try:
-        await asyncio.gather(*(rest_host(urls) for urls in by_host.values()))
-    finally:
-        await scheduler.close()
-    _say_deferred(copies.values())
-
-    remap = recoverer.remap  # candidates found through remapped requests are named as the docs name them
-    if remap:
-        remap.learn(urldefrag(lr.resolved)[0] for lr in results if lr.scope is Scope.EXTERNAL)
-    out = []
-    for lr in results:
+    async def result_of(self, lr: LinkResult) -> LinkResult:
+        """One link's result with what its recovery found."""
         key = urldefrag(lr.resolved)[0]
-        if wants_recovery(lr) and key in outcome:
-            suggestions, archived = outcome[key]
+        work = self.links.get(key)
+        own = work if wants_recovery(lr) else None  # its dead URL's recovery is this link's too
+        if own is not None and own.outcome is not None:
+            suggestions, archived = own.outcome
             # Suggestions are found per page; whether each keeps this link's #fragment is per link.
-            suggestions = await recoverer.with_fragment_evidence(suggestions, urldefrag(lr.resolved)[1])
-            lr = replace(lr, suggestions=remap.candidates(suggestions), archived=archived,
-                         archive_lookup=recoverer.archive_lookups.get(key))
-        elif wants_recovery(lr) and key in copies:  # recovery failed, but the archive's answer stands
-            lr = replace(lr, archive_lookup=copies[key].lookup)
+            suggestions = await fragment_evidence(self.recoverer.reader, suggestions, urldefrag(lr.resolved)[1])
+            lr = replace(lr, suggestions=self.recoverer.remap.candidates(suggestions), archived=archived,
+                         archive_lookup=self.recoverer.archive_lookups.get(key))
+        elif own is not None and own.copy is not None:  # recovery failed, but the archive's answer stands
+            lr = replace(lr, archive_lookup=own.copy.lookup)
         elif wants_fragment(lr):  # the page is there; the anchor moved: the nearest ids on it
-            lr = replace(lr, suggestions=await recoverer.fragment_suggestions(lr))
-        if lr.archived is None and key in released and (capture := scheduler.capture_of(key)) is not None:
+            lr = replace(lr, suggestions=await fragment_suggestions(self.recoverer.reader, lr))
+        if lr.archived is None and work is not None and work.released and (capture := self.scheduler.capture_of(key)) is not None:
             # Settled by a learned rewrite before its copy was fetched: the capture the batch
             # lookup found is still worth showing (its page was not needed).
             lr = replace(lr, archived=Archived(url=capture.url, datetime=capture.iso_datetime),
                          archive_lookup=ArchiveLookup(state=ArchiveState.FOUND))
-        out.append(lr)
-    if on_recovery is not None:
-        on_recovery(RunStats(links=tuple(_link_stats(url, seconds, requests, copies.get(url)) for url in by_url),
-                             archive=scheduler.stats))
-    return out
+        return lr
 
 
-def _link_stats(url: str, seconds: Mapping[str, float], requests: Mapping[str, int], copy: ArchiveCopy | None) -> RecoveryStats:
-    lookup = copy.lookup if copy is not None else None
-    return RecoveryStats(
-        url=url, seconds=seconds.get(url, 0.0), requests=requests.get(url, 0),
-        archive=lookup.state.value if lookup is not None else "", archive_reason=lookup.reason if lookup is not None else "",
-        archive_wait=copy.waited if copy is not None else 0.0, archive_requests=copy.requests if copy is not None else 0.0,
-    )
+def _waiting(works: Iterable[LinkWork]) -> list[tuple[LinkWork, Early]]:
+    """The links through the exact step and not settled by it, with what it gave."""
+    return [(w, w.early) for w in works if w.early is not None and w.early.finished is None]
 
 
-def _say_deferred(copies: Any) -> None:
+@asynccontextmanager
+async def _one_link(url: str) -> AsyncIterator[None]:
+    """One bad link must not sink the run: its failure is logged (a bug to report), the run goes on."""
+    try:
+        yield
+    except TimeoutError:
+        log.warning("recovery of %s ran out of time", url)
+    except (asyncio.CancelledError, LinkfixError):
+        raise
+    except Exception:
+        log.exception("recovery of %s failed", url)
+
+
+def _say_deferred(copies: Iterable[ArchiveCopy]) -> None:
     """One warning for the run's deferred archive lookups, with their reasons."""
     reasons = Counter(c.lookup.reason for c in copies if c.lookup is not None and c.lookup.deferred)
     if reasons:

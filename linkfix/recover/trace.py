@@ -34,6 +34,7 @@ class CandidateTrace:
     title: str = ""
     features: Mapping[str, float] = field(default_factory=dict)
     confidence: float | None = None  # None: never scored
+    section: str = ""  # the id of the section of its page that names the dead page ('' when none does)
     verdict: str = NOT_FETCHED
     reason: str = ""  # why it was dropped, or held back from an automatic fix
 

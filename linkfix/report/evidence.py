@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..model import Candidate
+from ..model import Candidate, Evidence
 from ..recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE as DEFAULT_THRESHOLD
 
 #: Below this a suggestion is a low-confidence one and looks it.
@@ -85,7 +85,10 @@ def reasons(candidate: Candidate) -> list[str]:
         out.append("its title is the link's text")
     elif f.get("anchor_title", 0) >= 0.5:
         out.append(f"title like the link's text ({_percent(f['anchor_title'])} of its words)")
-    if f.get("heading_sim", 0) >= 0.99:
+    section = evidence.get(Evidence.SECTION)  # the suggestion names this section (page#id): the dead page became it
+    if isinstance(section, str) and section:
+        out.append(f"the dead page became its section \"{section}\"")
+    elif f.get("heading_sim", 0) >= 0.99:
         out.append("the dead page's title heads a section of it")
     if f.get("in_exact"):
         out.append("other pages of the site link to it by the dead link's name")

@@ -54,7 +54,9 @@ def test_a_warm_extraction_cache_needs_no_worker(site, tmp_path, monkeypatch):
     project = collect([str(site)], Config())
     with Cache(tmp_path / "cache") as cache:
         first, _ = _all(project, cache=cache, worker=True)
-    monkeypatch.setattr(extract_worker, "ProcessPoolExecutor", None)  # would fail if called
+    import concurrent.futures  # the worker module imports the pool from here when it starts one
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", None)  # would fail if called
     with Cache(tmp_path / "cache") as cache:
         second, _ = _all(project, cache=cache, worker=True)
     assert second == first

@@ -5,6 +5,8 @@ cannot be known here (a theme not installed, a gen-files script) is `unverified`
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -66,6 +68,17 @@ def test_the_hint_for_a_theme_that_is_not_installed_names_the_package(tmp_path):
     report = check(tmp_path, "theme: terminal\n", {"docs/index.md": "[css](css/palettes/dark.css)\n"})
     (result,) = report.results
     assert "mkdocs-terminal" in result.result.detail and "additional_dependencies" in result.result.detail
+
+
+def test_a_theme_that_is_not_installed_is_known_without_importing_mkdocs_theme(tmp_path):
+    """mkdocs.theme brings most of MkDocs (click, jinja2): a one-page check of a project whose
+    theme is not installed (pre-commit's environment) does without it, with the same outcome."""
+    check(tmp_path, "theme: not-installed-theme\n", {"docs/index.md": "[css](css/palettes/dark.css)\n"})
+    code = ("import asyncio, sys; from linkfix.config import Config; from linkfix.pipeline import run_check; "
+            f"report = asyncio.run(run_check([{str(tmp_path / 'mkdocs.yml')!r}], Config(offline=True, cache=False))); "
+            "print([r.result.status.value for r in report.results], 'mkdocs.theme' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['unverified'] False"
 
 
 # -- plugins -----------------------------------------------------------------------------------

@@ -146,17 +146,18 @@ async def test_the_links_that_need_a_copy_most_are_asked_first(simweb, archive):
 
 def test_priority_classes():
     from linkfix.recover.anchors import analyse_anchor
-    from linkfix.recover.pipeline import Early
-    from linkfix.recover.pool import Contender, Reference
+    from linkfix.recover.pool import Contender, Pool, Reference
     from linkfix.recover.rank import Known
+    from linkfix.recover.recoverer import Early
     from linkfix.recover.run import need_priority
 
     def early(anchor: str, candidates: int) -> Early:
         a = analyse_anchor(anchor)
         ref = Reference(dead="https://x.test/a", anchor=a, known=Known(dead_url="https://x.test/a"), dead_is_home=False)
-        found = {f"https://x.test/{n}": Contender(url=f"https://x.test/{n}", method="rewrite", features={"rewrite": 1.0})
-                 for n in range(candidates)}
-        return Early(ref=ref, found=found)
+        pool = Pool(ref, threshold=0.9)
+        for n in range(candidates):
+            pool.score(pool.add(Contender(url=f"https://x.test/{n}", method="rewrite")), {"rewrite": 1.0})
+        return Early(pool=pool)
 
     assert need_priority(early("here", 0)) == 0  # weak anchor, nothing found: needs the copy most
     assert need_priority(early("Installing the Frobnicator plugin", 0)) == 1

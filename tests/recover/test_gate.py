@@ -1,6 +1,6 @@
-"""The gate's rule for automatic fixes: a confident top candidate is still held for review when
-it is a page above the dead one, when a runner-up has the same evidence, or when a shared page
-name is all there is."""
+"""The gate's rules for automatic fixes: a confident top candidate is still held for review when
+it is a page above the dead one, a weak section page, a page the archived copy speaks against,
+when a runner-up has the same evidence, or when a shared page name is all there is."""
 
 from linkfix.recover.gate import Scored, evidence_kinds, hold_reason
 
@@ -72,33 +72,23 @@ def test_a_section_page_winning_without_strong_evidence_is_held():
     assert hold_reason(titled, []) == ""
 
 
-def test_a_page_only_its_url_supports_is_held_when_another_holds_the_archived_text():
-    # devguide's contrib/security/ was merged into the home page; the rewrite to security/ finds
-    # a live page of that name about something else (less than half of the archived text)
-    url_only = dict(same_name=1.0, name_unique=1.0, rewrite=1.0, has_copy=1.0, copy_coverage=0.46, content_cos=0.49,
-                    title_sim=0.5)
-    top = scored("https://d.test/security/", 0.95, **url_only)
-    home = scored("https://d.test/", 0.02, has_copy=1.0, copy_coverage=1.0, content_cos=0.44, above=1.0, hub=1.0)
-    assert hold_reason(top, [home]) == "only its URL agrees; the archived text is in https://d.test/, not in it"
-    # the copy agrees with the page, or no candidate holds the text, or there is no copy: the URL stands
-    assert hold_reason(scored("https://d.test/security/", 0.95, **(url_only | {"copy_coverage": 0.85})), [home]) == ""
-    assert hold_reason(top, [scored("https://d.test/", 0.02, has_copy=1.0, copy_coverage=0.7)]) == ""
-    no_copy = {k: v for k, v in url_only.items() if k not in ("has_copy", "copy_coverage", "content_cos")}
-    assert hold_reason(scored("https://d.test/security/", 0.95, **no_copy), [home]) == ""
-    # a title that agrees is more than the URL
-    assert hold_reason(scored("https://d.test/security/", 0.95, **(url_only | {"title_sim": 1.0})), [home]) == ""
-
-
-def test_a_rival_with_the_same_title_that_reads_more_like_the_copy_holds_the_top_candidate():
-    # devguide's "Translating" page became the section "Translations"; a later page of that
-    # section took the old name and all its words, but the section reads more like the copy
-    leaf = dict(same_name=1.0, name_unique=1.0, title_sim=1.0, title_exact=1.0, has_copy=1.0, copy_coverage=1.0,
-                content_cos=0.57)
-    section = dict(title_sim=1.0, title_exact=1.0, has_copy=1.0, copy_coverage=0.61, content_cos=0.76, hub=1.0)
-    top = scored("https://d.test/translations/translating/", 0.97, **leaf)
-    rival = scored("https://d.test/translations/", 0.2, **section)
-    assert hold_reason(top, [rival]) == (
-        "https://d.test/translations/ has the same title and reads more like the archived copy")
-    # a rival that reads less alike, or has another title, does not
-    assert hold_reason(top, [scored("https://d.test/translations/", 0.2, **(section | {"content_cos": 0.5}))]) == ""
-    assert hold_reason(top, [scored("https://d.test/translations/", 0.2, **(section | {"title_exact": 0.0}))]) == ""
+def test_a_page_the_archived_copy_speaks_against_is_held_unless_its_own_name_and_title_agree():
+    # langgraph's agents/human-in-the-loop/ went to a how-to; concepts/human_in_the_loop/ has the
+    # title, but holds under half of the archived text and reads unlike it
+    look_alike = dict(title_sim=1.0, anchor_title=1.0, title_exact=1.0, in_exact=1.0, has_copy=1.0, copy_coverage=0.46,
+                      content_cos=0.44, same_host=1.0)
+    top = scored("https://d.test/concepts/human_in_the_loop/", 0.97, **look_alike)
+    assert hold_reason(top, []) == "the archived copy speaks against it: it holds less than half of the dead page's text"
+    # devguide's contrib/security/: only the URL (a rewrite to security/) agrees; held as well
+    url_only = dict(same_name=1.0, name_unique=1.0, rewrite=1.0, has_copy=1.0, copy_coverage=0.46, content_cos=0.49, title_sim=0.5)
+    assert hold_reason(scored("https://d.test/security/", 0.95, **url_only), []).startswith("the archived copy speaks against it")
+    # a page rewritten where it stands keeps its unique name and its title (devguide's gdb/)
+    rewritten = look_alike | {"same_name": 1.0, "name_unique": 1.0}
+    assert hold_reason(scored("https://d.test/development-tools/gdb/", 0.97, **rewritten), []) == ""
+    # ... but a name other pages share is not its own
+    assert hold_reason(scored("https://d.test/concepts/streaming/", 0.97, **(rewritten | {"name_unique": 0.0})), []) != ""
+    # the copy agrees (holds half of it, or reads alike), or there is no copy: nothing to say
+    assert hold_reason(scored("https://d.test/concepts/human_in_the_loop/", 0.97, **(look_alike | {"copy_coverage": 0.5})), []) == ""
+    assert hold_reason(scored("https://d.test/concepts/human_in_the_loop/", 0.97, **(look_alike | {"content_cos": 0.5})), []) == ""
+    no_copy = {k: v for k, v in look_alike.items() if k not in ("has_copy", "copy_coverage", "content_cos")}
+    assert hold_reason(scored("https://d.test/concepts/human_in_the_loop/", 0.97, **no_copy), []) == ""

@@ -280,7 +280,7 @@ async def test_unknown_provider_is_a_config_error():
 
 def test_a_rewrite_may_not_land_on_the_dead_url_the_home_page_or_a_directory_above_it():
     from linkfix.recover.anchors import analyse_anchor
-    from linkfix.recover.pipeline import Reference, acceptable
+    from linkfix.recover.pool import Reference, acceptable
     from linkfix.recover.rank import Known
 
     def ref(dead):
@@ -331,7 +331,7 @@ async def test_a_missing_fragment_gets_the_nearest_ids_of_the_live_page():
 
 
 async def test_the_trace_tells_every_candidate_and_what_became_of_it():
-    from linkfix.recover.pipeline import Recoverer
+    from linkfix.recover.recoverer import Recoverer
     from linkfix.recover.trace import DROPPED, SUGGESTED
 
     dead = f"{HOST}/guide/frobnicator-install.html"
@@ -357,7 +357,7 @@ async def test_the_trace_tells_every_candidate_and_what_became_of_it():
 async def test_a_renamed_page_is_found_by_what_its_siblings_call_it():
     # "Install Git" was folded into "Setup and building"; "Git bootcamp" shares the word, but
     # a sibling page still links to the new page as "Install Git" (in its text, not its nav).
-    from linkfix.recover.pipeline import Recoverer
+    from linkfix.recover.recoverer import Recoverer
 
     dead = f"{HOST}/contrib/workflows/install-git/"
     setup = f"{HOST}/getting-started/setup-building/"

@@ -29,7 +29,7 @@ async def test_a_rewrite_that_redirects_in_request_space_is_suggested_in_documen
 
 
 async def test_a_page_read_through_a_redirect_in_request_space_is_one_candidate_with_its_name_in_the_docs():
-    from linkfix.recover.pipeline import Recoverer
+    from linkfix.recover.recoverer import Recoverer
     from linkfix.recover.trace import DROPPED, RANKED_BELOW, SUGGESTED
 
     host = "https://docs.example.org"
@@ -65,7 +65,7 @@ async def test_a_cached_page_keeps_its_name_in_the_docs_when_the_remap_target_mo
     # ended up as the docs name it, not in this run's request space: the next run may remap
     # to another address (a staging port that changed), where the old request-space URL would
     # be a second, foreign-looking candidate.
-    from linkfix.recover.pipeline import Recoverer
+    from linkfix.recover.recoverer import Recoverer
     from linkfix.store.cache import Cache
 
     host = "https://docs.example.org"
@@ -78,7 +78,7 @@ async def test_a_cached_page_keeps_its_name_in_the_docs_when_the_remap_target_mo
         with Cache(tmp_path / "cache") as cache:
             recoverer = Recoverer(config=Config(suggest=True, archive=[], search=[], remap=[rule]), client=client, cache=cache,
                                   link_times={})
-            page = await recoverer.page(f"{host}/")
+            page = await recoverer.reader.page(f"{host}/")
         return page.url
 
     assert await read_root(8080) == home

@@ -218,7 +218,7 @@ def test_a_page_the_dead_one_became_a_section_of_has_its_title_as_a_heading():
         "<html><head><title>Setup and building</title></head><body><nav><h2>Contents</h2></nav><main>"
         "<h1>Setup and building</h1><section><span id='checkout'></span><h2>Get the source code ¶</h2><p>Fork it.</p>"
         "</section><h3>Install dependencies</h3><h5>Fine print</h5></main></body></html>"))
-    assert page.headings == ("Get the source code ¶", "Install dependencies")  # h2-h4 of the content, not the nav
+    assert page.headings == ("Get the source code", "Install dependencies")  # h2-h4 of the content, not the nav; no permalink sign
     known = rank.Known(dead_url="https://d.test/contrib/get-source/", copy_title="Get the source code",
                        copy_terms=Counter(terms.normal_terms("fork the repository")))
     merged = rank.similarity_features(known, candidate_url=page.url, candidate_title=page.title, candidate_terms=Counter(),

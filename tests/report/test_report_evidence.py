@@ -80,3 +80,10 @@ def test_a_dead_page_merged_in_as_a_section_is_said():
     merged = replace(WEAK, evidence={"features": {"heading_sim": 1.0, "same_host": 1.0, "copy_coverage": 0.98}})
     assert evidence.reasons(merged)[:2] == ["the dead page's title heads a section of it", "98% of the archived text"]
     assert "heads a section" not in " ".join(evidence.reasons(replace(WEAK, evidence={"features": {"heading_sim": 0.6}})))
+
+
+def test_a_suggestion_answered_at_a_section_names_the_section():
+    # recovery answered page#id (recover/sections.py) and kept the heading in the evidence
+    merged = replace(WEAK, url="https://d.test/setup/#install-git",
+                     evidence={"section": "Install Git", "features": {"heading_sim": 1.0, "same_host": 1.0, "copy_coverage": 0.98}})
+    assert evidence.reasons(merged)[:2] == ['the dead page became its section "Install Git"', "98% of the archived text"]

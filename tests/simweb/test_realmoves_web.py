@@ -11,6 +11,7 @@ import pytest
 from realmoves_sample import MK_BASE, MOVED, SX_BASE, sample_dataset
 
 from linkfix.config import Config, validate
+from linkfix_simweb import SimWeb
 from linkfix_simweb.realmoves import ArchiveLimits, build_real_web, dataset_dir, load_dataset
 
 SMALL = ArchiveLimits(search_limit=50, search_window=1.0, playback_limit=50, playback_window=1.0, ban_after=1.0, ban_seconds=1.0)
@@ -107,3 +108,18 @@ async def test_on_the_real_set_every_new_url_is_live_and_every_old_url_is_404(si
                 assert response.status == 200, case.new_url
             async with session.get(real.loopback(case.old_url), allow_redirects=False) as response:
                 assert response.status == 404, case.old_url
+
+
+async def test_a_second_build_reads_the_rendered_pages_from_the_render_cache(simweb, tmp_path, monkeypatch):
+    from linkfix_simweb.realmoves import web as web_module
+
+    first = build_real_web(simweb, sample_dataset(), limits=SMALL, render_cache=tmp_path)
+    assert list(tmp_path.iterdir())  # one file per site
+
+    def no_rendering(*args, **kwargs):
+        raise AssertionError("rendered again")
+
+    monkeypatch.setattr(web_module, "render_source", no_rendering)
+    async with SimWeb() as other:
+        second = build_real_web(other, sample_dataset(), limits=SMALL, render_cache=tmp_path)
+    assert second.search_index.pages == first.search_index.pages  # the same pages, the same text

@@ -30,8 +30,6 @@ import logging
 import os
 import re
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from itertools import repeat
 
 from ...model import Document, Link, LinkKind, Page, Span
@@ -419,6 +417,11 @@ def extract_html_many(
     """
     workers = (os.cpu_count() or 1) if workers is None else workers
     if workers > 1 and len(pages) > 1 and sum(len(text) for text, _ in pages) >= _POOL_MIN_CHARS:
+        # Imported here: concurrent.futures.process brings multiprocessing, pickle and tempfile,
+        # a tenth of the start-up of a one-page check that never starts a pool.
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+
         texts = [text for text, _ in pages]
         chunk = max(1, len(pages) // (workers * 8))  # small chunks even out one huge page
         try:

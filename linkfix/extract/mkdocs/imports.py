@@ -76,11 +76,18 @@ def extension_refusal(name: str) -> str | None:
 @functools.cache
 def _entry_point_modules() -> dict[str, str]:
     """Extension name -> module, of the `markdown.extensions` entry points (the first of a
-    name, as Python-Markdown takes it). Read once: it walks every installed distribution."""
-    from importlib.metadata import entry_points
+    name, as Python-Markdown takes it). Read once, from Python-Markdown's own reading where it has
+    one: each walks every installed distribution."""
+    try:
+        from markdown.util import get_installed_extensions  # cached: Python-Markdown reads it anyway
 
+        points: Any = get_installed_extensions()
+    except ImportError:  # an older Python-Markdown
+        from importlib.metadata import entry_points
+
+        points = entry_points(group="markdown.extensions")
     modules: dict[str, str] = {}
-    for point in entry_points(group="markdown.extensions"):
+    for point in points:
         modules.setdefault(point.name, point.module)
     return modules
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS
-from .setup import Loaded, MarkdownSetup, load
+from .meta import get_data
+from .setup import Loaded, MarkdownSetup, loaded
 from .snippet_reads import guard_snippets
 
 log = logging.getLogger(__name__)
@@ -32,10 +33,8 @@ class Body:
 
 
 def split_meta(text: str) -> Body:
-    """MkDocs' own reading (`mkdocs.utils.meta.get_data`): YAML front matter or MultiMarkdown
-    meta-data lines are not part of the page. MkDocs reads files with universal newlines."""
-    from mkdocs.utils.meta import get_data
-
+    """MkDocs' own reading (`meta.get_data`): YAML front matter or MultiMarkdown meta-data
+    lines are not part of the page. MkDocs reads files with universal newlines."""
     normal = text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
     markdown, meta = get_data(normal)
     return Body(markdown=markdown, meta=meta if isinstance(meta, dict) else {})
@@ -122,5 +121,5 @@ def _hook_runner(config_file: str) -> Any:
 @functools.lru_cache(maxsize=4)
 def renderer_for(setup: MarkdownSetup) -> Renderer | None:
     """One renderer per setup and process; None when Python-Markdown cannot be used."""
-    loaded = load(setup)
-    return Renderer(loaded, setup.project_dir, setup.run_hooks_of) if loaded is not None else None
+    ready = loaded(setup)
+    return Renderer(ready, setup.project_dir, setup.run_hooks_of) if ready is not None else None

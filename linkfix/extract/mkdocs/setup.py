@@ -209,6 +209,17 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         if entry is not None:
             unsure.append(f"the custom fence {entry.group(2) or ''} of {entry.group(1)}".replace("  ", " "))
             packages.append(_distribution(entry.group(3)))
+
+    def leave_out(name: str, exc: Exception) -> None:
+        if name in NO_LINKS_OR_IDS:
+            notes.append(f"markdown extension '{name}' is left out ({type(exc).__name__}): {NO_LINKS_OR_IDS[name]}")
+        else:
+            problems.append(_left_out(name, exc))
+            unsure.append(f"the Markdown extension {name}")
+            packages.append(_distribution(name))
+        configs.pop(name, None)
+
+    probe = markdown.Markdown()  # builds an extension (its import, its config) without a parser to extend
     for name in names:
         if name in MKDOCS_ONLY:
             log.debug("leaving out %s in a source check: %s", name, MKDOCS_ONLY[name])
@@ -228,22 +239,22 @@ def load(setup: MarkdownSetup) -> Loaded | None:
             configs.pop(name, None)
             continue
         try:
-            markdown.Markdown(extensions=[name], extension_configs={name: configs[name]} if name in configs else {})
+            probe.build_extension(name, configs.get(name, {}))
         except Exception as exc:  # an extension's own import or config error: any type
-            if name in NO_LINKS_OR_IDS:
-                notes.append(f"markdown extension '{name}' is left out ({type(exc).__name__}): {NO_LINKS_OR_IDS[name]}")
-            else:
-                problems.append(_left_out(name, exc))
-                unsure.append(f"the Markdown extension {name}")
-                packages.append(_distribution(name))
-            configs.pop(name, None)
+            leave_out(name, exc)
             continue
         extensions.append(name)
-    try:
-        markdown.Markdown(extensions=extensions, extension_configs=configs)
-    except Exception as exc:
+    failure = _extending(markdown, extensions, configs)
+    if failure is not None:  # which one fails on a parser of its own: left out, as an import error is
+        for name in list(extensions):
+            alone = _extending(markdown, [name], {name: configs[name]} if name in configs else {})
+            if alone is not None:
+                leave_out(name, alone)
+                extensions.remove(name)
+        failure = _extending(markdown, extensions, configs)
+    if failure is not None:
         if not all(name in MKDOCS_BUILTIN_EXTENSIONS for name in extensions):
-            problems.append(f"the Markdown extensions do not load together ({type(exc).__name__}: {exc}); "
+            problems.append(f"the Markdown extensions do not load together ({type(failure).__name__}: {failure}); "
                             f"rendering with MkDocs' own ({', '.join(MKDOCS_BUILTIN_EXTENSIONS)}) only")
         extensions = [name for name in extensions if name in MKDOCS_BUILTIN_EXTENSIONS]
         configs = {name: value for name, value in configs.items() if name in extensions}
@@ -293,6 +304,17 @@ def _dropped_options(setup: MarkdownSetup, configs: dict[str, Any]) -> list[tupl
         if isinstance(given, dict) and isinstance(now, dict):
             dropped += [(name, key) for key in given if key not in now]
     return dropped
+
+
+def _extending(markdown: Any, extensions: list[str], configs: dict[str, Any]) -> Exception | None:
+    """What a Markdown parser with `extensions` raises when it is made, or None. All together
+    first: a parser per extension, each registering its processors, made load() cost more than
+    rendering a page."""
+    try:
+        markdown.Markdown(extensions=extensions, extension_configs=configs)
+    except Exception as exc:  # an extension's own failure: any type
+        return exc
+    return None
 
 
 def _left_out(name: str, exc: BaseException) -> str:
@@ -426,17 +448,23 @@ def _line_ids(highlight: Any) -> bool:
 
 
 @functools.lru_cache(maxsize=8)
+def loaded(setup: MarkdownSetup) -> Loaded | None:
+    """`load`, once per process and setup: `announce` and the renderer share it."""
+    return load(setup)
+
+
+@functools.lru_cache(maxsize=8)
 def announce(setup: MarkdownSetup) -> bool:
     """Say once (per process and config) what `load` leaves out; False when Python-Markdown
     cannot render at all here (the pages are then read with the CommonMark reader)."""
-    loaded = load(setup)
-    if loaded is None:
+    ready = loaded(setup)
+    if ready is None:
         log.warning("Python-Markdown cannot render here: reading the MkDocs pages with the CommonMark reader "
                     "(admonitions, content tabs and other extension blocks are not seen)")
         return False
-    for problem in loaded.problems:
+    for problem in ready.problems:
         log.warning("%s", problem)
-    for note in loaded.notes:
+    for note in ready.notes:
         log.info("%s", note)
     return True
 

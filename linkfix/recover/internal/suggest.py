@@ -37,7 +37,7 @@ from markdown_it.common.utils import unescapeAll
 from ...check.local import LocalChecker
 from ...inputs.read import Unreadable, display_path, read_text
 from ...inputs.sources import MARKDOWN_SUFFIXES
-from ...model import Candidate, LinkResult, Scope, Status
+from ...model import Candidate, LinkResult, Method, Scope, Status
 from .confidence import confidence_of
 from .headings import GitPages, RenamedId, renamed_id
 from .history import Renames, Trail, read_renames
@@ -50,7 +50,7 @@ MAX_SUGGESTIONS = 5
 #: How many redirect_maps entries (or renames) a page may be sent through.
 MAX_HOPS = 10
 
-GIT_RENAME, REDIRECT_MAP, NEAR_NAME, NEAR_FRAGMENT = "git-rename", "redirect-map", "near-name", "near-fragment"
+GIT_RENAME, REDIRECT_MAP, NEAR_NAME, NEAR_FRAGMENT = Method.GIT_RENAME, Method.REDIRECT_MAP, Method.NEAR_NAME, Method.NEAR_FRAGMENT
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

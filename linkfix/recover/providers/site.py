@@ -250,7 +250,7 @@ class Site(SearchProvider):
 
     def __init__(self, settings, remote: Remote) -> None:
         super().__init__(settings, remote)
-        #: Archives whose URL lists of the host are used (set by the pipeline).
+        #: Archives whose URL lists of the host are used (set by the recoverer).
         self.archives: list[ArchiveProvider] = []
         # Each host and directory is gathered once per run; concurrent links share the task.
         self._dirs_done: dict[str, asyncio.Future[list[Hit]]] = {}  # directory URL -> its pages
