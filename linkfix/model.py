@@ -97,6 +97,7 @@ class Reason(StrEnum):
     OUTSIDE_BUILD = "outside-build"  # under the site's URL, not in this build, not checked (offline)
     EXCLUDED = "excluded"  # matches an exclude pattern
     IGNORED = "ignored"  # an ignore comment in its source, or a pattern of an ignore file (.linkfixignore, .lycheeignore)
+    REQUEST_BUDGET = "request-budget"  # not sent: the run's request budget was spent (--crawl-requests)
     PRIVATE_ADDRESS = "private-address"
     METADATA_ADDRESS = "metadata-address"
     NO_SCHEME = "no-scheme"
@@ -106,6 +107,7 @@ class Reason(StrEnum):
     BUILD_TIME_FILE = "build-time-file"  # a file the build may make (a plugin, hook or script; a theme not installed here)
     REWRITTEN_AT_BUILD = "rewritten-at-build"  # a link on a page the build rewrites before rendering (a hook)
     INCLUDED_TEXT = "included-text"  # the target is made of an included file's text spliced into the page's: never fetched
+    TOO_MANY_IDS = "too-many-ids"  # a fragment into a remote page with more ids than linkfix keeps (check.http.fragments)
 
     @classmethod
     def http(cls, status: int) -> Reason:

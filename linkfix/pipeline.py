@@ -35,7 +35,7 @@ from .recover.gittime import link_times as git_link_times
 from .store.cache import Cache
 
 if TYPE_CHECKING:
-    from .check.http import Progress
+    from .check.http import Progress, RequestBudget
     from .inputs.crawl import CrawlLimits
 
     class RunProgress(Progress, Protocol):
@@ -160,6 +160,7 @@ async def check_documents(
     cache: Cache | None = None,
     link_times: Mapping[str, datetime] | None = None,
     on_recovery: Callable[[Any], None] | None = None,
+    budget: RequestBudget | None = None,
 ) -> Report:
     """Check extracted documents (keyed by root-relative path) against `project`.
 
@@ -168,6 +169,7 @@ async def check_documents(
     hosts are busy while the rest is extracted. `errors` may still grow meanwhile: it is read at the end. `known` holds results
     already established for some external URLs (pages a crawl fetched), so that they are not
     requested twice. `cache` is the run's open cache, else one is opened for the checks.
+    `budget` bounds the requests of the checks and recovery together (a crawl's: see crawl_check).
     """
     started = time.time() if started is None else started
     pages: dict[str, Page] = {}
@@ -176,7 +178,7 @@ async def check_documents(
     placed: list[tuple[Any, Target]] = []
     page_rels: dict[str, str] = {}  # a page's path as links name it -> its root-relative path
     ignores = Ignores.load(config)
-    async with _ExternalChecks(config, resolver=resolver, progress=progress, skip=known, cache=cache) as external:
+    async with _ExternalChecks(config, resolver=resolver, progress=progress, skip=known, cache=cache, budget=budget) as external:
         handed_over = time.perf_counter()
         files_read, files_total = 0, len(project.files)
         async with aclosing(_each(documents)) as stream:
@@ -213,7 +215,7 @@ async def check_documents(
 
         results = suggest_all(results, local, page_rels)
     if config.suggest and not config.offline:
-        results = await _recover(results, config, resolver=resolver, link_times=link_times, on_recovery=on_recovery)
+        results = await _recover(results, config, resolver=resolver, link_times=link_times, on_recovery=on_recovery, budget=budget)
 
     return Report(
         results=tuple(results),
@@ -258,8 +260,10 @@ def _link_as_is(link: Link) -> str:
 class _ExternalChecks:
     """The external URLs of a run, each handed to the HTTP checker (once) as it turns up."""
 
-    def __init__(self, config: Config, *, resolver: Any, progress: Progress | None, skip: Mapping[str, CheckResult], cache: Cache | None) -> None:
+    def __init__(self, config: Config, *, resolver: Any, progress: Progress | None, skip: Mapping[str, CheckResult], cache: Cache | None,
+                 budget: RequestBudget | None = None) -> None:
         self.config = config
+        self._budget = budget
         self._resolver = resolver
         self._progress = progress
         self._skip = skip
@@ -305,7 +309,7 @@ class _ExternalChecks:
         cache = self._cache
         if cache is None:
             cache = self._own_cache = open_cache(self.config)
-        self._checker = HttpChecker(self.config, cache, resolver=self._resolver, progress=self._progress)
+        self._checker = HttpChecker(self.config, cache, resolver=self._resolver, progress=self._progress, budget=self._budget)
         self._checker.open()
 
     async def results(self) -> dict[str, CheckResult]:
@@ -376,7 +380,7 @@ def _split_fragment(url: str, config: Config) -> tuple[str, str]:
 
 
 async def _recover(results: list[LinkResult], config: Config, *, resolver, link_times: Mapping[str, datetime] | None = None,
-                   on_recovery: Callable[[Any], None] | None = None) -> list[LinkResult]:
+                   on_recovery: Callable[[Any], None] | None = None, budget: RequestBudget | None = None) -> list[LinkResult]:
     from .check.http import HttpChecker
     from .recover.run import recover_all
 
@@ -384,7 +388,7 @@ async def _recover(results: list[LinkResult], config: Config, *, resolver, link_
         return results
     cache = open_cache(config)
     try:
-        async with HttpChecker(config, cache, resolver=resolver) as client:
+        async with HttpChecker(config, cache, resolver=resolver, budget=budget) as client:
             broken = [r for r in results if r.failing and r.scope is Scope.EXTERNAL]
             times = {**git_link_times(broken), **(link_times or {})}
             return list(await recover_all(results, config=config, client=client, cache=cache,
@@ -395,9 +399,11 @@ async def _recover(results: list[LinkResult], config: Config, *, resolver, link_
 
 async def crawl_check(start: str, config: Config, limits: CrawlLimits, *, resolver: Any = None,
                       progress: RunProgress | None = None) -> Report:
-    """Crawl the site under `start`, then check every link found, like `run_check` does."""
-    from .check.http import HttpChecker
-    from .inputs.crawl import crawl, known_results, read_robots, validate_start, with_crawl_delay
+    """Crawl the site under `start`, then check every link found, like `run_check` does. The
+    pages a stranger serves decide how many links there are: `limits` caps the links taken
+    from one page and the requests of the whole run (crawl, checks and recovery together)."""
+    from .check.http import HttpChecker, RequestBudget
+    from .inputs.crawl import budget_errors, crawl, known_results, read_robots, validate_start, with_crawl_delay
 
     start = validate_start(start)
     if config.offline:
@@ -406,14 +412,15 @@ async def crawl_check(start: str, config: Config, limits: CrawlLimits, *, resolv
         # base_url maps URLs to local files; a crawl has no local files, only the live site.
         log.info("--crawl: ignoring base_url %s", config.base_url)
         config = replace(config, base_url="")
+    budget = RequestBudget(limits.max_requests, setting="--crawl-requests")
     # robots.txt first, with a throw-away client: its Crawl-delay shapes the real client.
-    async with HttpChecker(config, Cache(None), resolver=resolver) as client:
+    async with HttpChecker(config, Cache(None), resolver=resolver, budget=budget) as client:
         robots = await read_robots(client, start)
     config = with_crawl_delay(start, config, robots)
     cache = open_cache(config)
     try:
-        async with HttpChecker(config, cache, resolver=resolver) as client:
-            crawled = await crawl(client, start, limits, robots=robots, want_text=config.suggest)
+        async with HttpChecker(config, cache, resolver=resolver, budget=budget) as client:
+            crawled = await crawl(client, start, limits, robots=robots, want_text=config.suggest, budget=budget)
     finally:
         cache.close()
     if not crawled.pages:
@@ -429,5 +436,5 @@ async def crawl_check(start: str, config: Config, limits: CrawlLimits, *, resolv
     }
     errors = list(crawled.errors) + ([f"{start}: start page not crawled: {crawled.start_problem}"] if crawled.start_problem else [])
     report = await check_documents(documents, project, config, resolver=resolver, progress=progress,
-                                   errors=errors, known=known_results(crawled, targets, config))
-    return replace(report, root=start)
+                                   errors=errors, known=known_results(crawled, targets, config), budget=budget)
+    return replace(report, root=start, errors=(*report.errors, *budget_errors(report, budget)))

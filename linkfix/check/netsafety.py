@@ -14,7 +14,9 @@ Hosts are judged three times:
   check nothing can go around.
 
 A configured proxy is trusted: the connection to it is allowed whatever its address, and the
-names it is asked for are resolved by the proxy, not here.
+names it is asked for are resolved by the proxy, not here. The host each request asks the proxy
+for is judged by its spelling (`classify_host`) where the proxy is chosen (`Transport.request`),
+for every request alike: checks, redirect hops, recovery and the network probe.
 """
 
 from __future__ import annotations

@@ -162,6 +162,8 @@ def judge_network_error(kind: Reason, detail: str) -> Verdict:
         return Verdict(status=Status.TIMEOUT, reason=Reason.TIMEOUT, detail=detail or "no answer in time")
     if kind == Reason.INVALID_URL:
         return Verdict(status=Status.BROKEN, reason=Reason.INVALID_URL, detail=detail)
+    if kind == Reason.REQUEST_BUDGET:  # not sent: the runner's limit, like --offline
+        return Verdict(status=Status.EXCLUDED, reason=Reason.REQUEST_BUDGET, detail=detail)
     return Verdict(status=Status.ERROR, reason=Reason(kind), detail=detail)
 
 

@@ -6,6 +6,7 @@ the two can never drift apart. Subcommands live in `linkfix/cli/commands/`, one 
 
 from __future__ import annotations
 
+import _thread
 import argparse
 import copy
 import difflib
@@ -235,31 +236,60 @@ def _configure_logging(args: argparse.Namespace) -> None:
 
 class _Terminated:
     """SIGTERM handled like Ctrl-C, so that a CI timeout or `kill` gets the same clean stop:
-    tasks cancelled, the cache flushed, no half-written file. Installed for one main() call."""
+    tasks cancelled, the cache flushed, no half-written file. Installed for one main() call.
+
+    A cancelled task stops at its next `await`; while the event loop is held by work that does
+    not await (a page being rendered), that can be long. So when the loop has not run within
+    GRACE_SECONDS of the signal, the signal is delivered again, which raises KeyboardInterrupt
+    where the main thread is (a second Ctrl-C does the same)."""
+
+    GRACE_SECONDS = 1.0
 
     def __init__(self) -> None:
         self.received = False
         self._previous: Any = None
+        self._active = False
 
     def __enter__(self) -> _Terminated:
         if threading.current_thread() is threading.main_thread():  # signal.signal's own rule
             self._previous = signal.signal(signal.SIGTERM, self._handle)
+            self._active = True
         return self
 
     def __exit__(self, *exc_info: object) -> None:
+        self._active = False
         if self._previous is not None:
             signal.signal(signal.SIGTERM, self._previous)
 
     def _handle(self, signum: int, frame: Any) -> None:
+        if self.received or not self._active:  # the run did not stop in time (see the class note)
+            raise KeyboardInterrupt
         self.received = True
         # asyncio.run() installs its own SIGINT handler (cancel the main task, then raise
         # KeyboardInterrupt): call whichever is in place. An ignored SIGINT (a background job)
         # must not make SIGTERM ignored too, so anything else raises KeyboardInterrupt.
         handler = signal.getsignal(signal.SIGINT)
-        if callable(handler):
-            handler(signal.SIGINT, frame)
-        else:
+        if not callable(handler):
             raise KeyboardInterrupt
+        handler(signal.SIGINT, frame)
+        self._insist_unless_the_loop_runs()
+
+    def _insist_unless_the_loop_runs(self) -> None:
+        asyncio = sys.modules.get("asyncio")  # not imported: no event loop (and `--help` stays light)
+        try:
+            loop = asyncio.get_running_loop() if asyncio is not None else None
+        except RuntimeError:
+            loop = None
+        if loop is None:  # the SIGINT handler is no event loop's: it has raised already
+            return
+        ran = threading.Event()
+        loop.call_soon_threadsafe(ran.set)
+        threading.Thread(target=self._insist_after, args=(ran,), name="linkfix-sigterm", daemon=True).start()
+
+    def _insist_after(self, ran: threading.Event) -> None:
+        """Deliver SIGTERM again (`_handle` raises then) unless the event loop ran meanwhile."""
+        if not ran.wait(self.GRACE_SECONDS) and self._active:
+            _thread.interrupt_main(signal.SIGTERM)  # runs in the main thread, if `_handle` is still installed
 
 
 def main(argv: Sequence[str] | None = None) -> int:

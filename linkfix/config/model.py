@@ -32,6 +32,9 @@ from .types import (
     NetworkProbe,
     OptionalHttpUrl,
     PositiveSeconds,
+    Redirects,
+    RequestSeconds,
+    Retries,
     Seconds,
     Settings,
     Whole,
@@ -80,9 +83,9 @@ class Config:
     max_concurrency: Count = _key(64, NETWORK, "requests in flight at once, over all hosts")
     host_concurrency: Count = _key(8, NETWORK, "connections to one host at once (a guarantee)")
     request_interval: Seconds = _key(0.0, NETWORK, "seconds between two requests to one host")
-    timeout: PositiveSeconds = _key(20.0, NETWORK, "seconds for one request")
-    max_retries: Whole = _key(2, NETWORK, "retries for timeouts, resets and 5xx")
-    max_redirects: Whole = _key(10, NETWORK, "longest redirect chain followed")
+    timeout: RequestSeconds = _key(20.0, NETWORK, "seconds for one request (at most 300)")
+    max_retries: Retries = _key(2, NETWORK, "retries for timeouts, resets and 5xx (at most 10)")
+    max_redirects: Redirects = _key(10, NETWORK, "longest redirect chain followed (at most 20)")
     user_agent: HeaderValue = _key("linkfix (+https://pypi.org/project/linkfix/)", NETWORK, "User-Agent header")
     hosts: dict[HostName, HostSettings] = _key(dict, NETWORK, "per-host settings: {host: {concurrency, request_interval, headers}} (JSON on the command line)", factory=True)
     blocked_is_broken: bool = _key(False, NETWORK, "report bot-blocked links (403/429/999) as broken")

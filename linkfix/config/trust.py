@@ -33,7 +33,9 @@ def refuse_runner_only(name: str, value: Any, where: str, config_dir: Path) -> N
         what, flag = RUNNER_ONLY[name]
         raise ConfigError(_refused(where, name, what, flag))
     if name == "cache_dir":
-        _refuse_outside(where, value, config_dir)
+        _refuse_outside(where, name, value, config_dir, "that files are written outside the project")
+    elif name == "root_dir" and value:
+        _refuse_outside(where, name, value, config_dir, "that files outside the project are read")
     elif name in ("search", "archive"):
         for index, provider in enumerate(value):
             key = f"{name}[{index}]"
@@ -48,10 +50,11 @@ def _refused(where: str, key: str, what: str, flag: str) -> str:
             f"repository (pass {flag} on the command line instead)")
 
 
-def _refuse_outside(where: str, value: str, config_dir: Path) -> None:
-    """`cache_dir` from a file must stay inside the directory of that file, symlinks followed:
-    the cache is written there."""
+def _refuse_outside(where: str, name: str, value: str, config_dir: Path, what: str) -> None:
+    """A directory a file names (`cache_dir`: the cache is written there; `root_dir`: pages and
+    #fragment targets are read there) must stay inside the directory of that file, symlinks
+    followed."""
     directory = Path(value).expanduser()
     real = Path(os.path.realpath(directory if directory.is_absolute() else config_dir / directory))
     if not real.is_relative_to(os.path.realpath(config_dir)):
-        raise ConfigError(_refused(where, "cache_dir", f"that files are written outside the project (to {real})", "--cache-dir"))
+        raise ConfigError(_refused(where, name, f"{what} (to {real})", "--" + name.replace("_", "-")))

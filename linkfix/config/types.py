@@ -18,20 +18,48 @@ from .durations import DURATION_PATTERN, DURATION_UNIT
 Count = Annotated[int, Meta(ge=1)]  # where 0 means nothing useful (connections, runs)
 Whole = Annotated[int, Meta(ge=0)]
 # Durations: a number in the key's unit, or a string with its own ('10s', '36h': durations.py),
-# read before the constraint is checked; the schema takes both.
+# read before the constraint is checked; the schema takes both. They are finite and bounded: a
+# file in the checked repository may set them, and `.inf` (YAML's infinity) would hold a host,
+# a request or a broken link's recovery for ever.
 _DURATION_SCHEMA = {"pattern": DURATION_PATTERN}  # schema.py adds the string type
-Seconds = Annotated[float, Meta(ge=0, extra={DURATION_UNIT: "s", "expects": "a number of seconds >= 0 or a duration such as 500ms, 10s, 2m"},
+MAX_SECONDS = 3600
+Seconds = Annotated[float, Meta(ge=0, le=MAX_SECONDS, extra={DURATION_UNIT: "s", "expects": "a number of seconds from 0 to 3600 or a duration "
+                                                                                        "such as 500ms, 10s, 2m (at most 1h)"},
                                  extra_json_schema=_DURATION_SCHEMA)]
-PositiveSeconds = Annotated[float, Meta(gt=0, extra={DURATION_UNIT: "s", "expects": "a number of seconds > 0 or a duration such as 500ms, 10s, 2m"},
+PositiveSeconds = Annotated[float, Meta(gt=0, le=MAX_SECONDS, extra={DURATION_UNIT: "s", "expects": "a number of seconds > 0 and <= 3600 or a "
+                                                                                                "duration such as 500ms, 10s, 2m (at most 1h)"},
                                          extra_json_schema=_DURATION_SCHEMA)]
-Days = Annotated[float, Meta(ge=0, extra={DURATION_UNIT: "d", "expects": "a number of days >= 0 or a duration such as 12h, 2d, 1w"},
+RequestSeconds = Annotated[float, Meta(gt=0, le=300, extra={DURATION_UNIT: "s", "expects": "a number of seconds > 0 and <= 300 or a duration "
+                                                                                       "such as 500ms, 10s, 2m (at most 5m)"},
+                                        extra_json_schema=_DURATION_SCHEMA)]  # one request: five minutes at most
+Days = Annotated[float, Meta(ge=0, le=3650, extra={DURATION_UNIT: "d", "expects": "a number of days from 0 to 3650 or a duration such as 12h, 2d, 1w"},
                               extra_json_schema=_DURATION_SCHEMA)]
 Fraction = Annotated[float, Meta(ge=0, le=1)]
+# Retries and redirects multiply the requests one link costs: a URL gets at most
+# (1 + retries) x (1 + redirects) of them, each at most `timeout` long.
+Retries = Annotated[int, Meta(ge=0, le=10)]
+Redirects = Annotated[int, Meta(ge=0, le=20)]  # what browsers follow (Chrome, Firefox: 20)
 
-# RFC 9110 token; a value may hold any text but control characters: a CR or LF in a header
-# would end it early (every request then fails, or carries a header of the config's making).
-HeaderName = Annotated[str, Meta(pattern=r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
-                                 extra={"expects": "an HTTP header name (letters, digits, - and !#$%&'*+.^_`|~)"})]
+# Headers of the connection and the message's framing are linkfix's (and the HTTP client's) to
+# set: a configured Host would send a request for one site to another's address (and past the
+# address checks, which judge the URL's host); Content-Length or Transfer-Encoding would frame
+# the request wrongly (request smuggling through a proxy); Proxy-* would speak to the user's proxy.
+RESERVED_HEADERS = ("Host", "Content-Length", "Transfer-Encoding", "Connection", "Keep-Alive", "Proxy-Connection",
+                    "Proxy-Authorization", "TE", "Trailer", "Upgrade", "Expect")
+
+
+def _any_case(name: str) -> str:
+    """`name` as a regex matching it in any letter case (no inline flags: JSON schema regexes
+    are ECMA 262, which editors read without them)."""
+    return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in name)
+
+
+# RFC 9110 token, not one of RESERVED_HEADERS; a value may hold any text but control characters:
+# a CR or LF in a header would end it early (every request then fails, or carries a header of
+# the config's making).
+HeaderName = Annotated[str, Meta(pattern=rf"^(?!(?:{'|'.join(map(_any_case, RESERVED_HEADERS))})$)[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+                                 extra={"expects": "an HTTP header name (letters, digits, - and !#$%&'*+.^_`|~) other than "
+                                                   + ", ".join(RESERVED_HEADERS) + ", which linkfix sets itself"})]
 HeaderValue = Annotated[str, Meta(pattern=r"^[^\x00-\x08\x0a-\x1f\x7f-\x9f]*$",
                                   extra={"expects": "text without control characters (no CR, LF or other control codes)"})]
 # The names per-host settings are looked up by: a URL's host, without scheme, port or path.

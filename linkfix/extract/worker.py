@@ -100,9 +100,11 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
             if isinstance(outcome, asyncio.Future):
                 outcome.cancel()
         if pool is not None:
-            # Waited for (at most the one file the worker is parsing): a pool left to wind down
-            # on its own races the interpreter's exit hook, which then writes to the pool's
-            # closed wake-up pipe and prints a traceback (CPython 3.11, seen on SIGTERM).
+            if queue:  # stopped early: the file the worker is parsing is not waited for (a slow page takes seconds)
+                _stop_workers(pool)
+            # Waited for: a pool left to wind down on its own races the interpreter's exit
+            # hook, which then writes to the pool's closed wake-up pipe and prints a traceback
+            # (CPython 3.11, seen on SIGTERM).
             pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -111,6 +113,12 @@ def _take(queue: _Queue, cache: Cache | None, errors: list[str], project: Projec
     assert not isinstance(outcome, asyncio.Future), "a file is taken only once its outcome is there"
     remember_outcome(cache, key, outcome)
     return accept_outcome(project, path, outcome, errors)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's worker processes now (the executor has no public way to stop a task)."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
 
 
 def _ready() -> None:

@@ -167,6 +167,8 @@ def _plan_one(item: LinkResult, options: FixOptions, history: History | None) ->
             same = [c for c in mapped if c.evidence.get("same_destination") is True]
             return _best(item, same or mapped, options, guess=not same)
         if options.update_redirects and result.permanent and is_safe_url(result.final_url):
+            if result.from_cache:  # a claim of the cache directory, not an answer (see fix.confirm)
+                return None, [f"not rewritten: the redirect to {result.final_url} comes from the cache and no request confirmed it"]
             return _fix(item, _with_fragment(result.final_url, item.link.url), Method.REDIRECT, None), []
         return None, []
     if result.status is not Status.BROKEN:

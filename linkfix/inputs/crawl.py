@@ -7,6 +7,11 @@ whole host). It is seeded with the start URL and the in-scope pages of the site'
 the pages it fetches (protego, user-agent token "linkfix", `Crawl-delay` raising the host's
 request interval), and stops at `max_depth` links from a seed or after `max_pages` pages.
 
+The site decides how many links its pages hold, so the runner's limits bound what it costs:
+the first `max_links` links of a page are followed and checked (`--crawl-links`), and the run
+sends at most `max_requests` requests, crawl, checks and recovery together (`--crawl-requests`,
+a `RequestBudget`). Both are said in the report's errors when they bite.
+
 Every request goes through HttpChecker.fetch, so politeness, remap, safety rules and the cache
 are the same as for any check. Every link of every crawled page is then checked like any other
 external link, and reported in the usual formats. A page the crawl already fetched with a plain
@@ -22,7 +27,7 @@ import logging
 import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 import msgspec
@@ -32,8 +37,11 @@ from protego import Protego
 from ..config import Config, HostSettings
 from ..errors import InputError
 from ..extract import extract_html
-from ..model import CheckResult, Document, Reason, Status
+from ..model import CheckResult, Document, Reason, Report, Status
 from ..urls import authority, page_key
+
+if TYPE_CHECKING:
+    from ..check.http import RequestBudget
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +62,8 @@ class CrawlLimits:
     max_depth: int = 5
     max_pages: int = 1000
     prefix: str = ""  # path prefix the crawl stays under; "" = the start URL's directory
+    max_links: int = 2000  # links of one page followed and checked (a real page's index has a few thousand)
+    max_requests: int = 20_000  # requests of the whole run
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -191,9 +201,10 @@ def _with_url(document: Document, url: str) -> Document:
 
 
 async def crawl(client: Any, start: str, limits: CrawlLimits, *, robots: Protego | None,
-                want_text: bool = False) -> Crawl:
+                want_text: bool = False, budget: RequestBudget | None = None) -> Crawl:
     """Breadth-first walk of the site under `start`, one level at a time (each level's pages
-    fetched concurrently; the client enforces the per-host limits). `robots`: from read_robots."""
+    fetched concurrently; the client enforces the per-host limits). `robots`: from read_robots;
+    `budget`: the run's requests (the client's), the crawl stops when it is spent."""
     scope = CrawlScope(start, limits.prefix)
     seeds = [start] + [u for u in await sitemap_pages(client, start, robots) if u in scope]
     seen: set[str] = set()
@@ -210,6 +221,9 @@ async def crawl(client: Any, start: str, limits: CrawlLimits, *, robots: Protego
     truncated = False
     depth = 0
     while level and depth <= limits.max_depth:
+        if budget is not None and budget.spent:  # said in the report (pipeline.crawl_check: budget_errors)
+            log.warning("crawl stopped: the run's request budget (--crawl-requests %d) is spent", budget.limit)
+            break
         allowed = []
         for url in level:
             if robots is None or robots.can_fetch(url, ROBOTS_AGENT):
@@ -236,8 +250,9 @@ async def crawl(client: Any, start: str, limits: CrawlLimits, *, robots: Protego
             final = fetched.final_url or url
             if fetched.redirects and final not in scope:
                 continue  # redirected off the site: not ours to crawl
-            document = _with_url(extract_html(fetched.text, url, want_text=want_text), final)
-            errors.extend(f"{url}: {warning}" for warning in document.warnings)
+            document = _with_url(extract_html(fetched.text, url, want_text=want_text, max_links=limits.max_links), final)
+            if document.warnings:  # the only one a page gets: its links over max_links left out
+                errors.append(f"{url}: only its first {limits.max_links} links are followed and checked (--crawl-links)")
             pages.append(CrawledPage(url=url, document=document, depth=depth, clean=not fetched.redirects))
             if depth == limits.max_depth:
                 continue
@@ -290,3 +305,12 @@ def with_crawl_delay(start: str, config: Config, robots: Protego | None) -> Conf
     log.info("robots.txt of %s asks for %.1f s between requests", host, float(delay))
     slower = msgspec.structs.replace(settings, request_interval=float(delay))
     return replace(config, hosts={**config.hosts, host: slower})
+
+
+def budget_errors(report: Report, budget: RequestBudget) -> list[str]:
+    """The report's word on a request budget that bit: how many links it left unchecked."""
+    if not budget.refused:
+        return []
+    unchecked = sum(1 for r in report.results if r.result.reason == Reason.REQUEST_BUDGET)
+    return [f"the run's request budget (--crawl-requests {budget.limit}) was spent: {budget.refused} request(s) not sent, "
+            f"{unchecked} link(s) not checked (reported as excluded)"]

@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from ..errors import InputError
+from .containment import describe_project, outside_project, project_of
 from .yamlfile import YamlRefused, read_yaml
 
 MAX_INHERIT = 10  # config files in one INHERIT chain
@@ -169,6 +170,10 @@ def read_mkdocs(path: Path) -> MkDocsProject:
     data = _read_chain(path)
     base = path.parent
     docs_dir = base / str(data.get("docs_dir", "docs"))
+    project = project_of(path)
+    if outside_project(docs_dir, project):
+        raise InputError(f"{path}: docs_dir '{data.get('docs_dir')}' is outside the project, {describe_project(project)}: "
+                         "linkfix reads no documentation outside it")
     if not docs_dir.is_dir():
         raise InputError(f"{path}: docs_dir '{data.get('docs_dir', 'docs')}' is not a directory")
     plugins = _plugins(data.get("plugins"))
@@ -304,12 +309,19 @@ def _read_chain(path: Path) -> dict:
     """The config of `path` over the configs it INHERITs from, merged as MkDocs merges them
     (mergedeep's default: mappings merged key by key, everything else replaced by the nearer
     file's value): `plugins: {offline: ...}` in a child keeps the parent's other plugins.
-    The chain is followed to MAX_INHERIT files; a loop is refused."""
+    The chain is followed to MAX_INHERIT files; a loop is refused, and so is a file outside the
+    project (`containment`): neither its lines nor its settings are the repository's to use."""
+    project = project_of(path)
+    if outside_project(path, project):
+        raise InputError(f"{path}: a symlink that leads outside the project, {describe_project(project)}: not read")
     chain = [path.resolve()]
     data = _read_one(path, path)
     merged = dict(data)
     while isinstance(data.get("INHERIT"), str):
         parent = (chain[-1].parent / data["INHERIT"]).resolve()
+        if outside_project(parent, project):
+            raise InputError(f"{path}: INHERIT '{data['INHERIT']}' (in {chain[-1].name}) is outside the project, "
+                             f"{describe_project(project)}: not read")
         if parent in chain:
             raise InputError(f"{path}: INHERIT loop: {' -> '.join(p.name for p in chain)} -> {parent.name}")
         if len(chain) > MAX_INHERIT:

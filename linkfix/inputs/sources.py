@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..errors import InputError
+from .containment import git_top
 from .gitignore import Ignores, gitignores_above, ignored, read_gitignore
 from .mkdocs import MKDOCS_NAMES, MkDocsProject, is_mkdocs_config, read_mkdocs
 from .read import display_path
@@ -129,9 +130,12 @@ def collect(inputs: list[str], config: Config) -> Project:
     if not root.is_dir():
         raise InputError(f"root_dir: not a directory: {root}")
     # Reads stay under the root and the directories named on the command line; a file named
-    # there (pre-commit passes every changed file) is read only if its real path is inside too.
-    named = [os.path.realpath(p if p.is_dir() else p.parent) for p in paths]
-    boundary = Path(os.path.commonpath([os.path.realpath(root), *named]))
+    # there (pre-commit passes every changed file) is read only if its real path is inside too,
+    # or inside the git work tree holding the root (a README.md beside `root_dir: docs`). A
+    # file's own directory does not count: named through a directory symlink, it is elsewhere.
+    named = [os.path.realpath(p) for p in paths if p.is_dir()]
+    top = git_top(root) if file_list else None
+    boundary = Path(os.path.commonpath([os.path.realpath(root), *named, *([os.path.realpath(top)] if top else [])]))
     files: list[Path] = []
     skipped: list[str] = []
     site_url = ""
@@ -244,17 +248,6 @@ def enclosing_mkdocs(paths: list[Path]) -> MkDocsProject | None:
                     log.info("the files are in the docs_dir of %s: checked by MkDocs' rules", config)
                     return mk
         if current == top or current.parent == current:
-            return None
-        current = current.parent
-
-
-def git_top(directory: Path) -> Path | None:
-    """The top of the git work tree holding `directory`, or None."""
-    current = directory.absolute()
-    while True:
-        if (current / ".git").exists():
-            return current
-        if current.parent == current:
             return None
         current = current.parent
 

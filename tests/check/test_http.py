@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import tracemalloc
 
 import pytest
 
@@ -242,6 +243,99 @@ async def test_fragment_present_and_missing(web):
     assert results[(url, "")].status is Status.OK
     assert results[(url, "no-such-id")].url == url + "#no-such-id"
     assert web.stats(HOST).paths["/fragments/page"] == 1  # one GET for every fragment
+
+
+# -- pages with very many ids (issue 27, finding 5: ~46 MB kept per link, no cap) ----------------------
+def mount_many_ids(web, ids: int) -> list[str]:
+    """/many/page (any query) holding `ids` ids, a0 ... in hex; the ids, sorted."""
+    from aiohttp import web as aioweb
+
+    body = "<!DOCTYPE html><html><head><title>Many</title></head><body>" + "".join(f"<i id=a{n:x}>" for n in range(ids)) + "</body></html>"
+
+    async def many(request):
+        if request.path == "/many/page":  # any query; its siblings are 404 (for the soft-404 probe)
+            return aioweb.Response(text=body, content_type="text/html")
+        return None
+
+    web.sites[HOST].mount(many)
+    return sorted(f"a{n:x}" for n in range(ids))
+
+
+async def test_fragments_asked_before_the_page_is_read_are_exact_whatever_its_size(web, monkeypatch):
+    from linkfix.check.http import fragments
+
+    monkeypatch.setattr(fragments, "KEPT_IDS", 100)
+    ids = mount_many_ids(web, 5000)
+    url = web.url(HOST, "/many/page")
+    async with checker(web) as c:
+        results = await check_all(c, [(url, ids[0]), (url, ids[-1]), (url, "a-missing")])
+    assert results[(url, ids[0])].status is Status.OK
+    assert results[(url, ids[-1])].status is Status.OK  # far beyond what is kept: asked while the page was read
+    assert (results[(url, "a-missing")].status, results[(url, "a-missing")].reason) == (Status.BROKEN, "missing-fragment")
+    assert web.stats(HOST).paths["/many/page"] == 1
+
+
+async def test_a_fragment_asked_after_a_page_over_the_cap_was_read_is_unverified_and_says_why(web, monkeypatch):
+    from linkfix.check.http import fragments
+
+    monkeypatch.setattr(fragments, "KEPT_IDS", 100)
+    ids = mount_many_ids(web, 5000)
+    url = web.url(HOST, "/many/page")
+    async with checker(web) as c:
+        assert (await c.check(url, fragment=ids[2000])).status is Status.OK
+        kept = await c.check(url, fragment=ids[10])  # among the first 100 (sorted): kept
+        late = await c.check(url, fragment=ids[4000])  # on the page, not kept
+        absent = await c.check(url, fragment="a-missing")  # not on the page, which was not kept whole
+    assert kept.status is Status.OK
+    for result in (late, absent):
+        assert (result.status, result.reason) == (Status.UNVERIFIED, "too-many-ids")
+        assert "the page has 5,000 ids, more than the 100 linkfix keeps" in result.detail
+    assert web.stats(HOST).paths["/many/page"] == 1  # read once: later fragments never read it again in the run
+
+
+async def test_a_later_run_reads_a_page_over_the_cap_again_rather_than_guess(web, monkeypatch, tmp_path):
+    from linkfix.check.http import fragments
+    from linkfix.urls import normalise_url
+
+    monkeypatch.setattr(fragments, "KEPT_IDS", 100)
+    ids = mount_many_ids(web, 5000)
+    url = web.url(HOST, "/many/page")
+    with Cache(tmp_path / "cache") as cache:
+        async with checker(web, cache=cache) as c:
+            await c.check(url, fragment=ids[0])
+        record = cache.get(fragments.IDS_NAMESPACE, normalise_url(url))
+    assert record == {"ids": ids[:100], "of": 5000}  # what the cache keeps of the page
+    with Cache(tmp_path / "cache") as cache:
+        async with checker(web, cache=cache) as c:
+            from_record = await c.check(url, fragment=ids[50])
+            assert web.stats(HOST).paths["/many/page"] == 1  # answered by the record
+            read_again = await c.check(url, fragment=ids[4999])
+    assert from_record.status is Status.OK and read_again.status is Status.OK
+    assert web.stats(HOST).paths["/many/page"] == 2
+
+
+async def test_a_run_keeps_of_a_page_only_the_ids_its_fragments_asked_for(web):
+    """Twelve links to pages of 40,000 ids each: what the checker holds afterwards is the
+    answer to the fragments asked, not the pages' ids (the issue's 40 links of 600,000 ids
+    held 1.85 GB; benchmarks/fragment_ids.py measures that case)."""
+    import gc
+
+    ids = mount_many_ids(web, 40_000)
+    targets = [(web.url(HOST, f"/many/page?n={n}"), ids[n * 997]) for n in range(12)]
+    tracemalloc.start()
+    try:
+        async with checker(web) as c:
+            results = await check_all(c, targets)
+            gc.collect()
+            held, _ = tracemalloc.get_traced_memory()
+            kept = [outcome.result().ids for outcome in c._outcomes.values()]
+    finally:
+        tracemalloc.stop()
+    # What is still held: the answers, and the cache's capped record of each page (Cache(None)
+    # keeps this run's facts in memory), not twelve pages' ids (about 3 MB each).
+    assert held < 8 * 1024 * 1024, held
+    assert all(result.status is Status.OK for result in results.values())
+    assert all(len(ids.found) == 1 for ids in kept), [len(ids.found) for ids in kept][:3]
 
 
 async def test_fragments_not_checked_when_disabled(web):
@@ -820,6 +914,27 @@ async def test_429s_in_a_row_pause_the_host_longer_each_time(web):
     assert len(gaps) == 2
     # 0.1 s (+ up to 50% jitter) after the first, 0.2 s (+ up to 50%) after the second
     assert 0.1 <= gaps[0] < 0.2 <= gaps[1]
+
+
+async def test_a_host_answering_503_retry_after_0_gets_its_retries_at_the_backoff_pace(web):
+    """`Retry-After: 0` on every answer does not make retries come as fast as the host answers
+    (issue 27: 70,000 requests in 90 s): each waits at least the backoff, which doubles, and
+    there are max_retries of them."""
+    from aiohttp import web as aioweb
+
+    async def unavailable(request):
+        return aioweb.Response(status=503, headers={"Retry-After": "0"}, text="down for maintenance")
+
+    web.sites[HOST].handler = unavailable
+    async with HttpChecker(config(host_concurrency=1, max_retries=5), Cache(None), resolver=web.resolver, backoff=0.02, max_retry_after=5) as c:
+        result = await c.check(web.url(HOST, "/busy/page"))
+    assert (result.status, result.http_status) == (Status.ERROR, 503)
+    times = web.stats(HOST).times
+    gets = web.stats(HOST).methods["GET"]
+    assert gets == 6  # the first GET (after a HEAD's 503) and its 5 retries
+    gaps = [later - earlier for earlier, later in itertools.pairwise(times)][-5:]
+    # 0.02, 0.04, 0.08, 0.16, 0.32 s at least (plus up to 50% jitter): the host is paused that long
+    assert all(gap >= 0.02 * 2**attempt for attempt, gap in enumerate(gaps)), gaps
 
 
 @pytest.mark.parametrize(("status", "verdict"), [(429, Status.BLOCKED), (503, Status.ERROR)])

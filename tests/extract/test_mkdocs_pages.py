@@ -439,3 +439,42 @@ def test_a_page_title_has_no_permalink_sign(tmp_path):
         report = asyncio.run(run_check([str(tmp_path / "mkdocs.yml")], Config(offline=True, cache=False, suggest=True)))
         (title,) = {r.link.page.title for r in report.results}
         assert title == "Configuration", permalink
+
+
+# -- a page written to be slow (issue 27, finding 6) -----------------------------------------------------
+def test_a_page_that_takes_python_markdown_too_long_is_read_as_commonmark_and_said(tmp_path, monkeypatch):
+    """`[` 20,000 times took Python-Markdown 76 s. Past its CPU-time bound a page is read with
+    the CommonMark reader instead: its links are still checked, the report says why, and the
+    other pages are rendered as MkDocs renders them."""
+    from linkfix.extract import mkdocs
+
+    monkeypatch.setattr(mkdocs, "RENDER_SECONDS", 0.5)  # the bound, made small so that the test is quick
+    monkeypatch.setattr(mkdocs, "RENDER_SECONDS_PER_MB", 0.0)
+    report = check(tmp_path, "markdown_extensions: [admonition]\n", {
+        "slow.md": "# Slow\n\n[gone](missing.md)\n\n" + "[" * 20000 + "\n",
+        "fine.md": "# Fine\n\n!!! note\n\n    [also gone](nowhere.md)\n",
+    })
+    assert broken(report) == [("fine.md", 5, "nowhere.md"), ("slow.md", 3, "missing.md")]
+    (error,) = report.errors
+    assert error.endswith("slow.md: Python-Markdown took more than 0.5 s of CPU time to render it (markdown that makes it slow, such "
+                          "as thousands of unclosed brackets): read with the CommonMark reader instead"), error
+
+
+def test_the_cpu_limit_interrupts_work_that_catches_every_exception():
+    """An extension that catches Exception around its loop does not hold the bound off."""
+    import time
+
+    from linkfix.extract.cpu_limit import CpuLimitExceeded, cpu_limit
+
+    started = time.monotonic()
+    interrupted, swallowed = False, 0
+    try:
+        with cpu_limit(0.2):
+            while time.monotonic() - started < 30:  # the test's own bound: a broken limit fails, it does not hang
+                try:
+                    sum(range(10_000))
+                except Exception:  # what a careless extension does
+                    swallowed += 1
+    except CpuLimitExceeded:
+        interrupted = True
+    assert interrupted and swallowed == 0

@@ -156,6 +156,20 @@ def test_update_redirects_only_permanent_and_keeps_fragment():
     assert [(f.url, f.new_url, f.method) for f in fixes] == [("http://r/perm#sec", "https://r/final#sec", "redirect")]
 
 
+def test_a_redirect_from_the_cache_is_never_written_unconfirmed():
+    """The plan writes only redirects a request saw: one the cache alone holds (a record is
+    input: issue 27, finding 8) gets a note; `fix` asks it again first (fix.confirm)."""
+    text = "[a](http://r/perm)\n"
+    link = occurrence(text, "http://r/perm")
+    hop = Redirect(url=link.url, status=301, location="https://attacker.test/")
+    result = CheckResult(url=link.url, status=Status.REDIRECTED, redirects=(hop,), final_url="https://attacker.test/", permanent=True,
+                         from_cache=True)
+    plan = plan_fixes(Report(results=(LinkResult(link=link, resolved=link.url, scope=Scope.EXTERNAL, result=result),)),
+                      FixOptions(update_redirects=True))
+    assert plan.fixes == ()
+    assert [n.message for n in plan.notes] == ["not rewritten: the redirect to https://attacker.test/ comes from the cache and no request confirmed it"]
+
+
 def test_archive_fallback_is_opt_in():
     text = "[a](http://gone/)\n"
     archived = Archived(url="https://web.archive.org/web/2020/http://gone/", datetime="2020-01-01T00:00:00Z")

@@ -76,7 +76,8 @@ def test_a_device_named_on_the_command_line_is_refused(tmp_path):
 def test_an_inherited_mkdocs_config_that_is_a_device_is_refused(tmp_path):
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
-    (tmp_path / "mkdocs.yml").write_text("site_name: x\nINHERIT: /dev/zero\n", encoding="utf-8")
+    os.mkfifo(tmp_path / "base.yml")  # (a device outside the project is not even looked at: finding 9 below)
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\nINHERIT: base.yml\n", encoding="utf-8")
     done = linkfix(tmp_path, "check", "--offline", "--no-cache", "mkdocs.yml")
     assert done.returncode == 2, done.stderr
     assert "not a regular file" in done.stderr
@@ -117,6 +118,27 @@ def test_symlinks_named_on_the_command_line_cannot_widen_the_root(tmp_path):
     assert [link["url"] for link in report["links"]] == ["guide.md"]  # the control: index.md was read
 
 
+@pytest.mark.parametrize("git", [True, False])
+def test_a_file_named_through_a_directory_symlink_does_not_widen_the_root(tmp_path, git):
+    """`docs/shared -> ../../elsewhere`: naming `docs/shared/private.md` must not make
+    `elsewhere` (or a directory above both) part of the project, for that file or for the
+    pages read on demand for a #fragment (issue 27, finding 10)."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "private.md").write_text(f"# Private\n\n[x](https://example.com/{SECRET})\n", encoding="utf-8")
+    (elsewhere / "notes.md").write_text(f"# Notes\n\n## {SECRET}\n", encoding="utf-8")
+    repository = tmp_path / "repository"
+    (repository / "docs").mkdir(parents=True)
+    if git:
+        (repository / ".git").mkdir()
+    (repository / "docs" / "index.md").write_text("# Home\n\n[notes](shared/notes.md#c2vjcmv0lxrva2vu)\n", encoding="utf-8")
+    (repository / "docs" / "shared").symlink_to("../../elsewhere")
+    _, report, _ = json_report(repository, "docs/index.md", "docs/shared/private.md")
+    assert SECRET not in json.dumps(report)
+    assert any("private.md" in error and "outside" in error for error in report["errors"]), report["errors"]
+    assert [link["url"] for link in report["links"]] == ["shared/notes.md#c2vjcmv0lxrva2vu"]  # the control: index.md was read
+
+
 def test_a_mkdocs_project_may_link_its_own_readme_but_not_git(tmp_path):
     (tmp_path / ".git").mkdir()
     (tmp_path / ".git" / "config").write_text(GIT_CONFIG, encoding="utf-8")
@@ -130,6 +152,52 @@ def test_a_mkdocs_project_may_link_its_own_readme_but_not_git(tmp_path):
     assert [link["url"] for link in report["links"]] == ["https://example.com/changes"]
     assert SECRET not in json.dumps(report)
     assert any("config.md" in error and "outside" in error for error in report["errors"])
+
+
+# -- issue 27, finding 9: INHERIT and docs_dir lead only within the project --------------------------
+def _outside_the_project(tmp_path: Path) -> Path:
+    """A repository (no git: its directory is the project) beside a directory of private files."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "base.yml").write_text(f'site_name: x\ntoken: "{SECRET}\n  : [\n', encoding="utf-8")  # a YAML error on the secret's line
+    (outside / "private.md").write_text(f"# Private\n\n[x](https://example.com/{SECRET})\n", encoding="utf-8")
+    repository = tmp_path / "repository"
+    (repository / "docs").mkdir(parents=True)
+    (repository / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    return repository
+
+
+@pytest.mark.parametrize("setting", ["INHERIT: ../outside/base.yml", "docs_dir: ../outside", "INHERIT: /etc/passwd"])
+def test_inherit_or_docs_dir_outside_the_project_is_refused_and_nothing_of_it_shown(tmp_path, setting):
+    repository = _outside_the_project(tmp_path)
+    (repository / "mkdocs.yml").write_text(f"site_name: x\n{setting}\n", encoding="utf-8")
+    done = linkfix(repository, "check", "--offline", "--no-cache", "-f", "json", "-o", "report.json", "mkdocs.yml")
+    assert done.returncode == 2, done.stderr
+    name = setting.split(":")[0]
+    assert f"{name} '{setting.split(': ')[1]}'" in done.stderr and "is outside the project" in done.stderr, done.stderr
+    assert SECRET not in done.stderr and "root:" not in done.stderr and not (repository / "report.json").exists()
+
+
+def test_a_mkdocs_yml_that_is_a_symlink_out_of_the_project_is_not_read(tmp_path):
+    repository = _outside_the_project(tmp_path)
+    (repository / "mkdocs.yml").symlink_to(tmp_path / "outside" / "base.yml")
+    done = linkfix(repository, "check", "--offline", "--no-cache", "mkdocs.yml")
+    assert done.returncode == 2, done.stderr
+    assert "leads outside the project" in done.stderr and SECRET not in done.stderr
+
+
+def test_inherit_and_docs_dir_may_lead_anywhere_in_the_git_work_tree(tmp_path):
+    """The control: a translation's config inherits its sibling's (FastAPI's docs/de/ -> ../en/),
+    inside the git work tree that holds both."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "docs" / "en").mkdir(parents=True)
+    (tmp_path / "docs" / "en" / "mkdocs.yml").write_text("site_name: x\nmarkdown_extensions: [toc]\n", encoding="utf-8")
+    (tmp_path / "docs" / "de").mkdir()
+    (tmp_path / "docs" / "de" / "mkdocs.yml").write_text("INHERIT: ../en/mkdocs.yml\ndocs_dir: ../../pages\n", encoding="utf-8")
+    (tmp_path / "pages").mkdir()
+    (tmp_path / "pages" / "index.md").write_text("# Start\n\n[missing](nowhere.md)\n", encoding="utf-8")
+    code, report, _ = json_report(tmp_path, "docs/de/mkdocs.yml")
+    assert code == 1 and [link["url"] for link in report["links"]] == ["nowhere.md"]
 
 
 # -- finding 8: YAML bombs ----------------------------------------------------------------------------
@@ -185,6 +253,22 @@ def test_a_hostile_linkfix_yml_is_refused_with_exit_2(tmp_path, text):
     assert "linkfix.yml" in done.stderr and "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("config", ["mkdocs.yml", "linkfix.yml"])
+@pytest.mark.parametrize(("character", "shown"), [("\x00", "#x0000"), ("\x1b", "#x001b"), ("\x07", "#x0007")])
+def test_a_control_character_in_a_config_is_exit_2_shown_escaped(tmp_path, config, character, shown):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    # The second line, 14th column: `site_name: 'a` / `timeout: 3\nuser_agent: 'a` then the character.
+    text = f"# {config}\nuser_agent: 'a{character}[31mb'\n"
+    (tmp_path / config).write_text(("site_name: x\n" if config == "mkdocs.yml" else "") + text, encoding="utf-8")
+    done = linkfix(tmp_path, "check", "--offline", "--no-cache", "mkdocs.yml")
+    assert done.returncode == 2, done.stderr
+    line = 3 if config == "mkdocs.yml" else 2
+    assert f"{config}:{line}:15: not valid YAML: character {shown} is not allowed" in done.stderr, done.stderr
+    assert character not in done.stderr and "Traceback" not in done.stderr
+
+
 # -- finding 12: config values checked up front -------------------------------------------------------
 @pytest.mark.parametrize(
     "text, named",
@@ -205,7 +289,23 @@ def test_a_hostile_linkfix_yml_is_refused_with_exit_2(tmp_path, text):
         ("search: [{url: 'https://s.test'}]", "search[0]: missing key 'provider'"),
         ("archive: [{provider: wayback, requests_per_minute: -1}]", "archive[0].requests_per_minute: expects a number >= 0, got -1"),
         ("max_concurrency: 0", "max_concurrency: expects a whole number >= 1, got 0"),
-        ("timeout: 0", "timeout: expects a number of seconds > 0 or a duration such as 500ms, 10s, 2m, got 0"),
+        ("timeout: 0", "timeout: expects a number of seconds > 0 and <= 300 or a duration such as 500ms, 10s, 2m (at most 5m), got 0"),
+        # Bounds a repository's config cannot lift: every link's requests end in bounded time.
+        ("max_retries: 1000000000", "max_retries: expects a whole number from 0 to 10, got 1000000000"),
+        ("max_redirects: 100000", "max_redirects: expects a whole number from 0 to 20, got 100000"),
+        ("timeout: .inf", "timeout: expects a number of seconds > 0 and <= 300 or a duration such as 500ms, 10s, 2m (at most 5m), got inf"),
+        ("timeout: -1", "timeout: expects a number of seconds > 0 and <= 300"),
+        ("timeout: .nan", "timeout: expects a number of seconds > 0 and <= 300"),
+        ("timeout: 1h", "timeout: expects a number of seconds > 0 and <= 300"),
+        ("request_interval: .inf", "request_interval: expects a number of seconds from 0 to 3600"),
+        ("max_seconds: .inf", "max_seconds: expects a number of seconds > 0 and <= 3600"),
+        ("hosts: {docs.example.com: {request_interval: .inf}}", "hosts.docs.example.com.request_interval: expects a number of seconds from 0 to 3600"),
+        # Headers of the connection are linkfix's: a Host header would send one site's request to another.
+        ("hosts: {docs.example.com: {headers: {Host: internal.example}}}",
+         "hosts.docs.example.com.headers.Host: expects an HTTP header name (letters, digits, - and !#$%&'*+.^_`|~) other than Host,"),
+        ("hosts: {docs.example.com: {headers: {content-length: '0'}}}", "hosts.docs.example.com.headers.content-length: expects an HTTP header name"),
+        ("hosts: {docs.example.com: {headers: {Transfer-Encoding: chunked}}}", "hosts.docs.example.com.headers.Transfer-Encoding: expects"),
+        ("hosts: {docs.example.com: {headers: {CONNECTION: close}}}", "hosts.docs.example.com.headers.CONNECTION: expects"),
         ("similarity: 2", "similarity: expects a number from 0 to 1, got 2"),
     ],
 )
@@ -226,6 +326,9 @@ def test_bad_config_values_exit_2_naming_the_key(tmp_path, text, named):
         (["--search", '[{"provider": "nope"}]'], "--search: search[0].provider: unknown provider 'nope'"),
         (["--user-agent", "x\ny: z"], "--user-agent: expects"),
         (["--host-concurrency", "0"], "--host-concurrency: expects a whole number >= 1, got 0"),
+        (["--max-retries", "11"], "--max-retries: expects a whole number from 0 to 10, got 11"),
+        (["--timeout", "301"], "--timeout: expects a number of seconds > 0 and <= 300"),
+        (["--timeout", "6m"], "--timeout: expects a number of seconds > 0 and <= 300"),
     ],
 )
 def test_bad_flag_values_exit_2_naming_the_key(tmp_path, flags, named):

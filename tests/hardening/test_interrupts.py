@@ -317,3 +317,60 @@ async def test_stopped_while_a_worker_parses_leaves_no_process_behind(slow_web, 
     assert process.returncode == code, err.decode()
     assert "Traceback" not in err.decode()
     await _wait_for(lambda: not _processes_mentioning(str(docs)), limit=10)
+
+
+# -- a page that holds the event loop (issue 27, finding 6: SIGTERM took effect after 286 s) -----------------
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process `pid` so far (Linux /proc), 0 when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="watches the run's CPU time in /proc")
+@pytest.mark.parametrize("where", ["in-process", "worker"])
+async def test_sigterm_stops_a_run_promptly_while_a_hostile_page_renders(tmp_path, where):
+    """A page of a million `[` keeps Python-Markdown busy for far longer than any test (its bound
+    grows with the page's size: 15 s of CPU here). SIGTERM stops the run within seconds all
+    the same: in this process the signal is delivered again when the event loop does not run,
+    and an extraction worker is stopped instead of waited for."""
+    from linkfix.extract.worker import MIN_FILES
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    many = MIN_FILES if where == "worker" else 0
+    for i in range(many):
+        (docs / f"page-{i:03d}.md").write_text(f"# Page {i}\n\n[next](page-{i + 1:03d}.md)\n", encoding="utf-8")
+    (docs / "zz-slow.md").write_text("# Slow\n\n" + "[" * 1_000_000 + "\n", encoding="utf-8")
+    # The worker extracts only for a run that checks the network too (offline runs parse in-process).
+    argv = ["check", "mkdocs.yml", "--no-cache"] if where == "in-process" else ["check", "mkdocs.yml", "--cache-dir", "cache"]
+    process = await _linkfix(*argv, "--offline" if where == "in-process" else "--timeout=5", cwd=tmp_path)
+
+    def rendering() -> bool:  # the page is being rendered: CPU time well past start-up, in the process doing it
+        if where == "in-process":
+            return _cpu_seconds(process.pid) > 3.0
+        return any(_cpu_seconds(child) > 1.0 for child in _children(process.pid))
+
+    try:
+        await _wait_for(rendering, limit=120)
+        process.send_signal(signal.SIGTERM)
+        _, err = await asyncio.wait_for(process.communicate(), 20)
+    finally:  # a run that did not stop is not left behind
+        if process.returncode is None:
+            for pid in _children(process.pid):
+                os.kill(pid, signal.SIGKILL)
+            process.kill()
+            await process.wait()
+    assert process.returncode == 143, err.decode()
+    assert "linkfix: terminated" in err.decode() and "Traceback" not in err.decode()
+    await _wait_for(lambda: not _processes_mentioning(str(tmp_path)), limit=10)

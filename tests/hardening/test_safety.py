@@ -126,6 +126,25 @@ async def test_a_proxy_named_by_a_private_name_is_trusted_and_its_targets_still_
     assert (result.status, result.reason) == (Status.EXCLUDED, "metadata-address")
 
 
+@pytest.mark.parametrize(("probe", "allow_private"), [("http://10.0.0.5/admin", False), ("http://localhost:9/", False),
+                                                      ("http://169.254.169.254/latest/meta-data/", True)])
+async def test_the_network_probe_through_a_proxy_is_judged_like_every_request(redirecting_proxy, probe, allow_private):
+    """`network_probe` is sent before the first request; through a proxy the connection guard
+    sees only the proxy, so the probe's host is judged where the proxy is chosen (issue 27,
+    finding 7: it went through unjudged). A refused probe is a probe that did not answer."""
+    from linkfix.errors import NetworkDownError
+
+    seen = redirecting_proxy
+    async with checker(Config(max_retries=0, timeout=2.0, network_probe=probe, allow_private=allow_private)) as c:
+        with pytest.raises(NetworkDownError, match=r"did not answer \((private|metadata)-address"):
+            await c.check("http://public.example.test/page")
+    assert seen == []  # neither the probe nor the link went to the proxy
+    async with checker(Config(max_retries=0, timeout=2.0, network_probe="http://probe.example.test/")) as c:
+        result = await c.check("http://public.example.test/page")
+    assert seen[0] == "http://probe.example.test/" and set(seen[1:]) == {"http://public.example.test/page"}  # the control
+    assert result.status is Status.BROKEN
+
+
 class FixedResolver:
     """DNS that answers every name with the given addresses (a rebinding attacker's DNS)."""
 
@@ -673,3 +692,49 @@ def test_fix_refuses_read_only_files_unless_asked(tmp_path, monkeypatch, capsys)
     assert main(["fix", "--from", "result.json", "--rewrite-read-only"]) == 1
     assert "https://evil.test/payload" in path.read_text(encoding="utf-8")
     assert stat.S_IMODE(path.stat().st_mode) == 0o444  # and it stays read-only
+
+
+# -- fix --update-redirects writes only what a request saw ----------------------------------------------
+async def test_fix_update_redirects_writes_no_redirect_the_cache_alone_holds(tmp_path):
+    """A cache record is input (issue 27, finding 8: a poisoned `final_url` was written into the
+    docs): a cached permanent redirect is asked again, with the checker's rules and no cache,
+    and what that request sees is what `fix --update-redirects` writes."""
+    import asyncio
+    import time
+
+    from linkfix.model import Redirect
+
+    seen: list[str] = []
+
+    async def handle(request):
+        seen.append(request.path)
+        if request.path == "/moved":
+            return aioweb.Response(status=301, headers={"Location": "/new"})
+        if request.path in ("/new", "/stays"):
+            return aioweb.Response(text=f"<html><head><title>{request.path}</title></head><body>here</body></html>", content_type="text/html")
+        return aioweb.Response(status=404, text="not found")
+
+    runner = aioweb.ServerRunner(aioweb.Server(handle))
+    await runner.setup()
+    site = aioweb.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    base = f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}"
+    try:
+        (tmp_path / "docs").mkdir()
+        (tmp_path / "docs" / "index.md").write_text(f"# Home\n\n[moved]({base}/moved) and [stays]({base}/stays)\n", encoding="utf-8")
+        with Cache(tmp_path / "cache") as cache:  # what a poisoned cache directory says about both
+            for path in ("/moved", "/stays"):
+                hop = Redirect(url=base + path, status=301, location="https://attacker.example/landing")
+                cache.put_result(base + path, CheckResult(url=base + path, status=Status.REDIRECTED, redirects=(hop,), permanent=True,
+                                                          final_url="https://attacker.example/landing", checked_at=time.time()))
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "linkfix", "fix", "docs", "--update-redirects", "--allow-private", "--cache-dir", "cache",
+            "--archive", "[]", "--search", "[]", cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        _, err = await asyncio.wait_for(process.communicate(), 60)
+    finally:
+        await runner.cleanup()
+    text = (tmp_path / "docs" / "index.md").read_text(encoding="utf-8")
+    assert "attacker.example" not in text, err.decode()
+    assert text == f"# Home\n\n[moved]({base}/new) and [stays]({base}/stays)\n", err.decode()  # what the requests saw
+    assert process.returncode == 1 and {"/moved", "/stays"} <= set(seen)

@@ -198,3 +198,42 @@ async def test_cli_crawl_writes_the_usual_reports(tmp_path):
         ("a.html", "ok"), ("gone.html", "broken"), ("./", "ok")}
     assert await asyncio.to_thread(main, ["check", "a", "b", "--crawl"]) == 2  # one URL only
     assert await asyncio.to_thread(main, ["check", "docs/", "--crawl"]) == 2  # a URL
+
+
+# -- what one page's links may cost (issue 27, finding 14) -------------------------------------------------
+def build_link_farm(web, links: int) -> None:
+    """A start page with `links` distinct links to another host (each a 404 there)."""
+    site = web.add_site(HOST)
+    other = web.add_site(OTHER)
+    site.page("/robots.txt", "User-agent: *\nAllow: /\n", content_type="text/plain")
+    farm = " ".join(f'<a href="http://{OTHER}:{web.port}/p/{i}.html">{i}</a>' for i in range(links))
+    site.page("/docs/", html("Farm", farm))
+    other.page("/robots.txt", "", content_type="text/plain")
+
+
+async def test_the_links_taken_from_one_page_are_capped_and_the_report_says_so(simweb):
+    build_link_farm(simweb, 3000)
+    report = await crawl_check(simweb.url(HOST, "/docs/"), config(), CrawlLimits(max_links=200), resolver=simweb.resolver)
+    assert len(report.results) == 200
+    assert sum(simweb.stats(OTHER).paths[f"/p/{i}.html"] for i in range(200, 3000)) == 0
+    assert any("only its first 200 links are followed and checked (--crawl-links)" in e for e in report.errors), report.errors
+
+
+async def test_the_runs_requests_are_capped_and_what_is_left_is_reported_not_checked(simweb):
+    build_link_farm(simweb, 400)
+    report = await crawl_check(simweb.url(HOST, "/docs/"), config(), CrawlLimits(max_requests=120), resolver=simweb.resolver)
+    sent = simweb.stats(HOST).requests + simweb.stats(OTHER).requests
+    assert sent == 120  # robots.txt, sitemap, the page, then the links' own, until the budget is spent
+    statuses = [(r.result.status, r.result.reason) for r in report.results]
+    assert len(statuses) == 400 and (Status.BROKEN, "404") in statuses  # the first links were checked
+    unchecked = statuses.count((Status.EXCLUDED, "request-budget"))
+    assert unchecked > 250  # each of the others got no request, and says why
+    assert any("request budget (--crawl-requests 120) was spent" in e and f"{unchecked} link(s) not checked" in e
+               for e in report.errors), report.errors
+
+
+def test_cli_crawl_limits_must_be_positive():
+    from linkfix.cli import main
+
+    assert main(["check", "http://docs.example.test/", "--crawl", "--crawl-links", "0"]) == 2
+    assert main(["check", "http://docs.example.test/", "--crawl", "--crawl-requests", "0"]) == 2

@@ -118,7 +118,7 @@ def test_bad_option_is_a_config_error(tmp_path, in_process_plugin, caplog):
     set_options(project, offline=True, timeout="soon")
     with pytest.raises(Abort, match="configuration error"):
         load_config(str(project / "mkdocs.yml"))
-    assert "option 'timeout': expects a number of seconds > 0 or a duration such as 500ms, 10s, 2m, got 'soon'" in caplog.text
+    assert "option 'timeout': expects a number of seconds > 0 and <= 300 or a duration such as 500ms, 10s, 2m (at most 5m), got 'soon'" in caplog.text
     set_options(project, offline=True, fail_on="sometimes")
     with pytest.raises(Abort):
         load_config(str(project / "mkdocs.yml"))

@@ -376,3 +376,44 @@ def test_an_existing_directory_gets_no_gitignore(tmp_path):
     with Cache(directory) as cache:
         cache.set("ns", "k", 1, ttl=60)
     assert not (directory / ".gitignore").exists()
+
+
+# -- where the cache is: a repository's config keeps it inside the project ---------------------------------
+
+
+def _repository_whose_config_points_out(tmp_path: Path, setting: str) -> tuple[Path, Path]:
+    """A git work tree whose linkfix.yml names `setting`, with `link` a symlink to a directory
+    outside it (issue 27, finding 13: `cache_dir: link/sub` wrote the cache out there; the rule,
+    config/trust.py: a directory a config file names stays inside that file's directory)."""
+    outside, repository = tmp_path / "outside", tmp_path / "repository"
+    outside.mkdir()
+    (repository / ".git").mkdir(parents=True)
+    (repository / "link").symlink_to(outside)
+    _docs(repository)
+    (repository / "linkfix.yml").write_text(setting + "\n", encoding="utf-8")
+    return repository, outside
+
+
+@pytest.mark.parametrize("setting", ["cache_dir: link/sub", "cache_dir: ../outside/cache", "cache_dir: /tmp/linkfix-cache-of-a-repository"])
+@pytest.mark.parametrize("command", [["check", "docs"], ["cache", "stats"], ["fix", "docs", "--dry-run"]])
+def test_a_cache_dir_from_the_repository_that_leads_outside_is_refused(tmp_path, monkeypatch, capsys, setting, command):
+    repository, outside = _repository_whose_config_points_out(tmp_path, setting)
+    monkeypatch.chdir(repository)
+    assert main(command) == 2
+    assert "linkfix.yml: 'cache_dir' decides that files are written outside the project" in capsys.readouterr().err
+    assert not list(outside.iterdir()) and not Path("/tmp/linkfix-cache-of-a-repository").exists()
+
+
+def test_the_runner_may_put_the_cache_anywhere(tmp_path, monkeypatch):
+    """The control: the same path given on the command line is the runner's choice, and used."""
+    repository, outside = _repository_whose_config_points_out(tmp_path, "max_retries: 1")
+    monkeypatch.chdir(repository)
+    assert main(["check", "docs", "--cache-dir", "link/sub", "-q"]) == 1  # docs/index.md links missing.md
+    assert (outside / "sub" / "cache.db").is_file()
+
+
+def test_a_root_dir_from_the_repository_that_leads_outside_is_refused(tmp_path, monkeypatch, capsys):
+    repository, _ = _repository_whose_config_points_out(tmp_path, "root_dir: link")
+    monkeypatch.chdir(repository)
+    assert main(["check", "--offline", "docs"]) == 2
+    assert "linkfix.yml: 'root_dir' decides that files outside the project are read" in capsys.readouterr().err

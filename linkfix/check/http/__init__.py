@@ -6,8 +6,9 @@ transport (session, connection guard, one exchange); network (network down is no
 probes (soft-404 probing). `policy` and `soft404` (one level up) are the pure judgement.
 """
 
+from .budget import RequestBudget
 from .checker import HttpChecker, Progress
+from .fragments import page_ids
 from .transport import PAGE_BYTES, SNIFF_BYTES, Fetched
-from .url_check import page_ids
 
-__all__ = ["PAGE_BYTES", "SNIFF_BYTES", "Fetched", "HttpChecker", "Progress", "page_ids"]
+__all__ = ["PAGE_BYTES", "SNIFF_BYTES", "Fetched", "HttpChecker", "Progress", "RequestBudget", "page_ids"]

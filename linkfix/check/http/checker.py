@@ -25,11 +25,13 @@ from ...store.cache import Cache
 from ...urls import hostname, normalise_url
 from .. import policy
 from ..netsafety import SocketFactory
+from .budget import RequestBudget
+from .fragments import IDS_NAMESPACE, decode_record, fragment_always_ok, ids_for, judge_fragment
 from .hosts import CONTINUE, RETRY_BACKOFF, HostScheduler
 from .network import NETWORK_FAILURES, NetworkWatch
 from .redirects import Redirects
 from .transport import Answer, Fetched, Transport
-from .url_check import IDS_NAMESPACE, Outcome, UrlCheck, decode_ids, fragment_always_ok, judge_fragment
+from .url_check import Outcome, UrlCheck
 
 log = logging.getLogger(__name__)
 
@@ -57,17 +59,23 @@ class HttpChecker:
         progress: Progress | None = None,
         backoff: float = RETRY_BACKOFF,
         max_retry_after: float = policy.MAX_RETRY_AFTER,
+        budget: RequestBudget | None = None,
     ) -> None:
         """`max_retry_after` caps each wait for a Retry-After (tests shorten it); a Retry-After
-        over policy.MAX_RETRY_AFTER is not waited for at all."""
+        over policy.MAX_RETRY_AFTER is not waited for at all. `budget`: the requests the run may
+        send at most, shared with its other clients (a crawl's)."""
         self.config = config
         self.cache = cache
         self.transport = Transport(config, resolver=resolver, socket_factory=socket_factory)
         self.network = NetworkWatch(config.network_probe, self.transport.resolves)
-        self.hosts = HostScheduler(config, cache, self.transport, self.network, backoff=backoff, max_retry_after=max_retry_after)
+        self.hosts = HostScheduler(config, cache, self.transport, self.network, backoff=backoff, max_retry_after=max_retry_after,
+                                   budget=budget)
         self.redirects = Redirects(config, self.hosts, self.transport)
-        self._want_ids: set[str] = set()  # normalised URLs some submitted target needs the ids of
-        self.urls = UrlCheck(config, cache, self.transport, self.redirects, self.network, want_ids=self._want_ids)
+        # normalised URL -> the #fragments asked of its page: what a run keeps of a page's ids
+        # is the answer to these (fragments.py), whatever the page holds.
+        self._wanted: dict[str, set[str]] = {}
+        self._ids_read: set[str] = set()  # normalised URLs whose page this run read for its ids
+        self.urls = UrlCheck(config, cache, self.transport, self.redirects, self.network, want_ids=self._wanted, ids_read=self._ids_read)
         self._outcomes: dict[str, asyncio.Future[Outcome]] = {}
         self._id_outcomes: dict[str, asyncio.Future[Outcome]] = {}
         self._progress = progress
@@ -107,8 +115,11 @@ class HttpChecker:
     async def check(self, url: str, *, fragment: str = "") -> CheckResult:
         """The status of `url` (and of `#fragment` on it). Raises NetworkDownError only."""
         base, fragment = _split(url, fragment)
+        self._want(base, fragment)
         # shield: one caller's cancellation must not cancel the check every occurrence shares
-        outcome = await asyncio.shield(self._outcome_future(base, want_ids=self._needs_ids(fragment)))
+        outcome = await asyncio.shield(self._outcome_future(base, fragment))
+        if self._needs_ids(fragment) and not outcome.answers(fragment):
+            outcome = await asyncio.shield(self._ids_again(base, outcome))
         if self.network.down:
             raise self.network.down
         if outcome.result.reason in NETWORK_FAILURES:
@@ -122,18 +133,25 @@ class HttpChecker:
         when its first request gets a slot, so a fragment target submitted after the URL
         itself but before its turn costs no second request."""
         base, fragment = _split(url, fragment)
-        needs_ids = self._needs_ids(fragment)
-        if needs_ids:
-            self._want_ids.add(normalise_url(base))
-        self._outcome_future(base, want_ids=needs_ids)
+        self._want(base, fragment)
+        self._outcome_future(base, fragment)
 
     async def results(self, targets: Iterable[tuple[str, str]]) -> dict[tuple[str, str], CheckResult]:
         """The results of submitted (url, fragment) targets, once all are known. Raises
         NetworkDownError (and cancels what is left) when the network turned out to be down."""
         split = {target: _split(*target) for target in dict.fromkeys(targets)}
-        futures = {target: self._outcome_future(base, want_ids=self._needs_ids(fragment)) for target, (base, fragment) in split.items()}
+        for base, fragment in split.values():
+            self._want(base, fragment)
+        futures = {target: self._outcome_future(base, fragment) for target, (base, fragment) in split.items()}
         try:
             await asyncio.gather(*set(futures.values()))
+            outcomes = {target: futures[target].result() for target in split}
+            # Fragments asked after their page's ids were looked up: looked up once more, per page.
+            late = {base: outcomes[target] for target, (base, fragment) in split.items()
+                    if self._needs_ids(fragment) and not outcomes[target].answers(fragment)}
+            if late:
+                again = dict(zip(late, await asyncio.gather(*(self._ids_again(base, outcome) for base, outcome in late.items()))))
+                outcomes.update({target: again[base] for target, (base, fragment) in split.items() if base in again})
         except NetworkDownError:
             for future in futures.values():
                 future.cancel()
@@ -143,15 +161,16 @@ class HttpChecker:
             raise self.network.down
         # A name not found, a resolver or a route failing, with nothing answering, may be a
         # dead network however few hosts there were: the network watch decides.
-        reasons = {target: futures[target].result().result.reason for target in split}
+        reasons = {target: outcomes[target].result.reason for target in split}
         await self.network.confirm_failures(
             {hostname(base): reasons[target] for target, (base, _) in split.items() if reasons[target] in NETWORK_FAILURES})
-        return {target: self._result_for(base, fragment, futures[target].result()) for target, (base, fragment) in split.items()}
+        return {target: self._result_for(base, fragment, outcomes[target]) for target, (base, fragment) in split.items()}
 
     def known_result(self, url: str, fragment: str = "") -> CheckResult | None:
         """The result of `url` (for `#fragment`) that needs no request: refused, or fresh in
         the cache; None otherwise. What a run can still say when the network is down."""
         base, fragment = _split(url, fragment)
+        self._want(base, fragment)
         try:
             known = self._known_outcome(base, want_ids=self._needs_ids(fragment), known=None)
         except Exception:  # a damaged cache record: as good as none
@@ -199,7 +218,15 @@ class HttpChecker:
     def _needs_ids(self, fragment: str) -> bool:
         return bool(fragment) and self.config.include_fragments and not fragment_always_ok(fragment)
 
-    def _outcome_future(self, base: str, *, want_ids: bool) -> asyncio.Future[Outcome]:
+    def _want(self, base: str, fragment: str) -> None:
+        """Note that a target asks `#fragment` of `base`'s page (before its check is looked up)."""
+        if self._needs_ids(fragment):
+            self._wanted.setdefault(normalise_url(base), set()).add(fragment)
+
+    def _outcome_future(self, base: str, fragment: str) -> asyncio.Future[Outcome]:
+        """The outcome of `base`'s check, one per URL; for a `fragment` its page's ids are
+        needed for, one that answers it if one can be had early (see `_ids_after`)."""
+        want_ids = self._needs_ids(fragment)
         key = normalise_url(base)
         future = self._outcomes.get(key)
         if future is None:
@@ -220,10 +247,13 @@ class HttpChecker:
             return future
         if not want_ids:
             return future
-        # Checked (or being checked) without its ids; a fragment target needs them once.
+        # Checked (or being checked) without its ids, or for other fragments: this one's answer
+        # is sought at once (a look at the cache, or a GET while the rest is still extracted).
+        # One at a time per URL; a fragment none answers is asked again by `results`.
         ids_future = self._id_outcomes.get(key)
-        if ids_future is None:
-            ids_future = asyncio.ensure_future(self._ids_after(future, base))
+        if ids_future is None or (ids_future.done() and not ids_future.cancelled() and ids_future.exception() is None
+                                  and not ids_future.result().answers(fragment)):
+            ids_future = asyncio.ensure_future(self._ids_after(ids_future or future, base, fragment))
             self._id_outcomes[key] = ids_future
         return ids_future
 
@@ -232,10 +262,13 @@ class HttpChecker:
         if self._progress is not None:
             self._progress.update(self._done, len(self._outcomes), self.hosts.paused_hosts)
 
-    async def _ids_after(self, first: asyncio.Future[Outcome], base: str) -> Outcome:
+    async def _ids_after(self, first: asyncio.Future[Outcome], base: str, fragment: str) -> Outcome:
         outcome = await first
-        if outcome.read_ids or outcome.result.status not in (Status.OK, Status.REDIRECTED):
-            return outcome
+        return outcome if outcome.answers(fragment) else await self._ids_again(base, outcome)
+
+    async def _ids_again(self, base: str, outcome: Outcome) -> Outcome:
+        """`outcome` with the page's ids looked up again for every fragment asked of it by now:
+        in the cache, else (not read yet this run) by reading the page."""
         return await self._guarded_check(base, want_ids=True, known=outcome.result)
 
     async def _guarded_check(self, base: str, *, want_ids: bool, known: CheckResult | None = None, looked_up: bool = False) -> Outcome:
@@ -251,7 +284,8 @@ class HttpChecker:
             )
 
     def _known_outcome(self, url: str, *, want_ids: bool, known: CheckResult | None) -> Outcome | None:
-        """The outcome when no request is needed: refused, or fresh in the cache."""
+        """The outcome when no request is needed: refused, or fresh in the cache (with the
+        page's ids when they are wanted and kept there)."""
         refusal = self.urls.refusal(url)
         if refusal is not None:
             return Outcome(result=refusal)
@@ -259,9 +293,19 @@ class HttpChecker:
         if cached is not None:
             if not want_ids or cached.status not in (Status.OK, Status.REDIRECTED):
                 return Outcome(result=cached)
-            known_ids = decode_ids(self.cache.get(IDS_NAMESPACE, normalise_url(url)))
-            if known_ids is not False:
-                return Outcome(result=cached, ids=known_ids, read_ids=True)
+            key = normalise_url(url)
+            record = decode_record(self.cache.get(IDS_NAMESPACE, key))
+            if record is None:  # not an HTML page
+                return Outcome(result=cached, read_ids=True)
+            if record is not False:
+                kept, total = record
+                asked = self._wanted.get(key, set())
+                partial = total is not None and not all(ids_for((fragment,), kept).found for fragment in asked)
+                # Ids kept in part answer a later run's fragments only when all of them are
+                # there: else the page is read again. In this run, once read, they are what there is.
+                if not partial or key in self._ids_read:
+                    return Outcome(result=cached, ids=ids_for(asked, kept, kept=len(kept) if total else None, total=total or len(kept)),
+                                   read_ids=True)
         return None
 
     async def _check_url(self, url: str, *, want_ids: bool, known: CheckResult | None, looked_up: bool = False) -> Outcome:

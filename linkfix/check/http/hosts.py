@@ -31,6 +31,7 @@ from ...store.cache import Cache
 from ...urls import hostname, route, split
 from .. import policy
 from .admission import Admission
+from .budget import RequestBudget
 from .network import NetworkWatch
 from .transport import Answer, Extra, Transport
 
@@ -133,9 +134,11 @@ class HostScheduler:
     """Every request of a run goes through `exchange` (or `attempt`, with retries)."""
 
     def __init__(
-        self, config: Config, cache: Cache, transport: Transport, network: NetworkWatch, *, backoff: float, max_retry_after: float
+        self, config: Config, cache: Cache, transport: Transport, network: NetworkWatch, *, backoff: float, max_retry_after: float,
+        budget: RequestBudget | None = None,
     ) -> None:
         self.config = config
+        self.budget = budget  # requests the run may still send (shared by its clients), None: no limit
         self.cache = cache
         self.requests_sent = 0
         self.in_flight = 0
@@ -286,8 +289,9 @@ class HostScheduler:
         return self._jittered(attempt)
 
     def _host_pause(self, answer: Answer, strikes: int) -> float | None:
-        """How long the whole host waits after `answer`: its Retry-After on a 429/503, else on a
-        429 a backoff that grows with the host's `strikes` (429s in a row); None: no pause.
+        """How long the whole host waits after `answer`: its Retry-After on a 429/503 (the
+        backoff when it asks for less), else on a 429 a backoff that grows with the host's
+        `strikes` (pauses in a row); None: no pause.
 
         A Retry-After longer than policy.MAX_RETRY_AFTER is not waited for at all: the answer is
         final at once (blocked or error), and the host is not paused, since a wait that is cut
@@ -298,7 +302,10 @@ class HostScheduler:
         if wait > policy.MAX_RETRY_AFTER:
             return None
         if wait >= 0:
-            return min(wait, self._max_retry_after)
+            # A wait shorter than the backoff's first step asks for nothing: the backoff, which
+            # grows with the host's pauses in a row, stands instead (a server answering every
+            # request with `Retry-After: 0` got them as fast as it answered: 70,000 in 90 s).
+            return min(wait if wait >= self._backoff else self._jittered(strikes), self._max_retry_after)
         return self._jittered(strikes) if answer.status == 429 else None
 
     def _jittered(self, attempt: int) -> float:
@@ -340,10 +347,13 @@ class HostScheduler:
                 self.in_flight += 1
                 try:
                     chosen = job.method if isinstance(job.method, str) else job.method()
-                    self.requests_sent += 1
-                    limit = 0 if chosen != "GET" else job.read if isinstance(job.read, int) else job.read()
-                    sent = time.monotonic()
-                    answer = await request(chosen, job.url, limit, job.extra)
+                    if self.budget is not None and not self.budget.take():
+                        answer = Answer(url=job.url, method=chosen, error=Reason.REQUEST_BUDGET, detail=self.budget.detail)
+                    else:
+                        self.requests_sent += 1
+                        limit = 0 if chosen != "GET" else job.read if isinstance(job.read, int) else job.read()
+                        sent = time.monotonic()
+                        answer = await request(chosen, job.url, limit, job.extra)
                     if answer.status:
                         took = time.monotonic() - sent
                         host.rtt = took if not host.rtt else 0.8 * host.rtt + 0.2 * took

@@ -21,8 +21,8 @@ from aiohttp.resolver import DefaultResolver
 
 from ...config import Config
 from ...model import Reason, Redirect
-from ...urls import hostname, split
-from ..netsafety import ConnectionGuard, GuardedResolver, Reach, SocketFactory, forbidden_in, parse_address
+from ...urls import hostname, request_host, split
+from ..netsafety import ConnectionGuard, GuardedResolver, Reach, SocketFactory, allowed, classify_host, forbidden_in, parse_address, refusal
 
 GITHUB_HOSTS = frozenset({"github.com", "api.github.com", "raw.githubusercontent.com"})
 SNIFF_BYTES = 64 * 1024  # a GET without a fragment to find: enough for a title, text, bot markers
@@ -136,9 +136,17 @@ class Transport:
         headers = self.headers_for(url)
         if extra is not None and extra[0] == hostname(url):
             headers = {**headers, **extra[1]}
+        proxy = self.proxy(url)
+        if proxy is not None:
+            # The connection guard sees only the proxy's address; the host the proxy is asked
+            # for is judged here, whichever caller sent the request (a check, a redirect hop,
+            # recovery, the network probe).
+            refused = self._refused_host(url)
+            if refused is not None:
+                return Answer(url=url, method=method, error=refused[0], detail=refused[1])
         try:
             # headers=None when there are none: aiohttp merges a given dict into the session's.
-            async with self._session.request(method, url, headers=headers or None, allow_redirects=False, proxy=self.proxy(url)) as response:
+            async with self._session.request(method, url, headers=headers or None, allow_redirects=False, proxy=proxy) as response:
                 body = await _read_capped(response, read) if read else b""
                 return Answer(url=url, method=method, status=response.status, headers=response.headers, body=body, charset=response.charset or "")
         except Exception as exc:
@@ -159,6 +167,17 @@ class Transport:
             headers.setdefault("Authorization", f"Bearer {self._github_token}")
         self._host_headers[(parts.scheme, name)] = headers
         return headers
+
+    def _refused_host(self, url: str) -> tuple[Reason, str] | None:
+        """(reason, detail) when `url`'s host, spelled as the client sends it, is one linkfix
+        does not contact (netsafety); None when it may be."""
+        try:
+            reach = classify_host(request_host(url))
+        except ValueError as exc:
+            return Reason.INVALID_URL, str(exc)
+        if allowed(reach, allow_private=self.config.allow_private):
+            return None
+        return refusal(reach, hostname(url))
 
     def proxy(self, url: str) -> str | None:
         """The proxy for `url` from HTTP_PROXY/HTTPS_PROXY, unless NO_PROXY covers its host."""

@@ -1,29 +1,28 @@
 """One URL's check: whether it needs a request at all (`refusal`), which requests (HEAD or GET,
-a GET to confirm a HEAD, a soft-404 comparison, the page's ids for #fragments), and what their
-answers mean (`policy` decides; this module asks)."""
+a GET to confirm a HEAD, a soft-404 comparison, the page's ids for #fragments: `fragments`),
+and what their answers mean (`policy` decides; this module asks)."""
 
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Mapping, Set
 from dataclasses import dataclass, replace
-from typing import Any, Literal
-from urllib.parse import unquote
+from typing import Literal
 
 from ...config import Config, parse_accept
-from ...extract.html import extract_html
 from ...model import CheckResult, Reason, Redirect, Status
 from ...store.cache import Cache
 from ...urls import hostname, normalise_url, origin, request_host, sibling_key, split
 from .. import policy
 from ..netsafety import allowed, classify_host, refusal
+from .fragments import IDS_NAMESPACE, PageIds, ids_for, kept_record, page_ids
 from .hosts import START, Host, retry_after
 from .network import NetworkWatch
 from .probes import Soft404Probes
 from .redirects import Redirects
 from .transport import PAGE_BYTES, SNIFF_BYTES, Answer, Transport
 
-IDS_NAMESPACE = "ids"
 # A HEAD 404/410 is confirmed with a GET (some servers answer HEAD wrongly), until this many
 # GETs in one directory of a host agreed and none disagreed: after that the directory's HEAD
 # 404s are believed. Per directory, because a site's HEAD handling differs by route, not by page.
@@ -36,13 +35,20 @@ class Outcome:
     """A URL's result plus the ids of its page when they were read (for #fragment checks)."""
 
     result: CheckResult
-    ids: frozenset[str] | None = None  # None: not an HTML page, or not read
+    ids: PageIds | None = None  # None: not an HTML page, or not read
     read_ids: bool = False  # the page was fetched for its ids (so None means "not HTML")
+
+    def answers(self, fragment: str) -> bool:
+        """Whether this outcome can judge `#fragment` (else the page's ids must be looked up again)."""
+        if self.result.status not in (Status.OK, Status.REDIRECTED):
+            return True
+        return self.read_ids and (self.ids is None or self.ids.answers(fragment))
 
 
 class UrlCheck:
     def __init__(
-        self, config: Config, cache: Cache, transport: Transport, redirects: Redirects, network: NetworkWatch, *, want_ids: set[str]
+        self, config: Config, cache: Cache, transport: Transport, redirects: Redirects, network: NetworkWatch, *,
+        want_ids: Mapping[str, Set[str]], ids_read: set[str],
     ) -> None:
         self.config = config
         self.cache = cache
@@ -50,7 +56,8 @@ class UrlCheck:
         self._transport = transport
         self._redirects = redirects
         self._network = network
-        self._want_ids = want_ids  # normalised URLs some submitted target needs the ids of (the front's)
+        self._want_ids = want_ids  # normalised URL -> the fragments submitted targets ask of its page (the front's)
+        self._ids_read = ids_read  # normalised URLs whose page this run read for its ids (the front's)
         self._accept = parse_accept(config.accept)
         self._exclude = [re.compile(p) for p in config.exclude]
         self._include = [re.compile(p) for p in config.include]
@@ -135,11 +142,13 @@ class UrlCheck:
                 self._learn_head_gone(head, agreed=answer.status in policy.GONE)
         want_ids = reads_ids[0]
         result = self._judge(url, answer, chain, stop)
-        ids: frozenset[str] | None = None
+        every_id: frozenset[str] | None = None  # the page's, only while this answer is judged
+        ids: PageIds | None = None
         if result.status in (Status.OK, Status.REDIRECTED) and answer.status == 200 and answer.is_html:
             result, answer = await self.probes.judge(result, answer, got_body=answer.method == "GET")
             if want_ids and result.status is not Status.BROKEN:
-                ids = page_ids(answer.text(), answer.url)
+                every_id = page_ids(answer.text(), answer.url)
+                ids = ids_for(self._want_ids.get(key, ()), every_id)  # all fragments asked so far, against every id
         if headed:
             host.heads += 1
             host.heads_wasted += answer.method == "GET"
@@ -149,8 +158,10 @@ class UrlCheck:
             self.cache.put_result(url, result)
         read_ids = want_ids and answer.method == "GET" and result.status in (Status.OK, Status.REDIRECTED)
         if read_ids:
-            # {"ids": None} remembers "not an HTML page" so the next run does not fetch it again.
-            self.cache.set(IDS_NAMESPACE, key, {"ids": None if ids is None else sorted(ids)}, _ids_ttl(result, self.cache.max_age))
+            self._ids_read.add(key)
+            # For fragments asked later; {"ids": None} remembers "not an HTML page" so the next
+            # run does not fetch it again.
+            self.cache.set(IDS_NAMESPACE, key, kept_record(every_id), _ids_ttl(result, self.cache.max_age))
         return Outcome(result=result, ids=ids, read_ids=read_ids)
 
     def _believe_head(self, answer: Answer) -> bool:
@@ -205,37 +216,7 @@ class UrlCheck:
         return verdict, answer.status
 
 
-# -- #fragments ---------------------------------------------------------------------------------------------
-def page_ids(html: str, url: str) -> frozenset[str]:
-    """Fragment targets of a page: element ids and <a name> anchors (the HTML extractor's)."""
-    return frozenset(extract_html(html, url, want_text=False).page.ids)
-
-
-def fragment_always_ok(fragment: str) -> bool:
-    """Fragments every browser honours without an id: the top of page, text directives."""
-    return fragment.lower() in ("top", "") or fragment.startswith(":~:")
-
-
-def judge_fragment(result: CheckResult, fragment: str, ids: frozenset[str] | None) -> CheckResult:
-    if ids is None or result.status not in (Status.OK, Status.REDIRECTED) or fragment_always_ok(fragment):
-        return result
-    decoded = unquote(fragment)
-    # GitHub renders ids as "user-content-x" and scrolls to "#x" with a script.
-    if {fragment, decoded, f"user-content-{decoded}"} & ids:
-        return result
-    return replace(result, status=Status.BROKEN, reason=Reason.MISSING_FRAGMENT, detail=f"the page has no element with id {decoded!r}")
-
-
 def _ids_ttl(result: CheckResult, max_age: float) -> float:
-    return max_age if result.status is Status.OK else max_age / 4
-
-
-def decode_ids(data: Any) -> frozenset[str] | Literal[False] | None:
-    """A page's ids as cached ({"ids": None} for "not an HTML page"); False for a miss, or for
-    anything not in that shape (the cache's bytes are not ours to trust)."""
-    if not isinstance(data, dict) or "ids" not in data:
-        return False
-    ids = data["ids"]
-    if ids is None:
-        return None
-    return frozenset(ids) if isinstance(ids, list) and all(type(i) is str for i in ids) else False
+    # At least an hour, whatever max_cache_age says: the record also answers this run's
+    # fragments asked after the page was read (ids are used only with a fresh result).
+    return max(max_age if result.status is Status.OK else max_age / 4, 3600.0)

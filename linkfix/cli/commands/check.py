@@ -31,6 +31,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     crawl.add_argument("--crawl-depth", type=int, default=5, metavar="N", help="links followed from a seed page (default 5)")
     crawl.add_argument("--crawl-pages", type=int, default=1000, metavar="N", help="pages fetched at most (default 1000)")
     crawl.add_argument("--crawl-prefix", default="", metavar="PATH", help="path the crawl stays under (default: the start URL's directory)")
+    crawl.add_argument("--crawl-links", type=int, default=2000, metavar="N", help="links of one page followed and checked at most (default 2000)")
+    crawl.add_argument("--crawl-requests", type=int, default=20_000, metavar="N",
+                       help="requests of the whole run at most, crawl and checks together (default 20000)")
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
@@ -83,6 +86,7 @@ def _crawl_limits(args: argparse.Namespace) -> CrawlLimits:
 
     if len(args.inputs) != 1 or args.changed_since is not None:
         raise InputError("--crawl takes exactly one URL and no --changed-since")
-    if args.crawl_depth < 0 or args.crawl_pages < 1:
-        raise InputError("--crawl-depth must be >= 0 and --crawl-pages >= 1")
-    return CrawlLimits(max_depth=args.crawl_depth, max_pages=args.crawl_pages, prefix=args.crawl_prefix)
+    if args.crawl_depth < 0 or min(args.crawl_pages, args.crawl_links, args.crawl_requests) < 1:
+        raise InputError("--crawl-depth must be >= 0, and --crawl-pages, --crawl-links and --crawl-requests >= 1")
+    return CrawlLimits(max_depth=args.crawl_depth, max_pages=args.crawl_pages, prefix=args.crawl_prefix,
+                       max_links=args.crawl_links, max_requests=args.crawl_requests)

@@ -123,6 +123,12 @@ def _plan(args: argparse.Namespace, config: Config) -> tuple[FixPlan, Report | N
         report = asyncio.run(run_check(args.inputs, dataclasses.replace(config, suggest=True)))
     else:
         raise ConfigError("nothing to fix: give INPUTs to check, --from RESULT.json, or --apply DECISIONS.json")
+    if args.update_redirects:
+        import asyncio
+
+        from ...fix.confirm import confirm_cached_redirects
+
+        report = asyncio.run(confirm_cached_redirects(report, config))
     options = FixOptions(
         min_confidence=config.min_confidence,
         update_redirects=args.update_redirects,

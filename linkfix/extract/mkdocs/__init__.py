@@ -19,7 +19,9 @@ Rendered links with no place in the page:
 A page whose build makes more ids than its source shows (`:::` blocks of mkdocstrings or
 mkdocs-click, markdown-exec output) says so in `Page.build_ids`: the check reports a fragment
 not found there as unverified, not broken. When Python-Markdown cannot render (not installed,
-a page it fails on), the page is read with the CommonMark reader, as before.
+a page it fails on), the page is read with the CommonMark reader, as before; so is a page that
+takes Python-Markdown more CPU time than `render_seconds` allows (a page written to hit its
+quadratic cases), and the page's warning says so.
 """
 
 from __future__ import annotations
@@ -29,13 +31,14 @@ import re
 from collections.abc import Sequence
 
 from ...model import Document, Link, LinkKind, Page
+from ..cpu_limit import CpuLimitExceeded, cpu_limit
 from ..html import extract_html
 from ..markdown import extract_markdown
 from .autodoc import root_ids
 from .candidates import candidates, search
 from .includes import SPLICED, SPLICED_TARGET, IncludedFiles, attribute, span_at
 from .place import Rerender, place
-from .render import Body, renderer_for, split_meta
+from .render import Body, Renderer, renderer_for, split_meta
 from .setup import INCLUDE_NAMES, MarkdownSetup, announce, setup_of
 from .snippet_reads import snippets_name
 from .unknowns import page_unknowns
@@ -69,13 +72,40 @@ def made_link_classes(setup: MarkdownSetup) -> tuple[str, ...]:
     return (*MADE_LINK_CLASSES, permalink) if isinstance(permalink, str) and permalink not in MADE_LINK_CLASSES else MADE_LINK_CLASSES
 
 
+# CPU time a page's rendering (with the renders that place its links) may take: measured on the
+# real projects of ../shared/realdocs (1,041 pages, 2026-11-27), the most a page took was 3.5 s
+# (FastAPI's 700 KB release notes); most take milliseconds. Pages written to be slow blow far
+# past this (`[` 20,000 times in 20 KB: 76 s).
+RENDER_SECONDS = 5.0
+RENDER_SECONDS_PER_MB = 10.0
+
+
+def render_seconds(text: str) -> float:
+    """The CPU time the rendering of a page of `text` may take."""
+    return RENDER_SECONDS + RENDER_SECONDS_PER_MB * len(text) / 1_000_000
+
+
 def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: bool = True) -> Document:
     """Every link MkDocs renders from the page `text` (file `path`), with its source span, and
     the page with the ids MkDocs gives it."""
     renderer = renderer_for(setup)
+    if renderer is None:
+        return _commonmark(text, path, want_text)
+    limit = render_seconds(text)
+    try:
+        with cpu_limit(limit):
+            return _rendered(text, path, setup, renderer, want_text)
+    except CpuLimitExceeded:
+        document = _commonmark(text, path, want_text)
+        slow = (f"Python-Markdown took more than {round(limit, 1):g} s of CPU time to render it (markdown that makes it slow, "
+                "such as thousands of unclosed brackets): read with the CommonMark reader instead")
+        return Document(page=document.page, links=document.links, warnings=(*document.warnings, slow))
+
+
+def _rendered(text: str, path: str, setup: MarkdownSetup, renderer: Renderer, want_text: bool) -> Document:
     body = split_meta(text)
-    rendered = renderer.render(body.markdown, path) if renderer is not None else None
-    if renderer is None or rendered is None:
+    rendered = renderer.render(body.markdown, path)
+    if rendered is None:
         return _commonmark(text, path, want_text)
     refused_reads = tuple(dict.fromkeys(renderer.refused_reads))
     made = made_link_classes(setup)
