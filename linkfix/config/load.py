@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
-from ..inputs.read import Unreadable, display_path, read_bytes
+from ..files.read import Unreadable, display_path, read_bytes
 from .convert import Invalid, convert
 from .durations import parse_duration
 from .model import Config, key_kind, key_types
@@ -66,7 +66,7 @@ def read_config_file(path: Path) -> dict[str, Any]:
             # A dedicated linkfix.toml holds the keys at its top level.
             section = _toml(path) if path.name != "pyproject.toml" else {}
         return dict(section)
-    from ..inputs.yamlfile import YamlRefused, read_yaml  # PyYAML loads only when a YAML file is read
+    from ..files.yamlfile import YamlRefused, read_yaml  # PyYAML loads only when a YAML file is read
 
     try:
         data = read_yaml(path)
