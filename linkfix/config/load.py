@@ -20,7 +20,7 @@ from ..errors import ConfigError
 from ..files.read import Unreadable, display_path, read_bytes
 from .convert import Invalid, convert
 from .durations import parse_duration
-from .model import Config, key_kind, key_types
+from .model import FORMAT_NAMES, Config, key_kind, key_types
 from .trust import refuse_runner_only
 
 CONFIG_FILES = ("linkfix.yml", "linkfix.yaml", ".linkfix.yml", "pyproject.toml")
@@ -167,11 +167,9 @@ def check_syntax(name: str, value: Any) -> None:
     elif name == "max_cache_age":
         parse_duration(value, name)  # kept as written: read where it is used
     elif name == "format":
-        from ..report import FORMATS  # late import: the formats load only when a format is named
-
-        unknown = [f for f in value if f not in FORMATS]
+        unknown = [f for f in value if f not in FORMAT_NAMES]
         if unknown:
-            raise ConfigError(f"format: unknown format '{unknown[0]}' (choose from {', '.join(sorted(FORMATS))})")
+            raise ConfigError(f"format: unknown format '{unknown[0]}' (choose from {', '.join(sorted(FORMAT_NAMES))})")
 
 
 def check_remap_rule(rule: str, key: str = "remap") -> None:
