@@ -30,8 +30,8 @@ from urllib.parse import urlsplit
 
 from .config import Config
 from .errors import LinkfixError, NetworkDownError
+from .files.read import Unreadable, display_path, read_text
 from .inputs.mkdocs import MkDocsProject, read_mkdocs
-from .inputs.read import Unreadable, display_path, read_text
 from .inputs.sources import SKIP_DIRS, Project, outside_reason
 from .model import CheckResult, Document, Link, LinkResult, Page, Reason, Report, Scope, Status
 

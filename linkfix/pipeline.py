@@ -27,16 +27,16 @@ from .errors import InputError, NetworkDownError
 from .extract.documents import iter_documents, page_loader, stdin_document
 from .extract.html.values import unescape_attribute
 from .extract.markdown.gfm import is_gfm_www
+from .files.read import display_path
 from .inputs.changed import Changes
-from .inputs.read import display_path
 from .inputs.sources import MARKDOWN_SUFFIXES, Project, collect, text_project
 from .model import CheckResult, Document, Link, LinkKind, LinkResult, Page, Reason, Report, Scope, Status
 from .recover.gittime import link_times as git_link_times
 from .store.cache import Cache
 
 if TYPE_CHECKING:
+    from .check.crawl import CrawlLimits
     from .check.http import Progress, RequestBudget
-    from .inputs.crawl import CrawlLimits
 
     class RunProgress(Progress, Protocol):
         """Where a run reports its progress: the files read too (extraction is most of a
@@ -402,8 +402,8 @@ async def crawl_check(start: str, config: Config, limits: CrawlLimits, *, resolv
     """Crawl the site under `start`, then check every link found, like `run_check` does. The
     pages a stranger serves decide how many links there are: `limits` caps the links taken
     from one page and the requests of the whole run (crawl, checks and recovery together)."""
+    from .check.crawl import budget_errors, crawl, known_results, read_robots, validate_start, with_crawl_delay
     from .check.http import HttpChecker, RequestBudget
-    from .inputs.crawl import budget_errors, crawl, known_results, read_robots, validate_start, with_crawl_delay
 
     start = validate_start(start)
     if config.offline:

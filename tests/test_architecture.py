@@ -3,6 +3,8 @@
 - no import cycle among linkfix's modules: an import inside a function counts (it runs, only
   later), an import under `if TYPE_CHECKING:` does not (it never runs), and a module importing
   its own package (`from . import register`) is no cycle: the package is there already;
+- stages only look down: every module has its place in LAYERS, and imports (counted as above)
+  only from its own layer or lower ones, with no exception;
 - no module over 600 lines, and at most 8 modules at the top of linkfix/ (the rest lives in the
   stage packages);
 - the installed package never imports the test assets (fixtures' simulated web, benchmarks);
@@ -19,6 +21,32 @@ PACKAGE = Path(__file__).resolve().parents[1] / "linkfix"
 MAX_LINES = 600
 MAX_TOP_MODULES = 8
 TEST_ASSETS = ("linkfix_simweb", "benchmarks")
+ROOT = "linkfix"
+
+#: The order of the package, lowest first: a module may import from its own layer or below.
+#: A name stands for that module and everything under it (the root package for itself only).
+LAYERS: tuple[tuple[str, ...], ...] = (
+    # shared by every stage, themselves in order
+    ("linkfix.errors",),  # the one error tree
+    ("linkfix.atomic",),  # writing a file whole or not at all
+    ("linkfix.urls",),  # URL arithmetic
+    ("linkfix.model",),  # the data that crosses stages
+    ("linkfix.files",),  # reading one file safely (sources and config files alike)
+    ("linkfix.config",),  # the typed configuration and its loading
+    ("linkfix.store",),  # the one persistent store
+    # the stages, in the order a run goes through them
+    ("linkfix.inputs",),
+    ("linkfix.extract",),
+    ("linkfix.check",),
+    ("linkfix.recover",),
+    ("linkfix.report",),
+    ("linkfix.fix",),
+    # what runs the stages
+    ("linkfix.pipeline",),  # the one orchestrator
+    ("linkfix.build",),  # a build plugin's check of the rendered site
+    ("linkfix.cli", "linkfix.__main__"),
+    (ROOT,),  # the public API (its own imports are lazy, by name, and not seen here)
+)
 
 
 def module_name(path: Path, root: Path = PACKAGE) -> str:
@@ -113,6 +141,36 @@ def test_no_import_cycle():
     assert cycles(import_graph()) == []
 
 
+def layer_of(name: str) -> int | None:
+    """The index in LAYERS of `name`'s nearest declared module or package, None if it has none."""
+    best: tuple[int, int] | None = None  # (length of the declared name, layer)
+    for index, layer in enumerate(LAYERS):
+        for declared in layer:
+            inside = name == declared or (declared != ROOT and name.startswith(declared + "."))
+            if inside and (best is None or len(declared) > best[0]):
+                best = (len(declared), index)
+    return None if best is None else best[1]
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Every import from a module to one in a higher layer, as 'importer -> imported'."""
+    found = []
+    for name in sorted(graph):
+        for target in sorted(graph[name]):
+            low, high = layer_of(name), layer_of(target)
+            if low is not None and high is not None and high > low:
+                found.append(f"{name} -> {target}")
+    return found
+
+
+def test_every_module_has_its_place_in_the_layers():
+    assert [name for name in modules() if layer_of(name) is None] == []
+
+
+def test_stages_only_import_downwards():
+    assert upward_imports(import_graph()) == []
+
+
 def test_no_module_is_over_600_lines():
     long = {name: n for name, path in modules().items() if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert long == {}
@@ -171,3 +229,26 @@ def test_the_cycle_check_counts_function_level_imports_and_not_type_checking_one
     assert graph["linkfix.c"] == set()
     assert graph["linkfix.stage.part"] == {"linkfix.stage.helper", "linkfix.a"}  # not its own package
     assert cycles(graph) == [["linkfix.a", "linkfix.b"]]
+
+
+def test_the_layer_check_counts_function_level_imports_and_not_type_checking_ones(tmp_path):
+    root = _package(tmp_path, {
+        "__init__.py": "",
+        "model.py": "",
+        "inputs/__init__.py": "",
+        "inputs/crawl.py": "def crawl():\n    from ..extract import extract_html\n",
+        "inputs/scope.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..check.http import Budget\n",
+        "extract/__init__.py": "from ..inputs.scope import x\nfrom ..model import Link\n",
+        "check/__init__.py": "",
+        "check/http.py": "",
+        "config/__init__.py": "from ..report import FORMATS\n",
+        "report/__init__.py": "",
+    })
+    assert upward_imports(import_graph(root)) == [
+        "linkfix.config -> linkfix.report", "linkfix.inputs.crawl -> linkfix.extract"]
+
+
+def test_a_module_belongs_to_its_nearest_declared_package():
+    assert layer_of("linkfix.check.http.transport") == layer_of("linkfix.check")
+    assert layer_of("linkfix.config.load") < layer_of("linkfix.inputs") < layer_of("linkfix.extract")
+    assert layer_of("linkfix") == len(LAYERS) - 1 and layer_of("linkfix.elsewhere") is None

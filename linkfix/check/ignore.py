@@ -20,7 +20,7 @@ from pathlib import Path
 from ..config import Config
 from ..errors import ConfigError
 from ..extract.silence import silencing
-from ..inputs.read import Unreadable, display_path, read_text
+from ..files.read import Unreadable, display_path, read_text
 from ..model import CheckResult, Link, Reason, Silenced, Status
 from .local import Target
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
-from ..inputs.read import MAX_FILE_BYTES
+from ..files.read import MAX_FILE_BYTES
 
 STDIN = "-"
 

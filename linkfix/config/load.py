@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
-from ..inputs.read import Unreadable, display_path, read_bytes
+from ..files.read import Unreadable, display_path, read_bytes
 from .convert import Invalid, convert
 from .durations import parse_duration
-from .model import Config, key_kind, key_types
+from .model import FORMAT_NAMES, Config, key_kind, key_types
 from .trust import refuse_runner_only
 
 CONFIG_FILES = ("linkfix.yml", "linkfix.yaml", ".linkfix.yml", "pyproject.toml")
@@ -66,7 +66,7 @@ def read_config_file(path: Path) -> dict[str, Any]:
             # A dedicated linkfix.toml holds the keys at its top level.
             section = _toml(path) if path.name != "pyproject.toml" else {}
         return dict(section)
-    from ..inputs.yamlfile import YamlRefused, read_yaml  # PyYAML loads only when a YAML file is read
+    from ..files.yamlfile import YamlRefused, read_yaml  # PyYAML loads only when a YAML file is read
 
     try:
         data = read_yaml(path)
@@ -167,11 +167,9 @@ def check_syntax(name: str, value: Any) -> None:
     elif name == "max_cache_age":
         parse_duration(value, name)  # kept as written: read where it is used
     elif name == "format":
-        from ..report import FORMATS  # late import: the formats load only when a format is named
-
-        unknown = [f for f in value if f not in FORMATS]
+        unknown = [f for f in value if f not in FORMAT_NAMES]
         if unknown:
-            raise ConfigError(f"format: unknown format '{unknown[0]}' (choose from {', '.join(sorted(FORMATS))})")
+            raise ConfigError(f"format: unknown format '{unknown[0]}' (choose from {', '.join(sorted(FORMAT_NAMES))})")
 
 
 def check_remap_rule(rule: str, key: str = "remap") -> None:

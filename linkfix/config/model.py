@@ -40,6 +40,10 @@ from .types import (
     Whole,
 )
 
+#: The report formats a run can write (`format`). Named here, below the report stage, so that the
+#: config can check a name without importing the formats; `linkfix.report` maps each to its module.
+FORMAT_NAMES: tuple[str, ...] = ("text", "json", "markdown", "github", "junit", "sarif", "html")
+
 # Groups, in the order `linkfix --help` shows them.
 INPUT, FILTER, NETWORK, CACHE, RECOVERY, OUTPUT, FIX = (
     "input",

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..inputs.read import Unreadable, display_path, read_bytes, read_text
+from ..files.read import Unreadable, display_path, read_bytes, read_text
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..model import Document, Page
 from ..store.cache import Cache

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..atomic import write_atomic
 from ..errors import PatchError
-from ..inputs.read import Unreadable, read_bytes
+from ..files.read import Unreadable, read_bytes
 from ..inputs.sources import DOCUMENT_SUFFIXES, not_documentation
 from ..model import LinkKind, Span
 from ..report.common import is_invisible
@@ -81,7 +81,7 @@ def decode_source(data: bytes, path: Path | str) -> tuple[str, bool]:
 
 
 def read_editable(path: Path) -> EditableFile:
-    """The file as the edits will see it. Unlike `linkfix.inputs.read.read_text` (which reads
+    """The file as the edits will see it. Unlike `linkfix.files.read.read_text` (which reads
     a source for checking, with replacement characters if need be) it refuses what it could
     not write back byte for byte."""
     try:

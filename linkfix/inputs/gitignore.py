@@ -12,7 +12,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .read import Unreadable, read_bytes
+from ..files.read import Unreadable, read_bytes
 
 if TYPE_CHECKING:
     import pathspec

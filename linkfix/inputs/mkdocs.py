@@ -16,8 +16,8 @@ from typing import Any
 import yaml
 
 from ..errors import InputError
+from ..files.yamlfile import YamlRefused, read_yaml
 from .containment import describe_project, outside_project, project_of
-from .yamlfile import YamlRefused, read_yaml
 
 MAX_INHERIT = 10  # config files in one INHERIT chain
 #: The extensions MkDocs 1.6 always loads before the config's `markdown_extensions`.

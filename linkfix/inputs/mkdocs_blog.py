@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..files.read import Unreadable, read_text
 from .mkdocs import MkDocsProject
-from .read import Unreadable, read_text
 
 log = logging.getLogger(__name__)
 

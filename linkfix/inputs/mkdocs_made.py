@@ -217,8 +217,8 @@ def _monorepo(mk: MkDocsProject, made: BuildMade) -> None:
 
 
 def _monorepo_project(config: Path, shown: str, made: BuildMade) -> None:
+    from ..files.yamlfile import YamlRefused, read_yaml
     from .mkdocs import _TolerantLoader
-    from .yamlfile import YamlRefused, read_yaml
 
     try:
         data = read_yaml(config, _TolerantLoader)

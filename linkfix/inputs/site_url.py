@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
+from ..files.read import Unreadable, display_path, read_text
 from .mkdocs import MKDOCS_NAMES, _read_chain
-from .read import Unreadable, display_path, read_text
 
 log = logging.getLogger(__name__)
 

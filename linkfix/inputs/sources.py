@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..errors import InputError
+from ..files.read import display_path
 from .containment import git_top
 from .gitignore import Ignores, gitignores_above, ignored, read_gitignore
 from .mkdocs import MKDOCS_NAMES, MkDocsProject, is_mkdocs_config, read_mkdocs
-from .read import display_path
 
 if TYPE_CHECKING:
     from .mkdocs_files import MkDocsFiles

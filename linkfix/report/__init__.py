@@ -11,6 +11,7 @@ import importlib
 from collections.abc import Callable, Iterator, Mapping
 from typing import Generic, TypeVar
 
+from ..config.model import FORMAT_NAMES
 from ..model import Report
 
 Formatter = Callable[[Report], str]
@@ -21,16 +22,8 @@ F = TypeVar("F")
 FormatterT = TypeVar("FormatterT", bound=Formatter)
 StreamerT = TypeVar("StreamerT", bound=Streamer)
 
-#: Format name -> the module (in this package) that registers it.
-MODULES: dict[str, str] = {
-    "text": "text",
-    "json": "json_format",
-    "markdown": "markdown",
-    "github": "github",
-    "junit": "junit",
-    "sarif": "sarif",
-    "html": "html",
-}
+#: Format name (the config's `FORMAT_NAMES`) -> the module (in this package) that registers it.
+MODULES: dict[str, str] = {name: {"json": "json_format"}.get(name, name) for name in FORMAT_NAMES}
 
 
 class _Registry(Mapping[str, F], Generic[F]):

@@ -6,7 +6,7 @@ from pathlib import Path
 from linkfix.config import Config
 from linkfix.extract import documents
 from linkfix.extract.documents import iter_documents
-from linkfix.inputs.read import display_path
+from linkfix.files.read import display_path
 from linkfix.inputs.sources import collect
 from linkfix.store.cache import Cache
 

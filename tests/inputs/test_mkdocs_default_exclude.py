@@ -21,7 +21,8 @@ PATHS = [
 @pytest.mark.parametrize("path", PATHS)
 def test_default_exclude_matches_as_gitignore_spec_does(path: str) -> None:
     spec = pathspec.GitIgnoreSpec.from_lines(list(DEFAULT_EXCLUDE))
-    assert DefaultExclude().match_file(path) == spec.match_file(path)
+    # pathspec 0.12 answers a path no pattern matches with None, later versions with False
+    assert DefaultExclude().match_file(path) is bool(spec.match_file(path))
 
 
 def test_other_patterns_still_go_to_pathspec() -> None:

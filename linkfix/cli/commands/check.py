@@ -12,7 +12,7 @@ from ..inputs import add_input_arguments, gather_inputs
 from ..output import write_reports
 
 if TYPE_CHECKING:
-    from ...inputs.crawl import CrawlLimits
+    from ...check.crawl import CrawlLimits
 
 NAME = "check"
 HELP = "check the links of markdown sources, a built site, a mkdocs.yml project, or files"
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
 
 def _crawl_limits(args: argparse.Namespace) -> CrawlLimits:
-    from ...inputs.crawl import CrawlLimits  # the crawler (protego, lxml) loads only for --crawl
+    from ...check.crawl import CrawlLimits  # the crawler (protego, lxml) loads only for --crawl
 
     if len(args.inputs) != 1 or args.changed_since is not None:
         raise InputError("--crawl takes exactly one URL and no --changed-since")

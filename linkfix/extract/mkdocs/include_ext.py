@@ -26,7 +26,7 @@ from typing import Any
 from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
-from ...inputs.read import Unreadable, read_text
+from ...files.read import Unreadable, read_text
 from .snippet_reads import read_refusal
 
 log = logging.getLogger(__name__)

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...inputs.read import Unreadable, display_path, read_text
+from ...files.read import Unreadable, display_path, read_text
 from ...model import Link, LinkKind, Span
 from .candidates import candidates, key_of, search
 from .include_ext import DIRECTIVE

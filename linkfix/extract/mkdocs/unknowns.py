@@ -18,8 +18,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ...files.read import Unreadable, read_text
 from ...inputs.mkdocs_made import TRUST_HINT, install_hint
-from ...inputs.read import Unreadable, read_text
 from ...model import id_key
 from .render import Renderer
 from .setup import BUILD_TIME_CLASS, MarkdownSetup, is_template_extension

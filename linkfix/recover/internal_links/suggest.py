@@ -35,7 +35,7 @@ from urllib.parse import unquote
 from markdown_it.common.utils import unescapeAll
 
 from ...check.local import LocalChecker
-from ...inputs.read import Unreadable, display_path, read_text
+from ...files.read import Unreadable, display_path, read_text
 from ...inputs.sources import MARKDOWN_SUFFIXES
 from ...model import Candidate, LinkResult, Method, Scope, Status
 from .confidence import confidence_of

@@ -5,8 +5,8 @@ import threading
 
 import pytest
 
-from linkfix.inputs import read
-from linkfix.inputs.read import Unreadable, read_bytes, read_text
+from linkfix.files import read
+from linkfix.files.read import Unreadable, read_bytes, read_text
 
 
 def test_a_regular_file_is_read(tmp_path):

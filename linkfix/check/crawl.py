@@ -41,7 +41,7 @@ from ..model import CheckResult, Document, Reason, Report, Status
 from ..urls import authority, page_key
 
 if TYPE_CHECKING:
-    from ..check.http import RequestBudget
+    from .http import RequestBudget
 
 log = logging.getLogger(__name__)
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from linkfix.inputs import yamlfile
-from linkfix.inputs.yamlfile import YamlRefused, read_yaml
+from linkfix.files import yamlfile
+from linkfix.files.yamlfile import YamlRefused, read_yaml
 
 
 def write(tmp_path, text):

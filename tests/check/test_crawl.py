@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from linkfix.check.crawl import CrawlLimits, CrawlScope, parse_sitemap
 from linkfix.config import Config
 from linkfix.errors import InputError
-from linkfix.inputs.crawl import CrawlLimits, CrawlScope, parse_sitemap
 from linkfix.model import Status
 from linkfix.pipeline import crawl_check
 from linkfix.urls import page_key
@@ -157,7 +157,7 @@ def test_parse_sitemap_forms_and_garbage():
 def test_crawl_delay_raises_the_host_interval_only():
     from protego import Protego
 
-    from linkfix.inputs.crawl import with_crawl_delay
+    from linkfix.check.crawl import with_crawl_delay
 
     robots = Protego.parse("User-agent: *\nCrawl-delay: 3\n")
     slowed = with_crawl_delay("https://docs.example.com/", Config(), robots)
