@@ -2,7 +2,7 @@
 
     python benchmarks/internal_fixes.py             # mine (cached), replay, print the table
     python benchmarks/internal_fixes.py --write     # + store the confidences in
-                                                    #   linkfix/recover/internal/confidence.py
+                                                    #   linkfix/recover/internal_links/confidence.py
     python benchmarks/internal_fixes.py --cases     # + list every case and what was suggested
     python benchmarks/internal_fixes.py --as-mkdocs # replay as `linkfix check mkdocs.yml` resolves
 
@@ -60,10 +60,10 @@ from linkfix.inputs.mkdocs_files import MkDocsFiles  # noqa: E402
 from linkfix.inputs.sources import Project  # noqa: E402
 from linkfix.model import Link, LinkResult, Page, Scope, Status  # noqa: E402
 from linkfix.recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE  # noqa: E402
-from linkfix.recover.internal.confidence import confidence_of  # noqa: E402
-from linkfix.recover.internal.headings import GitPages  # noqa: E402
-from linkfix.recover.internal.history import read_renames  # noqa: E402
-from linkfix.recover.internal.suggest import InternalSuggester  # noqa: E402
+from linkfix.recover.internal_links.confidence import confidence_of  # noqa: E402
+from linkfix.recover.internal_links.headings import GitPages  # noqa: E402
+from linkfix.recover.internal_links.history import read_renames  # noqa: E402
+from linkfix.recover.internal_links.suggest import InternalSuggester  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from internal_table import table_from_counts  # noqa: E402

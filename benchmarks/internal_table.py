@@ -1,4 +1,4 @@
-"""The table of internal-suggestion confidences (linkfix/recover/internal/confidence.py), made
+"""The table of internal-suggestion confidences (linkfix/recover/internal_links/confidence.py), made
 from what `internal_fixes.py` measured: fitting, kept out of the package, which ships only the
 table and its lookup.
 

@@ -154,8 +154,8 @@ class Span:
     end: int
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled as constructor arguments (see _span): a warm run unpickles every link of the
-        # site from the extraction cache, and the dataclass default looks up the fields per object.
+        # Pickled as constructor arguments (see _span): the extraction worker sends every link of
+        # the files it parses back pickled, and the dataclass default looks up the fields per object.
         return _span, (self.path, self.line, self.column, self.start, self.end)
 
 

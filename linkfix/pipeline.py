@@ -211,7 +211,7 @@ async def check_documents(
 
     if config.suggest:
         # Internal links: from the project itself (its git history, redirect_maps, names), offline too.
-        from .recover.internal.suggest import suggest_all
+        from .recover.internal_links.suggest import suggest_all
 
         results = suggest_all(results, local, page_rels)
     if config.suggest and not config.offline:

@@ -78,8 +78,6 @@ class CrawledPage:
 class Crawl:
     pages: tuple[CrawledPage, ...]
     errors: tuple[str, ...] = ()
-    skipped_by_robots: int = 0
-    truncated: bool = False  # the page limit stopped the crawl
     start_problem: str = ""  # why the start page gave nothing to crawl ("" when it did)
 
 
@@ -272,8 +270,8 @@ async def crawl(client: Any, start: str, limits: CrawlLimits, *, robots: Protego
     log.info("crawled %d page(s)", len(pages))
     if skipped:  # their own links go unchecked: the user asked for the whole site
         log.warning("%d page(s) not crawled: robots.txt disallows them (their links are not checked)", skipped)
-    return Crawl(pages=tuple(pages), errors=tuple(errors), skipped_by_robots=skipped, truncated=truncated,
-                 start_problem=start_problem)
+    # Pages robots.txt kept out and the page limit are told in the log above, not carried on.
+    return Crawl(pages=tuple(pages), errors=tuple(errors), start_problem=start_problem)
 
 
 def known_results(crawled: Crawl, targets: Iterable[str], config: Config) -> dict[str, CheckResult]:

@@ -13,7 +13,6 @@ import posixpath
 import re
 import secrets
 from array import array
-from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit, urlunsplit
 
@@ -100,11 +99,6 @@ def _without_own_address(text: str, url: str) -> str:
     return text
 
 
-def title_and_text(html: str) -> tuple[str, str]:
-    title, text = _title_and_raw_text(html)
-    return title, " ".join(text.split())
-
-
 def _title_and_raw_text(html: str) -> tuple[str, str]:
     """Title (whitespace collapsed) and the visible text as the parser gives it: `read_page`
     splits it into words anyway, so collapsing its whitespace first would be wasted work."""
@@ -131,13 +125,6 @@ def shingles(words: tuple[str, ...], size: int = SHINGLE) -> frozenset[int]:
     if len(words) < size:
         return frozenset({hash(words)}) if words else frozenset()
     return frozenset(map(hash, zip(*(words[i:] for i in range(size)))))
-
-
-def jaccard(a: Iterable[int], b: Iterable[int]) -> float:
-    first, second = set(a), set(b)
-    if not first and not second:
-        return 1.0
-    return len(first & second) / len(first | second)
 
 
 def looks_not_found(title: str) -> bool:
@@ -176,7 +163,7 @@ def is_soft404(page: PageSketch, probe: Probe) -> bool:
 
 
 def _jaccard_of_distinct(a: array | frozenset[int], b: array | frozenset[int]) -> float:
-    """`jaccard` for two sketches' shingles, which hold each hash once: |A u B| is then
+    """The Jaccard index of two sketches' shingles, which hold each hash once: |A u B| is then
     |A| + |B| - |A n B|, so one set (not three) is built."""
     if not a and not b:
         return 1.0

@@ -24,13 +24,13 @@ from typing import Any, NoReturn
 
 from .. import __version__
 from ..config import GROUPS, Config, key_kind, load_config, parse_flag_value
-from ..errors import LinkfixError
+from ..errors import EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, LinkfixError
 from ..report.text import clean
 from . import commands
 
 log = logging.getLogger("linkfix")
 
-EXIT_OK, EXIT_BROKEN, EXIT_USAGE, EXIT_UNEXPECTED, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for Ctrl-C
 EXIT_TERMINATED = 128 + signal.SIGTERM  # 143, what a shell reports for a process SIGTERM killed
 
 
@@ -168,7 +168,7 @@ class _Parser(argparse.ArgumentParser):
             message += _did_you_mean(unknown.split(), _flags(self))
             command = self._command_parser()
             if command is not None:  # the command's own help, not the top level's usage line
-                self.exit(2, f"{command.prog}: error: {message}\n(see '{command.prog} --help' for its options)\n")
+                self.exit(EXIT_USAGE, f"{command.prog}: error: {message}\n(see '{command.prog} --help' for its options)\n")
         elif "invalid choice: " in message:
             word = message.split("invalid choice: ", 1)[1].split("'")[1:2]
             message += _did_you_mean(word, [name for action in self._actions if action.choices for name in action.choices])

@@ -49,7 +49,7 @@ def worth_a_worker(project: Project, config: Config) -> bool:
 
 
 async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache | None, errors: list[str]) -> AsyncGenerator[tuple[str, Document], None]:
-    """`runner.iter_documents`, with the parsing done by a worker process once it is up."""
+    """`documents.iter_documents`, with the parsing done by a worker process once it is up."""
     # Imported here, as the pool is started: multiprocessing and what it brings are a tenth of
     # the start-up of a check that never starts one (offline, or few files).
     import multiprocessing

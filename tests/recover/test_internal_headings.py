@@ -1,6 +1,6 @@
-"""Renamed headings from a page's versions (linkfix.recover.internal.headings.renamed_id)."""
+"""Renamed headings from a page's versions (linkfix.recover.internal_links.headings.renamed_id)."""
 
-from linkfix.recover.internal.headings import NOW, Version, renamed_id
+from linkfix.recover.internal_links.headings import NOW, Version, renamed_id
 
 
 def versions(*id_sets):

@@ -1,4 +1,4 @@
-"""Renames from the sources' own git history (linkfix.recover.internal.history)."""
+"""Renames from the sources' own git history (linkfix.recover.internal_links.history)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from linkfix.recover.internal.history import Rename, Renames, parse_log, read_renames
+from linkfix.recover.internal_links.history import Rename, Renames, parse_log, read_renames
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -124,7 +124,7 @@ def test_the_latest_rename_of_a_reused_name_wins_and_counts_the_other_as_a_rival
 
 
 def test_blobs_are_read_in_one_batch_with_missing_ones_as_none(tmp_path):
-    from linkfix.recover.internal.history import git_blobs
+    from linkfix.recover.internal_links.history import git_blobs
 
     docs = repo_with_docs(tmp_path)
     base = ["git", "-C", str(docs)]

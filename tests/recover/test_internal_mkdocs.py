@@ -16,7 +16,7 @@ from linkfix.config import Config
 from linkfix.model import Status
 from linkfix.pipeline import run_check
 from linkfix.recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE
-from linkfix.recover.internal.confidence import confidence_of
+from linkfix.recover.internal_links.confidence import confidence_of
 
 MKDOCS = "site_name: t\nmarkdown_extensions:\n  - attr_list\n  - toc:\n      permalink: true\n"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from linkfix.recover.internal.names import edit_distance, near_files, near_ids, page_key
-from linkfix.recover.internal.spelling import spellings
+from linkfix.recover.internal_links.names import edit_distance, near_files, near_ids, page_key
+from linkfix.recover.internal_links.spelling import spellings
 
 FILES = frozenset({
     "index.md", "configuration-files.md", "guide/index.md", "guide/setup_steps.md", "guide/install.md",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from linkfix.recover.internal.source_headings import custom_heading, title
+from linkfix.recover.internal_links.source_headings import custom_heading, title
 
 SOURCE = """---
 title: not read here

@@ -12,7 +12,7 @@ from linkfix.config import Config
 from linkfix.model import Status
 from linkfix.pipeline import run_check
 from linkfix.recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE
-from linkfix.recover.internal.confidence import confidence_of
+from linkfix.recover.internal_links.confidence import confidence_of
 
 OFFLINE = dict(offline=True, suggest=True, cache=False)
 

@@ -192,14 +192,13 @@ class HttpChecker:
         request that carries the runner's key (in them, or in `url`): it goes to `url` itself,
         never where a `remap` rule (which a repository's config may set) would send it, and
         the headers go to `url`'s host only, never to a host a redirect leads to."""
-        started = time.monotonic()
         refusal = self.urls.refusal(url)
         if refusal is not None:
-            return Fetched(url=url, final_url=url, status=0, headers={}, text="", elapsed=0.0, error=refusal.reason)
+            return Fetched(url=url, final_url=url, status=0, headers={}, text="", error=refusal.reason)
         try:
             await self.network.ensure_up(self._send_probe)
         except NetworkDownError as exc:
-            return Fetched(url=url, final_url=url, status=0, headers={}, text="", elapsed=0.0, error=f"network-down: {exc}")
+            return Fetched(url=url, final_url=url, status=0, headers={}, text="", error=f"network-down: {exc}")
         target = url if headers else self.transport.remap(url)
         extra = (hostname(target), dict(headers)) if headers else None
         answer, chain, stop = await self.redirects.follow(target, "GET", max_bytes, extra=extra)
@@ -209,7 +208,6 @@ class HttpChecker:
             status=0 if stop else answer.status,
             headers=dict(answer.header_map),
             text=answer.text() if not stop else "",
-            elapsed=time.monotonic() - started,
             error=stop.reason if stop else answer.error,
             redirects=chain,
         )

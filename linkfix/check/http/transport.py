@@ -40,7 +40,6 @@ class Fetched:
     status: int  # 0: no HTTP answer (see `error`)
     headers: Mapping[str, str]
     text: str
-    elapsed: float
     error: str = ""
     redirects: tuple[Redirect, ...] = ()
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ...config import Config, parse_duration
-from ...errors import InputError
+from ...errors import EXIT_OK, InputError
 
 NAME = "cache"
 HELP = "show what the result cache holds (stats) or empty it (clear)"
@@ -25,7 +25,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     if not directory.is_dir():
         # Do not create a cache directory just to say it is empty.
         print(f"no cache at {directory}")
-        return 0
+        return EXIT_OK
     with Cache(directory, max_age=parse_duration(config.max_cache_age, "max_cache_age")) as cache:
         if args.action == "clear":
             removed = cache.stats()["entries"]
@@ -33,7 +33,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
             if cache.problem:
                 raise InputError(f"cache_dir: cannot clear the cache at {directory}: {cache.problem}")
             print(f"cleared {removed} entries from {directory}")
-            return 0
+            return EXIT_OK
         stats = cache.stats()
         if cache.problem:
             raise InputError(f"cache_dir: the cache at {directory} cannot be used ({cache.problem}); `linkfix cache clear` replaces it")
@@ -41,4 +41,4 @@ def run(args: argparse.Namespace, config: Config) -> int:
     sys.stdout.write(f"cache: {directory}\n")
     for key, value in stats.items():
         sys.stdout.write(f"  {key:<{width}}  {value}\n")
-    return 0
+    return EXIT_OK

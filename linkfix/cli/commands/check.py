@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...config import Config
-from ...errors import InputError
+from ...errors import EXIT_BROKEN, EXIT_OK, InputError
 from ..inputs import add_input_arguments, gather_inputs
 from ..output import write_reports
 
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
         from ..dump import dump_links
 
         dump_links(inputs.paths, config, stdin_text=inputs.stdin_text)
-        return 0
+        return EXIT_OK
     progress = progress_bar(quiet=args.quiet)
     try:
         if args.crawl:
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
         if progress is not None:
             progress.finish()  # the line ends before the report or an error is written
     write_reports(report, config, quiet=args.quiet)
-    return 1 if any(r.failing for r in report.results) else 0
+    return EXIT_BROKEN if any(r.failing for r in report.results) else EXIT_OK
 
 
 def _crawl_limits(args: argparse.Namespace) -> CrawlLimits:

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from ...config import Config
+from ...errors import EXIT_OK
 
 NAME = "demo"
 HELP = "run check + recovery on a bundled example docs site against a simulated web (offline, seconds)"
@@ -37,4 +38,4 @@ def run(args: argparse.Namespace, config: Config | None) -> int:
         f"Apply the fixes to the copy:   linkfix fix --from {result.json_result} --update-redirects\n"
     )
     out.flush()
-    return 0
+    return EXIT_OK

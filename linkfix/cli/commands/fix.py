@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...config import Config, parse_duration
-from ...errors import ConfigError, InputError
+from ...errors import EXIT_CHANGED, EXIT_OK, EXIT_REFUSED, ConfigError, InputError
 from ..inputs import add_input_arguments, gather_inputs
 
 if TYPE_CHECKING:
@@ -77,8 +77,8 @@ def run(args: argparse.Namespace, config: Config) -> int:
         if plan.needs_review:
             sys.stderr.write(_review_hint(plan.needs_review, [path for name, path in written if name == "html"]))
     if problems:
-        return 2
-    return 1 if changed else 0
+        return EXIT_REFUSED
+    return EXIT_CHANGED if changed else EXIT_OK
 
 
 def _write_report_files(report: Report, config: Config) -> list[tuple[str, str]]:

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ...config import Config
-from ...errors import InputError
+from ...errors import EXIT_OK, InputError
 from ...model import Report
 from ..output import write_reports
 
@@ -37,4 +37,4 @@ def read_report_file(name: str) -> Report:
 
 def run(args: argparse.Namespace, config: Config) -> int:
     write_reports(read_report_file(args.result), config, quiet=args.quiet)
-    return 0
+    return EXIT_OK

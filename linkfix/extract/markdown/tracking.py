@@ -56,9 +56,6 @@ class Definition:
     line: int  # first line of the definition (0-based)
 
 
-#: Options markdown-it reads with `options.get(name, default)`, set to those defaults: a
-
-
 class _Destination:
     """What markdown-it's parseLinkDestination returns (its callers read these; markdown-it-py
     3.x's reference rule also reads `lines`, which a destination without blanks never spans)."""

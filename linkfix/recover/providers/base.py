@@ -123,7 +123,7 @@ class Budget:
 
 
 class Deferred(Exception):
-    """A request that was not sent in this run, and why: `reason` is one of REASONS. Not an
+    """A request that was not sent in this run, and why: `reason` is one of the four below. Not an
     error of the run: the lookup is reported as deferred and asked again by a later run."""
 
     def __init__(self, reason: str, detail: str = "") -> None:
@@ -136,7 +136,6 @@ class Deferred(Exception):
 #: service said 429 and asked for a wait past it; the service refuses connections (a firewall
 #: block); the service failed (5xx, timeouts).
 RATE_LIMIT, RETRY_AFTER, BLOCKED, FAILED = "rate-limit", "retry-after", "blocked", "error"
-REASONS = (RATE_LIMIT, RETRY_AFTER, BLOCKED, FAILED)
 
 
 class RateLimiter:

@@ -1,5 +1,6 @@
-"""Brave Search API (`/res/v1/web/search`). Settings: `api_key_env` (required: the environment
-variable holding the subscription token), `url` (default https://api.search.brave.com)."""
+"""Brave Search API (`/res/v1/web/search`). Settings: `api_key_env` (the environment variable
+holding the subscription token, default BRAVE_API_KEY; unset, the provider is skipped), `url`
+(default https://api.search.brave.com), `requests_per_minute` (default 60)."""
 
 from __future__ import annotations
 
