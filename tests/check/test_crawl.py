@@ -161,9 +161,9 @@ def test_crawl_delay_raises_the_host_interval_only():
 
     robots = Protego.parse("User-agent: *\nCrawl-delay: 3\n")
     slowed = with_crawl_delay("https://docs.example.com/", Config(), robots)
-    assert slowed.hosts["docs.example.com"]["request_interval"] == 3.0
+    assert slowed.hosts["docs.example.com"].request_interval == 3.0
     already_slow = Config(hosts={"docs.example.com": {"request_interval": 5}})
-    assert with_crawl_delay("https://docs.example.com/", already_slow, robots).hosts["docs.example.com"]["request_interval"] == 5
+    assert with_crawl_delay("https://docs.example.com/", already_slow, robots).hosts["docs.example.com"].request_interval == 5
     assert with_crawl_delay("https://docs.example.com/", Config(), None).hosts == {}
 
 

@@ -16,13 +16,13 @@ def build_providers(config: Config, remote: Remote) -> tuple[list[ArchiveProvide
     """Instantiate the configured providers; an unknown name is a configuration error."""
     archives = []
     for settings in config.archive:
-        name = str(settings.get("provider", ""))
+        name = settings.name
         if name not in ARCHIVES:
             raise ConfigError(f"archive: unknown provider '{name}' (choose from {', '.join(sorted(ARCHIVES))})")
         archives.append(ARCHIVES[name](settings, remote))
     searches = []
     for wanted in config.search:
-        name = str(wanted.get("provider", ""))
+        name = wanted.name
         if name not in SEARCHES:
             raise ConfigError(f"search: unknown provider '{name}' (choose from {', '.join(sorted(SEARCHES))})")
         provider = SEARCHES[name](wanted, remote)

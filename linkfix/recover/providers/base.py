@@ -382,8 +382,7 @@ class ArchiveProvider(ABC):
 
     name: ClassVar[str]
 
-    def __init__(self, settings: Mapping[str, Any] | ProviderSettings, remote: Remote) -> None:
-        self.settings = dict(settings)
+    def __init__(self, settings: ProviderSettings, remote: Remote) -> None:
         self.remote = remote
 
     @abstractmethod
@@ -428,8 +427,7 @@ class SearchProvider(ABC):
     #: True when the provider only knows the dead link's own site (keyless, cheap per query).
     same_site: ClassVar[bool] = False
 
-    def __init__(self, settings: Mapping[str, Any] | ProviderSettings, remote: Remote) -> None:
-        self.settings = dict(settings)
+    def __init__(self, settings: ProviderSettings, remote: Remote) -> None:
         self.remote = remote
 
     @abstractmethod

@@ -29,6 +29,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import etree
 
+from ...config.providers import SiteSettings
 from ...urls import page_identity, same_site
 from ..pages import parse_page
 from ..rank import SitePages, path_tokens
@@ -248,7 +249,7 @@ class Site(SearchProvider):
     name = "site"
     same_site = True
 
-    def __init__(self, settings, remote: Remote) -> None:
+    def __init__(self, settings: SiteSettings, remote: Remote) -> None:
         super().__init__(settings, remote)
         #: Archives whose URL lists of the host are used (set by the recoverer).
         self.archives: list[ArchiveProvider] = []

@@ -14,9 +14,8 @@ flight), a 429 pauses the group for its Retry-After (nothing is sent meanwhile),
 connections refused or reset twice in a row are taken for a block: no more requests this run.
 A lookup that did not happen raises Deferred; it is never "no capture".
 
-Settings: `url` (base, default https://web.archive.org), `requests_per_minute` (search
-endpoints, default 24; 0 = no limit, for a local stand-in), `playback_per_minute` (default
-360), `host_urls` (how many URLs of a host to list, default 1000).
+Settings: linkfix.config.providers.WaybackSettings (`requests_per_minute` 0: no limit, for a
+local stand-in).
 """
 
 from __future__ import annotations
@@ -26,9 +25,9 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
 from urllib.parse import quote, urlsplit
 
+from ...config.providers import WaybackSettings
 from .base import (
     BLOCKED,
     FAILED,
@@ -46,9 +45,6 @@ from .base import (
 
 log = logging.getLogger(__name__)
 
-DEFAULT_BASE = "https://web.archive.org"
-SEARCH_PER_MINUTE = 24.0  # the archive allows ~30 a minute; its maintainers' client sends 24
-PLAYBACK_PER_MINUTE = 360.0  # playback allows more (modelled as 8 a second): 6 a second
 BATCH_ROWS = 5000  # rows one batch answer may hold (~600 kB); more are asked for in a next round
 BATCH_PATTERN = 3000  # characters of the URL pattern of one batch query, at most
 BACKOFF_429 = 60.0  # a 429 without Retry-After: wait this long (doubled for each one in a row)
@@ -131,12 +127,12 @@ def common_directory(urls: Sequence[str]) -> str:
 class Wayback(ArchiveProvider):
     name = "wayback"
 
-    def __init__(self, settings: Mapping[str, Any], remote: Remote) -> None:
+    def __init__(self, settings: WaybackSettings, remote: Remote) -> None:
         super().__init__(settings, remote)
-        self.base = str(self.settings.get("url") or DEFAULT_BASE).rstrip("/")
-        self.limiter = RateLimiter(float(self.settings.get("requests_per_minute", SEARCH_PER_MINUTE)))
-        self.playback = RateLimiter(float(self.settings.get("playback_per_minute", PLAYBACK_PER_MINUTE)))
-        self.host_limit = int(self.settings.get("host_urls", 1000))
+        self.base = settings.url.rstrip("/")
+        self.limiter = RateLimiter(settings.requests_per_minute)
+        self.playback = RateLimiter(settings.playback_per_minute)
+        self.host_limit = settings.host_urls
         self.blocked = False
         self._failures = 0  # connection failures in a row
         self._counts = {"search": 0, "playback": 0, "429": 0, "failed": 0, "cached": 0}
