@@ -379,7 +379,7 @@ def _split_fragment(url: str, config: Config) -> tuple[str, str]:
     return (base, fragment if config.include_fragments else "")
 
 
-async def _recover(results: list[LinkResult], config: Config, *, resolver, link_times: Mapping[str, datetime] | None = None,
+async def _recover(results: list[LinkResult], config: Config, *, resolver: Any, link_times: Mapping[str, datetime] | None = None,
                    on_recovery: Callable[[Any], None] | None = None, budget: RequestBudget | None = None) -> list[LinkResult]:
     from .check.http import HttpChecker
     from .recover.run import recover_all

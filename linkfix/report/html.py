@@ -27,7 +27,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..model import Candidate, LinkResult, Report
@@ -36,6 +36,9 @@ from .common import DECISIONS_SCHEMA, archive_note, deferred_summary, is_safe_ur
 from .groups import STATUS_ORDER, Group, group_results
 from .hints import what_to_do
 from .text import escape_surrogates
+
+if TYPE_CHECKING:
+    import jinja2
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -56,7 +59,7 @@ SUMMARY_ROWS = 5
 _PERMALINK_SIGNS = "\u00b6\u00a7\U0001f517"  # ¶ § 🔗
 
 @functools.lru_cache(maxsize=1)
-def _environment():
+def _environment() -> jinja2.Environment:
     """Built on first use: importing jinja2 is a fifth of a `check`'s start-up otherwise."""
     import jinja2
 

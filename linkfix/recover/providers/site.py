@@ -21,7 +21,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Iterable, Sequence
 from dataclasses import replace
 from functools import cached_property
 from typing import Any
@@ -324,7 +324,7 @@ class Site(SearchProvider):
         return await self._dirs_done[directory]
 
     @staticmethod
-    async def _gather(*sources) -> list[Hit]:
+    async def _gather(*sources: Awaitable[list[Hit]]) -> list[Hit]:
         hits: list[Hit] = []
         for found in await asyncio.gather(*sources):
             hits.extend(found)
