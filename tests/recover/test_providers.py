@@ -8,7 +8,8 @@ import pytest
 
 from linkfix.config import ArchiveSettings, SearchSettings
 from linkfix.recover.providers import ARCHIVES, SEARCHES, Budget, Remote
-from linkfix.recover.providers.base import Deferred, Hit, RateLimiter
+from linkfix.recover.providers.base import Hit
+from linkfix.recover.providers.limits import Deferred, RateLimiter
 from linkfix.recover.providers.memento import Memento, mementos
 from linkfix.recover.providers.site import (
     Site,

@@ -6,7 +6,9 @@ Importing this package registers every provider in `ARCHIVES` / `SEARCHES`.
 from ...config import Config
 from ...errors import ConfigError
 from . import brave, marginalia, memento, searxng, site, wayback  # noqa: F401  (imported to register)
-from .base import ARCHIVES, SEARCHES, ArchiveProvider, Budget, Capture, Hit, Remote, SearchProvider
+from .base import ARCHIVES, SEARCHES, ArchiveProvider, Capture, Hit, SearchProvider
+from .limits import Budget
+from .remote import Remote
 from .site import Site
 
 __all__ = ["ARCHIVES", "SEARCHES", "ArchiveProvider", "Budget", "Capture", "Hit", "Remote", "SearchProvider", "build_providers"]

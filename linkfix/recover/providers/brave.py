@@ -8,7 +8,9 @@ import os
 from urllib.parse import quote_plus
 
 from ...config.providers import BraveSettings
-from .base import TTL_SEARCH, Budget, Hit, RateLimiter, Remote, SearchProvider, hits_from_json, register_search
+from .base import Hit, SearchProvider, hits_from_json, register_search
+from .limits import Budget, RateLimiter
+from .remote import TTL_SEARCH, Remote
 
 
 def parse_brave(text: str, query: str, limit: int) -> list[Hit]:

@@ -11,20 +11,9 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
 from ...config.providers import MementoSettings
-from .base import (
-    FAILED,
-    RETRY_AFTER,
-    TTL_ARCHIVE,
-    ArchiveProvider,
-    Budget,
-    Capture,
-    Deferred,
-    Exchange,
-    RateLimiter,
-    Remote,
-    register_archive,
-    retry_after,
-)
+from .base import ArchiveProvider, Capture, register_archive
+from .limits import FAILED, RETRY_AFTER, Budget, Deferred, RateLimiter
+from .remote import TTL_ARCHIVE, Exchange, Remote, retry_after
 from .wayback import timestamp
 
 _ENTRY = re.compile(r"<([^>]*)>\s*((?:;\s*[\w-]+\s*=\s*(?:\"[^\"]*\"|[^;,\s]+)\s*)*)")

@@ -34,7 +34,9 @@ from ...urls import page_identity, same_site
 from ..pages import parse_page
 from ..rank import SitePages, path_tokens
 from ..terms import normal_terms
-from .base import TTL_SITE, ArchiveProvider, Budget, Hit, Remote, SearchProvider, register_search
+from .base import ArchiveProvider, Hit, SearchProvider, register_search
+from .limits import Budget
+from .remote import TTL_SITE, Remote
 
 MAX_SITEMAPS = 10  # sitemap files followed per host (indexes can fan out a lot)
 MAX_PAGES = 5000  # pages kept per host

@@ -9,7 +9,7 @@
 The archive limits each client address: CDX, the TimeMap and the availability API share one
 limit (about 30 a minute; the maintainers' own client sends 24), playback has its own, higher
 one; a client that ignores its 429s for a minute is blocked at the firewall for an hour. So
-every request waits for its endpoint group's turn (base.RateLimiter.turn: spaced, one in
+every request waits for its endpoint group's turn (limits.RateLimiter.turn: spaced, one in
 flight), a 429 pauses the group for its Retry-After (nothing is sent meanwhile), and
 connections refused or reset twice in a row are taken for a block: no more requests this run.
 A lookup that did not happen raises Deferred; it is never "no capture".
@@ -28,20 +28,9 @@ from datetime import UTC, datetime
 from urllib.parse import quote, urlsplit
 
 from ...config.providers import WaybackSettings
-from .base import (
-    BLOCKED,
-    FAILED,
-    TTL_ARCHIVE,
-    ArchiveProvider,
-    Budget,
-    Capture,
-    Deferred,
-    Exchange,
-    RateLimiter,
-    Remote,
-    register_archive,
-    retry_after,
-)
+from .base import ArchiveProvider, Capture, register_archive
+from .limits import BLOCKED, FAILED, Budget, Deferred, RateLimiter
+from .remote import TTL_ARCHIVE, Exchange, Remote, retry_after
 
 log = logging.getLogger(__name__)
 
