@@ -21,16 +21,10 @@ from urllib.parse import urldefrag
 
 from ..check.remap import Remap
 from ..errors import InputError
-from ..model import Candidate, LinkKind, LinkResult, Method, Report, Scope, Span, Status
+from ..model import Candidate, Evidence, LinkKind, LinkResult, Method, Reason, Report, Scope, Span, Status
 from ..report.common import DECISIONS_SCHEMA, fragment_of, is_safe_url, replacement_url, unsafe_replacement_reason
 
 DAY = 86400.0
-#: `Candidate.method` of an archived copy: a last resort, written only with --archive-fallback.
-ARCHIVE_METHOD = Method.ARCHIVE
-#: `CheckResult.reason` of an internal link that mkdocs-redirects' redirect_maps sends elsewhere,
-#: and the `Candidate.method` of the link to the page it maps to (written with --update-redirects).
-MKDOCS_REDIRECT = "mkdocs-redirect"
-REDIRECT_MAP_METHOD = Method.REDIRECT_MAP
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -132,15 +126,15 @@ def _plan_one(item: LinkResult, options: FixOptions, history: History | None) ->
     if item.link.span.start >= item.link.span.end:  # extraction could not place the target: nothing to edit
         return None, [NOT_PLACED] if result.status is Status.BROKEN else []
     if result.status is Status.REDIRECTED:
-        if result.reason == MKDOCS_REDIRECT:  # an internal page that redirect_maps sends elsewhere
+        if result.reason == Reason.MKDOCS_REDIRECT:  # an internal page that redirect_maps sends elsewhere
             if not options.update_redirects:
                 return None, []
-            mapped = [c for c in item.suggestions if c.method == REDIRECT_MAP_METHOD]
+            mapped = [c for c in item.suggestions if c.method == Method.REDIRECT_MAP]
             if not mapped:
                 return None, [f"redirect_maps sends it to {result.final_url}; no link to that resolves from here"]
             # Where readers land today, through the redirect page: no guess, like an HTTP
             # redirect. Anything else (another id, another page) is a guess: the threshold.
-            same = [c for c in mapped if c.evidence.get("same_destination") is True]
+            same = [c for c in mapped if c.evidence.get(Evidence.SAME_DESTINATION) is True]
             return _best(item, same or mapped, options, guess=not same)
         if options.update_redirects and result.permanent and is_safe_url(result.final_url):
             if result.from_cache:  # a claim of the cache directory, not an answer (see fix.confirm)
@@ -151,14 +145,14 @@ def _plan_one(item: LinkResult, options: FixOptions, history: History | None) ->
         return None, []
     if not _confirmed(result.url, options, history):
         return None, [_unconfirmed_message(result.url, options, history)]
-    live = [c for c in item.suggestions if c.method != ARCHIVE_METHOD]
+    live = [c for c in item.suggestions if c.method != Method.ARCHIVE]
     fix, messages = _best(item, live, options)
     if fix is not None:
         return fix, messages
     if options.archive_fallback:
         archived = _archived_url(item)
         if archived:
-            return _fix(item, archived, ARCHIVE_METHOD, None), messages
+            return _fix(item, archived, Method.ARCHIVE, None), messages
     if not live:
         messages.append("no replacement found")
     return None, messages
@@ -176,7 +170,7 @@ def _best(item: LinkResult, candidates: list[Candidate], options: FixOptions, *,
             f"best suggestion {candidate.url} has confidence {candidate.confidence:.2f} "
             f"< {options.threshold:.2f}; {REVIEW}"
         ]
-    hold = candidate.evidence.get("hold")
+    hold = candidate.evidence.get(Evidence.HOLD)
     if guess and isinstance(hold, str) and hold:
         # Recovery's gate: confident, but something speaks against applying it unseen.
         return None, [f"best suggestion {candidate.url} {REVIEW}: {hold}"]
@@ -195,7 +189,7 @@ def _confidence(candidate: Candidate) -> float:
 def _archived_url(item: LinkResult) -> str:
     """The archived copy to link instead: the report's, else the best archive candidate."""
     urls = [item.archived.url] if item.archived is not None else []
-    urls += [c.url for c in sorted(item.suggestions, key=_confidence, reverse=True) if c.method == ARCHIVE_METHOD]
+    urls += [c.url for c in sorted(item.suggestions, key=_confidence, reverse=True) if c.method == Method.ARCHIVE]
     return next((url for url in urls if is_safe_url(url)), "")
 
 

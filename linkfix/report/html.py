@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from ..model import Candidate, LinkResult, Report
+from ..model import Candidate, Evidence, LinkResult, Report
 from . import evidence, register
 from .common import DECISIONS_SCHEMA, archive_note, deferred_summary, is_safe_url, replacement_url, status_counts, unsafe_replacement_reason
 from .groups import STATUS_ORDER, Group, group_results
@@ -147,7 +147,7 @@ def _same(item: LinkResult, candidate: Candidate) -> tuple[str, str]:
     """What makes candidates of two places the same: the file an internal one leads to (each
     page spells the way there its own way) and its id, or that it keeps the place's own id
     ("=": `changelog.md#v1` and `changelog.md#v2` both moved to news.md); else the URL."""
-    target = candidate.evidence.get("target") if isinstance(candidate.evidence, Mapping) else None
+    target = candidate.evidence.get(Evidence.TARGET) if isinstance(candidate.evidence, Mapping) else None
     if isinstance(target, str) and target:
         fragment = candidate.url.partition("#")[2]
         return target, "=" if fragment == item.link.url.partition("#")[2] else fragment
