@@ -75,6 +75,8 @@ class ArchiveProvider(ABC):
     name: ClassVar[str]
 
     def __init__(self, settings: ProviderSettings, remote: Remote) -> None:
+        """`settings`: the provider's own typed settings (config.providers), read by each
+        provider's constructor."""
         self.remote = remote
 
     @abstractmethod
@@ -120,6 +122,8 @@ class SearchProvider(ABC):
     same_site: ClassVar[bool] = False
 
     def __init__(self, settings: ProviderSettings, remote: Remote) -> None:
+        """`settings`: the provider's own typed settings (config.providers), read by each
+        provider's constructor."""
         self.remote = remote
 
     @abstractmethod
