@@ -25,6 +25,7 @@ from markdown_it.rules_inline.state_inline import StateInline
 from ..matching import match_end
 
 MARK = "linkfix"  # key of our notes in token.meta and in the parser env
+_LAST_BRACKET = "linkfix_last_bracket"  # key in the parser env: (text, offset of its last `]`)
 _BLANK = re.compile(r"\s")
 _BRACKETS = re.compile(r"\[+")
 _URL_WINDOW = 512  # characters of text after a `://` handed to linkify-it at first
@@ -192,9 +193,12 @@ def tracking_inline(name: str, rule: Callable[[StateInline, bool], bool]) -> Cal
 
 
 def _last_close_bracket(state: StateInline) -> int:
-    last = getattr(state, "linkfix_last_bracket", None)
-    if last is None:
-        last = state.linkfix_last_bracket = state.src.rfind("]")  # type: ignore[attr-defined]
+    """Where the last `]` of the text being parsed is: found once per text and kept in the parse
+    env (markdown-it's public place for a rule's notes), beside the text it was found in."""
+    known = state.env.get(_LAST_BRACKET)
+    if known is None or known[0] is not state.src:
+        known = state.env[_LAST_BRACKET] = (state.src, state.src.rfind("]"))
+    last: int = known[1]
     return last
 
 
