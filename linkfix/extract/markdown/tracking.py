@@ -19,7 +19,6 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import normalizeReference, unescapeAll
 from markdown_it.helpers import parseLinkDestination
 from markdown_it.rules_block.state_block import StateBlock
-from markdown_it.rules_inline.linkify import SCHEME_RE
 from markdown_it.rules_inline.state_inline import StateInline
 
 from ..matching import match_end
@@ -32,6 +31,9 @@ _URL_WINDOW = 512  # characters of text after a `://` handed to linkify-it at fi
 # Characters of pending text searched for a URL scheme: more than the longest scheme
 # linkify-it knows (`mailto`, `https`, `ftp`, ...; a user-added one is no longer than this).
 _SCHEME_LOOK = 64
+# The scheme at the end of pending text, as markdown-it's linkify rule reads it (its SCHEME_RE,
+# markdown-it-py 3.0 to 4.3; a module constant, not its API, so spelled here).
+_SCHEME_AT_END = re.compile(r"(?:^|[^a-z0-9.+-])([a-z][a-z0-9.+-]*)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +149,7 @@ def scheme_before(pending: str) -> str:
     at every `://` was quadratic. A scheme longer than any linkify-it knows is never a link's,
     so a run of scheme characters longer than _SCHEME_LOOK is no scheme here."""
     tail = pending[-_SCHEME_LOOK:]
-    m = SCHEME_RE.search(tail)
+    m = _SCHEME_AT_END.search(tail)
     if not m:
         return ""
     if m.start(1) == 0 and len(tail) < len(pending):
