@@ -90,6 +90,8 @@ PAGE = """\
 
     See <https://example.com?find=\\*> and [inline](a\\_b.md) and [defined][d].
 
+    Spec example 603: <https://example.com/\\[\\>
+
     [d]: a\\_b.md
     """
 
@@ -99,7 +101,7 @@ def test_a_plain_markdown_page_is_decoded_as_commonmark(tmp_path):
     assert [(url, kind, status) for url, kind, _, status in found if url == "a\\_b.md"] == [
         ("a\\_b.md", "inline", "ok"), ("a\\_b.md", "reference", "ok")]  # `\_` is `_` in both
     assert [(url, checked) for url, kind, checked, _ in found if kind == "autolink"] == [
-        ("https://example.com?find=\\*", "https://example.com?find=\\*")]
+        ("https://example.com/\\[\\", "https://example.com/\\[\\"), ("https://example.com?find=\\*", "https://example.com?find=\\*")]
 
 
 def test_an_mkdocs_page_is_decoded_as_python_markdown(tmp_path):
@@ -107,5 +109,6 @@ def test_an_mkdocs_page_is_decoded_as_python_markdown(tmp_path):
     # Python-Markdown keeps a definition's backslashes: `a\_b.md` is no file; the inline link's `\_` is `_`.
     assert [(url, kind, status) for url, kind, _, status in found if url == "a\\_b.md"] == [
         ("a\\_b.md", "inline", "ok"), ("a\\_b.md", "reference", "broken")]
+    # Example 603 is no link for Python-Markdown: its `\>` is an escaped `>`, the autolink has no end.
     assert [(url, checked) for url, kind, checked, _ in found if kind == "autolink"] == [
         ("https://example.com?find=\\*", "https://example.com?find=*")]
