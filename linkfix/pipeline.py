@@ -17,8 +17,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from markdown_it.common.utils import unescapeAll
-
 from .check.ignore import Ignores
 from .check.local import LocalChecker, Target
 from .check.remap import Remap
@@ -26,8 +24,8 @@ from .check.session import RunSession
 from .config import Config
 from .errors import InputError, NetworkDownError
 from .extract.documents import iter_documents, page_loader, stdin_document
-from .extract.html.values import unescape_attribute
 from .extract.markdown.gfm import is_gfm_www
+from .extract.markdown.targets import markdown_target
 from .files.read import display_path
 from .inputs.changed import Changes
 from .inputs.sources import MARKDOWN_SUFFIXES, Project, collect, text_project
@@ -253,10 +251,9 @@ def resolve_links(rel: str, doc: Document, local: LocalChecker, ignores: Ignores
 
 
 def _markdown_target(link: Link) -> str:
-    """What a markdown source's link points at. Backslash escapes and character references are
-    markdown's own link syntax; raw HTML keeps its backslashes in every renderer (CommonMark spec
-    examples 21 and 631, Python-Markdown alike) and the browser decodes its character references."""
-    return unescape_attribute(link.url) if link.kind is LinkKind.HTML else unescapeAll(link.url)
+    """What a markdown source's link points at: decoded as the page's renderer decodes a link
+    of its kind (extract/markdown/targets.py)."""
+    return markdown_target(link.url, link.kind, link.page.dialect)
 
 
 def _link_as_is(link: Link) -> str:
