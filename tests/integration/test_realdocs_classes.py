@@ -301,3 +301,17 @@ def test_a_fragment_no_markdown_exec_md_fence_can_make_is_broken(tmp_path):
         <a href="#ref-to-Markdown">Markdown</a>
         """}, {"package/example.py": '"""An example."""\n'})
     assert found["#ref-to-Markdown"] == "broken"
+
+
+# Was wrong (bfg9000): `python -m linkfix` put the working directory first on sys.path, so looking up
+# MkDocs' search plugin imported the project's macros module `mkdocs.py` beside mkdocs.yml: project
+# code run without trust, and here a crash (exit 3) on its missing import
+def test_a_project_module_named_like_a_package_is_not_imported(tmp_path):
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\ntheme: readthedocs\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("[a](missing.md)\n")
+    (tmp_path / "mkdocs.py").write_text("open('imported', 'w').close()\nraise ImportError('the project module ran')\n")
+    done = subprocess.run([sys.executable, "-m", "linkfix", "check", "--offline", "mkdocs.yml"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert not (tmp_path / "imported").exists()
+    assert done.returncode == 1, done.stderr  # the one broken link, not an unexpected error
