@@ -315,3 +315,18 @@ def test_a_project_module_named_like_a_package_is_not_imported(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert not (tmp_path / "imported").exists()
     assert done.returncode == 1, done.stderr  # the one broken link, not an unexpected error
+
+
+# Was wrong (print-site): mkdocs-print-site-plugin makes a page of the whole site, print_page.md
+# (print_page_basename), published as print_page.html or print_page/; a link to it was a missing file
+@pytest.mark.parametrize("directory_urls", [False, True])
+def test_the_print_site_page_is_made(tmp_path, directory_urls):
+    target = "print_page/" if directory_urls else "print_page.html"
+    found = statuses(tmp_path, f"""\
+        use_directory_urls: {str(directory_urls).lower()}
+        plugins:
+          - search
+          - print-site
+        """, {"index.md": f"[print]({target}) [other](other_page.html)\\n"})
+    assert found[target] == "ok"
+    assert found["other_page.html"] == "broken"
