@@ -330,3 +330,17 @@ def test_the_print_site_page_is_made(tmp_path, directory_urls):
         """, {"index.md": f"[print]({target}) [other](other_page.html)\\n"})
     assert found[target] == "ok"
     assert found["other_page.html"] == "broken"
+
+
+# Was wrong (fastapi-users): a same-page fragment link written in a snippet-included file (its
+# docs/index.md is `--8<-- "README.md"`, whose all-contributors table links `#contributors-`) was taken
+# for one an extension made and dropped: a broken one went unreported (MkDocs' own validation reports it)
+def test_a_same_page_fragment_in_an_included_file_is_checked(tmp_path):
+    found = statuses(tmp_path, """\
+        markdown_extensions:
+          - pymdownx.snippets
+        """, {"index.md": '--8<-- "README.md"\n'},
+        files={"README.md": "# Project\n\n[here](#project) [gone](#contributors-)\n\n## Notes[^1]\n\n[^1]: a footnote.\n"})
+    assert found["#project"] == "ok"
+    assert found["#contributors-"] == "broken"
+    assert not any(url.startswith("#fn") for url in found)  # the footnote's own links stay the extension's
