@@ -31,7 +31,15 @@ MORE = realdocs.default_more_corpus()
 # against its built site: 3 of them are really broken, and linkfix still leaves them unverified.
 _MD_EXEC = ("3 misses: fragments into pages whose markdown-exec `md` fences hold `:::` blocks stay unverified "
             "(test_a_fragment_no_markdown_exec_md_fence_can_make_is_broken)")
-KNOWN_WRONG: dict[tuple[str, str], str] = {("mkdocstrings-python", "alone"): _MD_EXEC, ("mkdocstrings-python", "beside"): _MD_EXEC}
+# Branch mk-fresh added eight projects never checked before; two keep a really broken link unverified.
+_HOOK = ("1 miss: uvicorn's `../../uvicorn.png` is unverified because its hook rewrites the page, though the rewrite "
+         "(`{{ uvicorn_help }}`, further down) cannot change an earlier inline link "
+         "(test_a_substitution_after_a_link_does_not_make_it_unverified)")
+_AUTODOC = "1 miss: respx's `#call-statistics` is unverified because a mkautodoc `:::` block on that page could make the id"
+KNOWN_WRONG: dict[tuple[str, str], str] = {
+    ("mkdocstrings-python", "alone"): _MD_EXEC, ("mkdocstrings-python", "beside"): _MD_EXEC,
+    ("uvicorn", "alone"): _HOOK, ("uvicorn", "beside"): _HOOK, ("respx", "alone"): _AUTODOC, ("respx", "beside"): _AUTODOC,
+}
 
 
 def cases():
