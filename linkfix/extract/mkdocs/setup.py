@@ -152,7 +152,7 @@ def load(setup: MarkdownSetup) -> Loaded | None:
     if setup.has_plugin(*AUTOREFS_PLUGINS):
         names.append(AUTOREFS_EXTENSION)
     if setup.has_plugin(*EXEC_PLUGINS) and "pymdownx.superfences" in setup.extensions:
-        add_exec_fences(configs)
+        add_exec_fences(configs, setup.autodoc)
     extensions: list[str] = []
     notes: list[str] = []
     unsure: list[str] = []
