@@ -327,3 +327,12 @@ def test_a_markdown_exec_md_fence_that_is_not_literal_leaves_missing_fragments_u
           - pymdownx.snippets
         """, {"index.md": f"# Page\n\n{fence}\n\n[x](#ref-to-Markdown)\n"})
     assert found["#ref-to-Markdown"] == "unverified"
+
+
+# Code lines with ids (pymdownx.highlight's line_spans) are raw HTML, not prefixed: a code block
+# in an `md` fence makes ids of its own, so the fence bounds nothing.
+def test_a_markdown_exec_md_fence_with_a_code_block_with_line_ids_leaves_missing_fragments_unverified(tmp_path):
+    fence = '```md exec="on"\n~~~python\nx = 1\n~~~\n```'
+    found = statuses(tmp_path, "plugins:\n  - markdown-exec\nmarkdown_extensions:\n  - pymdownx.superfences\n"
+                     "  - pymdownx.highlight:\n      line_spans: __span\n", {"index.md": f"# Page\n\n{fence}\n\n[x](#ref-to-Markdown)\n"})
+    assert found["#ref-to-Markdown"] == "unverified"

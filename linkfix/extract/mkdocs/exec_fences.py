@@ -8,7 +8,7 @@ An `md` fence runs no code either: its text is Markdown the build renders in pla
 id its elements get prefixed (`exec-N--`, N counted across the build; `{id}-` or `idprefix`
 when the fence sets them), except the ids of its mkdocstrings `:::` blocks, which are the
 object's dotted path and below (see autodoc). Where its text is literal (no fence that runs
-code, no include, no template, no raw HTML id), those prefixes bound what it can make: the
+code, no template, no raw HTML id, no code block where code lines get ids), those prefixes bound what it can make: the
 element says them (`data-ids-below`), and the ids its blocks are sure to make (`data-ids`); a
 fragment outside them is checked as on any page.
 """
@@ -50,10 +50,16 @@ _NOT_LITERAL = re.compile(r"""exec\s*=|^[ \t>]*(?:`{3,}|~{3,})[ \t]*\{?[ \t]*\.?
 _MD_LANGUAGES = ("md", "markdown")
 
 
+# A fence or a `:::` block in an `md` fence's text: code blocks, whose line ids (pymdownx.highlight's
+# `line_spans`, `anchor_linenums`) are raw HTML, not prefixed.
+_CODE = re.compile(r"^[ \t>]*(?:`{3,}|~{3,}|:::)", re.MULTILINE)
+
+
 def md_as_build_time(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, *,
-                     autodoc: str = "", **kwargs: Any) -> str:
+                     autodoc: str = "", code_line_ids: bool = False, **kwargs: Any) -> str:
     """An `md` fence: build-time content, with the bounds of its ids where they are known."""
-    bounds = None if _NOT_LITERAL.search(source) else _id_bounds(source, options, autodoc)
+    literal = not _NOT_LITERAL.search(source) and not (code_line_ids and _CODE.search(source))
+    bounds = _id_bounds(source, options, autodoc) if literal else None
     said = ""
     if bounds is not None:
         below, certain = bounds
@@ -96,13 +102,13 @@ def add_exec_fences(configs: dict[str, Any], autodoc: str) -> None:
     fences = configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
     tree_is_code = not line_ids(configs.get("pymdownx.highlight"))
     fences.extend({"name": language, "class": language, "validator": exec_validator,
-                   "format": _format(language, tree_is_code, autodoc)}
+                   "format": _format(language, not tree_is_code, autodoc)}
                   for language in EXEC_LANGUAGES)
 
 
-def _format(language: str, tree_is_code: bool, autodoc: str) -> Any:
-    if language == "tree" and tree_is_code:
+def _format(language: str, code_line_ids: bool, autodoc: str) -> Any:
+    if language == "tree" and not code_line_ids:
         return tree_as_code
     if language in _MD_LANGUAGES:
-        return functools.partial(md_as_build_time, autodoc=autodoc)
+        return functools.partial(md_as_build_time, autodoc=autodoc, code_line_ids=code_line_ids)
     return exec_as_code
