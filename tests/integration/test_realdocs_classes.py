@@ -276,12 +276,12 @@ def test_a_markdown_exec_tree_makes_no_ids(tmp_path):
     assert found["#my_method1"] == "unverified"
 
 
-# Still wrong (mkdocstrings-python: 3 links really broken on its built site, left unverified): a
+# Was wrong (mkdocstrings-python: 3 links really broken on its built site, left unverified): a
 # markdown-exec `md` fence renders its text as Markdown when the site is built, with its ids
-# prefixed `exec-N--` (N counted across the build) and the ids of the `:::` blocks in it (the
-# object's dotted path and below); a source check does not know that set, so every missing
-# fragment on the page is unverified, even one no such block could make.
-@pytest.mark.xfail(strict=True, reason="the ids a markdown-exec `md` fence holding a `:::` block can make are not bounded")
+# prefixed `exec-N--` (N counted across the build; `{id}-` or `idprefix` when set) and the ids
+# of the `:::` blocks in it (the object's dotted path and below). Where its text is literal,
+# those prefixes bound what it can make (extract/mkdocs/exec_fences.py): a fragment outside
+# them is broken, one its block is sure to make is ok, one inside them stays unverified.
 def test_a_fragment_no_markdown_exec_md_fence_can_make_is_broken(tmp_path):
     found = statuses(tmp_path, """\
         plugins:
@@ -296,11 +296,46 @@ def test_a_fragment_no_markdown_exec_md_fence_can_make_is_broken(tmp_path):
         ::: package.example
             options:
               show_root_heading: true
+
+        ## Made here
         ```
 
-        <a href="#ref-to-Markdown">Markdown</a>
+        <a href="#ref-to-Markdown">Markdown</a> [root](#package.example) [member](#package.example.run)
+        [heading](#exec-1--made-here) [as written](#made-here)
         """}, {"package/example.py": '"""An example."""\n'})
     assert found["#ref-to-Markdown"] == "broken"
+    assert found["#package.example"] == "ok"  # the block's own object, with show_root_heading
+    assert found["#package.example.run"] == "unverified"  # a member: only the build knows it
+    assert found["#exec-1--made-here"] == "unverified"  # prefixed: N is counted across the build
+    assert found["#made-here"] == "broken"  # the fence's headings are prefixed
+
+
+# A fence whose text is not literal (it runs code, sets an empty id prefix, holds a raw HTML
+# id, which is not prefixed) may make any id: every missing fragment of the page stays unverified.
+@pytest.mark.parametrize("fence", [
+    '```md exec="on"\n::: package.example\n\n````python exec="on"\nprint("<a id=x></a>")\n````\n```',
+    '```md exec="on" idprefix=""\n## Made here\n```',
+    '```md exec="on"\n<a id="made"></a>\n```',
+])
+def test_a_markdown_exec_md_fence_that_is_not_literal_leaves_missing_fragments_unverified(tmp_path, fence):
+    found = statuses(tmp_path, """\
+        plugins:
+          - markdown-exec
+          - mkdocstrings
+        markdown_extensions:
+          - pymdownx.superfences
+          - pymdownx.snippets
+        """, {"index.md": f"# Page\n\n{fence}\n\n[x](#ref-to-Markdown)\n"})
+    assert found["#ref-to-Markdown"] == "unverified"
+
+
+# Code lines with ids (pymdownx.highlight's line_spans) are raw HTML, not prefixed: a code block
+# in an `md` fence makes ids of its own, so the fence bounds nothing.
+def test_a_markdown_exec_md_fence_with_a_code_block_with_line_ids_leaves_missing_fragments_unverified(tmp_path):
+    fence = '```md exec="on"\n~~~python\nx = 1\n~~~\n```'
+    found = statuses(tmp_path, "plugins:\n  - markdown-exec\nmarkdown_extensions:\n  - pymdownx.superfences\n"
+                     "  - pymdownx.highlight:\n      line_spans: __span\n", {"index.md": f"# Page\n\n{fence}\n\n[x](#ref-to-Markdown)\n"})
+    assert found["#ref-to-Markdown"] == "unverified"
 
 
 # Was wrong (bfg9000): `python -m linkfix` put the working directory first on sys.path, so looking up

@@ -41,7 +41,7 @@ from .place import Rerender, place
 from .render import Body, Renderer, renderer_for, split_meta
 from .setup import INCLUDE_NAMES, MarkdownSetup, announce, setup_of
 from .snippet_reads import snippets_name
-from .unknowns import page_unknowns
+from .unknowns import made_ids, page_unknowns
 
 __all__ = ["MarkdownSetup", "announce", "extract_mkdocs", "made_link_classes", "place_links", "setup_of", "without_made_links"]
 
@@ -110,7 +110,7 @@ def _rendered(text: str, path: str, setup: MarkdownSetup, renderer: Renderer, wa
     refused_reads = tuple(dict.fromkeys(renderer.refused_reads))
     made = made_link_classes(setup)
     html = extract_html(without_made_links(rendered, made), path, want_text=want_text)
-    ids = html.page.ids | root_ids(setup.autodoc, body.markdown, rendered)
+    ids = html.page.ids | root_ids(setup.autodoc, body.markdown, rendered) | made_ids(rendered)
     page = Page(
         path=path,
         title=_title(body, html.page.title, permalink_text(setup)),
