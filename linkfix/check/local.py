@@ -65,7 +65,8 @@ class LocalChecker:
         self.pages = pages  # root-relative path -> extracted page
         self.load_page = load_page  # extracts a target page that was not among the inputs
         site_url = project.mkdocs.site_url if project.mkdocs else project.site_url
-        self.site = SitePlace(site_url, config.base_url, self._has_directory)
+        self.site = SitePlace(site_url, config.base_url, self._has_directory, serves=self._serves,
+                              versioned=bool(project.mkdocs and project.mkdocs.versioned))
         self.site_path_prefix = self.site.path_prefix  # stripped from root-relative links ('docs/')
         files = project.mkdocs_files
         self.mkdocs_links = MkDocsLinks(files, project.site_files) if files is not None else None
@@ -187,6 +188,11 @@ class LocalChecker:
         if self.mkdocs_links is not None:
             return self.mkdocs_links.site.has_directory(path)
         return path in self.project.site_dirs
+
+    def _serves(self, path: str) -> bool:
+        if self.mkdocs_links is not None:
+            return self.mkdocs_links.site.serve(path) is not None
+        return path in self.project.site_files
 
     def _outside_build(self, absolute: str) -> Target:
         """A URL on the site's host that this build does not hold: checked as an external URL,

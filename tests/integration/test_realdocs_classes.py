@@ -390,3 +390,20 @@ def test_a_substitution_after_a_link_does_not_make_it_unverified(tmp_path):
         "hooks.py": "import re\n\ndef on_page_markdown(markdown, page, config, files):\n"
                     "    return re.sub(r'{{ *help *}}', 'usage: tool [OPTIONS]', markdown)\n"})
     assert found["../../logo.png"] == "broken"
+
+
+# Was wrong (pdm): a site versioned with mike deploys each build in a version directory; the site's
+# root holds the other versions and files the project deploys beside them (its install script's
+# checksum), so a file there that this build lacks is not this build's to call broken
+@pytest.mark.parametrize("versioned", ["extra:\n  version:\n    provider: mike\n", "plugins:\n  - mike\n", ""])
+def test_a_file_at_the_root_of_a_mike_versioned_site_is_beside_the_build(tmp_path, versioned):
+    found = statuses(tmp_path, "site_url: https://tool.example.org\n" + versioned, {
+        "index.md": "[sum](https://tool.example.org/install.py.sha256) [root](/CHANGES.md) [img](img/logo.png)"
+                    " [gone](https://tool.example.org/gone.png) [page](https://tool.example.org/removed/)\n",
+        "img/logo.png": "png"})
+    beside = "excluded" if versioned else "broken"
+    assert found["https://tool.example.org/install.py.sha256"] == beside
+    assert found["/CHANGES.md"] == beside
+    assert found["https://tool.example.org/gone.png"] == beside
+    assert found["img/logo.png"] == "ok"
+    assert found["https://tool.example.org/removed/"] == "broken"  # a page path stays this build's
