@@ -24,6 +24,14 @@ class LinkKind(StrEnum):
     HTML = "html"  # an attribute of an HTML element (built site, or raw HTML inside markdown)
 
 
+class Dialect(StrEnum):
+    """Which markdown renders a page's links: it decides how their targets are decoded
+    (extract/markdown/targets.py)."""
+
+    COMMONMARK = "commonmark"  # plain markdown: GitHub, markdown-it, ...
+    PYTHON_MARKDOWN = "python-markdown"  # a page of an MkDocs project
+
+
 class Scope(StrEnum):
     """Where a resolved link points; decides which checker handles it."""
 
@@ -185,6 +193,7 @@ class Page:
     # `id_key`s; and why. A fragment among them is unverified rather than broken.
     unsure_ids: frozenset[str] = frozenset()
     unsure_why: str = ""
+    dialect: Dialect = Dialect.COMMONMARK  # which markdown renders the page (its markdown links)
 
 
 def id_key(text: str) -> str:

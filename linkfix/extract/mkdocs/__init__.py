@@ -30,7 +30,7 @@ import functools
 import re
 from collections.abc import Sequence
 
-from ...model import Document, Link, LinkKind, Page
+from ...model import Dialect, Document, Link, LinkKind, Page
 from ..cpu_limit import CpuLimitExceeded, cpu_limit
 from ..html import extract_html
 from ..markdown import extract_markdown
@@ -117,6 +117,7 @@ def _rendered(text: str, path: str, setup: MarkdownSetup, renderer: Renderer, wa
         text=html.page.text,
         ids=ids,
         **page_unknowns(setup, renderer, path, body.markdown, rendered, ids),
+        dialect=Dialect.PYTHON_MARKDOWN,
     )
     def rerender(marked: str) -> list[str]:
         html = renderer.render(split_meta(marked).markdown, path)
@@ -211,12 +212,12 @@ def permalink_text(setup: MarkdownSetup) -> str:
 
 
 def _commonmark(text: str, path: str, want_text: bool) -> Document:
-    """The CommonMark reading of a page Python-Markdown cannot render."""
+    """The CommonMark reading of a page Python-Markdown cannot render here (MkDocs still renders
+    it with Python-Markdown: its targets are decoded as Python-Markdown does)."""
     document = extract_markdown(text, path, want_text=want_text)
-    if not _DIRECTIVE_SOURCE.search(text):
-        return document
-    page = Page(path=path, title=document.page.title, text=document.page.text, ids=document.page.ids,
-                build_ids="its `:::` blocks make ids only when the site is built")
+    build_ids = "its `:::` blocks make ids only when the site is built" if _DIRECTIVE_SOURCE.search(text) else ""
+    page = Page(path=path, title=document.page.title, text=document.page.text, ids=document.page.ids, build_ids=build_ids,
+                dialect=Dialect.PYTHON_MARKDOWN)
     links = tuple(Link(url=link.url, kind=link.kind, span=link.span, page=page, anchor_text=link.anchor_text, context=link.context,
                        tag=link.tag, reference=link.reference) for link in document.links)
     return Document(page=page, links=links, warnings=document.warnings)
