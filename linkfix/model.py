@@ -184,6 +184,9 @@ class Page:
     # What makes more ids when the site is built ('' if nothing): a source check cannot see
     # them, so a fragment not among `ids` is unverified rather than broken.
     build_ids: str = ""
+    # The prefixes every id `build_ids` speaks of starts with, where what makes them says so
+    # (empty: any id): a fragment that starts with none of them is broken, as on any page.
+    build_ids_below: frozenset[str] = frozenset()
     # What rewrites this page's Markdown or HTML when the site is built, unseen by a source
     # check ('' if nothing: a project hook that is not run): a link written on it that is
     # broken here may work on the built site, so it is unverified rather than broken.

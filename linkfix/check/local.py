@@ -65,7 +65,8 @@ class LocalChecker:
         self.pages = pages  # root-relative path -> extracted page
         self.load_page = load_page  # extracts a target page that was not among the inputs
         site_url = project.mkdocs.site_url if project.mkdocs else project.site_url
-        self.site = SitePlace(site_url, config.base_url, self._has_directory)
+        self.site = SitePlace(site_url, config.base_url, self._has_directory, serves=self._serves,
+                              versioned=bool(project.mkdocs and project.mkdocs.versioned))
         self.site_path_prefix = self.site.path_prefix  # stripped from root-relative links ('docs/')
         files = project.mkdocs_files
         self.mkdocs_links = MkDocsLinks(files, project.site_files) if files is not None else None
@@ -188,6 +189,11 @@ class LocalChecker:
             return self.mkdocs_links.site.has_directory(path)
         return path in self.project.site_dirs
 
+    def _serves(self, path: str) -> bool:
+        if self.mkdocs_links is not None:
+            return self.mkdocs_links.site.serve(path) is not None
+        return path in self.project.site_files
+
     def _outside_build(self, absolute: str) -> Target:
         """A URL on the site's host that this build does not hold: checked as an external URL,
         or, offline, reported as not checked."""
@@ -295,7 +301,7 @@ class LocalChecker:
             return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FILE,
                                detail=f"no such file: {path or '/'}", checked_at=self.now)
         if fragment and self.config.include_fragments and not self._fragment_ok(found, fragment):
-            made_by = self._build_time_ids(found)
+            made_by = self._build_time_ids(found, unquote(fragment))
             if made_by:
                 return CheckResult(url=resolved, status=Status.UNVERIFIED, reason=Reason.BUILD_TIME_ID,
                                    detail=f"no id '{unquote(fragment)}' in the source of {found}; {made_by}", checked_at=self.now)
@@ -394,10 +400,12 @@ class LocalChecker:
         return replace(result, status=Status.UNVERIFIED, reason=Reason.REWRITTEN_AT_BUILD,
                        detail=f"{result.detail}; but {page.rewritten_by} may rewrite this page when the site is built; {TRUST_HINT}")
 
-    def _build_time_ids(self, file: str) -> str:
-        """What makes more ids in `file` when the site is built ('' if nothing)."""
+    def _build_time_ids(self, file: str, fragment: str) -> str:
+        """What may make the id `fragment` in `file` when the site is built ('' if nothing)."""
         page = self.pages.get(file)
-        return page.build_ids if page is not None else ""
+        if page is None or (page.build_ids_below and not fragment.startswith(tuple(page.build_ids_below))):
+            return ""
+        return page.build_ids
 
     def _fragment_ok(self, file: str, fragment: str) -> bool:
         if fragment in _IMPLICIT_FRAGMENTS or fragment.startswith(":~:"):

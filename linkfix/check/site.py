@@ -18,13 +18,18 @@ _PAGES_HOST = re.compile(r"https?://[^/:]+\.(?:github\.io|gitlab\.io)(?::\d+)?$"
 
 
 class SitePlace:
-    def __init__(self, site_url: str, base_url: str, has_directory: Callable[[str], bool]) -> None:
+    def __init__(self, site_url: str, base_url: str, has_directory: Callable[[str], bool], *,
+                 serves: Callable[[str], bool] = lambda path: False, versioned: bool = False) -> None:
         self.prefixes = [p for p in (base_url, site_url) if p]
         self.url = site_url or base_url
         self.path_prefix = _url_path(self.url)  # stripped from root-relative links ('docs/')
         self.origin = _origin(self.url)
         self.root = f"{self.origin}/{self.path_prefix}"  # the site URL, ending in /
         self.has_directory = has_directory
+        self.serves = serves  # whether the build has the file at a site-relative path
+        # mike deploys each version in a directory of the site: a file at the site's root that
+        # this build does not have may be another deployment's (an install script, versions.json).
+        self.versioned = versioned
         # A user's or organisation's GitHub/GitLab Pages site (`https://org.github.io/`) shares
         # its host with the organisation's project sites, each at its first directory
         # (`/griffe/`): a first directory the build does not have is another project's site.
@@ -45,7 +50,8 @@ class SitePlace:
         below it (`zh/tutorial/`, `api/python/stable/x.html` when the build has `api/` but no
         `api/python/`), or that directory is named like a language or a version (`zh/`,
         `latest/`), or the site is an organisation's Pages site and that first directory is one
-        of its project sites (`https://org.github.io/griffe/`). A page-like
+        of its project sites (`https://org.github.io/griffe/`), or the site is versioned with
+        mike and the path is a file at its root that the build does not have. A page-like
         `advanced/removed-page/` or a file (`nope.html`) is this build's to have, and so broken
         when it does not."""
         if not self.origin:
@@ -54,6 +60,9 @@ class SitePlace:
         if any(s in (".", "..") for s in segments):
             return False
         directories = segments if path.endswith("/") else segments[:-1]
+        if self.versioned and len(segments) == 1 and not path.endswith("/") and posixpath.splitext(segments[0])[1] \
+                and not self.serves(path):
+            return True
         if self.hosts_project_sites and segments and not directories and not posixpath.splitext(segments[0])[1]:
             directories = segments  # `https://org.github.io/project` (the host adds the slash)
         for depth, name in enumerate(directories, start=1):

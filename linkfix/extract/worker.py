@@ -12,7 +12,6 @@ it. Documents come out in file order either way, and through the same extraction
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import signal
@@ -29,6 +28,7 @@ from ..store.cache import Cache
 from .documents import Outcome, accept_outcome, cached_outcome, extract_file, extraction_key, markdown_setup, remember_outcome
 
 if TYPE_CHECKING:
+    import asyncio
     from concurrent.futures import ProcessPoolExecutor
 
 # Files in reading order: (path, its outcome or the worker's future of it, cache key).
@@ -51,7 +51,9 @@ def worth_a_worker(project: Project, config: Config) -> bool:
 async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache | None, errors: list[str]) -> AsyncGenerator[tuple[str, Document], None]:
     """`documents.iter_documents`, with the parsing done by a worker process once it is up."""
     # Imported here, as the pool is started: multiprocessing and what it brings are a tenth of
-    # the start-up of a check that never starts one (offline, or few files).
+    # the start-up of a check that never starts one (offline, or few files); asyncio too, which
+    # an offline check runs without (cli.commands.check).
+    import asyncio
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
@@ -109,6 +111,8 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
 
 
 def _take(queue: _Queue, cache: Cache | None, errors: list[str], project: Project) -> tuple[str, Document] | None:
+    import asyncio  # loaded already: the worker's loop runs
+
     path, outcome, key = queue.popleft()
     assert not isinstance(outcome, asyncio.Future), "a file is taken only once its outcome is there"
     remember_outcome(cache, key, outcome)

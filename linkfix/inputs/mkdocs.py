@@ -74,6 +74,9 @@ class MkDocsProject:
     exclude_regexes: tuple[str, ...] = ()  # mkdocs-exclude plugin: regexes matched at the path's start
     theme_dirs: tuple[Path, ...] = ()  # theme `custom_dir` (resolved): templates, not documentation
     absolute_links_to_docs: bool = False  # validation.links.absolute_links: relative_to_docs
+    # Published with mike (`extra.version.provider: mike` or its plugin): each version is deployed
+    # in a directory of the site, whose root holds other versions and files this build cannot see.
+    versioned: bool = False
     # -- How MkDocs renders the pages (linkfix.extract.mkdocs) ----------------------------------
     # The Python-Markdown extensions as MkDocs 1.6 assembles them (its builtins toc, tables,
     # fenced_code first, then the config's list, each once) and their configs (`mdx_configs`:
@@ -200,8 +203,16 @@ def read_mkdocs(path: Path) -> MkDocsProject:
         theme_name=_theme_name(theme),
         static_templates=_strings(theme.get("static_templates")) if isinstance(theme, dict) else (),
         absolute_links_to_docs=_absolute_links(data.get("validation")) == "relative_to_docs",
+        versioned=_enabled(plugins, "mike") or _version_provider(data.get("extra")) == "mike",
         **_markdown_settings(data, base.resolve(), docs_dir.resolve()),
     )
+
+
+def _version_provider(extra: object) -> str:
+    """Material's `extra.version.provider` (the version selector's source), '' when none."""
+    version = extra.get("version") if isinstance(extra, dict) else None
+    provider = version.get("provider") if isinstance(version, dict) else None
+    return provider if isinstance(provider, str) else ""
 
 
 def _theme_name(theme: object) -> str:

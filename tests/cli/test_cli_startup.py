@@ -54,8 +54,9 @@ def test_a_named_command_builds_alone(name):
 def test_check_loads_neither_fix_nor_other_formats(tmp_path):
     loaded = loaded_after(tmp_path, "check", "--offline", "--no-cache", str(SITES / "docs"), "-f", "json", "-o", "out.json")
     # xml.etree comes with Python-Markdown, whose toc.slugify makes the heading ids (imported
-    # on the first heading); no other format's module is loaded.
-    assert loaded == ["asyncio", "xml.etree.ElementTree", "linkfix.pipeline", "linkfix.cli.commands.check"]
+    # on the first heading); no other format's module is loaded. An offline check waits on no
+    # I/O: it runs without an event loop, and asyncio is not imported (issue 26).
+    assert loaded == ["xml.etree.ElementTree", "linkfix.pipeline", "linkfix.cli.commands.check"]
     assert json.loads((tmp_path / "out.json").read_text())["links"]
 
 
@@ -86,3 +87,33 @@ def test_program_exit_keeps_the_exit_code_the_output_and_atexit(tmp_path):
     assert done.returncode == 1, done.stderr  # the fixture docs have broken links
     assert done.stdout.endswith("atexit ran\n") and "5 broken" in done.stdout
     assert len(json.loads((tmp_path / "out.json").read_text())["links"]) == 17
+
+
+def test_an_offline_check_runs_its_coroutine_without_a_loop():
+    """The driver passes bare yields (pipeline._pass_turn) and returns the result; a coroutine
+    that waits on a future (which only a loop can) is stopped, its cleanup run, not hung."""
+    from linkfix.cli.commands.check import run_without_loop
+    from linkfix.pipeline import _pass_turn
+
+    async def turns():
+        for _ in range(3):
+            await _pass_turn()
+        return "done"
+
+    assert run_without_loop(turns()) == "done"
+
+    cleaned = []
+
+    class Waiting:
+        def __await__(self):
+            yield "a future"
+
+    async def waits():
+        try:
+            await Waiting()
+        finally:
+            cleaned.append(True)
+
+    with pytest.raises(RuntimeError, match="event loop"):
+        run_without_loop(waits())
+    assert cleaned == [True]

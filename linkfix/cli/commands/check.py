@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...config import Config
 from ...errors import EXIT_BROKEN, EXIT_OK, InputError
@@ -37,10 +38,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    # The checker (asyncio, markdown-it, the extractors, the cache) loads here, not when
-    # `linkfix --help` builds this command's parser.
-    import asyncio
-
+    # The checker (markdown-it, the extractors, the cache) loads here, not when `linkfix --help`
+    # builds this command's parser; asyncio only for a run that goes online.
     from ...pipeline import keep_rare_collection, run_check
 
     keep_rare_collection()  # to the process's end: see pipeline.keep_rare_collection
@@ -63,6 +62,8 @@ def run(args: argparse.Namespace, config: Config) -> int:
         if args.crawl:
             if inputs.stdin_text is not None:
                 raise InputError("--crawl reads a site, not a document on stdin")
+            import asyncio
+
             from ...pipeline import crawl_check
 
             report = asyncio.run(crawl_check(args.inputs[0], config, _crawl_limits(args), progress=progress))
@@ -73,12 +74,37 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
                 first = Path(args.inputs[0])  # the repository holding the inputs, not the cwd's
                 changed = changed_since(args.changed_since, cwd=first if first.is_dir() else first.parent)
-            report = asyncio.run(run_check(args.inputs, config, progress=progress, changed=changed, stdin_text=inputs.stdin_text))
+            checking = run_check(args.inputs, config, progress=progress, changed=changed, stdin_text=inputs.stdin_text)
+            if config.offline:
+                report = run_without_loop(checking)
+            else:
+                import asyncio
+
+                report = asyncio.run(checking)
     finally:
         if progress is not None:
             progress.finish()  # the line ends before the report or an error is written
     write_reports(report, config, quiet=args.quiet)
     return EXIT_BROKEN if any(r.failing for r in report.results) else EXIT_OK
+
+
+T = TypeVar("T")
+
+
+def run_without_loop(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run `coroutine` to its end with no event loop. An offline check waits on nothing: no URL
+    is requested and no worker process started (extract.worker: never offline), and asyncio
+    with what it imports (ssl, sockets, subprocesses) was ~60 ms of the CPU of a one-page
+    pre-commit run (issue 26). A bare yield (pipeline._pass_turn) only lets other tasks run;
+    anything else it yields is a future only a loop can wait on."""
+    try:
+        while True:
+            if coroutine.send(None) is not None:
+                raise RuntimeError("an offline check waited on I/O, which needs an event loop")
+    except StopIteration as done:
+        return done.value
+    finally:
+        coroutine.close()
 
 
 def _crawl_limits(args: argparse.Namespace) -> CrawlLimits:
