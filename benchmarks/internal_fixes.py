@@ -58,7 +58,7 @@ from linkfix.extract.markdown import extract_markdown  # noqa: E402
 from linkfix.inputs.mkdocs import MkDocsProject, _TolerantLoader  # noqa: E402
 from linkfix.inputs.mkdocs_files import MkDocsFiles  # noqa: E402
 from linkfix.inputs.sources import Project  # noqa: E402
-from linkfix.model import Link, LinkResult, Page, Scope, Status  # noqa: E402
+from linkfix.model import Evidence, Link, LinkResult, Page, Reason, Scope, Status  # noqa: E402
 from linkfix.recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE  # noqa: E402
 from linkfix.recover.internal_links.confidence import confidence_of  # noqa: E402
 from linkfix.recover.internal_links.headings import GitPages  # noqa: E402
@@ -275,7 +275,7 @@ def mine(git: Git, config_files: tuple[str, ...]) -> list[dict]:
             tree.local.pages[rel] = new_doc.page
             for a, b in pairs:
                 was, now = tree.local.check(tree.local.resolve(a.url, new_doc.page, rel)), tree.local.check(tree.local.resolve(b.url, new_doc.page, rel))
-                wanted = was.status is Status.BROKEN or (was.status is Status.REDIRECTED and was.reason == "mkdocs-redirect")
+                wanted = was.status is Status.BROKEN or (was.status is Status.REDIRECTED and was.reason == Reason.MKDOCS_REDIRECT)
                 if wanted and now.status is Status.OK:
                     cases.append({"commit": commit, "page": rel, "old": a.url, "new": b.url, "anchor": a.anchor_text[:80],
                                   "reason": was.reason, "start": b.span.start})
@@ -360,7 +360,7 @@ def _replay_one(name: str, case: dict, tree: Tree, suggester: InternalSuggester,
     item = LinkResult(link=Link(url=case["old"], kind=LinkKind.INLINE, span=span, page=page), resolved=target.resolved,
                       scope=Scope.INTERNAL, result=local.check(target))
     offers = tuple(
-        Offer(label=str(s.evidence.get("class", s.method)), url=s.url, confidence=s.confidence,
+        Offer(label=str(s.evidence.get(Evidence.CLASS, s.method)), url=s.url, confidence=s.confidence,
               right=_same_target(local, page, rel, s.url, case["new"]))
         for s in suggester.suggest(item, rel)
     )

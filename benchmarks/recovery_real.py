@@ -52,6 +52,7 @@ from realbench.docs_tree import write_tree  # noqa: E402
 from realbench.linkfix_runs import one_run, per_case  # noqa: E402
 from realbench.scoring import Ranked, figures, median, method_table, reliability_text, same_page, site_table  # noqa: E402
 
+from linkfix.model import Evidence, Method  # noqa: E402
 from linkfix.recover import calibration  # noqa: E402
 from linkfix_simweb import SimWeb  # noqa: E402
 from linkfix_simweb.realmoves import build_real_web, dataset_dir, dataset_dirs, load_dataset  # noqa: E402
@@ -124,8 +125,8 @@ async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
                     rows = []
                     for case in cases:
                         lr = run.results.get(case.id)
-                        got = [(real.canonical(s.url), s.confidence) for s in lr.suggestions if s.method != "archive"] if lr else []
-                        held = _top_held((s.method, str(s.evidence.get("hold", ""))) for s in lr.suggestions) if lr else False
+                        got = [(real.canonical(s.url), s.confidence) for s in lr.suggestions if s.method != Method.ARCHIVE] if lr else []
+                        held = _top_held((s.method, str(s.evidence.get(Evidence.HOLD, ""))) for s in lr.suggestions) if lr else False
                         rows.append(_linkfix_ranked(case, got, ran=lr is not None, note="" if lr else "no linking page", held=held))
                     label = f"one run{f' #{number}' if args.runs > 1 else ''}"
                     print(f"\n== {label}: wall {run.wall:.0f} s{' (TIMED OUT)' if run.timed_out else ''}"
@@ -189,7 +190,7 @@ def _one_run_report(run, cases, real, web) -> None:
 def _top_held(suggestions: Iterable[tuple[str, str]]) -> bool:
     """Is linkfix's best guess (the first suggestion that is not the archived copy) held for
     review? `suggestions`: (method, the gate's hold reason) of each, best first."""
-    return next((bool(hold) for method, hold in suggestions if method != "archive"), False)
+    return next((bool(hold) for method, hold in suggestions if method != Method.ARCHIVE), False)
 
 
 def _dump_line(r) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from collections import defaultdict, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from .config import Config
@@ -34,6 +35,9 @@ from .files.read import Unreadable, display_path, read_text
 from .inputs.mkdocs import MkDocsProject, read_mkdocs
 from .inputs.sources import SKIP_DIRS, Project, outside_reason
 from .model import CheckResult, Document, Link, LinkResult, Page, Reason, Report, Scope, Status
+
+if TYPE_CHECKING:
+    from .extract.mkdocs.setup import MarkdownSetup
 
 log = logging.getLogger(__name__)
 
@@ -197,7 +201,7 @@ class SiteBuild:
                        site_files=frozenset(files), site_dirs=frozenset(dirs))
 
 
-def _setup_of(config_file: Path, trust_project_code: bool):  # -> MarkdownSetup | None
+def _setup_of(config_file: Path, trust_project_code: bool) -> MarkdownSetup | None:
     """The Markdown setup the source check would use for this project (where included files
     are, how to render marked text), or None when the config cannot be read here."""
     from .extract.mkdocs import announce, setup_of

@@ -315,6 +315,9 @@ class Evidence(StrEnum):
     ID = "id"  # the id it suggests instead
     WORDS = "words"  # how the two ids' words compare
     SAME_DESTINATION = "same_destination"  # internal: leads where the link leads today
+    WHY = "why"  # internal: the finder's own words ("renamed in commit ...")
+    CLASS = "class"  # internal: the suggestion's class, whose measured confidence it carries
+    TARGET = "target"  # internal: the file it leads to, as reports name files
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,5 +1,6 @@
 import re
 
+import msgspec
 import pytest
 from msgspec import UNSET
 
@@ -117,8 +118,9 @@ def test_nested_settings_are_typed_however_they_are_given(tmp_path):
     host = config.hosts["docs.example.com"]
     assert isinstance(host, HostSettings) and host.concurrency == 2 and host.headers == {"X-Key": "v"}
     assert host.request_interval is UNSET and host.get("request_interval", 1.5) == 1.5
-    assert [dict(p) for p in config.archive] == [{"provider": "wayback", "requests_per_minute": 0.0}]
-    assert [p.get("provider") for p in config.search] == ["site", "searxng"]
+    assert [msgspec.to_builtins(p) for p in config.archive] == [{"provider": "wayback", "requests_per_minute": 0.0}]
+    assert config.archive[0].requests_per_minute == 0.0 and config.archive[0].playback_per_minute == 360.0  # a default
+    assert [type(p).__name__ for p in config.search] == ["SiteSettings", "SearxngSettings"]
     in_code = Config(hosts={"docs.example.com": {"concurrency": 2, "headers": {"X-Key": "v"}}})
     assert in_code.hosts == config.hosts
 

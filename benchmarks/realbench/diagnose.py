@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from linkfix.model import Method
 from linkfix.urls import is_above
 
 from .scoring import page_key, same_page
@@ -62,7 +63,7 @@ def classify(d: dict[str, Any]) -> tuple[str, list[str]]:
         tags.append("no-parent")
     if is_above(truth, dead):
         tags.append("above")
-    real = [s for s in d.get("suggestions", []) if s.get("method") != "archive"]
+    real = [s for s in d.get("suggestions", []) if s.get("method") != Method.ARCHIVE]
     if real and real[0].get("hold"):
         tags.append("held")
     suggestions = [s["url"] for s in real]

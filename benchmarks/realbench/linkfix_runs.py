@@ -32,7 +32,7 @@ from urllib.parse import urldefrag
 from linkfix.check.http import HttpChecker
 from linkfix.config import Config, validate
 from linkfix.extract.markdown import extract_markdown
-from linkfix.model import Link, LinkKind, LinkResult, Page, Scope, Span
+from linkfix.model import Evidence, Link, LinkKind, LinkResult, Page, Scope, Span
 from linkfix.pipeline import run_check
 from linkfix.recover import recoverer as recover_flow
 from linkfix.recover.anchors import analyse_anchor
@@ -175,7 +175,7 @@ async def _per_case(real: RealWeb, cases: list[MoveCase], by_case: dict[str, Wri
                     run.stage = trace.stage
                     run.suggestions = [
                         {"url": real.canonical(s.url), "confidence": s.confidence, "method": s.method, "score": s.score,
-                         "hold": str(s.evidence.get("hold", "")), "features": dict(s.evidence.get("features", {}))}
+                         "hold": str(s.evidence.get(Evidence.HOLD, "")), "features": dict(s.evidence.get(Evidence.FEATURES, {}))}
                         for s in trace.suggestions
                     ]
                     run.candidates = [_candidate(c, real) for c in trace.candidates]

@@ -130,7 +130,7 @@ def load_config(
         where = display_path(path)
         for key, value in read_config_file(path).items():
             values[str(key)] = coerce(str(key), value, where)
-            refuse_runner_only(str(key), values[str(key)], where, path.parent)
+            refuse_runner_only(str(key), values[str(key)], where, path.parent, written=value)
     for key, value in (overrides or {}).items():
         values[key] = coerce(key, value, f"--{key.replace('_', '-')}")
     config = Config(**values, config_dir=config_dir)

@@ -103,7 +103,7 @@ class Config:
     max_cache_age: Duration = _key("1d", CACHE, "how long an ok result stays fresh (e.g. 30m, 12h, 2d)")
     # recovery
     suggest: bool = _key(False, RECOVERY, "find replacements for broken links (internal ones from the project itself, offline too)")
-    archive: list[ArchiveSettings] = _key(lambda: [WaybackSettings(url="https://web.archive.org")], RECOVERY, "archive providers (JSON list on the command line)", factory=True)
+    archive: list[ArchiveSettings] = _key(lambda: [WaybackSettings()], RECOVERY, "archive providers (JSON list on the command line)", factory=True)
     search: list[SearchSettings] = _key(lambda: [SiteSettings()], RECOVERY, "search providers (JSON list on the command line)", factory=True)
     expansion_terms: Whole = _key(10, RECOVERY, "terms used to expand the anchor-text query")
     hits_per_query: Count = _key(10, RECOVERY, "search results taken from each query")

@@ -75,17 +75,20 @@ def _key_section(name: str, help_text: str, default: Any) -> list[str]:
             f"- flag: {flag_usage(name)}", *where, ""]
 
 
-def _settings_table(struct: type[msgspec.Struct], keyed: bool = False) -> list[str]:
+def _settings_table(struct: type[msgspec.Struct], *, keyed: bool = False, defaults: bool = False) -> list[str]:
+    """A table of `struct`'s keys; with `defaults`, a column of each key's own default (a
+    provider's), else the meaning says what an unset key takes (a host's: the global key)."""
     fields = msgspec.structs.fields(struct)
     if not fields:
         return ["Takes no settings.", ""]
-    rows = ["| key | type | meaning |", "|---|---|---|"]
+    rows = ["| key | type | default | meaning |", "|---|---|---|---|"] if defaults else ["| key | type | meaning |", "|---|---|---|"]
     for f in fields:
         info = mi.type_info(f.type)
         meaning = (info.extra_json_schema or {}).get("description", "") if isinstance(info, mi.Metadata) else ""
         if f.name == "api_key_env" or (keyed and f.name == "url"):
             meaning += f"; {COMMAND_LINE_ONLY}"
-        rows.append(f"| `{f.name}` | {describe(f.type)} | {_cell(meaning)} |")
+        default = [("none" if f.default is msgspec.UNSET else shown(f.default))] if defaults else []
+        rows.append("| " + " | ".join([f"`{f.name}`", describe(f.type), *default, _cell(meaning)]) + " |")
     return [*rows, ""]
 
 
@@ -97,7 +100,7 @@ def _providers(union: Any, key: str) -> list[str]:
     lines = []
     for struct in union.__args__:
         tag = struct.__struct_config__.tag
-        lines += [f"### `{tag}`", "", f"In `{key}:` as `{{provider: {tag}, ...}}`.", "", *_settings_table(struct, tag in KEYED_BY_DEFAULT)]
+        lines += [f"### `{tag}`", "", f"In `{key}:` as `{{provider: {tag}, ...}}`.", "", *_settings_table(struct, keyed=tag in KEYED_BY_DEFAULT, defaults=True)]
     return lines
 
 
@@ -117,7 +120,7 @@ def reference_text() -> str:
               *_settings_table(HostSettings)]
     lines += ["## Provider settings", "",
               "Each item of `archive:` and `search:` names a `provider` and may set only that provider's keys;",
-              "a key left out takes the provider's own default, named in its description.", "",
+              "a key left out takes the provider's own default (none: the provider does without it).", "",
               *_providers(ArchiveSettings, "archive"), *_providers(SearchSettings, "search")]
     assert all(issubclass(s, ProviderSettings) for s in (*ArchiveSettings.__args__, *SearchSettings.__args__))
     return "\n".join(lines).rstrip() + "\n"

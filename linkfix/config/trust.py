@@ -26,9 +26,11 @@ RUNNER_ONLY = {
 KEYED_BY_DEFAULT = frozenset({"brave"})
 
 
-def refuse_runner_only(name: str, value: Any, where: str, config_dir: Path) -> None:
+def refuse_runner_only(name: str, value: Any, where: str, config_dir: Path, *, written: Any) -> None:
     """Raise ConfigError when a config file (`where`, in `config_dir`) sets key `name` to a value
-    only the person running linkfix may choose. `value` is already converted to its type."""
+    only the person running linkfix may choose. `value` is already converted to its type;
+    `written` is the value as the file wrote it (a provider's settings hold their defaults once
+    converted: only what was written tells which keys the file set)."""
     if name in RUNNER_ONLY:
         what, flag = RUNNER_ONLY[name]
         raise ConfigError(_refused(where, name, what, flag))
@@ -37,12 +39,13 @@ def refuse_runner_only(name: str, value: Any, where: str, config_dir: Path) -> N
     elif name == "root_dir" and value:
         _refuse_outside(where, name, value, config_dir, "that files outside the project are read")
     elif name in ("search", "archive"):
-        for index, provider in enumerate(value):
+        # `written` converted without a fault: a mapping with `provider`, or a list of them
+        for index, provider in enumerate(written if isinstance(written, list) else [written]):
             key = f"{name}[{index}]"
-            if provider.get("api_key_env") is not None:
+            if "api_key_env" in provider:
                 raise ConfigError(_refused(where, f"{key}.api_key_env", "which environment variable is sent to a service", f"--{name}"))
-            if provider.get("provider") in KEYED_BY_DEFAULT and provider.get("url") is not None:
-                raise ConfigError(_refused(where, f"{key}.url", f"where the runner's {provider.get('provider')} key is sent", f"--{name}"))
+            if provider["provider"] in KEYED_BY_DEFAULT and "url" in provider:
+                raise ConfigError(_refused(where, f"{key}.url", f"where the runner's {provider['provider']} key is sent", f"--{name}"))
 
 
 def _refused(where: str, key: str, what: str, flag: str) -> str:

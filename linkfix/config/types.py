@@ -7,7 +7,6 @@ described from their bounds (see `convert.describe`).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Annotated, Any
 
 import msgspec
@@ -80,36 +79,18 @@ EnvName = Annotated[str, Meta(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$", extra={"expec
 
 
 class Settings(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True, frozen=True):
-    """Nested settings (a host's, a provider's). Unset keys are UNSET, so that code can tell
-    "not given" (use the global or the provider's default) from a value.
-
-    `get`, `[]` and `keys` read them the way the plain mappings they replace were read, so
-    consumers written against mappings (and `dict(settings)`) keep working; new code reads the
-    attributes."""
-
-    def get(self, key: str, default: Any = None) -> Any:
-        config = self.__struct_config__
-        if config.tag_field is not None and key == config.tag_field:
-            return config.tag
-        value = getattr(self, key) if key in self.__struct_fields__ else UNSET
-        return default if value is UNSET else value
-
-    def __getitem__(self, key: str) -> Any:
-        value = self.get(key, UNSET)
-        if value is UNSET:
-            raise KeyError(key)
-        return value
-
-    def keys(self) -> list[str]:
-        tag = [self.__struct_config__.tag_field] if self.__struct_config__.tag_field else []
-        return tag + [name for name in self.__struct_fields__ if getattr(self, name) is not UNSET]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.keys())
+    """Nested settings (a host's, a provider's), read through their typed attributes."""
 
 
 # Subclasses say frozen=True again: msgspec inherits it, type checkers (dataclass_transform) do not.
+# A host's settings: unset keys are UNSET, so that code can tell "not given" (take the global
+# key's value) from a value; `get` reads them that way.
 class HostSettings(Settings, frozen=True):
     concurrency: Annotated[Count, Meta(description="connections to this host at once (default: host_concurrency)")] | UnsetType = UNSET
     request_interval: Annotated[Seconds, Meta(description="seconds between two requests to this host (default: request_interval)")] | UnsetType = UNSET
     headers: Annotated[dict[HeaderName, HeaderValue], Meta(description="extra request headers sent to this host only")] = {}
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of `key`, or `default` (the global key's value) when it is not set."""
+        value = getattr(self, key, UNSET)
+        return default if value is UNSET else value

@@ -1,44 +1,30 @@
-"""Decide which links to rewrite, and turn those decisions into file edits.
+"""Decide which links to rewrite.
 
 Planning is pure: `plan_fixes` reads a Report (plus, optionally, each URL's broken history)
 and says, for every link occurrence, either what to write instead or why it is left alone.
-`plan_decisions` does the same for a reviewer's decisions file from the HTML report.
-`prepare_changes` reads the files, checks that each span still holds the link the report saw
-and that extracting the file as it is now finds a link target there (a page of a MkDocs
-project as MkDocs renders it, like the check read it), and computes the new text;
-`write_changes` writes it with `linkfix.fix.patch`'s safe writer.
+`plan_decisions` does the same for a reviewer's decisions file from the HTML report. Turning
+a plan into file edits is `linkfix.fix.changes`'s job.
 
 A report or a decisions file is input, not trusted: it names files and offsets, and anything
 that is not a link target of a documentation file (a config file, a workflow, a code sample)
-is refused, link by link.
+is refused, link by link (here when the URL is unsafe, in `changes` when the place is not a
+link target).
 """
 
 from __future__ import annotations
 
-import html
-import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urldefrag
 
 from ..check.remap import Remap
-from ..errors import InputError, PatchError
-from ..extract.documents import extract_document
-from ..extract.mkdocs.setup import MarkdownSetup, markdown_setup_for
-from ..model import Candidate, Link, LinkKind, LinkResult, Method, Report, Scope, Span, Status
+from ..errors import InputError
+from ..model import Candidate, Evidence, LinkKind, LinkResult, Method, Reason, Report, Scope, Span, Status
 from ..report.common import DECISIONS_SCHEMA, fragment_of, is_safe_url, replacement_url, unsafe_replacement_reason
-from .patch import Edit, EditableFile, apply_file_edits, editable_path, format_target, patched_text, read_editable, unified_diff
 
 DAY = 86400.0
-#: `Candidate.method` of an archived copy: a last resort, written only with --archive-fallback.
-ARCHIVE_METHOD = Method.ARCHIVE
-#: `CheckResult.reason` of an internal link that mkdocs-redirects' redirect_maps sends elsewhere,
-#: and the `Candidate.method` of the link to the page it maps to (written with --update-redirects).
-MKDOCS_REDIRECT = "mkdocs-redirect"
-REDIRECT_MAP_METHOD = Method.REDIRECT_MAP
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -110,22 +96,6 @@ class HistoryLike(Protocol):
 History = Callable[[str], HistoryLike]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class FileChange:
-    path: str  # as the report names it
-    original: EditableFile
-    after: str
-    edits: tuple[Edit, ...]
-
-    @property
-    def changed(self) -> bool:
-        return self.after != self.original.text
-
-    @property
-    def diff(self) -> str:
-        return unified_diff(self.path, self.original.text, self.after)
-
-
 # ---------------------------------------------------------------------------------------------
 # Planning from a report
 
@@ -156,15 +126,15 @@ def _plan_one(item: LinkResult, options: FixOptions, history: History | None) ->
     if item.link.span.start >= item.link.span.end:  # extraction could not place the target: nothing to edit
         return None, [NOT_PLACED] if result.status is Status.BROKEN else []
     if result.status is Status.REDIRECTED:
-        if result.reason == MKDOCS_REDIRECT:  # an internal page that redirect_maps sends elsewhere
+        if result.reason == Reason.MKDOCS_REDIRECT:  # an internal page that redirect_maps sends elsewhere
             if not options.update_redirects:
                 return None, []
-            mapped = [c for c in item.suggestions if c.method == REDIRECT_MAP_METHOD]
+            mapped = [c for c in item.suggestions if c.method == Method.REDIRECT_MAP]
             if not mapped:
                 return None, [f"redirect_maps sends it to {result.final_url}; no link to that resolves from here"]
             # Where readers land today, through the redirect page: no guess, like an HTTP
             # redirect. Anything else (another id, another page) is a guess: the threshold.
-            same = [c for c in mapped if c.evidence.get("same_destination") is True]
+            same = [c for c in mapped if c.evidence.get(Evidence.SAME_DESTINATION) is True]
             return _best(item, same or mapped, options, guess=not same)
         if options.update_redirects and result.permanent and is_safe_url(result.final_url):
             if result.from_cache:  # a claim of the cache directory, not an answer (see fix.confirm)
@@ -175,14 +145,14 @@ def _plan_one(item: LinkResult, options: FixOptions, history: History | None) ->
         return None, []
     if not _confirmed(result.url, options, history):
         return None, [_unconfirmed_message(result.url, options, history)]
-    live = [c for c in item.suggestions if c.method != ARCHIVE_METHOD]
+    live = [c for c in item.suggestions if c.method != Method.ARCHIVE]
     fix, messages = _best(item, live, options)
     if fix is not None:
         return fix, messages
     if options.archive_fallback:
         archived = _archived_url(item)
         if archived:
-            return _fix(item, archived, ARCHIVE_METHOD, None), messages
+            return _fix(item, archived, Method.ARCHIVE, None), messages
     if not live:
         messages.append("no replacement found")
     return None, messages
@@ -200,7 +170,7 @@ def _best(item: LinkResult, candidates: list[Candidate], options: FixOptions, *,
             f"best suggestion {candidate.url} has confidence {candidate.confidence:.2f} "
             f"< {options.threshold:.2f}; {REVIEW}"
         ]
-    hold = candidate.evidence.get("hold")
+    hold = candidate.evidence.get(Evidence.HOLD)
     if guess and isinstance(hold, str) and hold:
         # Recovery's gate: confident, but something speaks against applying it unseen.
         return None, [f"best suggestion {candidate.url} {REVIEW}: {hold}"]
@@ -219,7 +189,7 @@ def _confidence(candidate: Candidate) -> float:
 def _archived_url(item: LinkResult) -> str:
     """The archived copy to link instead: the report's, else the best archive candidate."""
     urls = [item.archived.url] if item.archived is not None else []
-    urls += [c.url for c in sorted(item.suggestions, key=_confidence, reverse=True) if c.method == ARCHIVE_METHOD]
+    urls += [c.url for c in sorted(item.suggestions, key=_confidence, reverse=True) if c.method == Method.ARCHIVE]
     return next((url for url in urls if is_safe_url(url)), "")
 
 
@@ -322,137 +292,3 @@ def _decision(index: int, entry: Any) -> Fix | None:
         raise InputError(f"{where}: bad span {entry['start']}..{entry['end']}")
     span = Span(path=entry["file"], line=entry["line"], column=entry["column"], start=entry["start"], end=entry["end"])
     return Fix(span=span, url=entry["url"], kind=link_kind, tag=tag, new_url=entry["replacement"], method="decision")
-
-
-# ---------------------------------------------------------------------------------------------
-# From fixes to file changes
-
-
-_MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
-
-
-def _holds(written: str, fix: Fix) -> bool:
-    """Does the source text at the span still spell the link the report saw?"""
-    if written == fix.url:
-        return True
-    if fix.tag or fix.kind is LinkKind.HTML:
-        return html.unescape(written) == fix.url
-    return _MD_ESCAPE.sub(r"\1", written) == fix.url
-
-
-def prepare_changes(
-    plan: FixPlan, *, base: Path, root: Path | None = None, rewrite_read_only: bool = False, trust_project_code: bool = False
-) -> tuple[list[FileChange], list[str]]:
-    """Read every file the plan touches; returns the changes and the refusals, each a message.
-
-    Paths are relative to `base`; only documentation files inside `root` (default: `base`) are
-    read (see `patch.editable_path`). A file whose spans no longer hold the links the report
-    saw was edited after the check: it is refused as a whole (its other edits could be just as
-    stale). A span that holds the URL but is no link target when the file is extracted again
-    (a code sample, plain text: a crafted report) is refused on its own."""
-    root = root if root is not None else base
-    by_file: dict[str, list[Fix]] = defaultdict(list)
-    for fix in plan.fixes:
-        by_file[fix.span.path].append(fix)
-    changes: list[FileChange] = []
-    problems: list[str] = []
-    for path, fixes in sorted(by_file.items()):
-        try:
-            change, refused = _prepare_file(path, fixes, base / path, root, rewrite_read_only, trust_project_code)
-        except PatchError as exc:
-            problems.append(str(exc))
-            continue
-        problems.extend(refused)
-        if change.edits:
-            changes.append(change)
-    return changes, problems
-
-
-def _prepare_file(path: str, fixes: list[Fix], file: Path, root: Path, rewrite_read_only: bool,
-                  trust_project_code: bool) -> tuple[FileChange, list[str]]:
-    original = read_editable(editable_path(file, root, rewrite_read_only=rewrite_read_only, shown_as=path))
-    text = original.text
-    for fix in fixes:
-        start, end = fix.span.start, fix.span.end
-        if end > len(text) or not _holds(text[start:end], fix):
-            raise PatchError(
-                f"{path}:{fix.span.line}: no longer holds {fix.url!r:.120} where the report saw it; "
-                "the file changed since the check, run it again"
-            )
-    markdown = markdown_setup_for(file, trust_project_code=trust_project_code)
-    links = extract_document(file, text, want_text=False, markdown=markdown).links
-    targets = _by_target_span(links)
-    edits: list[Edit] = []
-    refused: list[str] = []
-    for fix in fixes:
-        start, end = fix.span.start, fix.span.end
-        link = next((link for link in targets.get((start, end), ()) if link.url == fix.url), None)
-        if link is None:
-            refused.append(
-                f"{path}:{fix.span.line}: {fix.url!r:.120} at offset {start} is not a link target of this file "
-                "as linkfix reads it (code, plain text?); not editing it"
-            )
-            continue
-        # Spelled for the place the file itself has (the report's kind and tag are not trusted).
-        new = format_target(fix.new_url, kind=link.kind, tag=link.tag, span=fix.span, text=text)
-        edits.append(Edit(span=fix.span, old=text[start:end], new=new))
-    after = patched_text(original, edits)
-    _check_targets_read_back(path, file, after, edits, link_count=len(links), markdown=markdown)
-    return FileChange(path=path, original=original, after=after, edits=tuple(edits)), refused
-
-
-def _by_target_span(links: Iterable[Link]) -> dict[tuple[int, int], list[Link]]:
-    targets: dict[tuple[int, int], list[Link]] = defaultdict(list)
-    for link in links:
-        if link.span.start < link.span.end:  # a zero-width span is a target extraction could not place
-            targets[(link.span.start, link.span.end)].append(link)
-    return targets
-
-
-def _check_targets_read_back(path: str, file: Path, after: str, edits: list[Edit], *, link_count: int,
-                             markdown: MarkdownSetup | None = None) -> None:
-    """Every new target is read back as a link target where the old one was, and no link
-    appears or disappears: a URL spelled wrongly for its place never reaches the disk."""
-    if not edits:
-        return
-    shift = 0
-    placed: list[tuple[Edit, int, int]] = []
-    for edit in sorted(set(edits), key=lambda e: e.span.start):
-        start = edit.span.start + shift
-        placed.append((edit, start, start + len(edit.new)))
-        shift += len(edit.new) - (edit.span.end - edit.span.start)
-    links_after = extract_document(file, after, want_text=False, markdown=markdown).links
-    spans_after = {(link.span.start, link.span.end) for link in links_after}
-    for edit, start, end in placed:
-        # the new text is the target, or holds it in `<...>` (a bare URL made an autolink)
-        bracketed = edit.new.startswith("<") and edit.new.endswith(">")
-        if (start, end) not in spans_after and not (bracketed and (start + 1, end - 1) in spans_after):
-            raise PatchError(
-                f"{path}:{edit.span.line}: {edit.new!r:.120} would not read back as a link target there; "
-                "not editing this file (a linkfix bug: please report it)"
-            )
-    if len(links_after) != link_count:
-        raise PatchError(
-            f"{path}: the new URLs would change which links the file has; not editing it "
-            "(a linkfix bug: please report it)"
-        )
-
-
-def write_changes(
-    changes: list[FileChange], *, base: Path, root: Path, rewrite_read_only: bool = False
-) -> tuple[list[str], list[str]]:
-    """Write every change whose text differs. Returns (changed paths, problems)."""
-    changed: list[str] = []
-    problems: list[str] = []
-    for change in changes:
-        if not change.changed:
-            continue
-        try:
-            if apply_file_edits(
-                base / change.path, list(change.edits), expected_digest=change.original.digest, root=root,
-                rewrite_read_only=rewrite_read_only, shown_as=change.path,
-            ):
-                changed.append(change.path)
-        except PatchError as exc:
-            problems.append(str(exc))
-    return changed, problems

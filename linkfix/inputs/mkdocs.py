@@ -106,7 +106,7 @@ class _TolerantLoader(yaml.SafeLoader):
     We only need plain keys, so unknown tags load as their text instead of failing."""
 
 
-def _unknown_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node):
+def _unknown_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
     if suffix.startswith(_PYTHON_NAME):
         return PythonName(suffix[len(_PYTHON_NAME):])
     if suffix.startswith(_PYTHON_CALL):
@@ -129,7 +129,7 @@ def _unknown_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node):
     raise TypeError(f"{type(node).__name__}: not a node PyYAML makes")
 
 
-def _env_tag(loader: yaml.SafeLoader, node: yaml.Node):
+def _env_tag(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
     if isinstance(node, yaml.SequenceNode):
         values = loader.construct_sequence(node)
     elif isinstance(node, (yaml.ScalarNode, yaml.MappingNode)):
@@ -360,7 +360,7 @@ def _read_one(path: Path, top: Path) -> dict:
     return data
 
 
-def _nav_files(nav) -> Iterator[str]:
+def _nav_files(nav: Any) -> Iterator[str]:
     if isinstance(nav, str):
         if not re.match(r"^[a-z][a-z0-9+.-]*:", nav, re.I):
             yield nav

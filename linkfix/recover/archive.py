@@ -16,7 +16,7 @@ link ask for itself. The scheduler is given every link that needs the dead page'
    slot before the run's deadline, a 429 asked for a longer wait, the archive refuses
    connections, or failed). A deferred lookup is never "no capture", and is not stored.
 
-Requests go through the providers' limiters (base.RateLimiter.turn), one per endpoint group.
+Requests go through the providers' limiters (providers.limits.RateLimiter.turn), one per endpoint group.
 """
 
 from __future__ import annotations
@@ -33,7 +33,9 @@ from datetime import datetime
 
 from ..model import ArchiveLookup, ArchiveState
 from .pages import WebPage, parse_page
-from .providers.base import FAILED, ArchiveProvider, Budget, CacheStore, Capture, Deferred
+from .providers.base import ArchiveProvider, Capture
+from .providers.limits import FAILED, Budget, Deferred
+from .providers.remote import CacheStore
 from .providers.wayback import timestamp
 
 log = logging.getLogger(__name__)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..model import Method
 from .anchors import Anchor
 from .terms import content_terms, frequency_terms, join_terms, kld_terms, lexical_signature
 
@@ -16,7 +17,7 @@ from .terms import content_terms, frequency_terms, join_terms, kld_terms, lexica
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Query:
     text: str
-    method: str  # Candidate.method for what it finds: search, title, signature
+    method: Method  # Candidate.method for what it finds: SEARCH, TITLE or SIGNATURE
     source: str  # anchor, anchor+parent, anchor+archive, archive-title, ls5, ls7
 
 
@@ -33,26 +34,26 @@ def build_queries(
     anchor_query = join_terms(anchor.terms)
     have_copy = bool(copy_text.strip())
     if anchor_query and not anchor.weak:
-        queries.append(Query(text=anchor_query, method="search", source="anchor"))
+        queries.append(Query(text=anchor_query, method=Method.SEARCH, source="anchor"))
     if have_copy:
         title_terms = content_terms(copy_title)
         if title_terms:
-            queries.append(Query(text=join_terms(title_terms), method="title", source="archive-title"))
+            queries.append(Query(text=join_terms(title_terms), method=Method.TITLE, source="archive-title"))
         ls5 = lexical_signature(copy_text, 5)
         if ls5:
             # Klein & Nelson's TI-LS5 combination: title first, then the signature.
-            queries.append(Query(text=join_terms(ls5), method="signature", source="ls5"))
+            queries.append(Query(text=join_terms(ls5), method=Method.SIGNATURE, source="ls5"))
             ls7 = lexical_signature(copy_text, 7)
             if len(ls7) > len(ls5):
-                queries.append(Query(text=join_terms(ls7), method="signature", source="ls7"))
+                queries.append(Query(text=join_terms(ls7), method=Method.SIGNATURE, source="ls7"))
     if anchor_query:
         # Fig. 4: one expanded query per term; the archived copy's KLD terms, then the parent's.
         if have_copy:
             for term in kld_terms(copy_text, expansion_terms, exclude=anchor.terms):
-                queries.append(Query(text=f"{anchor_query} {term}", method="search", source="anchor+archive"))
+                queries.append(Query(text=f"{anchor_query} {term}", method=Method.SEARCH, source="anchor+archive"))
         if not anchor.weak:
             for term in frequency_terms(parent_text, expansion_terms, exclude=anchor.terms):
-                queries.append(Query(text=f"{anchor_query} {term}", method="search", source="anchor+parent"))
+                queries.append(Query(text=f"{anchor_query} {term}", method=Method.SEARCH, source="anchor+parent"))
     seen: set[str] = set()
     unique = []
     for q in queries:

@@ -19,7 +19,7 @@ from ..urls import same_site
 from .pages import WebPage, parse_page
 from .pool import Contender, Reference, acceptable, hit_terms, title_set
 from .providers import Hit, Remote
-from .providers.base import TTL_SEARCH, Fetcher, count_request
+from .providers.remote import TTL_SEARCH, Fetcher, count_request
 from .rank import (
     TitleFurniture,
     as_vector,

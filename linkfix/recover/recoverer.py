@@ -44,7 +44,8 @@ from .inlinks import dead_names, link_names, named_as
 from .pages import WebPage
 from .pool import Contender, Pool, Reference
 from .providers import Budget, Hit, Remote, SearchProvider, build_providers
-from .providers.base import CacheStore, Capture, Fetcher
+from .providers.base import Capture
+from .providers.remote import CacheStore, Fetcher
 from .providers.site import Site, parent_dirs
 from .queries import Query, build_queries
 from .rank import Known, as_vector

@@ -10,7 +10,7 @@ import posixpath
 import re
 from collections import Counter
 from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 #: Cheap rewrites tried per dead link (each costs one check).
 MAX_CHEAP = 5
@@ -18,7 +18,7 @@ MAX_CHEAP = 5
 _GITHUB_BRANCH = re.compile(r"^(/[^/]+/[^/]+/(?:blob|tree|raw|edit)/)master(/|$)")
 
 
-def _with(parts, **changes) -> str:
+def _with(parts: SplitResult, **changes: str) -> str:
     return urlunsplit(parts._replace(**changes))
 
 

@@ -31,7 +31,7 @@ from ..errors import LinkfixError
 from ..model import Archived, ArchiveLookup, ArchiveState, Candidate, LinkResult, Scope
 from .archive import ArchiveCopy, ArchiveScheduler, ArchiveStats, Need
 from .fragments import fragment_evidence, fragment_suggestions
-from .providers.base import REQUESTS, CacheStore, Fetcher
+from .providers.remote import REQUESTS, CacheStore, Fetcher
 from .recoverer import Early, Recoverer, wants_fragment, wants_recovery
 
 log = logging.getLogger(__name__)

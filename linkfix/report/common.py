@@ -8,7 +8,7 @@ import unicodedata
 from datetime import datetime
 from urllib.parse import urlsplit
 
-from ..model import Candidate, LinkResult, Report, Scope, Status
+from ..model import Candidate, Evidence, LinkResult, Report, Scope, Status
 from . import evidence
 
 #: Schemes a rewrite may introduce, and a report may make clickable: a suggestion found on the
@@ -129,7 +129,7 @@ def replacement_url(item: LinkResult, candidate: Candidate) -> tuple[str, str]:
     fragment = fragment_of(item.link.url)
     if not fragment or "#" in candidate.url:
         return candidate.url, ""
-    ids = candidate.evidence.get("ids")
+    ids = candidate.evidence.get(Evidence.IDS)
     if isinstance(ids, (list, tuple, set, frozenset)) and fragment in ids:
         return f"{candidate.url}#{fragment}", ""
     if ids is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..model import Candidate, Evidence
+from ..model import Candidate, Evidence, Method
 from ..recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE as DEFAULT_THRESHOLD
 
 #: Below this a suggestion is a low-confidence one and looks it.
@@ -46,9 +46,9 @@ def _percent(value: float) -> str:
 def level(candidate: Candidate, threshold: float = DEFAULT_THRESHOLD) -> str:
     """'auto' (confident enough to apply unseen), 'review' (likely, for a person to decide) or
     'low' (a low-confidence guess)."""
-    if candidate.method == "archive":
+    if candidate.method == Method.ARCHIVE:
         return "review"
-    held = isinstance(candidate.evidence.get("hold"), str) and bool(candidate.evidence.get("hold"))
+    held = isinstance(candidate.evidence.get(Evidence.HOLD), str) and bool(candidate.evidence.get(Evidence.HOLD))
     if candidate.confidence >= threshold and not held:
         return "auto"
     return "review" if candidate.confidence >= LOW_CONFIDENCE else "low"
@@ -60,21 +60,21 @@ LEVEL_WORDS = {"auto": "confident", "review": "likely: review", "low": "low conf
 def reasons(candidate: Candidate) -> list[str]:
     """The evidence for `candidate` as short phrases, strongest first."""
     evidence = candidate.evidence if isinstance(candidate.evidence, Mapping) else {}
-    raw = evidence.get("features")
+    raw = evidence.get(Evidence.FEATURES)
     features: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
     f = {k: _number(v) for k, v in features.items() if isinstance(k, str)}
     out: list[str] = []
-    if candidate.method == "archive":
-        when = evidence.get("datetime")
+    if candidate.method == Method.ARCHIVE:
+        when = evidence.get(Evidence.DATETIME)
         return [f"the archived copy of the dead page ({when[:10]})" if isinstance(when, str) and when else "the archived copy of the dead page"]
-    why = evidence.get("why")  # the finder's own words (internal suggestions: "renamed in commit ...")
+    why = evidence.get(Evidence.WHY)  # the finder's own words (internal suggestions: "renamed in commit ...")
     if isinstance(why, str) and why:
         out.append(why)
-    if candidate.method == "fragment":
-        words = evidence.get("words")
+    if candidate.method == Method.FRAGMENT:
+        words = evidence.get(Evidence.WORDS)
         if isinstance(words, str) and words:
             out.append(words)
-    rule = evidence.get("rule")
+    rule = evidence.get(Evidence.RULE)
     if isinstance(rule, str) and rule:
         out.append("learned rule " + rule.removeprefix("learned ") if rule.startswith("learned ") else _REWRITES.get(rule, f"rewritten URL ({rule})"))
     if f.get("title_sim", 0) >= 0.99:
@@ -104,11 +104,11 @@ def reasons(candidate: Candidate) -> list[str]:
         out.append("about what the text around the link says")
     if f.get("above"):
         out.append("a page above the dead one (its section or the home page)")
-    if features and not f.get("same_host") and candidate.method != "fragment":
+    if features and not f.get("same_host") and candidate.method != Method.FRAGMENT:
         out.append("on another site")
     if not out:
         out.append("little in common with the dead page" if features else f"found by {candidate.method}")
-    if evidence.get("checked") is False:
+    if evidence.get(Evidence.CHECKED) is False:
         out.append("not re-checked")
     return out
 
@@ -122,7 +122,7 @@ def words(candidate: Candidate) -> str:
 
 def hold(candidate: Candidate) -> str:
     """Why recovery holds this suggestion for review ('' when it does not)."""
-    value = candidate.evidence.get("hold") if isinstance(candidate.evidence, Mapping) else None
+    value = candidate.evidence.get(Evidence.HOLD) if isinstance(candidate.evidence, Mapping) else None
     return value if isinstance(value, str) else ""
 
 

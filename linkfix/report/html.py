@@ -27,15 +27,18 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from ..model import Candidate, LinkResult, Report
+from ..model import Candidate, Evidence, LinkResult, Report
 from . import evidence, register
 from .common import DECISIONS_SCHEMA, archive_note, deferred_summary, is_safe_url, replacement_url, status_counts, unsafe_replacement_reason
 from .groups import STATUS_ORDER, Group, group_results
 from .hints import what_to_do
 from .text import escape_surrogates
+
+if TYPE_CHECKING:
+    import jinja2
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -56,7 +59,7 @@ SUMMARY_ROWS = 5
 _PERMALINK_SIGNS = "\u00b6\u00a7\U0001f517"  # ¶ § 🔗
 
 @functools.lru_cache(maxsize=1)
-def _environment():
+def _environment() -> jinja2.Environment:
     """Built on first use: importing jinja2 is a fifth of a `check`'s start-up otherwise."""
     import jinja2
 
@@ -144,7 +147,7 @@ def _same(item: LinkResult, candidate: Candidate) -> tuple[str, str]:
     """What makes candidates of two places the same: the file an internal one leads to (each
     page spells the way there its own way) and its id, or that it keeps the place's own id
     ("=": `changelog.md#v1` and `changelog.md#v2` both moved to news.md); else the URL."""
-    target = candidate.evidence.get("target") if isinstance(candidate.evidence, Mapping) else None
+    target = candidate.evidence.get(Evidence.TARGET) if isinstance(candidate.evidence, Mapping) else None
     if isinstance(target, str) and target:
         fragment = candidate.url.partition("#")[2]
         return target, "=" if fragment == item.link.url.partition("#")[2] else fragment

@@ -12,6 +12,7 @@ the terminal, forge a line or reorder what the reader sees.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..model import LinkResult, Report, Status
 from . import evidence, register
@@ -60,6 +61,9 @@ def _escape(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+Paint = Callable[[str, str], str]  # (colour code, text) -> the text, coloured or not
+
+
 @register("text")
 def format_text(report: Report, *, color: bool = False) -> str:
     def paint(code: str, value: str) -> str:
@@ -83,7 +87,7 @@ def format_text(report: Report, *, color: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _describe(item: LinkResult, paint) -> list[str]:
+def _describe(item: LinkResult, paint: Paint) -> list[str]:
     span, result = item.link.span, item.result
     status = result.status.value.upper()
     line = f"{clean(span.path)}:{span.line}:{span.column}  {paint(_COLOURS[result.status], status)}  {clean(item.link.url)}"
@@ -105,7 +109,7 @@ def _describe(item: LinkResult, paint) -> list[str]:
     return lines
 
 
-def _other_places(group: Group, paint) -> list[str]:
+def _other_places(group: Group, paint: Paint) -> list[str]:
     """'    and 2 more links to configuration.md:' and those places, SHOWN_PLACES in all at most."""
     if group.count == 1:
         return []

@@ -400,7 +400,8 @@ def test_an_include_from_outside_the_project_is_not_read(tmp_path, caplog):
 # -- the fixer reads a page as the check did --------------------------------------------------
 
 def test_fix_edits_a_link_inside_an_admonition(tmp_path, monkeypatch):
-    from linkfix.fix.plan import Fix, FixPlan, prepare_changes
+    from linkfix.fix.changes import prepare_changes
+    from linkfix.fix.plan import Fix, FixPlan
 
     report = check(tmp_path, "markdown_extensions:\n  - admonition\n",
                    {"index.md": "# Home\n\n!!! note\n\n    Read [the old page](https://old.example.com/page).\n"})

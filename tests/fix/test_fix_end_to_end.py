@@ -13,7 +13,8 @@ import pytest
 
 from linkfix.cli.demo import canonical_report
 from linkfix.config import Config, validate
-from linkfix.fix.plan import FixOptions, plan_fixes, prepare_changes, write_changes
+from linkfix.fix.changes import prepare_changes, write_changes
+from linkfix.fix.plan import FixOptions, plan_fixes
 from linkfix.model import Status
 from linkfix.pipeline import run_check
 

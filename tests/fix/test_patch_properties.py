@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from linkfix.fix.plan import FixOptions, plan_fixes, prepare_changes, write_changes
+from linkfix.fix.changes import prepare_changes, write_changes
+from linkfix.fix.plan import FixOptions, plan_fixes
 from linkfix.model import Candidate, CheckResult, Document, LinkKind, LinkResult, Report, Scope, Status
 
 extract_markdown = pytest.importorskip("linkfix.extract.markdown", reason="markdown extraction not available").extract_markdown

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from linkfix.errors import InputError
-from linkfix.fix.plan import FixOptions, plan_decisions, plan_fixes, prepare_changes, write_changes
+from linkfix.fix.changes import prepare_changes, write_changes
+from linkfix.fix.plan import FixOptions, plan_decisions, plan_fixes
 from linkfix.model import (
     Archived,
     Candidate,
@@ -379,13 +380,13 @@ def test_control_characters_and_invisible_host_names_are_refused(tmp_path, url):
 
 
 def test_a_new_url_that_would_not_read_back_is_never_written(tmp_path, monkeypatch):
-    from linkfix.fix import plan as plan_module
+    from linkfix.fix import changes as changes_module
 
     text = "[a](http://old/a) and [b](http://old/b)\n"
     (tmp_path / "doc.md").write_text(text)
     report = Report(results=(broken(occurrence(text, "http://old/a"), cand("https://new/a", 0.95)),))
     # a spelling bug: the destination ends early, the rest becomes prose
-    monkeypatch.setattr(plan_module, "format_target", lambda url, **place: f"{url}) oops")
+    monkeypatch.setattr(changes_module, "format_target", lambda url, **place: f"{url}) oops")
     changed, problems = run_fix(tmp_path, report, FixOptions())
     assert changed == [] and "would not read back as a link target" in problems[0]
     assert (tmp_path / "doc.md").read_text() == text

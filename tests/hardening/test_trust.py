@@ -212,6 +212,9 @@ BROKEN_PAGE = "# Home\n\nRead [installing the frobnicator toolkit on Debian](htt
     ("{provider: brave, url: 'http://attacker.test', api_key_env: ANY_SECRET}", "search[0].api_key_env"),
     ("{provider: marginalia, url: 'http://attacker.test', api_key_env: ANY_SECRET}", "search[0].api_key_env"),
     ("{provider: brave, url: 'http://attacker.test'}", "search[0].url"),  # brave sends BRAVE_API_KEY when none is named
+    # what the file wrote decides, not whether it differs from the default the settings hold
+    ("{provider: brave, api_key_env: BRAVE_API_KEY}", "search[0].api_key_env"),
+    ("{provider: brave, url: 'https://api.search.brave.com'}", "search[0].url"),
 ])
 def test_a_repository_config_cannot_send_an_environment_variable_anywhere(tmp_path, monkeypatch, internet, capsys, search, key):
     monkeypatch.setenv("ANY_SECRET", SECRET)

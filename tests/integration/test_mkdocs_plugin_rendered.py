@@ -94,7 +94,8 @@ def test_the_plugin_checks_what_mkdocs_rendered(tmp_path, in_process_plugin, mon
 
 
 def test_the_plugin_report_feeds_fix_from(tmp_path, in_process_plugin, monkeypatch):
-    from linkfix.fix.plan import Fix, FixPlan, prepare_changes
+    from linkfix.fix.changes import prepare_changes
+    from linkfix.fix.plan import Fix, FixPlan
     from linkfix.report.json_format import read_report
 
     pages = {"index.md": "# Home\n\n!!! note\n\n    Read [the old page](https://old.example.com/page).\n"}

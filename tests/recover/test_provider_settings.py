@@ -11,7 +11,7 @@ import pytest
 from linkfix.config import ArchiveSettings, Config, SearchSettings
 from linkfix.recover.providers import ARCHIVES, SEARCHES
 
-_READS = re.compile(r"settings(?:\.get\(|\[)\s*[\"'](\w+)[\"']")
+_READS = re.compile(r"\bsettings\.(\w+)")
 
 
 def declared(union) -> dict[str, type]:
@@ -34,10 +34,19 @@ def test_a_provider_reads_only_declared_keys(name, provider):
 
 
 @pytest.mark.parametrize("name, provider", sorted({**ARCHIVES, **SEARCHES}.items()))
-def test_typed_settings_reach_the_provider_as_the_mapping_it_reads(name, provider):
+def test_typed_settings_reach_the_provider(name, provider):
     field = "archive" if name in ARCHIVES else "search"
     config = Config(**{field: [{"provider": name, "requests_per_minute": 7}] if name != "site" else [{"provider": name}]})
-    instance = provider(getattr(config, field)[0], remote=None)
-    assert instance.settings.get("provider") == name
+    settings = getattr(config, field)[0]
+    instance = provider(settings, remote=None)
+    assert settings.name == name
     if name != "site":
-        assert instance.settings["requests_per_minute"] == 7.0
+        assert instance.limiter.per_minute == 7.0
+
+
+@pytest.mark.parametrize("name", ["wayback", "brave", "marginalia"])
+def test_an_unset_key_takes_the_provider_default_declared_once(name):
+    settings = {**declared(ArchiveSettings), **declared(SearchSettings)}[name]()
+    instance = {**ARCHIVES, **SEARCHES}[name](settings, remote=None)
+    default = {f.name: f.default for f in msgspec.structs.fields(type(settings))}["requests_per_minute"]
+    assert instance.limiter.per_minute == default == {"wayback": 24.0, "brave": 60.0, "marginalia": 30.0}[name]

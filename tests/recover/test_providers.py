@@ -3,10 +3,13 @@
 import time
 from datetime import UTC, datetime
 
+import msgspec
 import pytest
 
+from linkfix.config import ArchiveSettings, SearchSettings
 from linkfix.recover.providers import ARCHIVES, SEARCHES, Budget, Remote
-from linkfix.recover.providers.base import Deferred, Hit, RateLimiter
+from linkfix.recover.providers.base import Hit
+from linkfix.recover.providers.limits import Deferred, RateLimiter
 from linkfix.recover.providers.memento import Memento, mementos
 from linkfix.recover.providers.site import (
     Site,
@@ -30,8 +33,16 @@ def budget(seconds: float = 30) -> Budget:
     return Budget(deadline=time.monotonic() + seconds, queries=20, fetches=20)
 
 
+def typed(name: str, **settings):
+    """A provider's typed settings, as a config gives them; keys it does not take are left out
+    (so that one call serves every provider)."""
+    union = ArchiveSettings | SearchSettings
+    takes = {f.name for s in union.__args__ if s.__struct_config__.tag == name for f in msgspec.structs.fields(s)}
+    return msgspec.convert({"provider": name, **{k: v for k, v in settings.items() if k in takes}}, union)
+
+
 def wayback(client, cache=None, **settings):
-    return Wayback({"url": WB, "requests_per_minute": 0, **settings}, Remote(client, cache))
+    return Wayback(typed("wayback", url=WB, requests_per_minute=0, **settings), Remote(client, cache))
 
 
 async def test_wayback_last_capture_is_the_latest_at_or_before_the_link_time():
@@ -118,7 +129,7 @@ def test_cdx_parser_survives_garbage():
 async def test_memento_picks_the_last_memento_before_the_time():
     assert len(mementos(data("timemap.link"))) == 3
     client = FakeClient({"http://127.0.0.1:1208/timemap/link/": (200, data("timemap.link"))})
-    provider = Memento({"url": "http://127.0.0.1:1208/timemap/link/"}, Remote(client))
+    provider = Memento(typed("memento", url="http://127.0.0.1:1208/timemap/link/"), Remote(client))
     capture = await provider.last_capture(DEAD, datetime(2021, 1, 1, tzinfo=UTC), budget())
     assert capture.url == "https://archive.example.net/wayback/20200901120000/http://example-docs.org/guide/install.html"
     assert capture.raw_url == "https://archive.example.net/wayback/20200901120000id_/http://example-docs.org/guide/install.html"
@@ -133,7 +144,7 @@ async def test_memento_picks_the_last_memento_before_the_time():
 async def test_search_providers_parse_their_recorded_answers(name, file, base, monkeypatch):
     monkeypatch.setenv("TEST_BRAVE_KEY", "k")
     client = FakeClient({base: (200, data(file))})
-    provider = SEARCHES[name]({"url": base, "api_key_env": "TEST_BRAVE_KEY"}, Remote(client))
+    provider = SEARCHES[name](typed(name, url=base, api_key_env="TEST_BRAVE_KEY"), Remote(client))
     hits = await provider.search("installing frobnicator", near=DEAD, limit=10, budget=budget())
     assert [h.url for h in hits] == ["https://example-docs.org/setup/installing.html", "https://blog.example.net/frobnicator-review"]
     assert hits[0].title.startswith("Installing Frobnicator")
@@ -145,7 +156,7 @@ async def test_search_providers_parse_their_recorded_answers(name, file, base, m
 async def test_brave_without_key_is_skipped_not_fatal(monkeypatch):
     monkeypatch.delenv("NO_SUCH_KEY_VAR", raising=False)
     client = FakeClient()
-    provider = SEARCHES["brave"]({"api_key_env": "NO_SUCH_KEY_VAR"}, Remote(client))
+    provider = SEARCHES["brave"](typed("brave", api_key_env="NO_SUCH_KEY_VAR"), Remote(client))
     assert await provider.search("q", near=DEAD, limit=10, budget=budget()) == []
     assert client.sent == []
 
@@ -155,7 +166,7 @@ async def test_every_search_provider_degrades_on_failure(name, monkeypatch):
     monkeypatch.setenv("TEST_BRAVE_KEY", "k")
     client = FakeClient()
     client.fail = {"http"}
-    provider = SEARCHES[name]({"url": "http://127.0.0.1:9", "api_key_env": "TEST_BRAVE_KEY"}, Remote(client))
+    provider = SEARCHES[name](typed(name, url="http://127.0.0.1:9", api_key_env="TEST_BRAVE_KEY"), Remote(client))
     assert await provider.search("query", near=DEAD, limit=10, budget=budget()) == []
 
 
@@ -163,7 +174,7 @@ async def test_every_search_provider_degrades_on_failure(name, monkeypatch):
 async def test_every_archive_provider_degrades_on_failure(name):
     client = FakeClient()
     client.fail = {"http"}
-    provider = ARCHIVES[name]({"url": "http://127.0.0.1:9/", "requests_per_minute": 0}, Remote(client))
+    provider = ARCHIVES[name](typed(name, url="http://127.0.0.1:9/", requests_per_minute=0), Remote(client))
     # No answer is not "no capture": the lookup is deferred (a later run asks again).
     with pytest.raises(Deferred) as raised:
         await provider.last_capture(DEAD, datetime(2023, 1, 1), budget())
@@ -231,8 +242,8 @@ async def test_site_provider_gathers_every_same_site_source(cache):
         f"{WB}/cdx/search/cdx": (200, data("wayback_cdx_host.json")),
     })
     remote = Remote(client, cache)
-    site = Site({}, remote)
-    site.archives = [Wayback({"url": WB, "requests_per_minute": 0}, remote)]
+    site = Site(typed("site"), remote)
+    site.archives = [Wayback(typed("wayback", url=WB, requests_per_minute=0), remote)]
     pages = {h.url: h for h in await site.pages(DEAD, budget())}
     assert DEAD not in pages  # the dead page itself is never a candidate
     assert "https://example-docs.org/setup/configuring.html" in pages  # sitemap index -> sitemap
@@ -249,7 +260,7 @@ async def test_site_provider_gathers_every_same_site_source(cache):
 
 
 def test_wayback_respects_the_archive_rate_limit_by_default():
-    provider = Wayback({"url": WB}, Remote(FakeClient()))
+    provider = Wayback(typed("wayback", url=WB), Remote(FakeClient()))
     assert provider.limiter.per_minute == 24  # CDX and the availability API: ~30 allowed, with margin
     assert provider.playback.per_minute == 360  # playback has its own, higher limit
 
@@ -260,7 +271,7 @@ async def test_a_client_without_request_headers_skips_brave_with_a_warning(monke
             return await super().fetch(url, max_bytes)
 
     monkeypatch.setenv("TEST_BRAVE_KEY", "k")
-    provider = SEARCHES["brave"]({"api_key_env": "TEST_BRAVE_KEY"}, Remote(NoHeaders()))
+    provider = SEARCHES["brave"](typed("brave", api_key_env="TEST_BRAVE_KEY"), Remote(NoHeaders()))
     assert await provider.search("q", near=DEAD, limit=10, budget=budget()) == []
     assert any("cannot send request headers" in r.message for r in caplog.records)
 

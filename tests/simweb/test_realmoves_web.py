@@ -90,7 +90,7 @@ async def test_the_search_engine_finds_current_pages_of_every_site(get, real):
 async def test_remap_rules_and_canonical_urls_round_trip(real):
     config = Config(**real.config_overrides())
     validate(config)
-    assert config.archive[0]["url"] == "https://web.archive.org"
+    assert config.archive[0].url == "https://web.archive.org"
     assert real.canonical(real.loopback(MK_BASE + "guide/install/")) == MK_BASE + "guide/install/"
     assert real.canonical("http://docs.example.test/latest/") == "http://docs.example.test/latest/"  # not ours: unchanged
 

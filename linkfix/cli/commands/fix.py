@@ -50,7 +50,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
-    from ...fix.plan import prepare_changes, write_changes
+    from ...fix.changes import prepare_changes, write_changes
     from ...report.text import clean
 
     base = Path.cwd()

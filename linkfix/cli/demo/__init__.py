@@ -20,7 +20,8 @@ from pathlib import Path
 
 from ...config import Config, validate
 from ...errors import InputError
-from ...fix.plan import FixOptions, plan_fixes, prepare_changes
+from ...fix.changes import prepare_changes
+from ...fix.plan import FixOptions, plan_fixes
 from ...model import Archived, Candidate, CheckResult, LinkResult, Redirect, Report
 from ...pipeline import run_check
 from ...report.files import write_report

@@ -36,7 +36,7 @@ from ...check.local import LocalChecker
 from ...extract.markdown.targets import markdown_target
 from ...files.read import Unreadable, display_path, read_text
 from ...inputs.sources import MARKDOWN_SUFFIXES
-from ...model import Candidate, LinkResult, Method, Scope, Status
+from ...model import Candidate, Evidence, LinkResult, Method, Reason, Scope, Status
 from .confidence import confidence_of
 from .headings import GitPages, RenamedId, renamed_id
 from .history import Renames, Trail, read_renames
@@ -83,7 +83,7 @@ class InternalSuggester:
         result = item.result
         path = item.resolved.partition("#")[0]
         fragment = unquote(self._written(item, page_rel).partition("#")[2])
-        if result.status is Status.REDIRECTED and result.reason == "mkdocs-redirect":
+        if result.status is Status.REDIRECTED and result.reason == Reason.MKDOCS_REDIRECT:
             targets = self._redirected(path, fragment)
         elif result.status is not Status.BROKEN:
             return ()
@@ -292,13 +292,13 @@ class InternalSuggester:
             url = target.external or self._spelled(target, written, page_rel, item)
             if not url or url == item.link.url or url in found:
                 continue
-            evidence: dict[str, object] = {"why": target.why, "class": target.label}
+            evidence: dict[str, object] = {Evidence.WHY: target.why, Evidence.CLASS: target.label}
             if target.file:
-                evidence["target"] = target.file
+                evidence[Evidence.TARGET] = target.file
             if target.same_destination:
-                evidence["same_destination"] = True
+                evidence[Evidence.SAME_DESTINATION] = True
             if "#" not in url and "#" in written:
-                evidence["ids"] = []  # the link's fragment is not on the new page (see report.common.replacement_url)
+                evidence[Evidence.IDS] = []  # the link's fragment is not on the new page (see report.common.replacement_url)
             found[url] = Candidate(url=url, confidence=confidence_of(target.label, self.table), method=target.method,
                                    score=0.0, evidence=evidence)
         ranked = sorted(found.values(), key=lambda c: -c.confidence)
@@ -388,7 +388,7 @@ def wants_suggestions(item: LinkResult) -> bool:
     """A broken internal link, or one that only mkdocs-redirects keeps working."""
     result = item.result
     return (result.status is Status.BROKEN and result.reason in ("missing-file", "outside-root", "missing-fragment")) or (
-        result.status is Status.REDIRECTED and result.reason == "mkdocs-redirect"
+        result.status is Status.REDIRECTED and result.reason == Reason.MKDOCS_REDIRECT
     )
 
 

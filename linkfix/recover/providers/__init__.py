@@ -6,7 +6,9 @@ Importing this package registers every provider in `ARCHIVES` / `SEARCHES`.
 from ...config import Config
 from ...errors import ConfigError
 from . import brave, marginalia, memento, searxng, site, wayback  # noqa: F401  (imported to register)
-from .base import ARCHIVES, SEARCHES, ArchiveProvider, Budget, Capture, Hit, Remote, SearchProvider
+from .base import ARCHIVES, SEARCHES, ArchiveProvider, Capture, Hit, SearchProvider
+from .limits import Budget
+from .remote import Remote
 from .site import Site
 
 __all__ = ["ARCHIVES", "SEARCHES", "ArchiveProvider", "Budget", "Capture", "Hit", "Remote", "SearchProvider", "build_providers"]
@@ -16,13 +18,13 @@ def build_providers(config: Config, remote: Remote) -> tuple[list[ArchiveProvide
     """Instantiate the configured providers; an unknown name is a configuration error."""
     archives = []
     for settings in config.archive:
-        name = str(settings.get("provider", ""))
+        name = settings.name
         if name not in ARCHIVES:
             raise ConfigError(f"archive: unknown provider '{name}' (choose from {', '.join(sorted(ARCHIVES))})")
         archives.append(ARCHIVES[name](settings, remote))
     searches = []
     for wanted in config.search:
-        name = str(wanted.get("provider", ""))
+        name = wanted.name
         if name not in SEARCHES:
             raise ConfigError(f"search: unknown provider '{name}' (choose from {', '.join(sorted(SEARCHES))})")
         provider = SEARCHES[name](wanted, remote)

@@ -1,13 +1,16 @@
-"""Brave Search API (`/res/v1/web/search`). Settings: `api_key_env` (the environment variable
-holding the subscription token, default BRAVE_API_KEY; unset, the provider is skipped), `url`
-(default https://api.search.brave.com), `requests_per_minute` (default 60)."""
+"""Brave Search API (`/res/v1/web/search`). Settings: linkfix.config.providers.BraveSettings; the
+subscription token is read from the environment variable `api_key_env` names (unset there, the
+provider is skipped)."""
 
 from __future__ import annotations
 
 import os
 from urllib.parse import quote_plus
 
-from .base import TTL_SEARCH, Budget, Hit, RateLimiter, Remote, SearchProvider, hits_from_json, register_search
+from ...config.providers import BraveSettings
+from .base import Hit, SearchProvider, hits_from_json, register_search
+from .limits import Budget, RateLimiter
+from .remote import TTL_SEARCH, Remote
 
 
 def parse_brave(text: str, query: str, limit: int) -> list[Hit]:
@@ -18,13 +21,12 @@ def parse_brave(text: str, query: str, limit: int) -> list[Hit]:
 class Brave(SearchProvider):
     name = "brave"
 
-    def __init__(self, settings, remote: Remote) -> None:
+    def __init__(self, settings: BraveSettings, remote: Remote) -> None:
         super().__init__(settings, remote)
-        self.base = str(self.settings.get("url") or "https://api.search.brave.com").rstrip("/")
-        env = str(self.settings.get("api_key_env") or "BRAVE_API_KEY")
-        self.key = os.environ.get(env, "")
-        self.env = env
-        self.limiter = RateLimiter(float(self.settings.get("requests_per_minute", 60)))
+        self.base = settings.url.rstrip("/")
+        self.env = settings.api_key_env
+        self.key = os.environ.get(self.env, "")
+        self.limiter = RateLimiter(settings.requests_per_minute)
 
     async def search(self, query: str, *, near: str, limit: int, budget: Budget) -> list[Hit]:
         if not self.key:

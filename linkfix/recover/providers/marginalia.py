@@ -1,7 +1,7 @@
 """Marginalia Search's API (`https://api.marginalia.nu/{key}/search/{query}`).
 
-Settings: `url` (default https://api.marginalia.nu), `api_key_env` (environment variable holding
-a key; the shared key 'public' is used when unset — it is heavily rate-limited).
+Settings: linkfix.config.providers.MarginaliaSettings; without `api_key_env` (or with it unset in
+the environment), the shared key 'public', which is heavily rate-limited.
 """
 
 from __future__ import annotations
@@ -9,7 +9,12 @@ from __future__ import annotations
 import os
 from urllib.parse import quote
 
-from .base import TTL_SEARCH, Budget, Hit, RateLimiter, Remote, SearchProvider, hits_from_json, register_search
+from msgspec import UNSET
+
+from ...config.providers import MarginaliaSettings
+from .base import Hit, SearchProvider, hits_from_json, register_search
+from .limits import Budget, RateLimiter
+from .remote import TTL_SEARCH, Remote
 
 
 def parse_marginalia(text: str, query: str, limit: int) -> list[Hit]:
@@ -20,12 +25,12 @@ def parse_marginalia(text: str, query: str, limit: int) -> list[Hit]:
 class Marginalia(SearchProvider):
     name = "marginalia"
 
-    def __init__(self, settings, remote: Remote) -> None:
+    def __init__(self, settings: MarginaliaSettings, remote: Remote) -> None:
         super().__init__(settings, remote)
-        self.base = str(self.settings.get("url") or "https://api.marginalia.nu").rstrip("/")
-        env = self.settings.get("api_key_env")
-        self.key = (os.environ.get(str(env), "") if env else "") or "public"
-        self.limiter = RateLimiter(float(self.settings.get("requests_per_minute", 30)))
+        self.base = settings.url.rstrip("/")
+        env = settings.api_key_env
+        self.key = (os.environ.get(env, "") if env is not UNSET else "") or "public"
+        self.limiter = RateLimiter(settings.requests_per_minute)
 
     async def search(self, query: str, *, near: str, limit: int, budget: Budget) -> list[Hit]:
         status, _, text = await self.remote.get(

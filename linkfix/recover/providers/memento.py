@@ -1,7 +1,7 @@
 """Any Memento (RFC 7089) TimeMap endpoint, e.g. a MemGator aggregator or an archive's own.
 
-Settings: `url` — the TimeMap base; the dead URL is appended to it, e.g.
-`http://127.0.0.1:1208/timemap/link/` (MemGator) or `https://web.archive.org/web/timemap/link/`.
+Settings: linkfix.config.providers.MementoSettings; `url` is the TimeMap base the dead URL is
+appended to, e.g. `http://127.0.0.1:1208/timemap/link/` (MemGator) or the web archive's (default).
 """
 
 from __future__ import annotations
@@ -10,20 +10,10 @@ import re
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 
-from .base import (
-    FAILED,
-    RETRY_AFTER,
-    TTL_ARCHIVE,
-    ArchiveProvider,
-    Budget,
-    Capture,
-    Deferred,
-    Exchange,
-    RateLimiter,
-    Remote,
-    register_archive,
-    retry_after,
-)
+from ...config.providers import MementoSettings
+from .base import ArchiveProvider, Capture, register_archive
+from .limits import FAILED, RETRY_AFTER, Budget, Deferred, RateLimiter
+from .remote import TTL_ARCHIVE, Exchange, Remote, retry_after
 from .wayback import timestamp
 
 _ENTRY = re.compile(r"<([^>]*)>\s*((?:;\s*[\w-]+\s*=\s*(?:\"[^\"]*\"|[^;,\s]+)\s*)*)")
@@ -59,10 +49,10 @@ def mementos(text: str) -> list[tuple[datetime, str]]:
 class Memento(ArchiveProvider):
     name = "memento"
 
-    def __init__(self, settings, remote: Remote) -> None:
+    def __init__(self, settings: MementoSettings, remote: Remote) -> None:
         super().__init__(settings, remote)
-        self.base = str(self.settings.get("url") or "https://web.archive.org/web/timemap/link/")
-        self.limiter = RateLimiter(float(self.settings.get("requests_per_minute", 0)))
+        self.base = settings.url
+        self.limiter = RateLimiter(settings.requests_per_minute)
 
     async def _get(self, url: str, budget: Budget) -> Exchange:
         """The archive's answer (cached); Deferred when it could not be asked or did not answer."""

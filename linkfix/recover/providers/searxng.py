@@ -1,10 +1,16 @@
-"""A SearXNG instance's JSON API (`/search?q=...&format=json`). Settings: `url` (required)."""
+"""A SearXNG instance's JSON API (`/search?q=...&format=json`). Settings:
+linkfix.config.providers.SearxngSettings (without `url`, the provider is skipped)."""
 
 from __future__ import annotations
 
 from urllib.parse import quote_plus
 
-from .base import TTL_SEARCH, Budget, Hit, RateLimiter, Remote, SearchProvider, hits_from_json, register_search
+from msgspec import UNSET
+
+from ...config.providers import SearxngSettings
+from .base import Hit, SearchProvider, hits_from_json, register_search
+from .limits import Budget, RateLimiter
+from .remote import TTL_SEARCH, Remote
 
 
 def parse_searxng(text: str, query: str, limit: int) -> list[Hit]:
@@ -15,10 +21,10 @@ def parse_searxng(text: str, query: str, limit: int) -> list[Hit]:
 class SearXNG(SearchProvider):
     name = "searxng"
 
-    def __init__(self, settings, remote: Remote) -> None:
+    def __init__(self, settings: SearxngSettings, remote: Remote) -> None:
         super().__init__(settings, remote)
-        self.base = str(self.settings.get("url") or "").rstrip("/")
-        self.limiter = RateLimiter(float(self.settings.get("requests_per_minute", 0)))
+        self.base = settings.url.rstrip("/") if settings.url is not UNSET else ""
+        self.limiter = RateLimiter(settings.requests_per_minute)
 
     async def search(self, query: str, *, near: str, limit: int, budget: Budget) -> list[Hit]:
         if not self.base:

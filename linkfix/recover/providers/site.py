@@ -21,7 +21,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Iterable, Sequence
 from dataclasses import replace
 from functools import cached_property
 from typing import Any
@@ -29,11 +29,14 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml import etree
 
+from ...config.providers import SiteSettings
 from ...urls import page_identity, same_site
 from ..pages import parse_page
 from ..rank import SitePages, path_tokens
 from ..terms import normal_terms
-from .base import TTL_SITE, ArchiveProvider, Budget, Hit, Remote, SearchProvider, register_search
+from .base import ArchiveProvider, Hit, SearchProvider, register_search
+from .limits import Budget
+from .remote import TTL_SITE, Remote
 
 MAX_SITEMAPS = 10  # sitemap files followed per host (indexes can fan out a lot)
 MAX_PAGES = 5000  # pages kept per host
@@ -248,7 +251,7 @@ class Site(SearchProvider):
     name = "site"
     same_site = True
 
-    def __init__(self, settings, remote: Remote) -> None:
+    def __init__(self, settings: SiteSettings, remote: Remote) -> None:
         super().__init__(settings, remote)
         #: Archives whose URL lists of the host are used (set by the recoverer).
         self.archives: list[ArchiveProvider] = []
@@ -323,7 +326,7 @@ class Site(SearchProvider):
         return await self._dirs_done[directory]
 
     @staticmethod
-    async def _gather(*sources) -> list[Hit]:
+    async def _gather(*sources: Awaitable[list[Hit]]) -> list[Hit]:
         hits: list[Hit] = []
         for found in await asyncio.gather(*sources):
             hits.extend(found)

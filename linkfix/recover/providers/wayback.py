@@ -9,14 +9,13 @@
 The archive limits each client address: CDX, the TimeMap and the availability API share one
 limit (about 30 a minute; the maintainers' own client sends 24), playback has its own, higher
 one; a client that ignores its 429s for a minute is blocked at the firewall for an hour. So
-every request waits for its endpoint group's turn (base.RateLimiter.turn: spaced, one in
+every request waits for its endpoint group's turn (limits.RateLimiter.turn: spaced, one in
 flight), a 429 pauses the group for its Retry-After (nothing is sent meanwhile), and
 connections refused or reset twice in a row are taken for a block: no more requests this run.
 A lookup that did not happen raises Deferred; it is never "no capture".
 
-Settings: `url` (base, default https://web.archive.org), `requests_per_minute` (search
-endpoints, default 24; 0 = no limit, for a local stand-in), `playback_per_minute` (default
-360), `host_urls` (how many URLs of a host to list, default 1000).
+Settings: linkfix.config.providers.WaybackSettings (`requests_per_minute` 0: no limit, for a
+local stand-in).
 """
 
 from __future__ import annotations
@@ -26,29 +25,15 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
 from urllib.parse import quote, urlsplit
 
-from .base import (
-    BLOCKED,
-    FAILED,
-    TTL_ARCHIVE,
-    ArchiveProvider,
-    Budget,
-    Capture,
-    Deferred,
-    Exchange,
-    RateLimiter,
-    Remote,
-    register_archive,
-    retry_after,
-)
+from ...config.providers import WaybackSettings
+from .base import ArchiveProvider, Capture, register_archive
+from .limits import BLOCKED, FAILED, Budget, Deferred, RateLimiter
+from .remote import TTL_ARCHIVE, Exchange, Remote, retry_after
 
 log = logging.getLogger(__name__)
 
-DEFAULT_BASE = "https://web.archive.org"
-SEARCH_PER_MINUTE = 24.0  # the archive allows ~30 a minute; its maintainers' client sends 24
-PLAYBACK_PER_MINUTE = 360.0  # playback allows more (modelled as 8 a second): 6 a second
 BATCH_ROWS = 5000  # rows one batch answer may hold (~600 kB); more are asked for in a next round
 BATCH_PATTERN = 3000  # characters of the URL pattern of one batch query, at most
 BACKOFF_429 = 60.0  # a 429 without Retry-After: wait this long (doubled for each one in a row)
@@ -131,12 +116,12 @@ def common_directory(urls: Sequence[str]) -> str:
 class Wayback(ArchiveProvider):
     name = "wayback"
 
-    def __init__(self, settings: Mapping[str, Any], remote: Remote) -> None:
+    def __init__(self, settings: WaybackSettings, remote: Remote) -> None:
         super().__init__(settings, remote)
-        self.base = str(self.settings.get("url") or DEFAULT_BASE).rstrip("/")
-        self.limiter = RateLimiter(float(self.settings.get("requests_per_minute", SEARCH_PER_MINUTE)))
-        self.playback = RateLimiter(float(self.settings.get("playback_per_minute", PLAYBACK_PER_MINUTE)))
-        self.host_limit = int(self.settings.get("host_urls", 1000))
+        self.base = settings.url.rstrip("/")
+        self.limiter = RateLimiter(settings.requests_per_minute)
+        self.playback = RateLimiter(settings.playback_per_minute)
+        self.host_limit = settings.host_urls
         self.blocked = False
         self._failures = 0  # connection failures in a row
         self._counts = {"search": 0, "playback": 0, "429": 0, "failed": 0, "cached": 0}
