@@ -51,11 +51,22 @@ def test_a_named_command_builds_alone(name):
     assert subcommands(build_parser([name, "--help"])) == [name]
 
 
+def dependencies_load_asyncio(tmp_path):
+    """Whether linkfix's dependencies alone bring asyncio in: typing_extensions 4.15's
+    `deprecated`, which pathspec applies at import, does (4.16 no longer)."""
+    code = "import sys, markdown, markdown_it, msgspec, pathspec, yaml\nprint('asyncio' in sys.modules)\n"
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip() == "True"
+
+
 def test_check_loads_neither_fix_nor_other_formats(tmp_path):
     loaded = loaded_after(tmp_path, "check", "--offline", "--no-cache", str(SITES / "docs"), "-f", "json", "-o", "out.json")
     # xml.etree comes with Python-Markdown, whose toc.slugify makes the heading ids (imported
     # on the first heading); no other format's module is loaded. An offline check waits on no
-    # I/O: it runs without an event loop, and asyncio is not imported (issue 26).
+    # I/O: it runs without an event loop, and linkfix does not import asyncio (issue 26).
+    if dependencies_load_asyncio(tmp_path):
+        loaded = [m for m in loaded if m != "asyncio"]
     assert loaded == ["xml.etree.ElementTree", "linkfix.pipeline", "linkfix.cli.commands.check"]
     assert json.loads((tmp_path / "out.json").read_text())["links"]
 
