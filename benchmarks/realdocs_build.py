@@ -249,7 +249,9 @@ def build(project: Project, source: Path, work: Path, venv: Path, timeout: float
     record_path.unlink(missing_ok=True)
     env = dict(os.environ, REALDOCS_RECORD=str(record_path), REALDOCS_STUB_FENCES=",".join(project.stub_fences),
                NO_MKDOCS_2_WARNING="1", DISABLE_MKDOCS_2_WARNING="true", NO_COLOR="1",
-               PYTHONPATH=os.pathsep.join(str(copy / path) for path in project.source_paths))
+               PYTHONPATH=os.pathsep.join(str(copy / path) for path in project.source_paths),
+               # the venv's commands first, as when it is activated: a hook may run one (uvicorn's runs `uvicorn --help`)
+               PATH=os.pathsep.join([str(venv / "bin"), os.environ.get("PATH", "")]))
     env.pop("VIRTUAL_ENV", None)
     start = time.perf_counter()
     try:

@@ -24,6 +24,14 @@ class LinkKind(StrEnum):
     HTML = "html"  # an attribute of an HTML element (built site, or raw HTML inside markdown)
 
 
+class Dialect(StrEnum):
+    """Which markdown renders a page's links: it decides how their targets are decoded
+    (extract/markdown/targets.py)."""
+
+    COMMONMARK = "commonmark"  # plain markdown: GitHub, markdown-it, ...
+    PYTHON_MARKDOWN = "python-markdown"  # a page of an MkDocs project
+
+
 class Scope(StrEnum):
     """Where a resolved link points; decides which checker handles it."""
 
@@ -176,6 +184,9 @@ class Page:
     # What makes more ids when the site is built ('' if nothing): a source check cannot see
     # them, so a fragment not among `ids` is unverified rather than broken.
     build_ids: str = ""
+    # The prefixes every id `build_ids` speaks of starts with, where what makes them says so
+    # (empty: any id): a fragment that starts with none of them is broken, as on any page.
+    build_ids_below: frozenset[str] = frozenset()
     # What rewrites this page's Markdown or HTML when the site is built, unseen by a source
     # check ('' if nothing: a project hook that is not run): a link written on it that is
     # broken here may work on the built site, so it is unverified rather than broken.
@@ -185,6 +196,7 @@ class Page:
     # `id_key`s; and why. A fragment among them is unverified rather than broken.
     unsure_ids: frozenset[str] = frozenset()
     unsure_why: str = ""
+    dialect: Dialect = Dialect.COMMONMARK  # which markdown renders the page (its markdown links)
 
 
 def id_key(text: str) -> str:

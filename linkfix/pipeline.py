@@ -15,28 +15,29 @@ from contextlib import aclosing, contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
-
-from markdown_it.common.utils import unescapeAll
+from typing import TYPE_CHECKING, Protocol
 
 from .check.ignore import Ignores
 from .check.local import LocalChecker, Target
 from .check.remap import Remap
-from .config import Config, parse_duration
+from .check.session import RunSession
+from .config import Config
 from .errors import InputError, NetworkDownError
 from .extract.documents import iter_documents, page_loader, stdin_document
-from .extract.html.values import unescape_attribute
 from .extract.markdown.gfm import is_gfm_www
+from .extract.markdown.targets import markdown_target
 from .files.read import display_path
 from .inputs.changed import Changes
 from .inputs.sources import MARKDOWN_SUFFIXES, Project, collect, text_project
 from .model import CheckResult, Document, Link, LinkKind, LinkResult, Page, Reason, Report, Scope, Status
 from .recover.gittime import link_times as git_link_times
-from .store.cache import Cache
 
 if TYPE_CHECKING:
-    from .check.crawl import CrawlLimits
-    from .check.http import Progress, RequestBudget
+    from aiohttp.abc import AbstractResolver
+
+    from .check.crawl import Crawl, CrawlLimits
+    from .check.http import Progress
+    from .recover.run import RunStats
 
     class RunProgress(Progress, Protocol):
         """Where a run reports its progress: the files read too (extraction is most of a
@@ -81,37 +82,37 @@ def keep_rare_collection() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-def open_cache(config: Config) -> Cache:
-    directory = config.path(config.cache_dir) if config.cache and not config.offline else None
-    return Cache(directory, max_age=parse_duration(config.max_cache_age, "max_cache_age"))
-
-
 async def run_check(
     inputs: Sequence[str],
     config: Config,
     *,
-    resolver: Any = None,
+    resolver: AbstractResolver | None = None,
     progress: RunProgress | None = None,
     project: Project | None = None,
     changed: Changes | None = None,
     link_times: Mapping[str, datetime] | None = None,
-    on_recovery: Callable[[Any], None] | None = None,
+    on_recovery: Callable[[RunStats], None] | None = None,
     stdin_text: str | None = None,
+    session: RunSession | None = None,
 ) -> Report:
     """Check every link of `inputs`; attach suggestions for broken links on request.
 
     With `changed` (--changed-since), only links on changed lines of changed files are checked.
     `link_times` (URL as written -> when it was written) overrides git blame for recovery's
     archive lookups; `on_recovery` receives recovery's counters (recover.run.RunStats).
-    `stdin_text`: a document read from stdin, checked first (`-` in reports).
+    `stdin_text`: a document read from stdin, checked first (`-` in reports). `session`: the
+    cache and HTTP client of a run that goes on after the check (`fix`), else the check's own
+    (with `resolver` and `progress`), closed at its end.
     """
     started = time.time()
     if project is None:
         project = collect(list(inputs), config) if inputs or stdin_text is None else text_project(config)
     if changed is not None:
         project = replace(project, files=changed.select_files(project.files))
+    own = session is None
+    session = session or RunSession(config, resolver=resolver, progress=progress)
     with rare_collection():
-        cache = open_cache(config) if config.cache and not config.offline else None
+        cache = session.stored_cache
         try:
             errors: list[str] = []
             documents: Documents
@@ -124,17 +125,16 @@ async def run_check(
                 documents = extract(project, want_text=config.suggest, cache=cache, errors=errors)
             if stdin_text is not None:
                 documents = _after(stdin_document(stdin_text, want_text=config.suggest), documents)
-            report = await check_documents(documents, project, config, resolver=resolver, progress=progress,
-                                           errors=errors, started=started, cache=cache, link_times=link_times,
-                                           on_recovery=on_recovery)
+            report = await check_documents(documents, project, config, session=session, progress=progress, errors=errors, started=started,
+                                           link_times=link_times, on_recovery=on_recovery)
             if not report.files and project.files and changed is None:
                 # Nothing read is not "no broken links" (--changed-since with no change is).
                 raise InputError(f"none of the {len(project.files)} files could be read"
                                  + (f": {'; '.join(errors[:3])}" if errors else ""))
             return report
         finally:
-            if cache is not None:
-                cache.close()
+            if own:
+                await session.close()
 
 
 async def check_links_async(inputs: Sequence[str], config: Config | None = None) -> Report:
@@ -152,15 +152,13 @@ async def check_documents(
     project: Project,
     config: Config,
     *,
-    resolver: Any = None,
+    session: RunSession | None = None,
     progress: RunProgress | None = None,
     errors: Sequence[str] = (),
     started: float | None = None,
     known: Mapping[str, CheckResult] | None = None,
-    cache: Cache | None = None,
     link_times: Mapping[str, datetime] | None = None,
-    on_recovery: Callable[[Any], None] | None = None,
-    budget: RequestBudget | None = None,
+    on_recovery: Callable[[RunStats], None] | None = None,
 ) -> Report:
     """Check extracted documents (keyed by root-relative path) against `project`.
 
@@ -168,33 +166,39 @@ async def check_documents(
     document's external URLs are handed to the checker as soon as it is extracted, so that the
     hosts are busy while the rest is extracted. `errors` may still grow meanwhile: it is read at the end. `known` holds results
     already established for some external URLs (pages a crawl fetched), so that they are not
-    requested twice. `cache` is the run's open cache, else one is opened for the checks.
-    `budget` bounds the requests of the checks and recovery together (a crawl's: see crawl_check).
+    requested twice. `session` holds the run's cache and HTTP client (with its request budget),
+    shared by the checks and recovery; without one, they get their own. `progress` hears of the
+    files read (the session's, of the URLs checked).
     """
+    if session is None:
+        async with RunSession(config, progress=progress) as own:
+            return await check_documents(documents, project, config, session=own, progress=progress, errors=errors, started=started,
+                                         known=known, link_times=link_times, on_recovery=on_recovery)
     started = time.time() if started is None else started
     pages: dict[str, Page] = {}
     local = LocalChecker(project, config, pages, page_loader(project))
     known = dict(known or {})
-    placed: list[tuple[Any, Target]] = []
+    placed: list[tuple[Link, Target]] = []
     page_rels: dict[str, str] = {}  # a page's path as links name it -> its root-relative path
     ignores = Ignores.load(config)
-    async with _ExternalChecks(config, resolver=resolver, progress=progress, skip=known, cache=cache, budget=budget) as external:
-        handed_over = time.perf_counter()
-        files_read, files_total = 0, len(project.files)
-        async with aclosing(_each(documents)) as stream:
-            async for rel, doc in stream:
-                if progress is not None and files_total:
-                    files_read += 1
-                    progress.files(files_read, files_total)
-                pages[rel] = doc.page
-                page_rels[doc.page.path] = rel
-                found = resolve_links(rel, doc, local, ignores)
-                placed.extend(found)
-                external.add_many(target.resolved for _, target in found if target.scope is Scope.EXTERNAL and target.result is None)
-                if time.perf_counter() - handed_over > _HAND_OVER_SECONDS:
-                    await asyncio.sleep(0)  # let the checker send requests and read answers
-                    handed_over = time.perf_counter()
-        external_results = known | await external.results()
+    external = _ExternalChecks(config, session, skip=known)
+    handed_over = time.perf_counter()
+    files_read, files_total = 0, len(project.files)
+    async with aclosing(_each(documents)) as stream:
+        async for rel, doc in stream:
+            if progress is not None and files_total:
+                files_read += 1
+                progress.files(files_read, files_total)
+            pages[rel] = doc.page
+            page_rels[doc.page.path] = rel
+            found = resolve_links(rel, doc, local, ignores)
+            placed.extend(found)
+            external.add_many(target.resolved for _, target in found if target.scope is Scope.EXTERNAL and target.result is None)
+            if time.perf_counter() - handed_over > _HAND_OVER_SECONDS:
+                await asyncio.sleep(0)  # let the checker send requests and read answers
+                handed_over = time.perf_counter()
+    external_results = known | await external.results()
+    session.checks_done()
 
     results: list[LinkResult] = []
     offline = CheckResult(url="", status=Status.EXCLUDED, reason=Reason.OFFLINE, detail="external link not checked (--offline)")
@@ -215,7 +219,7 @@ async def check_documents(
 
         results = suggest_all(results, local, page_rels)
     if config.suggest and not config.offline:
-        results = await _recover(results, config, resolver=resolver, link_times=link_times, on_recovery=on_recovery, budget=budget)
+        results = await _recover(results, config, session, link_times=link_times, on_recovery=on_recovery)
 
     return Report(
         results=tuple(results),
@@ -247,10 +251,9 @@ def resolve_links(rel: str, doc: Document, local: LocalChecker, ignores: Ignores
 
 
 def _markdown_target(link: Link) -> str:
-    """What a markdown source's link points at. Backslash escapes and character references are
-    markdown's own link syntax; raw HTML keeps its backslashes in every renderer (CommonMark spec
-    examples 21 and 631, Python-Markdown alike) and the browser decodes its character references."""
-    return unescape_attribute(link.url) if link.kind is LinkKind.HTML else unescapeAll(link.url)
+    """What a markdown source's link points at: decoded as the page's renderer decodes a link
+    of its kind (extract/markdown/targets.py)."""
+    return markdown_target(link.url, link.kind, link.page.dialect)
 
 
 def _link_as_is(link: Link) -> str:
@@ -258,33 +261,16 @@ def _link_as_is(link: Link) -> str:
 
 
 class _ExternalChecks:
-    """The external URLs of a run, each handed to the HTTP checker (once) as it turns up."""
+    """The external URLs of a run, each handed to the run's HTTP client (once) as it turns up."""
 
-    def __init__(self, config: Config, *, resolver: Any, progress: Progress | None, skip: Mapping[str, CheckResult], cache: Cache | None,
-                 budget: RequestBudget | None = None) -> None:
+    def __init__(self, config: Config, session: RunSession, *, skip: Mapping[str, CheckResult]) -> None:
         self.config = config
-        self._budget = budget
-        self._resolver = resolver
-        self._progress = progress
+        self._session = session
         self._skip = skip
-        self._cache = cache
-        self._own_cache: Cache | None = None
-        self._checker: Any = None  # HttpChecker, started with the first URL
         self._targets: dict[str, tuple[str, str]] = {}
         # Redirect targets come back in the space of `remap`'s rewritten requests; results
         # leave in the space of the documents (see check.remap).
         self._remap = Remap(config.remap)
-
-    async def __aenter__(self) -> _ExternalChecks:
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        try:
-            if self._checker is not None:
-                await self._checker.__aexit__(*exc_info)
-        finally:
-            if self._own_cache is not None:
-                self._own_cache.close()
 
     def add_many(self, urls: Iterable[str]) -> None:
         """Hand new URLs to the checker (their cache records read in one go)."""
@@ -293,34 +279,24 @@ class _ExternalChecks:
         new = [url for url in dict.fromkeys(urls) if url not in self._targets and url not in self._skip]
         if not new:
             return
-        if self._checker is None:
-            self._start()
+        checker = self._session.client  # started with the first URL (aiohttp loads only then)
         targets = [_split_fragment(url, self.config) for url in new]
         if self._remap:
             self._remap.learn(base for base, _ in targets)
-        self._checker.cache.preload(base for base, _ in targets)
+        checker.cache.preload(base for base, _ in targets)
         for url, target in zip(new, targets):
             self._targets[url] = target
-            self._checker.submit(*target)
-
-    def _start(self) -> None:
-        from .check.http import HttpChecker  # aiohttp loads only when there is a URL to check
-
-        cache = self._cache
-        if cache is None:
-            cache = self._own_cache = open_cache(self.config)
-        self._checker = HttpChecker(self.config, cache, resolver=self._resolver, progress=self._progress, budget=self._budget)
-        self._checker.open()
+            checker.submit(*target)
 
     async def results(self) -> dict[str, CheckResult]:
         """Every URL's result. A network found down stops the run (NetworkDownError, exit 2)
         unless `network_down: warn`: then the external links without a result from before (a
         fresh one in the cache, or a refusal) are reported not checked (an error, which fails
         no run), and the internal ones still decide."""
-        if self._checker is None:
+        if not self._targets:
             return {}
         try:
-            outcome = await self._checker.results(self._targets.values())
+            outcome = await self._session.client.results(self._targets.values())
         except NetworkDownError as exc:
             if self.config.network_down != "warn":
                 raise
@@ -334,7 +310,7 @@ class _ExternalChecks:
         cached: list[float] = []
         unchecked = 0
         for url, target in self._targets.items():
-            known = self._checker.known_result(*target)
+            known = self._session.client.known_result(*target)
             if known is not None:
                 results[url] = self._remap.result(known)
                 if known.from_cache:
@@ -379,31 +355,26 @@ def _split_fragment(url: str, config: Config) -> tuple[str, str]:
     return (base, fragment if config.include_fragments else "")
 
 
-async def _recover(results: list[LinkResult], config: Config, *, resolver, link_times: Mapping[str, datetime] | None = None,
-                   on_recovery: Callable[[Any], None] | None = None, budget: RequestBudget | None = None) -> list[LinkResult]:
-    from .check.http import HttpChecker
+async def _recover(results: list[LinkResult], config: Config, session: RunSession, *, link_times: Mapping[str, datetime] | None = None,
+                   on_recovery: Callable[[RunStats], None] | None = None) -> list[LinkResult]:
+    """Recovery through the run's client (what it learned of each host holds) and cache."""
     from .recover.run import recover_all
 
-    if not any(r.failing and r.scope is Scope.EXTERNAL for r in results):
+    broken = [r for r in results if r.failing and r.scope is Scope.EXTERNAL]
+    if not broken:
         return results
-    cache = open_cache(config)
-    try:
-        async with HttpChecker(config, cache, resolver=resolver, budget=budget) as client:
-            broken = [r for r in results if r.failing and r.scope is Scope.EXTERNAL]
-            times = {**git_link_times(broken), **(link_times or {})}
-            return list(await recover_all(results, config=config, client=client, cache=cache,
-                                          link_times=times, on_recovery=on_recovery))
-    finally:
-        cache.close()
+    times = {**git_link_times(broken), **(link_times or {})}
+    return list(await recover_all(results, config=config, client=session.client, cache=session.cache,
+                                  link_times=times, on_recovery=on_recovery))
 
 
-async def crawl_check(start: str, config: Config, limits: CrawlLimits, *, resolver: Any = None,
+async def crawl_check(start: str, config: Config, limits: CrawlLimits, *, resolver: AbstractResolver | None = None,
                       progress: RunProgress | None = None) -> Report:
     """Crawl the site under `start`, then check every link found, like `run_check` does. The
     pages a stranger serves decide how many links there are: `limits` caps the links taken
     from one page and the requests of the whole run (crawl, checks and recovery together)."""
-    from .check.crawl import budget_errors, crawl, known_results, read_robots, validate_start, with_crawl_delay
-    from .check.http import HttpChecker, RequestBudget
+    from .check.crawl import budget_errors, crawl, obey_crawl_delay, read_robots, validate_start
+    from .check.http import RequestBudget
 
     start = validate_start(start)
     if config.offline:
@@ -413,16 +384,20 @@ async def crawl_check(start: str, config: Config, limits: CrawlLimits, *, resolv
         log.info("--crawl: ignoring base_url %s", config.base_url)
         config = replace(config, base_url="")
     budget = RequestBudget(limits.max_requests, setting="--crawl-requests")
-    # robots.txt first, with a throw-away client: its Crawl-delay shapes the real client.
-    async with HttpChecker(config, Cache(None), resolver=resolver, budget=budget) as client:
-        robots = await read_robots(client, start)
-    config = with_crawl_delay(start, config, robots)
-    cache = open_cache(config)
-    try:
-        async with HttpChecker(config, cache, resolver=resolver, budget=budget) as client:
-            crawled = await crawl(client, start, limits, robots=robots, want_text=config.suggest, budget=budget)
-    finally:
-        cache.close()
+    # One client for the crawl, its checks and recovery: robots.txt first, whose Crawl-delay
+    # then paces every request to the host.
+    async with RunSession(config, resolver=resolver, progress=progress, budget=budget) as session:
+        robots = await read_robots(session.client, start)
+        obey_crawl_delay(session.client, start, robots)
+        crawled = await crawl(session.client, start, limits, robots=robots, want_text=config.suggest, budget=budget)
+        report = await _check_crawled(crawled, start, config, session, progress)
+    return replace(report, root=start, errors=(*report.errors, *budget_errors(report, budget)))
+
+
+async def _check_crawled(crawled: Crawl, start: str, config: Config, session: RunSession, progress: RunProgress | None) -> Report:
+    """Every link of the crawled pages checked (the pages the crawl fetched cleanly are not asked again)."""
+    from .check.crawl import known_results
+
     if not crawled.pages:
         # Nothing read is not "no broken links": say why instead of reporting a clean site.
         raise InputError(f"--crawl: nothing to crawl at {start}: {crawled.start_problem or 'no HTML page in scope'}")
@@ -435,6 +410,5 @@ async def crawl_check(start: str, config: Config, limits: CrawlLimits, *, resolv
         if (t := local.resolve(link.url, doc.page, rel)).scope is Scope.EXTERNAL
     }
     errors = list(crawled.errors) + ([f"{start}: start page not crawled: {crawled.start_problem}"] if crawled.start_problem else [])
-    report = await check_documents(documents, project, config, resolver=resolver, progress=progress,
-                                   errors=errors, known=known_results(crawled, targets, config), budget=budget)
-    return replace(report, root=start, errors=(*report.errors, *budget_errors(report, budget)))
+    return await check_documents(documents, project, config, session=session, progress=progress,
+                                 errors=errors, known=known_results(crawled, targets, config))

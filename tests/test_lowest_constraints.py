@@ -16,8 +16,8 @@ def declared_bounds() -> dict[str, str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     bounds = {}
     for requirement in [*project["dependencies"], *project["optional-dependencies"]["test"]]:
-        match = re.fullmatch(r"\s*([A-Za-z0-9_.-]+)(?:\[[^\]]*\])?\s*>=\s*([0-9][^,;\s]*)\s*", requirement)
-        assert match, f"{requirement!r}: every dependency needs a plain lower bound (name>=X) for .ci/lowest"
+        match = re.fullmatch(r"\s*([A-Za-z0-9_.-]+)(?:\[[^\]]*\])?\s*>=\s*([0-9][^,;\s]*)\s*(?:,\s*<\s*[0-9][^,;\s]*\s*)?", requirement)
+        assert match, f"{requirement!r}: every dependency needs a plain lower bound (name>=X, maybe ,<Y) for .ci/lowest"
         bounds[_name(match.group(1))] = match.group(2)
     return bounds
 

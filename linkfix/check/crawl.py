@@ -27,21 +27,20 @@ import logging
 import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
-import msgspec
 from lxml import etree
 from protego import Protego
 
-from ..config import Config, HostSettings
+from ..config import Config
 from ..errors import InputError
 from ..extract import extract_html
 from ..model import CheckResult, Document, Reason, Report, Status
-from ..urls import authority, page_key
+from ..urls import authority, hostname, page_key
 
 if TYPE_CHECKING:
-    from .http import RequestBudget
+    from .http import Fetched, HttpChecker, RequestBudget
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +109,7 @@ def validate_start(url: str) -> str:
 # -- robots.txt and sitemaps ----------------------------------------------------------------
 
 
-async def read_robots(client: Any, start: str) -> Protego | None:
+async def read_robots(client: HttpChecker, start: str) -> Protego | None:
     """The site's robots rules; None when there is no robots.txt (everything allowed).
 
     RFC 9309: a 4xx means no rules; a server error (5xx) means "disallow all", represented here
@@ -144,7 +143,7 @@ def parse_sitemap(text: str) -> tuple[list[str], list[str]]:
     return locs, []
 
 
-async def sitemap_pages(client: Any, start: str, robots: Protego | None) -> list[str]:
+async def sitemap_pages(client: HttpChecker, start: str, robots: Protego | None) -> list[str]:
     parts = urlsplit(start)
     queue = list(robots.sitemaps) if robots is not None else []
     if not queue:
@@ -172,13 +171,13 @@ async def sitemap_pages(client: Any, start: str, robots: Protego | None) -> list
 # -- the crawl ------------------------------------------------------------------------------
 
 
-def _is_html(fetched: Any) -> bool:
+def _is_html(fetched: Fetched) -> bool:
     headers = {k.lower(): v for k, v in fetched.headers.items()}
     kind = headers.get("content-type", "").split(";")[0].strip().lower()
     return kind in ("", "text/html", "application/xhtml+xml")
 
 
-def _not_crawlable(fetched: Any) -> str:
+def _not_crawlable(fetched: Fetched) -> str:
     """Why a fetched page yields no links to follow ('' when it does)."""
     if fetched.status == 0:
         return fetched.error or "no answer"
@@ -198,7 +197,7 @@ def _with_url(document: Document, url: str) -> Document:
     return Document(page=page, links=tuple(replace(link, page=page) for link in document.links), warnings=document.warnings)
 
 
-async def crawl(client: Any, start: str, limits: CrawlLimits, *, robots: Protego | None,
+async def crawl(client: HttpChecker, start: str, limits: CrawlLimits, *, robots: Protego | None,
                 want_text: bool = False, budget: RequestBudget | None = None) -> Crawl:
     """Breadth-first walk of the site under `start`, one level at a time (each level's pages
     fetched concurrently; the client enforces the per-host limits). `robots`: from read_robots;
@@ -291,18 +290,13 @@ def known_results(crawled: Crawl, targets: Iterable[str], config: Config) -> dic
     return known
 
 
-def with_crawl_delay(start: str, config: Config, robots: Protego | None) -> Config:
-    """The config with robots.txt's Crawl-delay as the host's request interval (when larger)."""
+def obey_crawl_delay(client: HttpChecker, start: str, robots: Protego | None) -> None:
+    """robots.txt's Crawl-delay as the start host's request interval (when larger), on the
+    run's own client: the checks and recovery that follow the crawl keep to it too."""
     delay = robots.crawl_delay(ROBOTS_AGENT) if robots is not None else None
-    if not delay:
-        return config
-    host = urlsplit(start).hostname or ""
-    settings = config.hosts.get(host) or HostSettings()
-    if float(delay) <= float(settings.get("request_interval", config.request_interval)):
-        return config
-    log.info("robots.txt of %s asks for %.1f s between requests", host, float(delay))
-    slower = msgspec.structs.replace(settings, request_interval=float(delay))
-    return replace(config, hosts={**config.hosts, host: slower})
+    host = hostname(start)
+    if delay and client.hosts.space_requests(host, float(delay)):
+        log.info("robots.txt of %s asks for %.1f s between requests", host, float(delay))
 
 
 def budget_errors(report: Report, budget: RequestBudget) -> list[str]:

@@ -295,7 +295,7 @@ class LocalChecker:
             return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FILE,
                                detail=f"no such file: {path or '/'}", checked_at=self.now)
         if fragment and self.config.include_fragments and not self._fragment_ok(found, fragment):
-            made_by = self._build_time_ids(found)
+            made_by = self._build_time_ids(found, unquote(fragment))
             if made_by:
                 return CheckResult(url=resolved, status=Status.UNVERIFIED, reason=Reason.BUILD_TIME_ID,
                                    detail=f"no id '{unquote(fragment)}' in the source of {found}; {made_by}", checked_at=self.now)
@@ -394,10 +394,12 @@ class LocalChecker:
         return replace(result, status=Status.UNVERIFIED, reason=Reason.REWRITTEN_AT_BUILD,
                        detail=f"{result.detail}; but {page.rewritten_by} may rewrite this page when the site is built; {TRUST_HINT}")
 
-    def _build_time_ids(self, file: str) -> str:
-        """What makes more ids in `file` when the site is built ('' if nothing)."""
+    def _build_time_ids(self, file: str, fragment: str) -> str:
+        """What may make the id `fragment` in `file` when the site is built ('' if nothing)."""
         page = self.pages.get(file)
-        return page.build_ids if page is not None else ""
+        if page is None or (page.build_ids_below and not fragment.startswith(tuple(page.build_ids_below))):
+            return ""
+        return page.build_ids
 
     def _fragment_ok(self, file: str, fragment: str) -> bool:
         if fragment in _IMPLICIT_FRAGMENTS or fragment.startswith(":~:"):

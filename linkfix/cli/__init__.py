@@ -292,7 +292,10 @@ class _Terminated:
             _thread.interrupt_main(signal.SIGTERM)  # runs in the main thread, if `_handle` is still installed
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, working_tree: str | None = None) -> int:
+    """`working_tree`: the working directory `python -m` put first on sys.path, taken off by
+    linkfix.__main__; back in front only when the runner trusts the project's code (its modules
+    then stand in for installed ones, as under `python -m mkdocs`)."""
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)
     args = parser.parse_args(argv)
@@ -302,6 +305,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with terminated:
             config = config_from_args(args, search_dir=_search_dir(args)) if getattr(module, "USES_CONFIG", False) else None
+            if working_tree is not None and config is not None and config.trust_project_code:
+                sys.path.insert(0, working_tree)
             return module.run(args, config)
     except LinkfixError as exc:
         print(error_text(str(exc)), file=sys.stderr)
@@ -329,8 +334,8 @@ def error_text(message: str) -> str:
     return "\n".join([f"linkfix: error: {clean(first)}", *(f"  {clean(line)}" for line in rest)])
 
 
-def run_program() -> NoReturn:
-    """`python -m linkfix`: main() on sys.argv, then exit without the final collection (a
+def run_program(working_tree: str | None = None) -> NoReturn:
+    """`python -m linkfix` (and the `linkfix` command): main() on sys.argv, then exit without the final collection (a
     command that checks keeps the run's garbage-collection thresholds to the end:
     `pipeline.keep_rare_collection`).
 
@@ -340,7 +345,7 @@ def run_program() -> NoReturn:
     still run), and Python never promised to finalise what is left in reference cycles, so the
     objects are frozen out of that collection and the memory goes back with the process.
     """
-    code = main()
+    code = main(working_tree=working_tree)
     gc.freeze()
     sys.exit(code)
 

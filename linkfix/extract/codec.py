@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Document, Link, LinkKind, Page, Silenced, Span
+from ..model import Dialect, Document, Link, LinkKind, Page, Silenced, Span
 
 _KINDS = {kind.value: kind for kind in LinkKind}
+_DIALECTS = {dialect.value: dialect for dialect in Dialect}
 # A link row: url, kind, page index, span path, line, column, start, end, anchor text, context, tag, reference, unverified.
 _LINK_ROW = (str, str, int, str, int, int, int, int, str, str, str, str, str)
-_PAGE_ROW = (str, str, str, str, list, str, str, str, list, str)  # path, url, title, text, ids, base, build_ids, rewritten_by, unsure_ids, unsure_why
+# path, url, title, text, ids, base, build_ids, rewritten_by, unsure_ids, unsure_why, dialect, build_ids_below
+_PAGE_ROW = (str, str, str, str, list, str, str, str, list, str, str, list)
 _TEXT = {str}
 _SILENCED_ROW = (int, int, str, int)  # first line, last line, comment, the comment's line
 
@@ -38,7 +40,7 @@ def encode(document: Document) -> dict[str, Any]:
 
 def _page_row(page: Page) -> list[Any]:
     return [page.path, page.url, page.title, page.text, sorted(page.ids), page.base, page.build_ids, page.rewritten_by,
-            sorted(page.unsure_ids), page.unsure_why]
+            sorted(page.unsure_ids), page.unsure_why, page.dialect.value, sorted(page.build_ids_below)]
 
 
 def decode(data: Any) -> Document | None:
@@ -71,8 +73,9 @@ def decode(data: Any) -> Document | None:
 
 def _page(row: Any) -> Page | None:
     if type(row) is not list or tuple(map(type, row)) != _PAGE_ROW or not set(map(type, row[4])) <= _TEXT \
-            or not set(map(type, row[8])) <= _TEXT:
+            or not set(map(type, row[8])) <= _TEXT or row[10] not in _DIALECTS or not set(map(type, row[11])) <= _TEXT:
         return None
-    path, url, title, text, ids, base, build_ids, rewritten_by, unsure_ids, unsure_why = row
+    path, url, title, text, ids, base, build_ids, rewritten_by, unsure_ids, unsure_why, dialect, build_ids_below = row
     return Page(path=path, url=url, title=title, text=text, ids=frozenset(ids), base=base, build_ids=build_ids,
-                rewritten_by=rewritten_by, unsure_ids=frozenset(unsure_ids), unsure_why=unsure_why)
+                rewritten_by=rewritten_by, unsure_ids=frozenset(unsure_ids), unsure_why=unsure_why, dialect=_DIALECTS[dialect],
+                build_ids_below=frozenset(build_ids_below))

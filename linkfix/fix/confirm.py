@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..check.remap import Remap
 from ..config import Config
 from ..errors import NetworkDownError
 from ..model import CheckResult, LinkResult, Report, Scope, Status
 from ..store.cache import Cache
+
+if TYPE_CHECKING:
+    from aiohttp.abc import AbstractResolver
 
 log = logging.getLogger(__name__)
 
@@ -30,7 +33,7 @@ def cached_redirect(item: LinkResult) -> bool:
     return item.scope is Scope.EXTERNAL and result.status is Status.REDIRECTED and result.from_cache
 
 
-async def confirm_cached_redirects(report: Report, config: Config, *, resolver: Any = None) -> Report:
+async def confirm_cached_redirects(report: Report, config: Config, *, resolver: AbstractResolver | None = None) -> Report:
     """`report` with the results of its cached redirects replaced by what a live request
     sees now (see the module's note); unchanged where no request could be made."""
     urls = sorted({_base(item.result.url) for item in report.results if cached_redirect(item)})
@@ -47,7 +50,7 @@ async def confirm_cached_redirects(report: Report, config: Config, *, resolver: 
     return replace(report, results=results)
 
 
-async def _check_live(urls: list[str], config: Config, resolver: Any) -> dict[str, CheckResult]:
+async def _check_live(urls: list[str], config: Config, resolver: AbstractResolver | None) -> dict[str, CheckResult]:
     from ..check.http import HttpChecker  # aiohttp loads only when a redirect is to be confirmed
 
     remap = Remap(config.remap)

@@ -5,7 +5,7 @@ Known exactly (`BuildMade.files`, published like the docs' own files):
   any other; and the `custom_dir`), as MkDocs copies them, and its static templates
   (`404.html`, `sitemap.xml`, with the `sitemap.xml.gz` the build writes beside it);
 - what plugins write whatever the pages say: the search index, mkdocs-llmstxt's files, the
-  feeds of mkdocs-rss-plugin (the blog's pages: `mkdocs_blog`).
+  feeds of mkdocs-rss-plugin, mkdocs-print-site-plugin's print page (the blog's pages: `mkdocs_blog`).
 
 Not known without the project's code or a package that is not installed (`BuildMade.maybe`,
 each with what makes it and how to make it checkable): a link to such a file is `unverified`,
@@ -193,6 +193,10 @@ def _plugin_files(mk: MkDocsProject, made: BuildMade) -> None:
             full = settings.get("full_output")
             if isinstance(full, str) and full:
                 made.files.setdefault(full.lstrip("/"), "mkdocs-llmstxt")
+        elif short == "print-site":
+            # Its page of the whole site, made as a page of the docs (PrintSitePlugin.on_config).
+            basename = settings.get("print_page_basename")
+            made.docs.setdefault(f"{basename if isinstance(basename, str) and basename else 'print_page'}.md", "mkdocs-print-site-plugin")
         elif short == "rss":
             for feed in ("feed_rss_created.xml", "feed_rss_updated.xml", "feed_json_created.json", "feed_json_updated.json"):
                 made.files.setdefault(feed, "mkdocs-rss-plugin")

@@ -30,7 +30,6 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
 from urllib.parse import urldefrag, urlsplit
 
 from ..check.remap import Remap
@@ -45,7 +44,7 @@ from .inlinks import dead_names, link_names, named_as
 from .pages import WebPage
 from .pool import Contender, Pool, Reference
 from .providers import Budget, Hit, Remote, SearchProvider, build_providers
-from .providers.base import Capture, Fetcher
+from .providers.base import CacheStore, Capture, Fetcher
 from .providers.site import Site, parent_dirs
 from .queries import Query, build_queries
 from .rank import Known, as_vector
@@ -102,7 +101,7 @@ def wants_fragment(lr: LinkResult) -> bool:
 class Recoverer:
     """Recovery state for one run: providers, what the run has read, rewrites it learned."""
 
-    def __init__(self, *, config: Config, client: Fetcher, cache: Any, link_times: Mapping[str, datetime] | None) -> None:
+    def __init__(self, *, config: Config, client: Fetcher, cache: CacheStore | None, link_times: Mapping[str, datetime] | None) -> None:
         self.config = config
         self.remap = Remap(config.remap)  # requests may be rewritten; candidates are named as the docs name them
         self.remote = Remote(client, cache, to_document=self._document if self.remap else None)

@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mappin
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import TypeVar
 from urllib.parse import urldefrag, urlsplit
 
 from ..config import Config
@@ -31,7 +31,7 @@ from ..errors import LinkfixError
 from ..model import Archived, ArchiveLookup, ArchiveState, Candidate, LinkResult, Scope
 from .archive import ArchiveCopy, ArchiveScheduler, ArchiveStats, Need
 from .fragments import fragment_evidence, fragment_suggestions
-from .providers.base import REQUESTS, Fetcher
+from .providers.base import REQUESTS, CacheStore, Fetcher
 from .recoverer import Early, Recoverer, wants_fragment, wants_recovery
 
 log = logging.getLogger(__name__)
@@ -98,7 +98,7 @@ async def recover_all(
     *,
     config: Config,
     client: Fetcher,
-    cache: Any,
+    cache: CacheStore | None,
     link_times: Mapping[str, datetime] | None = None,
     on_recovery: Callable[[RunStats], None] | None = None,
 ) -> list[LinkResult]:

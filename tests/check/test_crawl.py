@@ -154,17 +154,27 @@ def test_parse_sitemap_forms_and_garbage():
     assert parse_sitemap("") == ([], [])
 
 
-def test_crawl_delay_raises_the_host_interval_only():
+async def test_crawl_delay_raises_the_host_interval_only():
     from protego import Protego
 
-    from linkfix.check.crawl import with_crawl_delay
+    from linkfix.check.crawl import obey_crawl_delay
+    from linkfix.check.http import HttpChecker
+    from linkfix.store.cache import Cache
 
     robots = Protego.parse("User-agent: *\nCrawl-delay: 3\n")
-    slowed = with_crawl_delay("https://docs.example.com/", Config(), robots)
-    assert slowed.hosts["docs.example.com"]["request_interval"] == 3.0
+    async with HttpChecker(Config(), Cache(None)) as client:
+        client.hosts.host_for("https://docs.example.com/")  # a host already met (robots.txt) is slowed down too
+        obey_crawl_delay(client, "https://docs.example.com/", robots)
+        assert client.hosts.host_for("https://docs.example.com/").interval == 3.0
+        assert client.hosts.host_for("https://docs.example.com:8443/").interval == 3.0  # every port of the host
+        assert client.hosts.host_for("https://other.example.com/").interval == 0.0
     already_slow = Config(hosts={"docs.example.com": {"request_interval": 5}})
-    assert with_crawl_delay("https://docs.example.com/", already_slow, robots).hosts["docs.example.com"]["request_interval"] == 5
-    assert with_crawl_delay("https://docs.example.com/", Config(), None).hosts == {}
+    async with HttpChecker(already_slow, Cache(None)) as client:
+        obey_crawl_delay(client, "https://docs.example.com/", robots)
+        assert client.hosts.host_for("https://docs.example.com/").interval == 5.0
+    async with HttpChecker(Config(), Cache(None)) as client:
+        obey_crawl_delay(client, "https://docs.example.com/", None)
+        assert client.hosts.host_for("https://docs.example.com/").interval == 0.0
 
 
 async def test_robots_server_error_means_disallow_all(simweb):

@@ -308,7 +308,9 @@ def test_python_m_linkfix_imports_nothing_from_the_working_tree(tmp_path, config
     done = _python_m_linkfix(root, "check", "mkdocs.yml", "--offline")
     assert done.returncode == 0, done.stderr
     assert not marker.exists()
-    assert "not from an installed distribution" in done.stderr and "--trust-project-code" in done.stderr
+    # The working tree is off sys.path (linkfix.__main__), as for the `linkfix` command: its module is
+    # said to be left out, or the installed package of that name renders
+    assert "evilext" in done.stderr if "evilext" in config else done.stderr == ""
     trusted = _python_m_linkfix(root, "check", "mkdocs.yml", "--offline", "--trust-project-code")
     assert marker.exists(), trusted.stderr  # the control: the runner may run it
 

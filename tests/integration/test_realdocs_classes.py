@@ -276,12 +276,12 @@ def test_a_markdown_exec_tree_makes_no_ids(tmp_path):
     assert found["#my_method1"] == "unverified"
 
 
-# Still wrong (mkdocstrings-python: 3 links really broken on its built site, left unverified): a
+# Was wrong (mkdocstrings-python: 3 links really broken on its built site, left unverified): a
 # markdown-exec `md` fence renders its text as Markdown when the site is built, with its ids
-# prefixed `exec-N--` (N counted across the build) and the ids of the `:::` blocks in it (the
-# object's dotted path and below); a source check does not know that set, so every missing
-# fragment on the page is unverified, even one no such block could make.
-@pytest.mark.xfail(strict=True, reason="the ids a markdown-exec `md` fence holding a `:::` block can make are not bounded")
+# prefixed `exec-N--` (N counted across the build; `{id}-` or `idprefix` when set) and the ids
+# of the `:::` blocks in it (the object's dotted path and below). Where its text is literal,
+# those prefixes bound what it can make (extract/mkdocs/exec_fences.py): a fragment outside
+# them is broken, one its block is sure to make is ok, one inside them stays unverified.
 def test_a_fragment_no_markdown_exec_md_fence_can_make_is_broken(tmp_path):
     found = statuses(tmp_path, """\
         plugins:
@@ -296,8 +296,97 @@ def test_a_fragment_no_markdown_exec_md_fence_can_make_is_broken(tmp_path):
         ::: package.example
             options:
               show_root_heading: true
+
+        ## Made here
         ```
 
-        <a href="#ref-to-Markdown">Markdown</a>
+        <a href="#ref-to-Markdown">Markdown</a> [root](#package.example) [member](#package.example.run)
+        [heading](#exec-1--made-here) [as written](#made-here)
         """}, {"package/example.py": '"""An example."""\n'})
     assert found["#ref-to-Markdown"] == "broken"
+    assert found["#package.example"] == "ok"  # the block's own object, with show_root_heading
+    assert found["#package.example.run"] == "unverified"  # a member: only the build knows it
+    assert found["#exec-1--made-here"] == "unverified"  # prefixed: N is counted across the build
+    assert found["#made-here"] == "broken"  # the fence's headings are prefixed
+
+
+# A fence whose text is not literal (it runs code, sets an empty id prefix, holds a raw HTML
+# id, which is not prefixed) may make any id: every missing fragment of the page stays unverified.
+@pytest.mark.parametrize("fence", [
+    '```md exec="on"\n::: package.example\n\n````python exec="on"\nprint("<a id=x></a>")\n````\n```',
+    '```md exec="on" idprefix=""\n## Made here\n```',
+    '```md exec="on"\n<a id="made"></a>\n```',
+])
+def test_a_markdown_exec_md_fence_that_is_not_literal_leaves_missing_fragments_unverified(tmp_path, fence):
+    found = statuses(tmp_path, """\
+        plugins:
+          - markdown-exec
+          - mkdocstrings
+        markdown_extensions:
+          - pymdownx.superfences
+          - pymdownx.snippets
+        """, {"index.md": f"# Page\n\n{fence}\n\n[x](#ref-to-Markdown)\n"})
+    assert found["#ref-to-Markdown"] == "unverified"
+
+
+# Code lines with ids (pymdownx.highlight's line_spans) are raw HTML, not prefixed: a code block
+# in an `md` fence makes ids of its own, so the fence bounds nothing.
+def test_a_markdown_exec_md_fence_with_a_code_block_with_line_ids_leaves_missing_fragments_unverified(tmp_path):
+    fence = '```md exec="on"\n~~~python\nx = 1\n~~~\n```'
+    found = statuses(tmp_path, "plugins:\n  - markdown-exec\nmarkdown_extensions:\n  - pymdownx.superfences\n"
+                     "  - pymdownx.highlight:\n      line_spans: __span\n", {"index.md": f"# Page\n\n{fence}\n\n[x](#ref-to-Markdown)\n"})
+    assert found["#ref-to-Markdown"] == "unverified"
+
+
+# Was wrong (bfg9000): `python -m linkfix` put the working directory first on sys.path, so looking up
+# MkDocs' search plugin imported the project's macros module `mkdocs.py` beside mkdocs.yml: project
+# code run without trust, and here a crash (exit 3) on its missing import
+def test_a_project_module_named_like_a_package_is_not_imported(tmp_path):
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\ntheme: readthedocs\n")
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("[a](missing.md)\n")
+    (tmp_path / "mkdocs.py").write_text("open('imported', 'w').close()\nraise ImportError('the project module ran')\n")
+    done = subprocess.run([sys.executable, "-m", "linkfix", "check", "--offline", "mkdocs.yml"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert not (tmp_path / "imported").exists()
+    assert done.returncode == 1, done.stderr  # the one broken link, not an unexpected error
+
+
+# Was wrong (print-site): mkdocs-print-site-plugin makes a page of the whole site, print_page.md
+# (print_page_basename), published as print_page.html or print_page/; a link to it was a missing file
+@pytest.mark.parametrize("directory_urls", [False, True])
+def test_the_print_site_page_is_made(tmp_path, directory_urls):
+    target = "print_page/" if directory_urls else "print_page.html"
+    found = statuses(tmp_path, f"""\
+        use_directory_urls: {str(directory_urls).lower()}
+        plugins:
+          - search
+          - print-site
+        """, {"index.md": f"[print]({target}) [other](other_page.html)\\n"})
+    assert found[target] == "ok"
+    assert found["other_page.html"] == "broken"
+
+
+# Was wrong (fastapi-users): a same-page fragment link written in a snippet-included file (its
+# docs/index.md is `--8<-- "README.md"`, whose all-contributors table links `#contributors-`) was taken
+# for one an extension made and dropped: a broken one went unreported (MkDocs' own validation reports it)
+def test_a_same_page_fragment_in_an_included_file_is_checked(tmp_path):
+    found = statuses(tmp_path, """\
+        markdown_extensions:
+          - pymdownx.snippets
+        """, {"index.md": '--8<-- "README.md"\n'},
+        files={"README.md": "# Project\n\n[here](#project) [gone](#contributors-)\n\n## Notes[^1]\n\n[^1]: a footnote.\n"})
+    assert found["#project"] == "ok"
+    assert found["#contributors-"] == "broken"
+    assert not any(url.startswith("#fn") for url in found)  # the footnote's own links stay the extension's
+
+
+# Still wrong (uvicorn): a hook that substitutes a placeholder (`{{ uvicorn_help }}` -> the CLI's help)
+# makes every broken link of the page unverified, though text put in after a link cannot change where an
+# inline link before it goes
+@pytest.mark.xfail(strict=True, reason="a rewriting hook makes the whole page unverified, not only what follows its first match")
+def test_a_substitution_after_a_link_does_not_make_it_unverified(tmp_path):
+    found = statuses(tmp_path, "hooks:\n  - hooks.py\n", {"index.md": "![logo](../../logo.png)\n\n{{ help }}\n"}, files={
+        "hooks.py": "import re\n\ndef on_page_markdown(markdown, page, config, files):\n"
+                    "    return re.sub(r'{{ *help *}}', 'usage: tool [OPTIONS]', markdown)\n"})
+    assert found["../../logo.png"] == "broken"

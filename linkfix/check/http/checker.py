@@ -97,8 +97,7 @@ class HttpChecker:
 
     async def __aexit__(self, *exc_info: object) -> None:
         self.hosts.close()
-        if self._progress is not None:
-            self._progress.finish()
+        self.end_progress()
         if self._outcomes or self.requests_sent:
             log.info(
                 "external links: %d unique URLs, %d requests to %d hosts, %d soft-404 probes (%d directories answer 200 for anything)",
@@ -110,6 +109,12 @@ class HttpChecker:
         self.urls.probes.cancel()
         await self.transport.close()
         self.cache.flush()
+
+    def end_progress(self) -> None:
+        """Report no more progress (the checks are in; what is asked later is recovery's)."""
+        if self._progress is not None:
+            self._progress.finish()
+            self._progress = None
 
     # -- public API ---------------------------------------------------------------------------
     async def check(self, url: str, *, fragment: str = "") -> CheckResult:

@@ -152,6 +152,7 @@ class HostScheduler:
         self._order = itertools.count()  # arrival order of queued requests (ties in priority)
         self.most_rounds = 0.0  # see rank_hosts
         self.critical_seconds = 0.0  # see rank_hosts
+        self._spacing: dict[str, float] = {}  # host name -> seconds between requests a site asked for (space_requests)
 
     def open(self) -> None:
         busiest = max([self.config.host_concurrency, *(int(h.get("concurrency", 0) or 0) for h in self.config.hosts.values())])
@@ -179,15 +180,26 @@ class HostScheduler:
         key = f"{name}:{parts.port or ''}"
         host = self.hosts.get(key)
         if host is None:
-            settings = self.config.host_settings(name)
-            host = Host(
-                int(settings.get("concurrency", self.config.host_concurrency)),
-                float(settings.get("request_interval", self.config.request_interval)),
-            )
+            host = Host(int(self.config.host_settings(name).get("concurrency", self.config.host_concurrency)), self._interval(name))
             if self.cache.get(HOST_NAMESPACE, key) == "get":  # learned in an earlier run
                 host.head_ok = False
             self.hosts[key] = host
         return host
+
+    def _interval(self, name: str) -> float:
+        configured = float(self.config.host_settings(name).get("request_interval", self.config.request_interval))
+        return max(configured, self._spacing.get(name, 0.0))
+
+    def space_requests(self, name: str, seconds: float) -> bool:
+        """Requests to host `name` (any port) at least `seconds` apart from now on, in this run
+        (robots.txt's Crawl-delay); True when that is longer than its interval was."""
+        if seconds <= self._interval(name):
+            return False
+        self._spacing[name] = seconds
+        for key, host in self.hosts.items():
+            if key.rpartition(":")[0] == name:
+                host.interval = max(host.interval, seconds)
+        return True
 
     # -- URLs: a few of a host's at a time ----------------------------------------------------------
     def queue(self, url: str, start: Callable[[], Awaitable[T]]) -> asyncio.Future[T]:

@@ -25,6 +25,7 @@ from ..inputs import add_input_arguments, gather_inputs
 if TYPE_CHECKING:
     from ...fix.plan import FixPlan
     from ...model import Report
+    from ...store.cache import Cache
 
 # The fixer, the cache and the report reader are imported where they are used: `linkfix
 # --help` builds this command's parser without paying for them.
@@ -102,7 +103,6 @@ def _review_hint(count: int, html_files: list[str]) -> str:
 
 def _plan(args: argparse.Namespace, config: Config) -> tuple[FixPlan, Report | None]:
     from ...fix.plan import FixOptions, plan_decisions, plan_fixes
-    from ...store.cache import Cache
     from .report import read_report_file
 
     args.inputs = gather_inputs(args, allow_stdin_text=False).paths
@@ -112,23 +112,8 @@ def _plan(args: argparse.Namespace, config: Config) -> tuple[FixPlan, Report | N
         return plan_decisions(_read_json(args.decisions)), None
     if args.from_result and args.inputs:
         raise ConfigError("give either INPUTs to check or --from RESULT.json, not both")
-    if args.from_result:
-        report = read_report_file(args.from_result)
-    elif args.inputs:
-        import asyncio
-
-        from ...pipeline import keep_rare_collection, run_check  # the checker and its network stack load only when needed
-
-        keep_rare_collection()
-        report = asyncio.run(run_check(args.inputs, dataclasses.replace(config, suggest=True)))
-    else:
+    if not args.from_result and not args.inputs:
         raise ConfigError("nothing to fix: give INPUTs to check, --from RESULT.json, or --apply DECISIONS.json")
-    if args.update_redirects:
-        import asyncio
-
-        from ...fix.confirm import confirm_cached_redirects
-
-        report = asyncio.run(confirm_cached_redirects(report, config))
     options = FixOptions(
         min_confidence=config.min_confidence,
         update_redirects=args.update_redirects,
@@ -137,13 +122,52 @@ def _plan(args: argparse.Namespace, config: Config) -> tuple[FixPlan, Report | N
         confirm_days=config.confirm_days,
         remap=tuple(config.remap),
     )
-    if options.confirm_runs <= 1 and options.confirm_days <= 0:
-        return plan_fixes(report, options), report
+    wants_history = options.confirm_runs > 1 or options.confirm_days > 0
     directory = config.path(config.cache_dir)
-    if not config.cache or not directory.is_dir():
-        return plan_fixes(report, options, None), report
-    with Cache(directory, max_age=parse_duration(config.max_cache_age, "max_cache_age")) as cache:
-        return plan_fixes(report, options, cache.history), report
+    cache = _run_cache(config, checking=bool(args.inputs), history=wants_history)
+    try:
+        report = read_report_file(args.from_result) if args.from_result else _check(args.inputs, config, cache)
+        if args.update_redirects:
+            import asyncio
+
+            from ...fix.confirm import confirm_cached_redirects
+
+            report = asyncio.run(confirm_cached_redirects(report, config))
+        usable = cache is not None and wants_history and config.cache and directory.is_dir()
+        return plan_fixes(report, options, cache.history if usable and cache is not None else None), report
+    finally:
+        if cache is not None:
+            cache.close()
+
+
+def _run_cache(config: Config, *, checking: bool, history: bool) -> Cache | None:
+    """The fix run's one cache: the check's, which also answers the links' broken history; a
+    run that checks nothing online opens the cache directory only for that history (when there
+    is one: no directory is created just to find it empty)."""
+    from ...check.session import open_cache
+    from ...store.cache import Cache
+
+    directory = config.path(config.cache_dir)
+    if history and config.cache and directory.is_dir():
+        return Cache(directory, max_age=parse_duration(config.max_cache_age, "max_cache_age"))
+    return open_cache(config) if checking else None
+
+
+def _check(inputs: list[str], config: Config, cache: Cache | None) -> Report:
+    """The inputs checked with suggestions, through the run's cache."""
+    import asyncio
+
+    from ...check.session import RunSession
+    from ...pipeline import keep_rare_collection, run_check  # the checker and its network stack load only when needed
+
+    keep_rare_collection()
+    config = dataclasses.replace(config, suggest=True)
+
+    async def checked() -> Report:
+        async with RunSession(config, cache=cache) as session:
+            return await run_check(inputs, config, session=session)
+
+    return asyncio.run(checked())
 
 
 def _read_json(name: str) -> object:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
-from markdown_it import MarkdownIt
+from markdown_it import MarkdownIt, rules_block, rules_inline
 from markdown_it.rules_core.state_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
@@ -20,6 +20,15 @@ from .fastpath import FAST_BLOCK_RULES, FAST_INLINE_RULES, FAST_INLINE_RULES2, p
 from .tracking import linkify, parse_link_destination, tracking_definition, tracking_inline
 
 log = logging.getLogger(__name__)
+
+#: The inline rules whose targets `tracking` notes, and the function each wraps.
+_TRACKED_INLINE: dict[str, Callable[..., bool]] = {
+    "link": rules_inline.link,
+    "image": rules_inline.image,
+    "autolink": rules_inline.autolink,
+    "html_inline": rules_inline.html_inline,
+    "linkify": linkify,  # tracking's own linkify, not markdown-it's (see there)
+}
 
 #: Inline content longer than this is parsed in pieces (see `inline_pieces`).
 INLINE_PIECE = 32_768
@@ -59,15 +68,14 @@ def parser() -> MarkdownIt:
     # rescanning all text after parsing, which is most of the time spent on plain prose.
     md.core.ruler.disable("linkify")
     md.core.ruler.at("normalize", _normalize)
-    for name in ("link", "image", "autolink", "html_inline", "linkify"):
-        rule = md.inline.ruler.__rules__[md.inline.ruler.__find__(name)]
-        fn = linkify if name == "linkify" else rule.fn
-        md.inline.ruler.at(name, tracking_inline(name, fn), {"alt": list(rule.alt)})
+    # markdown-it's own rule functions (its public rules_inline/rules_block modules) replaced by
+    # name through the ruler's public `at`; none of them has an alt chain (markdown-it-py 3 and 4).
+    for name, fn in _TRACKED_INLINE.items():
+        md.inline.ruler.at(name, tracking_inline(name, fn))
     # GitHub's `www.` autolinks (gfm.py): a `text` rule that stops where one may start, and the rule.
     md.inline.ruler.at("text", gfm.text)
     md.inline.ruler.after("linkify", "www_autolink", gfm.www_autolink)
-    reference = md.block.ruler.__rules__[md.block.ruler.__find__("reference")]
-    md.block.ruler.at("reference", tracking_definition(reference.fn), {"alt": list(reference.alt)})
+    md.block.ruler.at("reference", tracking_definition(rules_block.reference))
     if tuple(md.block.ruler.get_active_rules()) == FAST_BLOCK_RULES:
         md.block.ruler.before("front_matter", "plain_paragraph", plain_paragraph)
     else:  # the fast path knows these rule sets only: another markdown-it gets the slow one

@@ -19,18 +19,21 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import normalizeReference, unescapeAll
 from markdown_it.helpers import parseLinkDestination
 from markdown_it.rules_block.state_block import StateBlock
-from markdown_it.rules_inline.linkify import SCHEME_RE
 from markdown_it.rules_inline.state_inline import StateInline
 
 from ..matching import match_end
 
 MARK = "linkfix"  # key of our notes in token.meta and in the parser env
+_LAST_BRACKET = "linkfix_last_bracket"  # key in the parser env: (text, offset of its last `]`)
 _BLANK = re.compile(r"\s")
 _BRACKETS = re.compile(r"\[+")
 _URL_WINDOW = 512  # characters of text after a `://` handed to linkify-it at first
 # Characters of pending text searched for a URL scheme: more than the longest scheme
 # linkify-it knows (`mailto`, `https`, `ftp`, ...; a user-added one is no longer than this).
 _SCHEME_LOOK = 64
+# The scheme at the end of pending text, as markdown-it's linkify rule reads it (its SCHEME_RE,
+# markdown-it-py 3.0 to 4.3; a module constant, not its API, so spelled here).
+_SCHEME_AT_END = re.compile(r"(?:^|[^a-z0-9.+-])([a-z][a-z0-9.+-]*)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,7 +149,7 @@ def scheme_before(pending: str) -> str:
     at every `://` was quadratic. A scheme longer than any linkify-it knows is never a link's,
     so a run of scheme characters longer than _SCHEME_LOOK is no scheme here."""
     tail = pending[-_SCHEME_LOOK:]
-    m = SCHEME_RE.search(tail)
+    m = _SCHEME_AT_END.search(tail)
     if not m:
         return ""
     if m.start(1) == 0 and len(tail) < len(pending):
@@ -192,9 +195,12 @@ def tracking_inline(name: str, rule: Callable[[StateInline, bool], bool]) -> Cal
 
 
 def _last_close_bracket(state: StateInline) -> int:
-    last = getattr(state, "linkfix_last_bracket", None)
-    if last is None:
-        last = state.linkfix_last_bracket = state.src.rfind("]")  # type: ignore[attr-defined]
+    """Where the last `]` of the text being parsed is: found once per text and kept in the parse
+    env (markdown-it's public place for a rule's notes), beside the text it was found in."""
+    known = state.env.get(_LAST_BRACKET)
+    if known is None or known[0] is not state.src:
+        known = state.env[_LAST_BRACKET] = (state.src, state.src.rfind("]"))
+    last: int = known[1]
     return last
 
 

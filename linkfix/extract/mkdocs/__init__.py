@@ -30,7 +30,7 @@ import functools
 import re
 from collections.abc import Sequence
 
-from ...model import Document, Link, LinkKind, Page
+from ...model import Dialect, Document, Link, LinkKind, Page
 from ..cpu_limit import CpuLimitExceeded, cpu_limit
 from ..html import extract_html
 from ..markdown import extract_markdown
@@ -41,7 +41,7 @@ from .place import Rerender, place
 from .render import Body, Renderer, renderer_for, split_meta
 from .setup import INCLUDE_NAMES, MarkdownSetup, announce, setup_of
 from .snippet_reads import snippets_name
-from .unknowns import page_unknowns
+from .unknowns import made_ids, page_unknowns
 
 __all__ = ["MarkdownSetup", "announce", "extract_mkdocs", "made_link_classes", "place_links", "setup_of", "without_made_links"]
 
@@ -110,13 +110,14 @@ def _rendered(text: str, path: str, setup: MarkdownSetup, renderer: Renderer, wa
     refused_reads = tuple(dict.fromkeys(renderer.refused_reads))
     made = made_link_classes(setup)
     html = extract_html(without_made_links(rendered, made), path, want_text=want_text)
-    ids = html.page.ids | root_ids(setup.autodoc, body.markdown, rendered)
+    ids = html.page.ids | root_ids(setup.autodoc, body.markdown, rendered) | made_ids(rendered)
     page = Page(
         path=path,
         title=_title(body, html.page.title, permalink_text(setup)),
         text=html.page.text,
         ids=ids,
         **page_unknowns(setup, renderer, path, body.markdown, rendered, ids),
+        dialect=Dialect.PYTHON_MARKDOWN,
     )
     def rerender(marked: str) -> list[str]:
         html = renderer.render(split_meta(marked).markdown, path)
@@ -141,6 +142,7 @@ def place_links(shown: Sequence[Link], text: str, path: str, setup: MarkdownSetu
     body_start = len(text) - len(body) if text.endswith(body) else 0
     taken = {(p.span.start, p.span.end) for p in places if p is not None}
     missing: dict[int, Link] = {}
+    same_page: dict[int, Link] = {}
     for index, (link, where) in enumerate(zip(shown, places)):
         if where is not None:
             continue
@@ -156,12 +158,18 @@ def place_links(shown: Sequence[Link], text: str, path: str, setup: MarkdownSetu
                 taken.add((spot.start, spot.end))
             places[index] = Link(url=text[spot.start : spot.end], kind=spot.kind, span=span_at(text, path, spot.start, spot.end),
                                  page=link.page, tag=link.tag if spot.kind is LinkKind.HTML else "")
-        elif not link.url.startswith("#"):  # a same-page fragment with no place: made by an extension
+        elif link.url.startswith("#"):
+            same_page[index] = link
+        else:
             missing[index] = link
-    if missing:
+    if missing or same_page:
         includes = setup is not None and (snippets_name(setup.extensions) is not None or any(n in setup.extensions for n in INCLUDE_NAMES))
         files = IncludedFiles(setup) if setup is not None and includes else None
-        included, include_at = attribute(missing, text, files) if files is not None else ({}, None)
+        included, include_at = attribute(missing | same_page, text, files) if files is not None else ({}, None)
+        # A same-page fragment with no place is an included file's (a README's `#contributors`,
+        # fastapi-users), else one an extension made: only the first kind is the author's.
+        for index in same_page.keys() & included.keys():
+            places[index] = included[index]
         for index, link in missing.items():
             if index in included:
                 places[index] = included[index]
@@ -211,12 +219,12 @@ def permalink_text(setup: MarkdownSetup) -> str:
 
 
 def _commonmark(text: str, path: str, want_text: bool) -> Document:
-    """The CommonMark reading of a page Python-Markdown cannot render."""
+    """The CommonMark reading of a page Python-Markdown cannot render here (MkDocs still renders
+    it with Python-Markdown: its targets are decoded as Python-Markdown does)."""
     document = extract_markdown(text, path, want_text=want_text)
-    if not _DIRECTIVE_SOURCE.search(text):
-        return document
-    page = Page(path=path, title=document.page.title, text=document.page.text, ids=document.page.ids,
-                build_ids="its `:::` blocks make ids only when the site is built")
+    build_ids = "its `:::` blocks make ids only when the site is built" if _DIRECTIVE_SOURCE.search(text) else ""
+    page = Page(path=path, title=document.page.title, text=document.page.text, ids=document.page.ids, build_ids=build_ids,
+                dialect=Dialect.PYTHON_MARKDOWN)
     links = tuple(Link(url=link.url, kind=link.kind, span=link.span, page=page, anchor_text=link.anchor_text, context=link.context,
                        tag=link.tag, reference=link.reference) for link in document.links)
     return Document(page=page, links=links, warnings=document.warnings)

@@ -7,6 +7,10 @@ default). A block it cannot collect fails the whole build, so on a site that was
 is there. That id, and only it, is what this module adds to a page's ids; everything else the
 block makes (members, docstring headings) stays a build-time id (unverified when missing).
 
+Inside a markdown-exec `md` fence (rendered at build time, see exec_fences) a block's ids are
+unprefixed, and every one of them is its object's dotted path or starts with it (members,
+parameters, docstring headings): `block_ids` gives those paths, which bound the fence's ids.
+
 No claim is made, and the block stays wholly unknown, where the build could differ: another
 handler (`handler:` or `default_handler`), the project's own templates (`custom_templates`),
 options that are not plain booleans, a block whose text holds markup, or an identifier that is
@@ -29,6 +33,7 @@ _ROOT_OPTIONS = {"show_root_heading": False, "show_root_toc_entry": True}  # mkd
 _BLOCK = re.compile(r"<p>:::[ \t]*([^<]*?)</p>", re.DOTALL)
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _SOURCE_LINE = re.compile(r"^[ \t>]*::: ?([A-Za-z_][\w.]*)[ \t]*$", re.MULTILINE)  # mkdocstrings' own block pattern
+_ANY_SOURCE_LINE = re.compile(r"^[ \t>*+-]*(?:\d+[.)][ \t]*)?(?:#{1,6}[ \t]*)?:::", re.MULTILINE)
 
 
 def autodoc_settings(plugin_configs: dict[str, dict]) -> str:
@@ -64,18 +69,53 @@ def root_ids(settings: str, markdown: str, rendered: str) -> frozenset[str]:
     return frozenset(ids)
 
 
-def _root_id(block: str, config: dict[str, Any]) -> str:
-    first, _, rest = block.partition("\n")
-    identifier = first.strip()
-    if not _IDENTIFIER.fullmatch(identifier):
-        return ""
+def block_ids(settings: str, markdown: str) -> tuple[tuple[str, ...], frozenset[str]] | None:
+    """What the `:::` blocks of `markdown` (the text of a markdown-exec `md` fence, rendered at
+    build time) make: (the dotted paths every id they make is or starts with, the ids they are
+    sure to make); None when that is not bounded (no claim on the config, a block of another
+    handler or not on a line of its own, a name that is not a Python path)."""
+    written = _SOURCE_LINE.findall(markdown)
+    if len(_ANY_SOURCE_LINE.findall(markdown)) != len(written):
+        return None
+    if not written:
+        return (), frozenset()
+    if not settings:
+        return None
+    import markdown as python_markdown
+
+    rendered = python_markdown.Markdown(extensions=["fenced_code"]).convert(markdown)
+    config = json.loads(settings)
+    blocks = [html.unescape(match.group(1)) for match in _BLOCK.finditer(rendered)]
+    if sorted(block.partition("\n")[0].strip() for block in blocks) != sorted(written):
+        return None  # a block Python-Markdown does not leave as a paragraph of its own (in a list, a fence)
+    if any(_handler(block, config) != "python" for block in blocks):
+        return None
+    return tuple(dict.fromkeys(written)), root_ids(settings, markdown, rendered)
+
+
+def _handler(block: str, config: dict[str, Any]) -> str:
+    local = _local_options(block)
+    return str(local.get("handler", config["default_handler"])) if local is not None else ""
+
+
+def _local_options(block: str) -> dict[str, Any] | None:
+    """The YAML under a block's first line ({} when none), or None when it is not a mapping."""
+    rest = block.partition("\n")[2]
     try:
         local = yaml.safe_load(textwrap.dedent(rest)) if rest.strip() else {}
     except yaml.YAMLError:
-        return ""
+        return None
     if local is None:
         local = {}
-    if not isinstance(local, dict) or local.get("handler", config["default_handler"]) != "python":
+    return local if isinstance(local, dict) else None
+
+
+def _root_id(block: str, config: dict[str, Any]) -> str:
+    identifier = block.partition("\n")[0].strip()
+    if not _IDENTIFIER.fullmatch(identifier):
+        return ""
+    local = _local_options(block)
+    if local is None or local.get("handler", config["default_handler"]) != "python":
         return ""
     options = local.get("options") or {}
     if not isinstance(options, dict):

@@ -19,10 +19,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from markdown_it.common.utils import unescapeAll
-
-from ...model import Link, LinkKind
+from ...model import Dialect, Link, LinkKind
 from ..markdown import extract_markdown
+from ..markdown.targets import markdown_target
 
 _INDENT = re.compile(r"[ \t]*")
 # A line after which an indented line starts a code block for CommonMark (not a paragraph
@@ -71,9 +70,9 @@ def _quoted(indent: str) -> str:
 
 
 def key_of(link: Link) -> str:
-    """The target as Python-Markdown renders it (escapes and entities decoded), to compare a
-    candidate with a rendered link."""
-    return unescapeAll(link.url).strip()
+    """The target as Python-Markdown renders it (its escapes and the references decoded, as for
+    the link's kind), to compare a candidate with a rendered link."""
+    return markdown_target(link.url, link.kind, Dialect.PYTHON_MARKDOWN).strip()
 
 
 def candidates(text: str, path: str) -> list[Link]:

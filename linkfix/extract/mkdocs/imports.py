@@ -5,8 +5,9 @@ a link check must not (a CI job or a pre-commit hook that runs linkfix and not M
 it too). Unless the person running linkfix passes `--trust-project-code`:
 - an extension or a `!!python/name:` value is imported only from an installed distribution:
   where the module's file lives decides (this Python's site-packages), for it and every package
-  above it, since `python -m linkfix` puts the working directory first on sys.path and a
-  repository may hold a package named like an installed one. The standard library is no
+  above it, since sys.path may still lead to the working tree (PYTHONPATH; linkfix.__main__
+  takes off what `python -m` puts there) and a repository may hold a package named like an
+  installed one. The standard library is no
   distribution either: no config names it;
 - `!!python/object/apply:` calls only the slug factories of SAFE_CALLS, with plain arguments.
 With the flag, names are imported and called as MkDocs' own loader does.

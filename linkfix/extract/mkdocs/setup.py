@@ -35,7 +35,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
-import html
 import json
 import logging
 import re
@@ -43,11 +42,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS, EnvValue, MkDocsProject, PythonCall, PythonName
+from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS, MkDocsProject
 from ...inputs.mkdocs_made import PageRewriter, hook_rewriters
 from . import imports
 from .autodoc import autodoc_settings
-from .snippet_reads import allowed_bases, project_dir_of, snippets_name
+from .config_values import distribution, import_names, import_value, named, plain, python_names, tagged
+from .exec_fences import BUILD_TIME_CLASS, EXEC_PLUGINS, add_exec_fences
+from .own_extensions import AUTOREFS_EXTENSION, AUTOREFS_PLUGINS, INCLUDE_NAMES, OWN_EXTENSIONS, adjust_snippets, own_includes
+from .snippet_reads import project_dir_of
+
+# Re-exported: what other modules take from the Markdown setup.
+__all__ = ["BUILD_TIME_CLASS", "INCLUDE_NAMES", "Loaded", "MarkdownSetup", "announce", "fingerprint",
+           "is_template_extension", "load", "loaded", "markdown_setup_for", "setup_of"]
 
 log = logging.getLogger(__name__)
 
@@ -58,16 +64,6 @@ MKDOCS_ONLY = {"material.extensions.preview": "link previews (needs MkDocs' relp
 def is_template_extension(name: str) -> bool:
     """A macros extension (mkdocs-macros' or zensical's): pages are Jinja templates."""
     return name.split(".")[-1].split(":")[0] == "macros"
-
-
-#: The languages the `markdown-exec` plugin runs by default (its `languages` option).
-EXEC_LANGUAGES = ("bash", "console", "md", "markdown", "py", "python", "pycon", "pyodide", "sh", "tree")
-EXEC_PLUGINS = frozenset({"markdown-exec", "markdown_exec"})
-#: Class of the element that stands for content only the build makes (markdown-exec output).
-BUILD_TIME_CLASS = "linkfix-build-time"
-
-_PYTHON_NAME_KEY = "!!python/name"
-_PYTHON_CALL_KEY = "!!python/object/apply"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -103,7 +99,7 @@ class MarkdownSetup:
         return hash(self.key)
 
     def configs(self) -> dict[str, Any]:
-        return json.loads(self.configs_json, object_hook=_python_names)
+        return json.loads(self.configs_json, object_hook=python_names)
 
     def has_plugin(self, *names: str) -> bool:
         return any(plugin.split("/")[-1] in names for plugin in self.plugins)
@@ -114,7 +110,7 @@ def setup_of(project: MkDocsProject) -> MarkdownSetup:
     config_dir = project.config_file.parent.resolve()
     return MarkdownSetup(
         extensions=tuple(project.markdown_extensions),
-        configs_json=json.dumps(_tagged(project.mdx_configs, trusted), default=_plain, sort_keys=True),
+        configs_json=json.dumps(tagged(project.mdx_configs, trusted), default=plain, sort_keys=True),
         plugins=tuple(project.plugins),
         config_dir=str(config_dir),
         docs_dir=str(project.docs_dir),
@@ -124,36 +120,6 @@ def setup_of(project: MkDocsProject) -> MarkdownSetup:
         run_hooks_of=str(project.config_file.resolve()) if trusted and project.hooks else "",
         autodoc=autodoc_settings(project.plugin_configs),
     )
-
-
-def _tagged(value: Any, trusted: bool) -> Any:
-    """`value` with each PythonName as {"!!python/name": name} (json writes a str subclass as a
-    str), and each `!ENV` value as the environment has it (trusted) or as the file writes it."""
-    if isinstance(value, EnvValue):
-        return str(value) if trusted else _tagged(value.default, trusted)
-    if isinstance(value, PythonName):
-        return {_PYTHON_NAME_KEY: str(value)}
-    if isinstance(value, PythonCall):
-        return {_PYTHON_CALL_KEY: value.name, "args": _tagged(list(value.args), trusted), "kwds": _tagged(value.kwds, trusted)}
-    if isinstance(value, dict):
-        return {str(key): _tagged(item, trusted) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_tagged(item, trusted) for item in value]
-    return value
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, (set, frozenset)):
-        return list(value)
-    return str(value)
-
-
-def _python_names(value: dict[str, Any]) -> Any:
-    if len(value) == 1 and _PYTHON_NAME_KEY in value:
-        return PythonName(value[_PYTHON_NAME_KEY])
-    if value.keys() == {_PYTHON_CALL_KEY, "args", "kwds"}:
-        return PythonCall(value[_PYTHON_CALL_KEY], tuple(value["args"]), value["kwds"])
-    return value
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -180,17 +146,13 @@ def load(setup: MarkdownSetup) -> Loaded | None:
     problems: list[str] = []
     configs = setup.configs()
     for name in list(configs):
-        configs[name] = _import_names(configs[name], name, problems, setup.trust_project_code)
-    _adjust_snippets(configs, setup, problems)
-    names = _own_includes(configs, setup)
+        configs[name] = import_names(configs[name], name, problems, setup.trust_project_code)
+    adjust_snippets(configs, setup.extensions, setup.config_dir, setup.project_dir, problems)
+    names = own_includes(configs, setup.extensions, setup.config_dir, setup.project_dir)
     if setup.has_plugin(*AUTOREFS_PLUGINS):
         names.append(AUTOREFS_EXTENSION)
     if setup.has_plugin(*EXEC_PLUGINS) and "pymdownx.superfences" in setup.extensions:
-        fences = configs.setdefault("pymdownx.superfences", {}).setdefault("custom_fences", [])
-        tree_is_code = not _line_ids(configs.get("pymdownx.highlight"))
-        fences.extend({"name": language, "class": language, "validator": _exec_validator,
-                       "format": _tree_as_code if language == "tree" and tree_is_code else _exec_as_code}
-                      for language in EXEC_LANGUAGES)
+        add_exec_fences(configs, setup.autodoc)
     extensions: list[str] = []
     notes: list[str] = []
     unsure: list[str] = []
@@ -200,15 +162,15 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         if (name, key) in HARMLESS_OPTIONS:
             problems[:] = [problem for problem in problems if problem not in said]
             notes += [f"{problem} (it makes no link and no id)" for problem in said]
-            configs[name].update({option: _import(value, trusted=False) for option, value in HARMLESS_OPTIONS[(name, key)].items()})
+            configs[name].update({option: import_value(value, trusted=False) for option, value in HARMLESS_OPTIONS[(name, key)].items()})
         elif "slugify" in key:
             unsure.append(f"{name}'s {key}")
-            packages.append(_distribution(_named(setup.configs()[name][key])))
+            packages.append(distribution(named(setup.configs()[name][key])))
     for problem in problems:  # a custom fence left out: read as a code block, its headings too
         entry = re.search(r"'([^']+)': an entry(?: '([^']*)')? names ([\w.]+)", problem)
         if entry is not None:
             unsure.append(f"the custom fence {entry.group(2) or ''} of {entry.group(1)}".replace("  ", " "))
-            packages.append(_distribution(entry.group(3)))
+            packages.append(distribution(entry.group(3)))
 
     def leave_out(name: str, exc: Exception) -> None:
         if name in NO_LINKS_OR_IDS:
@@ -216,7 +178,7 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         else:
             problems.append(_left_out(name, exc))
             unsure.append(f"the Markdown extension {name}")
-            packages.append(_distribution(name))
+            packages.append(distribution(name))
         configs.pop(name, None)
 
     probe = markdown.Markdown()  # builds an extension (its import, its config) without a parser to extend
@@ -235,7 +197,7 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         if refusal is not None:
             problems.append(f"markdown extension '{name}' is not loaded: {refusal}; left out, so links and ids it would render are not seen")
             unsure.append(f"the Markdown extension {name}")
-            packages.append(_distribution(name))
+            packages.append(distribution(name))
             configs.pop(name, None)
             continue
         try:
@@ -280,22 +242,6 @@ HARMLESS_OPTIONS: dict[tuple[str, str], dict[str, str]] = {
     ("pymdownx.emoji", "emoji_generator"): {"emoji_generator": "pymdownx.emoji.to_alt"},
 }
 
-#: The distribution of an extension's top module, where the names differ.
-DISTRIBUTIONS = {"material": "mkdocs-material", "mdx_include": "mdx-include", "markdown_include": "markdown-include",
-                 "callouts": "markdown-callouts", "mermaid2": "mkdocs-mermaid2-plugin", "mkdocs_click": "mkdocs-click",
-                 "markdown_include_variants": "markdown-include-variants", "pymdownx": "pymdown-extensions"}
-
-
-def _distribution(name: str) -> str:
-    top = name.split(".")[0].split(":")[0]
-    return DISTRIBUTIONS.get(top, top.replace("_", "-"))
-
-
-def _named(value: Any) -> str:
-    """The dotted name a config value imports (`!!python/name:` or `!!python/object/apply:`)."""
-    return value.name if isinstance(value, PythonCall) else str(value)
-
-
 def _dropped_options(setup: MarkdownSetup, configs: dict[str, Any]) -> list[tuple[str, str]]:
     """(extension, option) of the options left out because what they name cannot be imported."""
     dropped = []
@@ -322,129 +268,6 @@ def _left_out(name: str, exc: BaseException) -> str:
     why = "is not installed here" if missing else f"cannot be loaded ({type(exc).__name__}: {exc})"
     return (f"markdown extension '{name}' {why}: left out, so links and ids it would render are not seen "
             "(install what the site's build installs to check them)")
-
-
-def _import_names(value: Any, extension: str, problems: list[str], trusted: bool, *, in_list: bool = False) -> Any:
-    """`value` with every PythonName imported and every PythonCall made (as far as `imports`
-    allows). A name that cannot be imported takes its list entry with it (a custom fence: its
-    blocks are then read as ordinary fences), else its key."""
-    if isinstance(value, PythonName):
-        return _import(value, trusted)
-    if isinstance(value, PythonCall):
-        args = _import_names(list(value.args), extension, problems, trusted, in_list=True)
-        kwds = _import_names(value.kwds, extension, problems, trusted, in_list=True)
-        try:
-            return imports.call(value.name, args, kwds, trusted=trusted)
-        except imports.Refused as exc:
-            raise _Unimportable(str(exc)) from exc
-        except Exception as exc:  # the project's own callable: any failure
-            raise _Unimportable(f"{value.name}(...), which fails here ({type(exc).__name__}: {exc})") from exc
-    if isinstance(value, dict):
-        out = {}
-        for key, item in value.items():
-            try:
-                out[key] = _import_names(item, extension, problems, trusted, in_list=in_list)
-            except _Unimportable as exc:
-                if in_list:
-                    raise
-                problems.append(f"markdown extension '{extension}': option '{key}' names {exc}; left out")
-        return out
-    if isinstance(value, list):
-        items = []
-        for item in value:
-            try:
-                items.append(_import_names(item, extension, problems, trusted, in_list=True))
-            except _Unimportable as exc:
-                what = f" '{item['name']}'" if isinstance(item, dict) and isinstance(item.get("name"), str) else ""
-                problems.append(f"markdown extension '{extension}': an entry{what} names {exc}; that entry is left out "
-                                "(what it renders is read as ordinary Markdown)")
-        return items
-    return value
-
-
-class _Unimportable(Exception):
-    pass
-
-
-def _import(name: str, trusted: bool) -> Any:
-    try:
-        return imports.import_name(name, trusted=trusted)
-    except imports.Refused as exc:
-        raise _Unimportable(str(exc)) from exc
-    except Exception as exc:  # the module's own import may fail any way
-        raise _Unimportable(f"{name}, which cannot be imported here ({type(exc).__name__})") from exc
-
-
-#: mkdocs-autorefs' cross-references (`[text][identifier]`), which mkdocstrings brings too (autorefs_ext).
-AUTOREFS_EXTENSION = "linkfix.extract.mkdocs.autorefs_ext"
-AUTOREFS_PLUGINS = ("autorefs", "mkdocstrings")
-
-#: linkfix's own reader of `{!file!}` includes (include_ext), in place of mdx_include and markdown-include.
-INCLUDE_EXTENSION = "linkfix.extract.mkdocs.include_ext"
-INCLUDE_NAMES = ("mdx_include", "markdown_include.include", "markdown_include")
-#: linkfix's own extensions: part of linkfix, loaded whatever `imports` says of the project's.
-OWN_EXTENSIONS = frozenset({AUTOREFS_EXTENSION, INCLUDE_EXTENSION})
-
-
-def _own_includes(configs: dict[str, Any], setup: MarkdownSetup) -> list[str]:
-    """The extensions, mdx_include and markdown-include read by linkfix's own include reader
-    (the same in every environment; reads as snippets' may, no URL fetched)."""
-    names: list[str] = []
-    for name in setup.extensions:
-        if name not in INCLUDE_NAMES:
-            names.append(name)
-            continue
-        given = configs.pop(name, None) or {}
-        base = given.get("base_path", ".") if isinstance(given.get("base_path", "."), str) else "."
-        recursive = given.get("recurs_local", given.get("recursive", True))
-        if INCLUDE_EXTENSION not in names:
-            names.append(INCLUDE_EXTENSION)
-            configs[INCLUDE_EXTENSION] = {"base_path": str(Path(setup.config_dir) / base), "project": setup.project_dir,
-                                          "recursive": recursive is not False,
-                                          "recursive_relative_path": given.get("recursive_relative_path") is True}
-    return names
-
-
-def _adjust_snippets(configs: dict[str, Any], setup: MarkdownSetup, problems: list[str]) -> None:
-    """pymdownx.snippets as a source check needs it (see the module docstring)."""
-    name = snippets_name(setup.extensions)
-    if name is None:
-        return
-    config = configs.setdefault(name, {})
-    bases = []
-    for base, refusal in allowed_bases(config.get("base_path", ["."]), setup.config_dir, setup.project_dir):
-        if refusal is None:
-            bases.append(str(base))
-        else:
-            problems.append(f"markdown extension '{name}': base_path '{base}' is not read: {refusal}")
-    config["base_path"] = bases
-    config["check_paths"] = False
-    config["url_download"] = False
-
-
-def _exec_validator(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Any) -> bool:
-    """markdown-exec's rule for which fences it runs: `exec="on"` (tree and pyodide always)."""
-    value = str(inputs.pop("exec", "no")).lower()
-    return language in ("tree", "pyodide") or value in ("1", "on", "true", "yes")
-
-
-def _exec_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
-    return (f'<div class="{BUILD_TIME_CLASS}" data-made-by="markdown-exec"><pre><code class="language-{html.escape(language)}">'
-            f"{html.escape(source)}</code></pre></div>")
-
-
-def _tree_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
-    """markdown-exec's `tree` fence runs no code: it draws the listed paths as a code block,
-    which makes no link, and no id unless code lines get ids (`_line_ids`)."""
-    return f'<pre><code class="language-tree">{html.escape(source)}</code></pre>'
-
-
-def _line_ids(highlight: Any) -> bool:
-    """pymdownx.highlight gives code lines ids (`line_spans`, `anchor_linenums`); a code block
-    made at build time then makes ids a source check cannot number."""
-    if highlight is None:  # not configured, or with no options: its defaults make no line ids
-        return False
-    return not isinstance(highlight, dict) or bool(highlight.get("line_spans")) or bool(highlight.get("anchor_linenums"))
 
 
 @functools.lru_cache(maxsize=8)

@@ -8,6 +8,9 @@ fields the check turns into `unverified` (never `broken`) findings.
   rendering lacks because what makes them is left out here (an extension, a slugify, a custom
   fence's format), and the headings of the files a template includes (`{% include 'x.md' %}` of
   the macros plugin, `{% include-markdown "x.md" %}`), as `id_key`s, with `unsure_why`;
+- `build_ids_below`: where what makes them says the prefixes every id it makes starts with
+  (markdown-exec's `md` fences, see exec_fences), those prefixes: a missing fragment that
+  starts with none of them is broken;
 - `rewritten_by`: the hooks that may rewrite the page (its broken links are unverified).
 """
 
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import os
 import re
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +32,7 @@ from .snippet_reads import read_refusal
 # A `::: identifier` block left as text (also as a heading: `# ::: package`): what it makes
 # exists only in the built site.
 _DIRECTIVE_HTML = re.compile(r"<(?:p|h[1-6])\b[^>]*>:::[ \t]*[^\s<]")
-_BUILD_TIME_HTML = re.compile(rf'class="{BUILD_TIME_CLASS}" data-made-by="([^"]+)"')
+_BUILD_TIME_HTML = re.compile(rf'class="{BUILD_TIME_CLASS}" data-made-by="([^"]+)"(?: data-ids-below="([^"]*)" data-ids="([^"]*)")?')
 _HEADING_LINE = re.compile(r"^[ \t>]*#{1,6}[ \t]+(.+?)[ \t#]*$|^[ \t>]*(\S.*?)[ \t]*\n[ \t>]*(?:=+|-+)[ \t]*$", re.MULTILINE)
 _EXPLICIT_ID = re.compile(r"""\{[:\s]*[^}\n]*?#([\w.:-]+)[^}\n]*\}|\b(?:id|name)\s*=\s*["']([^"'\s]+)["']""")
 # Template text that may write a heading: in a heading, or a block of its own (`{{ macro() }}`,
@@ -48,6 +52,9 @@ def page_unknowns(setup: MarkdownSetup, renderer: Renderer, path: str, markdown:
     clauses = [_made_by_blocks(html), templates,
                rewritten_by and f"{rewritten_by} may rewrite the page when the site is built, and its ids with it; {TRUST_HINT}"]
     fields: dict[str, Any] = {"build_ids": "; ".join(clause for clause in clauses if clause), "rewritten_by": rewritten_by}
+    below = _ids_below(html)
+    if below and fields["build_ids"] == clauses[0]:  # nothing else on the page makes ids at build time
+        fields["build_ids_below"] = below
     keys, whys = set(), []
     if renderer.unsure:
         missing = _lost(renderer.unsure, markdown, ids)
@@ -71,6 +78,26 @@ def _made_by_blocks(html: str) -> str:
         makers.append("`:::` blocks")
     makers += sorted({f"{name} blocks" for name in _BUILD_TIME_HTML.findall(html)})
     return f"its {', '.join(makers)} make ids only when the site is built" if makers else ""
+
+
+def _ids_below(html: str) -> frozenset[str]:
+    """The prefixes of every id the page's build-time blocks make, when each says its bounds
+    (markdown-exec's `md` fences, see exec_fences) and no `:::` block of the page's own is left
+    as text; empty when any may make any id."""
+    if _DIRECTIVE_HTML.search(html):
+        return frozenset()
+    below: set[str] = set()
+    for match in _BUILD_TIME_HTML.finditer(html):
+        if match.group(2) is None:
+            return frozenset()
+        below.update(unescape(match.group(2)).split())
+    return frozenset(below)
+
+
+def made_ids(html: str) -> frozenset[str]:
+    """The ids the page's build-time blocks are sure to make (the `:::` blocks of `md` fences)."""
+    return frozenset(name for match in _BUILD_TIME_HTML.finditer(html) if match.group(3)
+                     for name in unescape(match.group(3)).split())
 
 
 def _lost(unsure: tuple[str, ...], markdown: str, ids: frozenset[str]) -> set[str]:

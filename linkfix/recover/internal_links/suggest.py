@@ -32,9 +32,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from urllib.parse import unquote
 
-from markdown_it.common.utils import unescapeAll
-
 from ...check.local import LocalChecker
+from ...extract.markdown.targets import markdown_target
 from ...files.read import Unreadable, display_path, read_text
 from ...inputs.sources import MARKDOWN_SUFFIXES
 from ...model import Candidate, LinkResult, Method, Scope, Status
@@ -317,8 +316,9 @@ class InternalSuggester:
 
     @staticmethod
     def _written(item: LinkResult, page_rel: str) -> str:
-        url = item.link.url.strip()
-        return unescapeAll(url) if posixpath.splitext(page_rel)[1].lower() in MARKDOWN_SUFFIXES else url
+        link = item.link
+        url = link.url.strip()
+        return markdown_target(url, link.kind, link.page.dialect) if posixpath.splitext(page_rel)[1].lower() in MARKDOWN_SUFFIXES else url
 
 
 def _disputed(targets: list[Target]) -> list[Target]:

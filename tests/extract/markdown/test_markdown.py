@@ -17,9 +17,11 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import markdown_it
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 
 from linkfix.extract import extract_markdown as lazily_exported
 from linkfix.extract.markdown import TEXT_LIMIT, extract_markdown
@@ -324,3 +326,21 @@ def test_without_text_links_are_the_same_and_page_text_is_left_out() -> None:
     assert (bare.page.ids, bare.page.title) == (full.page.ids, full.page.title)
     assert full.page.text and full.links[0].context
     assert bare.page.text == "" and all(link.context == "" for link in bare.links)
+
+
+# markdown-it-py 3.x's inline linkify rule alone finds no URL (its `text` rule runs past the `:`).
+@pytest.mark.skipif(int(markdown_it.__version__.split(".")[0]) < 4, reason="markdown-it-py 3.x's inline linkify rule needs its core rule")
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["https://a.org/x", "ftp://b.org", "://", "x", "+", ".", "-", "9", " ", "\u017f", "[", "]", "(", ")", "*"]),
+                max_size=12))
+def test_bare_urls_are_the_ones_markdown_its_linkify_rule_finds(pieces):
+    # tracking.linkify replaces markdown-it's inline linkify rule (and reads the scheme with its
+    # own copy of markdown-it's SCHEME_RE): the URLs must be the ones markdown-it's rule finds.
+    stock = MarkdownIt("commonmark", {"linkify": True}).enable("linkify")
+    stock.core.ruler.disable("linkify")  # the inline rule only, as ours
+    assert stock.linkify is not None
+    stock.linkify.set({"fuzzy_link": False, "fuzzy_email": False})
+    text = "".join(pieces)
+    theirs = [t.attrGet("href") for block in stock.parse(text) for t in block.children or [] if t.type == "link_open" and t.info == "auto"]
+    ours = [link.url for link in extract_markdown(text, "x.md").links if link.kind is LinkKind.BARE]
+    assert ours == [stock.normalizeLinkText(href) for href in theirs]
