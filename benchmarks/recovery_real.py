@@ -102,7 +102,8 @@ async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
               f"{sum(1 for c in cases if c.has_copy)} with an old page to archive")
         async with SimWeb() as web:
             started = time.monotonic()
-            real = build_real_web(web, dataset, sites=sorted({c.site for c in cases}), render_cache=args.render_cache)
+            served = None if args.serve_every_site else sorted({c.site for c in cases})
+            real = build_real_web(web, dataset, sites=served, render_cache=args.render_cache)
             print(f"simulated web built in {time.monotonic() - started:.1f} s: {len(real.sites)} sites, "
                   f"{len(real.captures)} captures, archive limits {real.gate.limits}")
             if args.mode in ("all", "baselines"):
@@ -296,6 +297,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from-dump", type=Path, help="analyse a per-case dump (reliability, LOSO, diagnosis) and stop")
     parser.add_argument("--cases", type=int, default=0, help="only the first N cases")
     parser.add_argument("--sites", nargs="*", default=[], help="only these sites (as cases name them)")
+    parser.add_argument("--serve-every-site", action="store_true",
+                        help="with --sites: serve every site of the set all the same (search answers from other sites, as in a full run)")
     parser.add_argument("--skip-orphans", action="store_true", help="per-case: skip cases without a linking page")
     parser.add_argument("--timeout", type=float, default=7200.0, help="seconds a mode may run at most")
     parser.add_argument("--wait-for-archive", action="store_true", help="one-run: archive_wait (every lookup waited for)")

@@ -13,6 +13,9 @@ is still held for review when
   reads unlike it, and its unique page name and its title do not both agree (a page rewritten
   where it stands keeps both; a look-alike elsewhere, such as a concept page beside the how-to
   the content went to, does not);
+- the archived copy speaks for a rival: another page holds clearly more of the dead page's text
+  and reads at least as close to it (the title and name say one page, the text another: a
+  same-titled page in another part of the site beside the page the content went to);
 - a runner-up has every kind of evidence the top candidate has (nothing tells them apart);
 - its only evidence is a page name other pages of the site share ("reference", "overview").
 
@@ -33,6 +36,9 @@ AGREES = 0.8
 #: Below this share of the copy's specific words and this cosine, a page does not hold the
 #: dead page's text (the bar `merged_into` asks of content or title).
 HOLDS_LITTLE = 0.5
+#: A rival holding this much more of the copy's specific words than the top candidate (and
+#: reading at least as close to it) is where the archived text went.
+HOLDS_MORE = 0.1
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -108,6 +114,18 @@ def _copy_disagrees(top: Scored, rivals: Sequence[Scored]) -> str:
     return "the archived copy speaks against it: it holds less than half of the dead page's text"
 
 
+def _copy_prefers_rival(top: Scored, rivals: Sequence[Scored]) -> str:
+    features = top.features
+    if not features.get("has_copy"):
+        return ""
+    coverage, cosine = features.get("copy_coverage", 0.0), features.get("content_cos", 0.0)
+    for rival in sorted(rivals, key=lambda o: -o.confidence):
+        if (rival.features.get("copy_coverage", 0.0) >= coverage + HOLDS_MORE
+                and rival.features.get("content_cos", 0.0) >= cosine):
+            return f"the archived copy speaks for {rival.url}: it holds more of the dead page's text and reads as close"
+    return ""
+
+
 def _rival_with_the_same_evidence(top: Scored, rivals: Sequence[Scored]) -> str:
     kinds = evidence_kinds(top.features)
     if kinds:
@@ -130,6 +148,7 @@ RULES: tuple[Rule, ...] = (
     ("above", _above),
     ("weak-hub", _weak_hub),
     ("copy-disagrees", _copy_disagrees),
+    ("copy-prefers-rival", _copy_prefers_rival),
     ("rival-same-evidence", _rival_with_the_same_evidence),
     ("shared-name-only", _shared_name_only),
 )

@@ -92,3 +92,20 @@ def test_a_page_the_archived_copy_speaks_against_is_held_unless_its_own_name_and
     assert hold_reason(scored("https://d.test/concepts/human_in_the_loop/", 0.97, **(look_alike | {"content_cos": 0.5})), []) == ""
     no_copy = {k: v for k, v in look_alike.items() if k not in ("has_copy", "copy_coverage", "content_cos")}
     assert hold_reason(scored("https://d.test/concepts/human_in_the_loop/", 0.97, **no_copy), []) == ""
+
+
+def test_a_page_whose_archived_text_a_rival_holds_more_of_is_held():
+    # langgraph's agents/tools/ went to how-tos/tool-calling/; concepts/tools/ has its name and
+    # title, but the how-to holds far more of the archived text and reads as close to it
+    concept = dict(same_name=1.0, name_unique=1.0, title_sim=1.0, title_exact=1.0, anchor_title=1.0, in_exact=1.0,
+                   has_copy=1.0, copy_coverage=0.64, content_cos=0.78)
+    top = scored("https://d.test/concepts/tools/", 0.98, **concept)
+    how_to = scored("https://d.test/how-tos/tool-calling/", 0.01, title_sim=0.67, has_copy=1.0, copy_coverage=0.98, content_cos=0.82)
+    assert hold_reason(top, [how_to]) == ("the archived copy speaks for https://d.test/how-tos/tool-calling/: "
+                                          "it holds more of the dead page's text and reads as close")
+    # a rival holding a little more, or more but reading less alike, says nothing
+    assert hold_reason(top, [scored(how_to.url, 0.01, has_copy=1.0, copy_coverage=0.7, content_cos=0.82)]) == ""
+    assert hold_reason(top, [scored(how_to.url, 0.01, has_copy=1.0, copy_coverage=0.98, content_cos=0.7)]) == ""
+    # without an archived copy there is no text to compare
+    no_copy = {k: v for k, v in concept.items() if k not in ("has_copy", "copy_coverage", "content_cos")}
+    assert hold_reason(scored(top.url, 0.98, **no_copy), [how_to]) == ""

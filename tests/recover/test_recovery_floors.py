@@ -32,10 +32,11 @@ from linkfix_simweb.realmoves import ArchiveLimits, build_real_web, dataset_dirs
 ROWS = Path(__file__).parent / "data" / "realmoves_rows.jsonl.gz"
 THRESHOLD = calibration.DEFAULT_AUTOFIX_CONFIDENCE
 
-#: The shipped model and gate over the stored candidates of 505 cases on 22 sites (measured:
-#: s@1 0.743, precision 0.913 over 311 automatic fixes, coverage 0.562, right section 9 of 40).
+#: The shipped model and gate over the stored candidates of 505 cases on 22 sites (measured
+#: 2026-11-27, four sites re-run without a stale cache: s@1 0.772, precision 0.947 over 301
+#: automatic fixes, coverage 0.564, right section 12 of 40).
 #: Development figures: the gate's rules were chosen watching these cases.
-STORED_FLOORS = {"s@1": 0.74, "precision": 0.91, "coverage": 0.56, "section": 0.22}
+STORED_FLOORS = {"s@1": 0.76, "precision": 0.94, "coverage": 0.56, "section": 0.27}
 #: The subset through the real ranking.
 SUBSET_SITES = ("tljh.jupyter.org/en/latest", "oauthenticator.readthedocs.io/en/latest", "zarr.readthedocs.io/en/stable")
 #: measured: 38 cases, right at the top 34 (0.89), 31 automatic fixes, none wrong.
