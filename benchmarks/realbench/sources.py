@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
@@ -166,10 +167,7 @@ def links_to(source: str, parent_path: str, parent_url: str, target: Target, gen
 
     if syntax_of(parent_path) == "md":
         defs = {m.group(1).lower(): m.group(2) for m in _MD_REF_DEF.finditer(source)}
-        for m in _MD_INLINE.finditer(source):
-            if leads_there(m.group(2)):
-                found.append((m.start(), FoundLink(anchor_text=_text(m.group(1)), anchor_markdown=m.group(1), link_target=m.group(2),
-                                                   link_kind="inline")))
+        _plain_links(source, _MD_INLINE, "inline", leads_there, found)
         for m in _MD_REF_USE.finditer(source):
             label = (m.group(2) or m.group(1)).lower()
             if m.group(2) is None and source[m.end():m.end() + 1] in ("(", ":"):
@@ -177,18 +175,12 @@ def links_to(source: str, parent_path: str, parent_url: str, target: Target, gen
             if label in defs and leads_there(defs[label]):
                 found.append((m.start(), FoundLink(anchor_text=_text(m.group(1)), anchor_markdown=m.group(1), link_target=defs[label],
                                                    link_kind="reference")))
-        for m in _HTML_A.finditer(source):
-            if leads_there(m.group(1)):
-                found.append((m.start(), FoundLink(anchor_text=_text(m.group(2)), anchor_markdown=m.group(2), link_target=m.group(1),
-                                                   link_kind="html")))
+        _plain_links(source, _HTML_A, "html", leads_there, found)
         for m in _TOCTREE_MYST.finditer(source):
             for line in m.group(2).splitlines():
                 _toctree_entry(line, m.start(), leads_there, target, found)
     else:
-        for m in _RST_LINK.finditer(source):
-            if leads_there(m.group(2)):
-                found.append((m.start(), FoundLink(anchor_text=_text(m.group(1)), anchor_markdown=m.group(1), link_target=m.group(0),
-                                                   link_kind="hyperlink")))
+        _plain_links(source, _RST_LINK, "hyperlink", leads_there, found)
         for m in _TOCTREE_RST.finditer(source):
             for line in m.group(1).splitlines():
                 _toctree_entry(line, m.start(), leads_there, target, found)
@@ -206,6 +198,21 @@ def links_to(source: str, parent_path: str, parent_url: str, target: Target, gen
             found.append((m.start(), FoundLink(anchor_text=_text(text) or target.labels[ref.lower()] or target.title, anchor_markdown=text,
                                                link_target=m.group(0), link_kind="role:ref" if text else "role:ref:implicit")))
     return [link for _, link in sorted(found, key=lambda pair: pair[0])]
+
+
+# Where each plain link pattern keeps its text and its target; an RST hyperlink is written back
+# whole (`text <url>`__), the others by their target alone.
+_PLAIN_GROUPS = {"inline": (1, 2, 2), "html": (2, 1, 1), "hyperlink": (1, 2, 0)}  # kind -> (text, href, written)
+
+
+def _plain_links(source: str, pattern: re.Pattern[str], kind: str, leads_there: Callable[[str], bool],
+                 found: list[tuple[int, FoundLink]]) -> None:
+    """The links `pattern` finds in `source` that lead to the target, text and target in one match."""
+    text, href, written = _PLAIN_GROUPS[kind]
+    for m in pattern.finditer(source):
+        if leads_there(m.group(href)):
+            found.append((m.start(), FoundLink(anchor_text=_text(m.group(text)), anchor_markdown=m.group(text),
+                                               link_target=m.group(written), link_kind=kind)))
 
 
 def _toctree_entry(line: str, at: int, leads_there, target: Target, found: list) -> None:  # type: ignore[no-untyped-def]
