@@ -1,9 +1,11 @@
 """What one run shares across its stages: one cache and one HTTP client.
 
-lychee keeps one host pool per run; so does linkfix. Checking, recovery, a crawl and `fix
---update-redirects` all send their requests through the run's one HttpChecker, so the per-host
-pacing, backoff and Retry-After one of them learned hold for the others too (recovery does not
-hammer a host the checker learned to slow down for), and all of them read and write one Cache.
+lychee keeps one host pool per run; so does linkfix. Checking, recovery, a crawl and `fix`'s
+plan all send their requests through the run's one HttpChecker, so the per-host pacing, backoff
+and Retry-After one of them learned hold for the others too (recovery does not hammer a host the
+checker learned to slow down for), and all of them read and write one Cache. The one request
+path outside it is `fix --update-redirects` confirming cached redirects (fix.confirm): that
+answer must come from a client that reads no cache record, so it asks with its own.
 
 Both open when first asked for: the client at the first request, so that aiohttp loads only
 then (offline runs and runs without external links never import it); the cache at the first
@@ -47,7 +49,7 @@ class RunSession:
         self.progress = progress
         self.budget = budget
         self._cache = cache
-        self._owns_cache = cache is None
+        self._owns_cache = False  # set when the session opens the cache itself
         self._client: HttpChecker | None = None
 
     @property
