@@ -7,8 +7,8 @@ gen-files scripts make, a theme's files. A missing page is `broken` at the entry
 column in the config that writes it; where a configured plugin linkfix does not know could have
 made the page, `unverified`, naming the plugins.
 
-Findings are added after suggestions: `linkfix fix` never edits a config (a replacement would
-have to be valid YAML in its place, and the nav's shape is the maintainers' to change).
+Findings are added after suggestions, and `linkfix fix` never edits a nav entry (fix/plan.py): a
+replacement would have to be valid YAML in its place, and the nav's shape is the maintainers'.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import replace
 from ..files.read import display_path
 from ..inputs.mkdocs_nav import nav_entries
 from ..inputs.sources import Project
-from ..model import CheckResult, Dialect, Link, LinkKind, LinkResult, Page, Reason, Scope, Span, Status
+from ..model import NAV_TAG, CheckResult, Dialect, Link, LinkKind, LinkResult, Page, Reason, Scope, Span, Status
 from .local import LocalChecker
 
 #: Plugins known to make no page a nav could name, or whose pages linkfix knows already
@@ -33,7 +33,7 @@ PLUGINS_KNOWN = frozenset({
     "kroki", "drawio", "plantuml", "d2", "mkdocs-video", "mkdocs-simple-hooks", "simple-hooks", "ezlinks", "roamlinks",
     "autolinks", "mkdocs-jupyter", "bibtex", "spellcheck", "htmlproofer", "linkfix",
 })
-#: The page entries' Page, kind and anchor text: a nav entry is shown as such in every report.
+#: A nav entry's anchor text in every report (its tag is model.NAV_TAG).
 NAV_ANCHOR = "nav entry"
 
 
@@ -50,7 +50,7 @@ def nav_results(project: Project, local: LocalChecker) -> list[LinkResult]:
             continue  # literate-nav reads a directory's SUMMARY.md there: not a page (out of scope)
         shown = display_path(entry.config)
         page = pages.setdefault(shown, Page(path=shown, title=mk.config_file.name, dialect=Dialect.PYTHON_MARKDOWN))
-        link = Link(url=entry.path, kind=LinkKind.INLINE, anchor_text=NAV_ANCHOR, tag="nav", page=page,
+        link = Link(url=entry.path, kind=LinkKind.INLINE, anchor_text=NAV_ANCHOR, tag=NAV_TAG, page=page,
                     span=Span(path=shown, line=entry.line, column=entry.column, start=entry.start, end=entry.end))
         target = local.resolver_for(page, "index.md")(entry.path)
         result = local.check(target)

@@ -108,3 +108,20 @@ def test_a_check_of_pages_alone_does_not_report_the_nav(tmp_path):
     (tmp_path / "docs" / "index.md").write_text("# Home\n")
     report = asyncio.run(run_check([str(tmp_path / "docs" / "index.md")], Config(offline=True, cache=False)))
     assert not [r for r in report.results if r.link.span.path.endswith(".yml")]
+
+
+def test_fix_never_edits_a_nav_entry_even_with_a_sure_candidate(tmp_path):
+    from dataclasses import replace
+
+    from linkfix.fix.plan import NAV_NOT_EDITED, FixOptions, plan_fixes
+    from linkfix.model import Candidate, Method, Report
+
+    found = nav_findings(tmp_path, "site_name: test\nnav:\n  - index.md\n  - guide/old.md\n", PAGES)
+    sure = Candidate(url="guide/setup.md", confidence=1.0, method=Method.GIT_RENAME)
+    missing = replace(found["guide/old.md"], suggestions=(sure,))
+    plan = plan_fixes(Report(results=(missing,)), FixOptions(min_confidence=0.5))
+    assert not plan.fixes
+    assert [note.message for note in plan.notes] == [NAV_NOT_EDITED]
+    # the same result on a page would be patched: the nav entry alone is held back
+    on_page = replace(missing, link=replace(missing.link, tag=""))
+    assert plan_fixes(Report(results=(on_page,)), FixOptions(min_confidence=0.5)).fixes
