@@ -46,8 +46,8 @@ for entry in (ROOT, ROOT / "fixtures", ROOT / "benchmarks"):
     sys.path.insert(0, str(entry))
 
 from realbench import diagnose, fitting, loso, stored  # noqa: E402
-from realbench.cache_stamp import StaleCache, claim  # noqa: E402
 from realbench.baselines import run_baselines  # noqa: E402
+from realbench.cache_stamp import StaleCache, claim  # noqa: E402
 from realbench.client import Client  # noqa: E402
 from realbench.docs_tree import write_tree  # noqa: E402
 from realbench.linkfix_runs import one_run, per_case  # noqa: E402

@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
-from realbench.cache_stamp import STAMP, StaleCache, claim, fingerprint  # noqa: E402
+from realbench.cache_stamp import STAMP, StaleCache, claim, fingerprint
 
 
 def dataset(root: Path, title: str) -> Path:
