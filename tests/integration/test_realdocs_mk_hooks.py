@@ -15,7 +15,8 @@ from linkfix.inputs.hook_substitutions import Substitution, first_change, substi
 from linkfix.pipeline import run_check
 
 
-def statuses(tmp_path: Path, config: str, pages: dict[str, str], files: dict[str, str] | None = None) -> dict[str, str]:
+def statuses(tmp_path: Path, config: str, pages: dict[str, str], files: dict[str, str] | None = None, *,
+             trust: bool = False) -> dict[str, str]:
     """url -> status of every link of a small MkDocs project, checked like `linkfix check
     --offline mkdocs.yml` (`broken` when any link with that URL is)."""
     (tmp_path / "mkdocs.yml").write_text("site_name: test\n" + textwrap.dedent(config))
@@ -23,7 +24,7 @@ def statuses(tmp_path: Path, config: str, pages: dict[str, str], files: dict[str
         path = tmp_path / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text))
-    report = asyncio.run(run_check([str(tmp_path / "mkdocs.yml")], Config(offline=True, cache=False)))
+    report = asyncio.run(run_check([str(tmp_path / "mkdocs.yml")], Config(offline=True, cache=False, trust_project_code=trust)))
     found: dict[str, str] = {}
     for r in report.results:
         if found.get(r.link.url) != "broken":
@@ -117,3 +118,42 @@ def test_the_first_change_is_the_first_match_unless_a_later_substitution_reads_w
     two = (Substitution("{{ *help *}}"), Substitution("x+"))
     assert first_change(two, "a\n\n{{help}}") == 0
     assert first_change(two, "a\n\nx") == 3  # the first does not match: the second runs on the page as written
+
+
+EXEC_CONFIG = "plugins:\n  - markdown-exec\nmarkdown_extensions:\n  - pymdownx.superfences\n"
+CLI_PAGE = """\
+# CLI
+
+```python exec="1" idprefix=""
+for name in ("init", "lock"):
+    print(f"## {name}\\n")
+```
+
+```python exec="1"
+print("## numbered\\n")
+```
+"""
+
+
+# pdm: its CLI reference is one markdown-exec fence that prints a heading per command; 44 of its 89
+# internal links pointed there and were unverified
+@pytest.mark.parametrize("trust", [False, True])
+def test_trusted_markdown_exec_fences_run_and_their_ids_are_known(tmp_path, trust):
+    pytest.importorskip("markdown_exec")
+    found = statuses(tmp_path, EXEC_CONFIG, {"cli.md": CLI_PAGE, "index.md": """\
+        [a](cli.md#init) [b](cli.md#lock) [c](cli.md#gone) [d](cli.md#exec-2--numbered) [e](cli.md#exec-9--gone) [f](cli.md#cli)
+        """}, trust=trust)
+    assert found["cli.md#cli"] == "ok"
+    for url in ("cli.md#init", "cli.md#lock"):
+        assert found[url] == ("ok" if trust else "unverified")
+    assert found["cli.md#gone"] == ("broken" if trust else "unverified")
+    # the number in `exec-N--` counts fences across the build in the build's order: not known here
+    assert found["cli.md#exec-2--numbered"] in ("ok", "unverified")
+    assert found["cli.md#exec-9--gone"] == "unverified"
+
+
+def test_a_fence_that_fails_here_leaves_its_ids_unverified(tmp_path):
+    pytest.importorskip("markdown_exec")
+    page = "# CLI\n\n```python exec=\"1\" idprefix=\"\"\nimport not_installed_here\nprint('## init')\n```\n"
+    found = statuses(tmp_path, EXEC_CONFIG, {"cli.md": page, "index.md": "[a](cli.md#init)\n"}, trust=True)
+    assert found["cli.md#init"] == "unverified"
