@@ -157,3 +157,43 @@ def test_a_fence_that_fails_here_leaves_its_ids_unverified(tmp_path):
     page = "# CLI\n\n```python exec=\"1\" idprefix=\"\"\nimport not_installed_here\nprint('## init')\n```\n"
     found = statuses(tmp_path, EXEC_CONFIG, {"cli.md": page, "index.md": "[a](cli.md#init)\n"}, trust=True)
     assert found["cli.md#init"] == "unverified"
+
+
+AUTODOC_CONFIG = "markdown_extensions:\n  - mkautodoc\n"
+AUTODOC_MODULE = '''\
+from .api import add, get
+
+ALIAS = None
+alias = ALIAS
+
+
+def documented():
+    """Summary.
+
+    ## Call statistics
+    """
+'''
+AUTODOC_API = '''\
+def add(route, *, name=None):
+    return route
+
+
+def get(url):
+    """Get a route. See `add`."""
+'''
+
+
+# respx: `#call-statistics`, a removed heading, was unverified because a mkautodoc block on the page could
+# make that id; mkautodoc's signatures make none, only the docstrings it renders can (with the page's toc)
+@pytest.mark.parametrize(("block", "expected"), [
+    ("::: tool.get", "broken"),  # no option line: a signature only
+    ("> ::: tool.add\n>     :docstring:", "broken"),  # no docstring: nothing rendered
+    ("::: tool.get\n    :docstring:", "broken"),  # a docstring without a heading
+    ("::: tool.documented\n    :docstring:", "unverified"),  # its docstring's heading makes `call-statistics`
+    ("::: tool.alias\n    :docstring:", "unverified"),  # an assignment: not read
+    ("::: tool.get\n    :members:", "unverified"),  # members: what dir() gives
+])
+def test_mkautodoc_blocks_make_ids_only_from_the_docstrings_they_render(tmp_path, block, expected):
+    found = statuses(tmp_path, AUTODOC_CONFIG, {"api.md": f"# API\n\n{block}\n\nSee [Call Statistics](#call-statistics).\n"},
+                     files={"tool/__init__.py": AUTODOC_MODULE, "tool/api.py": AUTODOC_API})
+    assert found["#call-statistics"] == expected
