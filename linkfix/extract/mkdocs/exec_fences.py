@@ -121,8 +121,10 @@ def add_exec_fences(configs: dict[str, Any], autodoc: str, *, run_in: str = "") 
             log.info("markdown-exec is not installed here: its fences are not run, what they print is unverified")
         else:
             os.environ["MKDOCS_CONFIG_DIR"] = run_in  # as its MkDocs plugin sets it for the build
+            code_line_ids = line_ids(configs.get("pymdownx.highlight"))
             fences.extend({"name": language, "class": language, "validator": markdown_exec.validator,
-                           "format": functools.partial(_run, markdown_exec.formatter)} for language in markdown_exec.formatters)
+                           "format": functools.partial(_run, markdown_exec.formatter, autodoc=autodoc, code_line_ids=code_line_ids)}
+                          for language in markdown_exec.formatters)
             return True
     tree_is_code = not line_ids(configs.get("pymdownx.highlight"))
     fences.extend({"name": language, "class": language, "validator": exec_validator,
@@ -137,11 +139,17 @@ def remember_extensions(extensions: list[str], configs: dict[str, Any]) -> None:
     importlib.import_module("markdown_exec").markdown_config.save(extensions, configs)
 
 
-def _run(formatter: Any, source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
-    """markdown-exec's own formatter. Where the code fails here (markdown-exec says so and shows the
+def _run(formatter: Any, source: str, language: str, class_name: str, options: dict[str, Any], md: Any, *,
+         autodoc: str, code_line_ids: bool, **kwargs: Any) -> str:
+    """markdown-exec's own formatter. An `md` fence with `:::` blocks is bounded as without trust:
+    its blocks are a plugin's, which a source check does not run. Where the code fails here (markdown-exec says so and shows the
     error instead) it may not fail in the build: the output is build-time content, any id. Where
     the fence's ids take the build's counter (no `id`, no `idprefix`), it says they start with
     `exec-` (see unknowns)."""
+    if language in _MD_LANGUAGES and ":::" in source:
+        prefix = options.get("id_prefix")
+        bounds = {"idprefix": prefix} if prefix is not None else {"id": options["id"]} if options.get("id") else {}
+        return md_as_build_time(source, language, class_name, bounds, md, autodoc=autodoc, code_line_ids=code_line_ids)
     said = _Said()
     loggers = [logging.getLogger(name) for name in _EXEC_LOGGERS]
     levels = [logger.level for logger in loggers]
