@@ -197,3 +197,15 @@ def test_mkautodoc_blocks_make_ids_only_from_the_docstrings_they_render(tmp_path
     found = statuses(tmp_path, AUTODOC_CONFIG, {"api.md": f"# API\n\n{block}\n\nSee [Call Statistics](#call-statistics).\n"},
                      files={"tool/__init__.py": AUTODOC_MODULE, "tool/api.py": AUTODOC_API})
     assert found["#call-statistics"] == expected
+
+
+# mkdocstrings-python: an `md` fence whose Markdown holds `:::` blocks keeps, with trust, the bounds it
+# has without (its blocks are mkdocstrings', a plugin a source check does not run): run by markdown-exec
+# they were left as text, and every fragment into the page was unverified
+def test_an_md_fence_with_autodoc_blocks_keeps_its_bounds_with_trust(tmp_path):
+    pytest.importorskip("markdown_exec")
+    config = "plugins:\n  - markdown-exec\n  - mkdocstrings\nmarkdown_extensions:\n  - pymdownx.superfences\n"
+    page = "# Page\n\n````md exec=\"1\"\n::: pkg.mod.Thing\n````\n"
+    found = statuses(tmp_path, config, {"page.md": page, "index.md": "[a](page.md#nowhere) [b](page.md#pkg.mod.Thing.run)\n"}, trust=True)
+    assert found["page.md#nowhere"] == "broken"
+    assert found["page.md#pkg.mod.Thing.run"] == "unverified"
