@@ -65,6 +65,10 @@ def first_change(found: tuple[Substitution, ...], text: str) -> int | None:
 class _Module:
     def __init__(self, tree: ast.Module) -> None:
         bound: dict[str, int] = {}
+        in_blocks: set[str] = set()
+        # `re` is the standard library's (`import regex as re` matches otherwise), bound once
+        self.stdlib_re = any(isinstance(node, ast.Import) and any(a.name == "re" and a.asname is None for a in node.names)
+                             for node in tree.body)
         self.functions: dict[str, ast.FunctionDef] = {}
         self.compiled: dict[str, Substitution] = {}  # a module-level name bound to re.compile(constant)
         self.constants: dict[str, str] = {}
@@ -81,10 +85,15 @@ class _Module:
                     self._constant(targets[0].id, node.value)
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 names = [(alias.asname or alias.name).split(".")[0] for alias in node.names]
+            elif not isinstance(node, ast.Expr):
+                in_blocks.update(_bound_in(node))  # `if`, `try`, ...: may bind, or not
             for name in names:
                 bound[name] = bound.get(name, 0) + 1
-        # A name bound twice at module level (or also elsewhere) is not read as either binding.
-        self.rebound = {name for name, count in bound.items() if count > 1}
+        # A name bound twice at module level (or in a block, or by a function's `global`) is not
+        # read as either binding.
+        self.rebound = {name for name, count in bound.items() if count > 1} | in_blocks
+        self.rebound |= {name for node in ast.walk(tree) if isinstance(node, ast.Global) for name in node.names}
+        self.stdlib_re = self.stdlib_re and "re" not in self.rebound
         for name in self.rebound:
             self.functions.pop(name, None)
             self.compiled.pop(name, None)
@@ -93,7 +102,7 @@ class _Module:
     def _constant(self, name: str, value: ast.expr) -> None:
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             self.constants[name] = value.value
-        elif _is_re(value, "compile") and isinstance(value, ast.Call) and value.args:
+        elif _is_re(value, "compile") and isinstance(value, ast.Call) and value.args and self.stdlib_re:
             found = self._substitution(value.args[0], value.args[1] if len(value.args) > 1 else _keyword(value, "flags"))
             if found is not None and len(value.args) <= 2:
                 self.compiled[name] = found
@@ -136,7 +145,7 @@ class _Module:
         if not isinstance(node, ast.Call) or any(_binds(child, given) for child in ast.walk(node)):
             return False
         function, args = node.func, node.args
-        if _is_re(node, "sub") and 3 <= len(args) <= 5 and {k.arg for k in node.keywords} <= {"count", "flags"}:
+        if _is_re(node, "sub") and self.stdlib_re and 3 <= len(args) <= 5 and {k.arg for k in node.keywords} <= {"count", "flags"}:
             # re.sub(pattern, repl, string, count, flags): only what the pattern matches is replaced,
             # whatever the replacement is made of
             substitution = self._substitution(args[0], args[4] if len(args) > 4 else _keyword(node, "flags"))
@@ -179,6 +188,20 @@ class _Module:
         except re.error:
             return None
         return Substitution(text, value)
+
+
+def _bound_in(node: ast.AST) -> list[str]:
+    """The names a module-level block binds: defs, classes, imports, assignments (a function's
+    locals too: more names than bound, never fewer)."""
+    names = []
+    for child in ast.walk(node):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.append(child.name)
+        elif isinstance(child, (ast.Import, ast.ImportFrom)):
+            names += [(alias.asname or alias.name).split(".")[0] for alias in child.names]
+        elif isinstance(child, ast.Name) and isinstance(child.ctx, (ast.Store, ast.Del)):
+            names.append(child.id)
+    return names
 
 
 def _add(found: list[Substitution], *more: Substitution) -> bool:

@@ -102,8 +102,6 @@ class PageRewriter:
         rewrite of the HTML may change any part of it (what it puts in is placed in HTML this
         check does not render as MkDocs does: a comment it opens or a `<base>` it adds reaches
         links before it too)."""
-        if not self.touches(markdown, html):
-            return None
         reading, starts = self.reading, []
         for event in sorted(reading.rewrites) if not reading.error else ["?"]:
             found = reading.substituted(event)

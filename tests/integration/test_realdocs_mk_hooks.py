@@ -209,3 +209,14 @@ def test_an_md_fence_with_autodoc_blocks_keeps_its_bounds_with_trust(tmp_path):
     found = statuses(tmp_path, config, {"page.md": page, "index.md": "[a](page.md#nowhere) [b](page.md#pkg.mod.Thing.run)\n"}, trust=True)
     assert found["page.md#nowhere"] == "broken"
     assert found["page.md#pkg.mod.Thing.run"] == "unverified"
+
+
+@pytest.mark.parametrize("module", [
+    "import regex as re\n",  # another engine's matches
+    "import re\ntry:\n    import regex as re\nexcept ImportError:\n    pass\n",
+    "import re\n\ndef setup():\n    global helper\n    helper = str.upper\n",  # the helper rebound at run time
+])
+def test_a_hook_whose_names_may_be_rebound_is_not_read_as_substituting(module):
+    tree = ast.parse(module + "\ndef helper(text):\n    return re.sub('{{x}}', '', text)\n\n"
+                              "def on_page_markdown(markdown, page, config, files):\n    return helper(markdown)\n")
+    assert substitutions(tree, "on_page_markdown") is None

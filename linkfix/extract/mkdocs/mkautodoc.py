@@ -129,7 +129,7 @@ class _Sources:
         if tree is None or depth > 4:
             return None
         bound = [node for node in ast.walk(tree) if _binds(node, name)]
-        if len(bound) != 1 or bound[0] not in tree.body or _doc_assigned(tree, name):
+        if len(bound) != 1 or bound[0] not in tree.body or _doc_assigned(tree):
             return None
         node = bound[0]
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -157,6 +157,7 @@ def _binds(node: ast.AST, name: str) -> bool:
     return False
 
 
-def _doc_assigned(tree: ast.Module, name: str) -> bool:
-    return any(isinstance(node, ast.Attribute) and node.attr == "__doc__" and isinstance(node.ctx, ast.Store)
-               for node in ast.walk(tree))
+def _doc_assigned(tree: ast.Module) -> bool:
+    """Whether the module assigns a `__doc__` anywhere (`f.__doc__ = ...`, `__doc__ = ...` in a class)."""
+    return any(isinstance(node, (ast.Attribute, ast.Name)) and getattr(node, "attr", getattr(node, "id", "")) == "__doc__"
+               and isinstance(node.ctx, ast.Store) for node in ast.walk(tree))
