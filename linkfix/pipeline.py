@@ -213,7 +213,7 @@ async def check_documents(
             result = external_results.get(target.resolved) or replace(offline, url=target.resolved)
         else:
             result = local.check(target)
-        if link.page.rewritten_by and result.status is Status.BROKEN and target.scope is Scope.INTERNAL:
+        if link.page.rewrites(link) and result.status is Status.BROKEN and target.scope is Scope.INTERNAL:
             result = local.rewritten(result, link.page)
         results.append(LinkResult(link=link, resolved=target.resolved, scope=target.scope, result=result))
 
