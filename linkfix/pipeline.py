@@ -204,7 +204,9 @@ async def check_documents(
 
     results: list[LinkResult] = []
     offline = CheckResult(url="", status=Status.EXCLUDED, reason=Reason.OFFLINE, detail="external link not checked (--offline)")
-    for link, target in placed:
+    placed.reverse()  # taken from the end: each pair is let go as its result is made (a lower peak)
+    while placed:
+        link, target = placed.pop()
         if target.result is not None:
             result = target.result
         elif target.scope is Scope.EXTERNAL:
