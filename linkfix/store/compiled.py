@@ -41,6 +41,8 @@ log = logging.getLogger(__name__)
 
 MAX_ENTRIES = 4000
 MAX_SOURCE_LENGTH = 20_000  # characters (or bytes) of one pattern or method source
+# The CPython versions whose re._compiler.compile CompiledCache.compile mirrors step by step.
+MIRRORED_VERSIONS = ((3, 11), (3, 13))
 _DEBUG = 128  # re.DEBUG: prints while compiling, so never served from the file
 
 
@@ -121,6 +123,8 @@ class CompiledCache:
 def install() -> CompiledCache | None:
     """Serve `re`'s and `dataclasses`' compilations from the kept file for the rest of this
     process (and write the new ones at exit). None where `re` is not the one this was written for."""
+    if sys.implementation.name != "cpython" or not MIRRORED_VERSIONS[0] <= sys.version_info[:2] <= MIRRORED_VERSIONS[1]:
+        return None  # another interpreter's re may compile in other steps: compiled as usual
     if not callable(getattr(_compiler, "compile", None)) or not callable(getattr(_compiler, "_code", None)) \
             or not callable(getattr(_parser, "parse", None)):
         return None

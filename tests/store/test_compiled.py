@@ -137,3 +137,16 @@ def test_kept_dataclass_methods_behave_as_freshly_compiled(tmp_path):
     with pytest.raises(dataclasses.FrozenInstanceError):
         p.x = 2
     assert [f.name for f in dataclasses.fields(Point)] == ["x", "y", "tags"]
+
+
+@pytest.mark.parametrize("version", [(3, 10, 9, "final", 0), (3, 14, 0, "final", 0)])
+def test_an_interpreter_whose_re_it_does_not_mirror_is_left_alone(monkeypatch, version):
+    """The cache repeats re._compiler.compile's steps as 3.11 to 3.13 take them: on another
+    version it installs nothing, so `re` and `dataclasses` stay as they are."""
+    import dataclasses
+
+    monkeypatch.setattr(sys, "version_info", version)
+    before = _compiler.compile
+    assert compiled.install() is None
+    assert _compiler.compile is before
+    assert "exec" not in vars(dataclasses)
