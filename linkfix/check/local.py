@@ -33,6 +33,7 @@ from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..model import CheckResult, Page, Reason, Scope, Status, id_key
 from .mkdocs_links import MkDocsLinks
 from .site import SitePlace
+from .templates import TemplateTargets
 
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
 # Fragments every browser honours without a matching id.
@@ -70,7 +71,7 @@ class LocalChecker:
         self.site_path_prefix = self.site.path_prefix  # stripped from root-relative links ('docs/')
         files = project.mkdocs_files
         self.mkdocs_links = MkDocsLinks(files, project.site_files) if files is not None else None
-        self._templates = bool(project.mkdocs and project.mkdocs.renders_templates)  # a macros plugin or extension
+        self.templates = TemplateTargets(project.mkdocs) if project.mkdocs and project.mkdocs.renders_templates else None  # macros
         self._resolved: dict[tuple, Target] = {}
         self._checked: dict[str, CheckResult] = {}
         self.now = time.time()
@@ -100,7 +101,7 @@ class LocalChecker:
         return resolve
 
     def _resolve(self, url: str, page: Page, page_rel: str, as_written: bool = False) -> Target:
-        if self._templates and ("{{" in url or "{%" in url):
+        if self.templates is not None and ("{{" in url or "{%" in url):
             return Target(scope=Scope.INTERNAL, resolved=url, result=CheckResult(
                 url=url, status=Status.UNVERIFIED, reason=Reason.TEMPLATE,
                 detail="template text: the site's macros fill in the target when it is built"))
