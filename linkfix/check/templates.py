@@ -18,7 +18,6 @@ never edited by `fix`: `Link.template` marks what a template made.
 
 from __future__ import annotations
 
-import functools
 import logging
 import re
 from dataclasses import dataclass, replace
@@ -30,6 +29,7 @@ import yaml
 from ..extract.cpu_limit import CpuLimitExceeded, cpu_limit
 from ..extract.mkdocs.render import split_meta
 from ..extract.mkdocs.snippet_reads import project_dir_of, read_refusal
+from ..files.read import Unreadable, read_text
 from ..inputs.mkdocs import EnvValue, MkDocsProject, PythonCall, PythonName
 from ..model import Document, Link
 
@@ -77,12 +77,17 @@ class TemplateTargets:
         """`doc.links`, each template target of the page itself replaced by the links it renders
         to (no link when it renders to none), or kept with `template` saying why it was not."""
         delimiters = self._delimiters()
+        if not any(link.span.path == doc.page.path and any(mark in link.url for mark in delimiters) for link in doc.links):
+            return doc.links
+        try:
+            text, _ = read_text(page_file)
+        except Unreadable:
+            return doc.links
+        # The spans of the page's own targets that hold template text (an included file's are not rendered by the engine).
         spans = sorted({(link.span.start, link.span.end) for link in doc.links
                         if link.span.path == doc.page.path and not link.unverified and link.span.start < link.span.end
-                        and any(mark in link.url for mark in delimiters)})
-        if not spans:
-            return doc.links
-        rendered = self._render(page_file, spans)
+                        and any(mark in text[link.span.start : link.span.end] for mark in delimiters)})
+        rendered = self._render(text, spans)
         out: list[Link] = []
         for link in doc.links:
             found = rendered.get((link.span.start, link.span.end)) if link.span.path == doc.page.path else None
@@ -91,21 +96,18 @@ class TemplateTargets:
             elif found.why_not:
                 out.append(replace(link, template=f"not rendered here: {found.why_not}"))
             else:
-                loop = _enclosing_loop(page_file_text(page_file), link.span.start, delimiters[1])
+                loop = _enclosing_loop(text, link.span.start, delimiters[1])
                 out.extend(replace(link, url=value, template=_provenance(link.url, loop, items)) for value, items in found.values)
         return tuple(out)
 
     # -- rendering ---------------------------------------------------------------------------
 
-    def _render(self, page_file: Path, spans: list[tuple[int, int]]) -> dict[tuple[int, int], Rendered]:
+    def _render(self, text: str, spans: list[tuple[int, int]]) -> dict[tuple[int, int], Rendered]:
         def every(why: str) -> dict[tuple[int, int], Rendered]:
             return dict.fromkeys(spans, Rendered(why_not=why))
 
         if self.refusal:
             return every(self.refusal)
-        text = page_file_text(page_file)
-        if text is None:
-            return every("the page cannot be read again")
         meta = split_meta(text).meta
         if not self._renders(meta):
             return every("the macros engine does not render this page (render_macros, render_by_default)")
@@ -252,14 +254,6 @@ def _engine(mkdocs: MkDocsProject) -> _Engine:
     return _Engine(zensical=False, settings={})
 
 
-@functools.lru_cache(maxsize=4)
-def page_file_text(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-
-
 def _marked(text: str, spans: list[tuple[int, int]], delimiters: tuple[str, str]) -> str:
     """`text` with each template span wrapped in marks that carry its number and the loop item."""
     variable = delimiters[0]
@@ -300,10 +294,8 @@ def _failure(exc: Exception) -> str:
     return f"rendering failed ({type(exc).__name__}: {exc})"
 
 
-def _enclosing_loop(text: str | None, at: int, block: str) -> str:
+def _enclosing_loop(text: str, at: int, block: str) -> str:
     """The head of the innermost `{% for %}` around offset `at` ('' when none), for the report."""
-    if not text:
-        return ""
     end_mark = {"{%": "%}"}.get(block, "%}")
     stack: list[str] = []
     for tag in re.finditer(re.escape(block) + r"-?\s*(.*?)\s*-?" + re.escape(end_mark), text[:at], re.DOTALL):
