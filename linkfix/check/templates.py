@@ -18,6 +18,7 @@ never edited by `fix`: `Link.template` marks what a template made.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from dataclasses import dataclass, replace
@@ -38,6 +39,7 @@ log = logging.getLogger(__name__)
 RENDER_SECONDS = 5.0  # CPU time one page's rendering may take (fastapi's largest data page: ~0.05 s)
 DATA_BYTES = 5_000_000  # a data file or an included template read at most
 MOST_VALUES = 1000  # distinct targets one template span may make; more stay unverified
+OUTPUT_CHARS = 20_000_000  # a page's rendering may write this much (memory, with the CPU bound above)
 # A value that would not stay one target as written (HTML attribute, Markdown link).
 _NOT_ONE_TARGET = re.compile(r"[\s\"'<>`]")
 # Marks put around a template target: the span's number, the loop item, the value.
@@ -94,6 +96,7 @@ class TemplateTargets:
             if found is None:
                 out.append(link)
             elif found.why_not:
+                log.debug("%s: %s is not rendered: %s", doc.page.path, link.url, found.why_not)
                 out.append(replace(link, template=f"not rendered here: {found.why_not}"))
             else:
                 loop = _enclosing_loop(text, link.span.start, delimiters[1])
@@ -119,9 +122,11 @@ class TemplateTargets:
             return every(str(exc))
         try:
             with cpu_limit(RENDER_SECONDS):
-                output = self._environment().from_string(body).render(**variables)
+                output = _bounded_output(self._environment().from_string(body).generate(**variables))
         except CpuLimitExceeded:
             return every(f"rendering the page took more than {RENDER_SECONDS:g} s of CPU time")
+        except _TooLarge as exc:
+            return every(str(exc))
         except Exception as exc:  # any failure of the template (Jinja's errors, a filter's TypeError): not rendered
             return every(_failure(exc))
         found: dict[int, dict[str, list[int]]] = {}
@@ -141,13 +146,12 @@ class TemplateTargets:
 
     def _environment(self) -> Any:
         from jinja2 import StrictUndefined
-        from jinja2.sandbox import SandboxedEnvironment
 
         settings = self.engine.settings
         delimiters = {key: settings[f"j2_{key}"] for key in ("block_start_string", "block_end_string", "variable_start_string",
                                                               "variable_end_string", "comment_start_string", "comment_end_string")
                       if isinstance(settings.get(f"j2_{key}"), str) and settings[f"j2_{key}"]}
-        return SandboxedEnvironment(undefined=StrictUndefined, loader=self._loader(), autoescape=False, **delimiters)
+        return _sandbox()(undefined=StrictUndefined, loader=self._loader(), autoescape=False, **delimiters)
 
     def _loader(self) -> Any:
         """`{% include %}` and `{% import %}` read templates from the engine's `include_dir`
@@ -241,6 +245,42 @@ class TemplateTargets:
 
 class _Refused(Exception):
     """The page's data cannot be assembled as the engine would (the message says why)."""
+
+
+class _TooLarge(Exception):
+    """The rendering writes or makes more than a page may (the message says what)."""
+
+
+def _bounded_output(pieces: Any) -> str:
+    written: list[str] = []
+    size = 0
+    for piece in pieces:
+        size += len(piece)
+        if size > OUTPUT_CHARS:
+            raise _TooLarge(f"the page renders to more than {OUTPUT_CHARS:,} characters")
+        written.append(piece)
+    return "".join(written)
+
+
+@functools.cache
+def _sandbox() -> type:
+    """Jinja's SandboxedEnvironment (no attribute of Python's insides, `range` bounded), with
+    `*` and `**` bounded too: `'x' * 10**10` would take the memory of the machine at once."""
+    from jinja2.sandbox import SandboxedEnvironment
+
+    class Sandbox(SandboxedEnvironment):
+        intercepted_binops = frozenset({"*", "**"})
+
+        def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+            if operator == "**" and isinstance(right, int) and abs(right) > 64:
+                raise _TooLarge(f"the template raises a number to the power {right}")
+            if operator == "*":
+                for sized, count in ((left, right), (right, left)):
+                    if isinstance(sized, (str, list, tuple)) and isinstance(count, int) and len(sized) * count > OUTPUT_CHARS:
+                        raise _TooLarge(f"the template repeats a value {count:,} times")
+            return super().call_binop(context, operator, left, right)
+
+    return Sandbox
 
 
 def _engine(mkdocs: MkDocsProject) -> _Engine:

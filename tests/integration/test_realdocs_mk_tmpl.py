@@ -139,3 +139,13 @@ def test_fix_never_edits_a_template_target(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert (tmp_path / "docs" / "index.md").read_text() == LOOP
     assert "a template renders this target" in done.stdout + done.stderr
+
+
+def test_a_template_that_would_take_the_machines_memory_is_refused(tmp_path):
+    loops = "{%for i in range(99999)%}{%for j in range(99999)%}a{%endfor%}{%endfor%}"
+    results = check(tmp_path, PLUGIN, {"index.md": "[x]({{'x'*10**10}})\n", "loops.md": f"[y]({loops})\n"},
+                    {"data/links.yml": "links: []\n"})
+    detail = {r.link.span.path.rpartition("/")[2]: r.result.detail for r in results}
+    assert [(r.result.status, r.result.reason) for r in results] == [(Status.UNVERIFIED, Reason.TEMPLATE)] * 2
+    assert "the template repeats a value 10,000,000,000 times" in detail["index.md"]
+    assert "more than 20,000,000 characters" in detail["loops.md"] or "CPU time" in detail["loops.md"]
