@@ -320,7 +320,7 @@ def _data(value: Any) -> Any:
 
 
 def _failure(exc: Exception) -> str:
-    from jinja2 import TemplateNotFound, TemplateSyntaxError, UndefinedError
+    from jinja2 import TemplateAssertionError, TemplateNotFound, TemplateSyntaxError, UndefinedError
     from jinja2.exceptions import SecurityError
 
     if isinstance(exc, SecurityError):
@@ -329,6 +329,8 @@ def _failure(exc: Exception) -> str:
         return f"{exc}: not in the data the config names (the build's macros, git or page may define it)"
     if isinstance(exc, TemplateNotFound):
         return f"the template includes {exc.name}, which is not read here (outside the project, or missing)"
+    if isinstance(exc, TemplateAssertionError):  # a filter or test Jinja does not have
+        return f"{exc.message}: the macros engine's or the project's, which is not run here"
     if isinstance(exc, TemplateSyntaxError):
         return f"the page is not a template Jinja reads (line {exc.lineno}: {exc.message})"
     return f"rendering failed ({type(exc).__name__}: {exc})"

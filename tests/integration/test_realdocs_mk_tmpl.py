@@ -97,6 +97,15 @@ def test_an_undefined_name_keeps_the_target_unverified(tmp_path):
     assert "'people' is undefined" in result.result.detail
 
 
+def test_a_filter_jinja_does_not_have_keeps_the_target_unverified(tmp_path):
+    # mkdocs-macros' `fix_url`, or one a project module adds: not Jinja's, not run here.
+    page = "{% for item in links %}\n[x]({{ item.page|fix_url }})\n{% endfor %}\n"
+    results = check(tmp_path, PLUGIN, {"index.md": page}, {"data/links.yml": "links:\n  - {page: a.md}\n"})
+    [result] = results
+    assert result.result.status is Status.UNVERIFIED
+    assert "No filter named 'fix_url'" in result.result.detail
+
+
 def test_a_project_macros_module_keeps_every_template_target_unverified(tmp_path):
     # main.py's define_env may set any variable (it is the project's code, never run here).
     results = check(tmp_path, PLUGIN, {"index.md": LOOP, "guide.md": "# Guide\n"},
