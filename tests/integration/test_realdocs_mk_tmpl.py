@@ -116,11 +116,14 @@ def test_a_project_macros_module_keeps_every_template_target_unverified(tmp_path
 
 
 def test_a_sandbox_escape_is_refused_without_running_anything(tmp_path):
-    escape = "{{ cycler.__init__.__globals__.os.system('touch ESCAPED') }}"
-    results = check(tmp_path, PLUGIN, {"index.md": f'<a href="{escape}">x</a>\n'}, {"data/links.yml": "links: []\n"})
-    [result] = results
-    assert result.result.status is Status.UNVERIFIED
-    assert "sandbox refuses" in result.result.detail
+    escapes = {"index.md": "{{ cycler.__init__.__globals__.os.system('touch ESCAPED') }}",
+               "mro.md": "{{ ''.__class__.__mro__ }}"}
+    results = check(tmp_path, PLUGIN, {page: f'<a href="{escape}">x</a>\n' for page, escape in escapes.items()},
+                    {"data/links.yml": "links: []\n"})
+    assert len(results) == 2
+    for result in results:
+        assert result.result.status is Status.UNVERIFIED
+        assert "sandbox refuses" in result.result.detail
     assert not (tmp_path / "ESCAPED").exists() and not Path("ESCAPED").exists()
 
 
