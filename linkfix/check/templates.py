@@ -79,7 +79,8 @@ class TemplateTargets:
         """`doc.links`, each template target of the page itself replaced by the links it renders
         to (no link when it renders to none), or kept with `template` saying why it was not."""
         delimiters = self._delimiters()
-        if not any(link.span.path == doc.page.path and any(mark in link.url for mark in delimiters) for link in doc.links):
+        starts = delimiters[0], delimiters[2]
+        if not any(link.span.path == doc.page.path and any(mark in link.url for mark in starts) for link in doc.links):
             return doc.links
         try:
             text, _ = read_text(page_file)
@@ -88,7 +89,7 @@ class TemplateTargets:
         # The spans of the page's own targets that hold template text (an included file's are not rendered by the engine).
         spans = sorted({(link.span.start, link.span.end) for link in doc.links
                         if link.span.path == doc.page.path and not link.unverified and link.span.start < link.span.end
-                        and any(mark in text[link.span.start : link.span.end] for mark in delimiters)})
+                        and any(mark in text[link.span.start : link.span.end] for mark in starts)})
         rendered = self._render(text, spans)
         out: list[Link] = []
         for link in doc.links:
@@ -99,7 +100,7 @@ class TemplateTargets:
                 log.debug("%s: %s is not rendered: %s", doc.page.path, link.url, found.why_not)
                 out.append(replace(link, template=f"not rendered here: {found.why_not}"))
             else:
-                loop = _enclosing_loop(text, link.span.start, delimiters[1])
+                loop = _enclosing_loop(text, link.span.start, delimiters[2], delimiters[3])
                 out.extend(replace(link, url=value, template=_provenance(link.url, loop, items)) for value, items in found.values)
         return tuple(out)
 
@@ -114,7 +115,7 @@ class TemplateTargets:
         meta = split_meta(text).meta
         if not self._renders(meta):
             return every("the macros engine does not render this page (render_macros, render_by_default)")
-        marked = _marked(text, spans, self._delimiters())
+        marked = _marked(text, spans, *self._delimiters()[:2])
         body = split_meta(marked).markdown
         try:
             variables = self._variables(meta)
@@ -237,10 +238,16 @@ class TemplateTargets:
             return False
         return render is True or self.engine.settings.get("render_by_default", True) is not False
 
-    def _delimiters(self) -> tuple[str, str]:
+    def _delimiters(self) -> tuple[str, str, str, str]:
+        """Jinja's variable and block delimiters as the engine's settings give them: (variable
+        start, variable end, block start, block end)."""
         settings = self.engine.settings
-        variable, block = settings.get("j2_variable_start_string"), settings.get("j2_block_start_string")
-        return (variable if isinstance(variable, str) and variable else "{{", block if isinstance(block, str) and block else "{%")
+
+        def given(key: str, default: str) -> str:
+            value = settings.get(f"j2_{key}_string")
+            return value if isinstance(value, str) and value else default
+
+        return given("variable_start", "{{"), given("variable_end", "}}"), given("block_start", "{%"), given("block_end", "%}")
 
 
 class _Refused(Exception):
@@ -294,13 +301,11 @@ def _engine(mkdocs: MkDocsProject) -> _Engine:
     return _Engine(zensical=False, settings={})
 
 
-def _marked(text: str, spans: list[tuple[int, int]], delimiters: tuple[str, str]) -> str:
+def _marked(text: str, spans: list[tuple[int, int]], start_string: str, end_string: str) -> str:
     """`text` with each template span wrapped in marks that carry its number and the loop item."""
-    variable = delimiters[0]
-    end = {"{{": "}}"}.get(variable, "}}")  # only the default pair is known here; others keep `}}` out
+    item = f"{start_string} loop.index if loop is defined else '' {end_string}"
     parts, at = [], 0
     for number, (start, stop) in enumerate(spans):
-        item = f"{variable} loop.index if loop is defined else '' {end}" if variable == "{{" else ""
         parts += [text[at:start], f"{_OPEN}{number}{_ITEM}{item}{_VALUE}", text[start:stop], _CLOSE]
         at = stop
     parts.append(text[at:])
@@ -336,9 +341,8 @@ def _failure(exc: Exception) -> str:
     return f"rendering failed ({type(exc).__name__}: {exc})"
 
 
-def _enclosing_loop(text: str, at: int, block: str) -> str:
+def _enclosing_loop(text: str, at: int, block: str, end_mark: str) -> str:
     """The head of the innermost `{% for %}` around offset `at` ('' when none), for the report."""
-    end_mark = {"{%": "%}"}.get(block, "%}")
     stack: list[str] = []
     for tag in re.finditer(re.escape(block) + r"-?\s*(.*?)\s*-?" + re.escape(end_mark), text[:at], re.DOTALL):
         words = tag.group(1)

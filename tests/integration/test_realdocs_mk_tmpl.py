@@ -161,3 +161,10 @@ def test_a_template_that_would_take_the_machines_memory_is_refused(tmp_path):
     assert [(r.result.status, r.result.reason) for r in results] == [(Status.UNVERIFIED, Reason.TEMPLATE)] * 2
     assert "the template repeats a value 10,000,000,000 times" in detail["index.md"]
     assert "more than 20,000,000 characters" in detail["loops.md"] or "CPU time" in detail["loops.md"]
+
+
+def test_the_engines_own_delimiters_are_read(tmp_path):
+    config = PLUGIN + "      j2_variable_start_string: '[['\n      j2_variable_end_string: ']]'\n"
+    page = '{% for item in links %}\n<img src="[[ item.img ]]">\n{% endfor %}\n'
+    results = check(tmp_path, config, {"index.md": page, "img/a.png": ""}, {"data/links.yml": "links: [{img: /img/a.png}, {img: /img/b.png}]\n"})
+    assert {r.link.url: r.result.status for r in results} == {"/img/a.png": Status.OK, "/img/b.png": Status.BROKEN}
