@@ -9,11 +9,13 @@ template target marked, and every value a mark comes out with is a link to check
 template's span; a value made N times is one link, its detail says how many items made it.
 
 Nothing of the project runs: no macros module (`main.py`, `modules:`), no Jinja extension the
-config names, no filter or function the engine or the project adds (only Jinja's own). A page
-that needs any of them, names something the data does not define, reaches for Python's insides
-(the sandbox refuses), includes a file outside the project, or takes more than `RENDER_SECONDS`
-of CPU keeps its template targets unverified, the reason in the detail. A template target is
-never edited by `fix`: `Link.template` marks what a template made.
+config names, no filter or function the engine or the project adds (only Jinja's own). A target
+that writes a name the data does not define (`page.url`: the build's) stays unverified; a page
+that needs what is not run, decides anything on such a name (`for`, `if`, `is defined`,
+`default`), reaches for Python's insides (the sandbox refuses), includes a file outside the
+project, or takes more than `RENDER_SECONDS` of CPU keeps all its template targets unverified,
+the reason in the detail. A template target is never edited by `fix`: `Link.template` marks
+what a template made.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ OUTPUT_CHARS = 20_000_000  # a page's rendering may write this much (memory, wit
 _NOT_ONE_TARGET = re.compile(r"[\s\"'<>`]")
 # Marks put around a template target: the span's number, the loop item, the value.
 _OPEN, _ITEM, _VALUE, _CLOSE = "\ue000", "\ue001", "\ue002", "\ue003"
+_UNKNOWN = "\ue004"  # around the name of something the data does not define, where it is written out
 # The item is digits, or '' outside a loop (or the mark's own text where Jinja did not render it: `{% raw %}`).
 _MARKED = re.compile(f"{_OPEN}(\\d+){_ITEM}(.*?){_VALUE}(.*?){_CLOSE}", re.DOTALL)
 
@@ -115,29 +118,37 @@ class TemplateTargets:
         meta = split_meta(text).meta
         if not self._renders(meta):
             return every("the macros engine does not render this page (render_macros, render_by_default)")
-        marked = _marked(text, spans, *self._delimiters()[:2])
+        delimiters = self._delimiters()
+        partial = {span for span in spans if not _whole(text, *span, delimiters)}
+        spans = [span for span in spans if span not in partial]
+        result = dict.fromkeys(partial, Rendered(why_not="the link's target as the source reads it is part of a template expression "
+                                                       "(Markdown and HTML are read before the template is rendered)"))
+        marked = _marked(text, spans, *delimiters[:2])
         body = split_meta(marked).markdown
         try:
             variables = self._variables(meta)
         except _Refused as exc:
-            return every(str(exc))
+            return result | every(str(exc))
         try:
             with cpu_limit(RENDER_SECONDS):
                 output = _bounded_output(self._environment().from_string(body).generate(**variables))
         except CpuLimitExceeded:
-            return every(f"rendering the page took more than {RENDER_SECONDS:g} s of CPU time")
+            return result | every(f"rendering the page took more than {RENDER_SECONDS:g} s of CPU time")
         except _TooLarge as exc:
-            return every(str(exc))
+            return result | every(str(exc))
         except Exception as exc:  # any failure of the template (Jinja's errors, a filter's TypeError): not rendered
-            return every(_failure(exc))
+            return result | every(_failure(exc))
         found: dict[int, dict[str, list[int]]] = {}
         for match in _MARKED.finditer(output):
             found.setdefault(int(match.group(1)), {}).setdefault(match.group(3).strip(), []).append(int(match.group(2)) if match.group(2).isdigit() else 0)
-        result: dict[tuple[int, int], Rendered] = {}
         for number, span in enumerate(spans):
             values = found.get(number, {})
+            unknown = next((value for value in values if _UNKNOWN in value), None)
             odd = next((value for value in values if not value or _NOT_ONE_TARGET.search(value)), None)
-            if odd is not None:
+            if unknown is not None:
+                result[span] = Rendered(why_not=f"it uses `{unknown.split(_UNKNOWN)[1]}`, which the data the config names does not define "
+                                                "(the build's macros, git or page may)")
+            elif odd is not None:
                 result[span] = Rendered(why_not=f"it renders to {odd!r}, which is not one target as written")
             elif len(values) > MOST_VALUES:
                 result[span] = Rendered(why_not=f"it renders to {len(values)} targets (more than {MOST_VALUES})")
@@ -146,13 +157,16 @@ class TemplateTargets:
         return result
 
     def _environment(self) -> Any:
-        from jinja2 import StrictUndefined
-
         settings = self.engine.settings
         delimiters = {key: settings[f"j2_{key}"] for key in ("block_start_string", "block_end_string", "variable_start_string",
                                                               "variable_end_string", "comment_start_string", "comment_end_string")
                       if isinstance(settings.get(f"j2_{key}"), str) and settings[f"j2_{key}"]}
-        return _sandbox()(undefined=StrictUndefined, loader=self._loader(), autoescape=False, **delimiters)
+        environment = _sandbox()(undefined=_unknown(), loader=self._loader(), autoescape=False, **delimiters)
+        # A name the data does not define may be defined in the build: `is defined` and `default`
+        # cannot decide for it here (see _unknown).
+        environment.tests.update(defined=_defined, undefined=lambda value: not _defined(value))
+        environment.filters.update(default=_default, d=_default)
+        return environment
 
     def _loader(self) -> Any:
         """`{% include %}` and `{% import %}` read templates from the engine's `include_dir`
@@ -270,6 +284,56 @@ def _bounded_output(pieces: Any) -> str:
 
 
 @functools.cache
+def _unknown() -> type:
+    """Jinja's `undefined` here: a name the data does not define. Written out, it is a mark with
+    its name (a target holding one is not rendered; other text holding one is no concern of the
+    links'); followed (`page.title`, `now().year`) it stays unknown; any other use (a loop over it,
+    `if`, a test, arithmetic, its length) fails the page, as StrictUndefined does: the build may
+    define it, and the page's links could then be others."""
+    from jinja2 import StrictUndefined, UndefinedError
+
+    class Unknown(StrictUndefined):
+        __slots__ = ()
+
+        def _unknown(self) -> Any:
+            if self._undefined_exception is not UndefinedError:  # the sandbox's refusal (SecurityError): never a value
+                self._fail_with_undefined_error()
+            return self
+
+        def __str__(self) -> str:  # type: ignore[override]  # StrictUndefined types it as always raising
+            self._unknown()
+            return f"{_UNKNOWN}{self._undefined_name or '?'}{_UNKNOWN}"
+
+        def __getattr__(self, name: str) -> Any:
+            if name[:2] == "__":
+                raise AttributeError(name)
+            return self._unknown()
+
+        def __getitem__(self, key: Any) -> Any:
+            return self._unknown()
+
+        def __call__(self, *args: Any, **kwargs: Any) -> Any:
+            return self._unknown()
+
+    return Unknown
+
+
+def _defined(value: Any) -> bool:
+    from jinja2 import Undefined
+
+    if isinstance(value, Undefined):
+        value._fail_with_undefined_error()
+    return True
+
+
+def _default(value: Any, default_value: Any = "", boolean: bool = False) -> Any:
+    from jinja2 import Undefined
+    from jinja2.filters import do_default
+
+    return value if isinstance(value, Undefined) else do_default(value, default_value, boolean)
+
+
+@functools.cache
 def _sandbox() -> type:
     """Jinja's SandboxedEnvironment (no attribute of Python's insides, `range` bounded), with
     `*` and `**` bounded too: `'x' * 10**10` would take the memory of the machine at once."""
@@ -301,9 +365,23 @@ def _engine(mkdocs: MkDocsProject) -> _Engine:
     return _Engine(zensical=False, settings={})
 
 
+def _whole(text: str, start: int, stop: int, delimiters: tuple[str, str, str, str]) -> bool:
+    """Whether the span holds whole template expressions and sits inside none (a mark there
+    would cut one: `{{ site | default('') }}` read by Markdown as a target up to the `(`)."""
+    variable_start, variable_end, block_start, block_end = delimiters
+    for opening, closing in ((variable_start, variable_end), (block_start, block_end)):
+        last = text.rfind(opening, 0, start)
+        if last >= 0 and text.find(closing, last, start) < 0:
+            return False
+        inside = text[start:stop]
+        if inside.count(opening) != inside.count(closing):
+            return False
+    return True
+
+
 def _marked(text: str, spans: list[tuple[int, int]], start_string: str, end_string: str) -> str:
     """`text` with each template span wrapped in marks that carry its number and the loop item."""
-    item = f"{start_string} loop.index if loop is defined else '' {end_string}"
+    item = f"{start_string} loop.index {end_string}"  # outside a loop: `loop` is unknown, no number
     parts, at = [], 0
     for number, (start, stop) in enumerate(spans):
         parts += [text[at:start], f"{_OPEN}{number}{_ITEM}{item}{_VALUE}", text[start:stop], _CLOSE]

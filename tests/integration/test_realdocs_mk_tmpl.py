@@ -97,6 +97,35 @@ def test_an_undefined_name_keeps_the_target_unverified(tmp_path):
     assert "'people' is undefined" in result.result.detail
 
 
+def test_a_name_the_data_lacks_outside_a_target_leaves_the_others_rendered(tmp_path):
+    # `page` is the build's: a target that uses it stays unverified, the loop's are checked.
+    page = "# {{ page.title }}\n\n{% for item in links %}\n- [x]({{item.page}})\n{% endfor %}\n\n[here]({{page.url}})\n"
+    results = check(tmp_path, PLUGIN, {"index.md": page, "guide.md": "# Guide\n"},
+                    {"data/links.yml": "links:\n  - {page: guide.md}\n  - {page: gone.md}\n"})
+    by_url = {r.link.url: r.result for r in results}
+    assert (by_url["guide.md"].status, by_url["gone.md"].status) == (Status.OK, Status.BROKEN)
+    assert by_url["{{page.url}}"].status is Status.UNVERIFIED and "it uses `page`" in by_url["{{page.url}}"].detail
+
+
+def test_what_the_build_may_define_decides_nothing_here(tmp_path):
+    # `is defined` and `default` on a name the data lacks would pick a branch the build may not.
+    pages = {"index.md": "{% if sponsors is defined %}\n[x]({{ links[0].page }})\n{% endif %}\n",
+             "other.md": "<a href=\"{{ site_root | default('') }}/guide.md\">y</a>\n"}
+    results = check(tmp_path, PLUGIN, pages, {"data/links.yml": "links:\n  - {page: gone.md}\n"})
+    assert [(r.result.status, r.result.reason) for r in results] == [(Status.UNVERIFIED, Reason.TEMPLATE)] * 2
+    detail = {r.link.span.path.rpartition("/")[2]: r.result.detail for r in results}
+    assert "'sponsors' is undefined" in detail["index.md"] and "it uses `site_root`" in detail["other.md"]
+
+
+def test_a_target_markdown_reads_inside_an_expression_leaves_the_others_rendered(tmp_path):
+    # Markdown reads `[y]({{ x | default('') }}/a.md)` as a target up to the `(`: no mark goes there.
+    page = "[y]({{ site_root | default('') }}/guide.md)\n\n{% for item in links %}\n- [x]({{item.page}})\n{% endfor %}\n"
+    results = check(tmp_path, PLUGIN, {"index.md": page, "guide.md": "# Guide\n"}, {"data/links.yml": "links:\n  - {page: gone.md}\n"})
+    by_status = {r.result.status: r for r in results}
+    assert by_status[Status.BROKEN].link.url == "gone.md"
+    assert "part of a template expression" in by_status[Status.UNVERIFIED].result.detail
+
+
 def test_a_filter_jinja_does_not_have_keeps_the_target_unverified(tmp_path):
     # mkdocs-macros' `fix_url`, or one a project module adds: not Jinja's, not run here.
     page = "{% for item in links %}\n[x]({{ item.page|fix_url }})\n{% endfor %}\n"
