@@ -139,6 +139,9 @@ def make_venv(entry: dict, pattern: str) -> int:
         subprocess.run(made, check=True)
     pip = [tool, "pip", "install", "-q", "--python", str(python)] if tool else [str(python), "-m", "pip", "install", "-q"]
     code = subprocess.run([*pip, "mkdocs==1.6.1", *(entry.get("requirements") or [])]).returncode
+    if code == 0 and entry.get("requirements_no_deps"):
+        # A theme that pins an older MkDocs than the oracle's: installed without its pins.
+        code = subprocess.run([*pip, "--no-deps", *entry["requirements_no_deps"]]).returncode
     if code == 0:
         code = subprocess.run([*pip, "-e", str(REPO)]).returncode
     return code

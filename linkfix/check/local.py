@@ -36,6 +36,7 @@ from .site import SitePlace
 from .templates import TemplateTargets
 
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
+_NOT_WEB_SCHEME = re.compile(r"^(?!https?:)[a-zA-Z][a-zA-Z0-9+.-]*:", re.IGNORECASE)  # data:, mailto: ... whatever fills them
 # Fragments every browser honours without a matching id.
 _IMPLICIT_FRAGMENTS = frozenset({"", "top"})
 _PAGE_SUFFIXES = MARKDOWN_SUFFIXES | {".html", ".htm", ".xhtml"}
@@ -101,7 +102,7 @@ class LocalChecker:
         return resolve
 
     def _resolve(self, url: str, page: Page, page_rel: str, as_written: bool = False) -> Target:
-        if self.templates is not None and ("{{" in url or "{%" in url):
+        if self.templates is not None and ("{{" in url or "{%" in url) and not _NOT_WEB_SCHEME.match(url):
             return Target(scope=Scope.INTERNAL, resolved=url, result=CheckResult(
                 url=url, status=Status.UNVERIFIED, reason=Reason.TEMPLATE,
                 detail="template text: the site's macros fill in the target when it is built"))
