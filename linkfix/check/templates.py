@@ -20,7 +20,6 @@ what a template made.
 
 from __future__ import annotations
 
-import functools
 import logging
 import re
 from dataclasses import dataclass, replace
@@ -29,24 +28,24 @@ from typing import Any
 
 import yaml
 
-from ..extract.cpu_limit import CpuLimitExceeded, cpu_limit
 from ..extract.mkdocs.render import split_meta
 from ..extract.mkdocs.snippet_reads import project_dir_of, read_refusal
 from ..files.read import Unreadable, read_text
 from ..inputs.mkdocs import EnvValue, MkDocsProject, PythonCall, PythonName
-from ..model import Document, Link
+from ..model import CheckResult, Document, Link, Reason, Status
+from . import jinja_sandbox
 
 log = logging.getLogger(__name__)
 
 RENDER_SECONDS = 5.0  # CPU time one page's rendering may take (fastapi's largest data page: ~0.05 s)
 DATA_BYTES = 5_000_000  # a data file or an included template read at most
 MOST_VALUES = 1000  # distinct targets one template span may make; more stay unverified
-OUTPUT_CHARS = 20_000_000  # a page's rendering may write this much (memory, with the CPU bound above)
+# A scheme that names no target of the site (data:, mailto: ...), whatever template text fills it.
+_NOT_WEB_SCHEME = re.compile(r"^(?!https?:)[a-zA-Z][a-zA-Z0-9+.-]*:", re.IGNORECASE)
 # A value that would not stay one target as written (HTML attribute, Markdown link).
 _NOT_ONE_TARGET = re.compile(r"[\s\"'<>`]")
 # Marks put around a template target: the span's number, the loop item, the value.
 _OPEN, _ITEM, _VALUE, _CLOSE = "\ue000", "\ue001", "\ue002", "\ue003"
-_UNKNOWN = "\ue004"  # around the name of something the data does not define, where it is written out
 # The item is digits, or '' outside a loop (or the mark's own text where Jinja did not render it: `{% raw %}`).
 _MARKED = re.compile(f"{_OPEN}(\\d+){_ITEM}(.*?){_VALUE}(.*?){_CLOSE}", re.DOTALL)
 
@@ -107,6 +106,14 @@ class TemplateTargets:
                 out.extend(replace(link, url=value, template=_provenance(link.url, loop, items)) for value, items in found.values)
         return tuple(out)
 
+    def unrendered(self, url: str) -> CheckResult | None:
+        """The result of a target that is still template text (not rendered here, or left as
+        written by the engine), or None: it names a target of the site the build fills in."""
+        if not any(mark in url for mark in self._delimiters()[::2]) or _NOT_WEB_SCHEME.match(url):
+            return None
+        return CheckResult(url=url, status=Status.UNVERIFIED, reason=Reason.TEMPLATE,
+                           detail="template text: the site's macros fill in the target when it is built")
+
     # -- rendering ---------------------------------------------------------------------------
 
     def _render(self, text: str, spans: list[tuple[int, int]]) -> dict[tuple[int, int], Rendered]:
@@ -130,23 +137,20 @@ class TemplateTargets:
         except _Refused as exc:
             return result | every(str(exc))
         try:
-            with cpu_limit(RENDER_SECONDS):
-                output = _bounded_output(self._environment().from_string(body).generate(**variables))
-        except CpuLimitExceeded:
-            return result | every(f"rendering the page took more than {RENDER_SECONDS:g} s of CPU time")
-        except _TooLarge as exc:
+            output = jinja_sandbox.render(self._environment(), body, variables, RENDER_SECONDS)
+        except jinja_sandbox.TooLarge as exc:
             return result | every(str(exc))
         except Exception as exc:  # any failure of the template (Jinja's errors, a filter's TypeError): not rendered
-            return result | every(_failure(exc))
+            return result | every(jinja_sandbox.failure(exc))
         found: dict[int, dict[str, list[int]]] = {}
         for match in _MARKED.finditer(output):
             found.setdefault(int(match.group(1)), {}).setdefault(match.group(3).strip(), []).append(int(match.group(2)) if match.group(2).isdigit() else 0)
         for number, span in enumerate(spans):
             values = found.get(number, {})
-            unknown = next((value for value in values if _UNKNOWN in value), None)
+            unknown = next((value for value in values if jinja_sandbox.UNKNOWN in value), None)
             odd = next((value for value in values if not value or _NOT_ONE_TARGET.search(value)), None)
             if unknown is not None:
-                result[span] = Rendered(why_not=f"it uses `{unknown.split(_UNKNOWN)[1]}`, which the data the config names does not define "
+                result[span] = Rendered(why_not=f"it uses `{unknown.split(jinja_sandbox.UNKNOWN)[1]}`, which the data the config names does not define "
                                                 "(the build's macros, git or page may)")
             elif odd is not None:
                 result[span] = Rendered(why_not=f"it renders to {odd!r}, which is not one target as written")
@@ -161,12 +165,7 @@ class TemplateTargets:
         delimiters = {key: settings[f"j2_{key}"] for key in ("block_start_string", "block_end_string", "variable_start_string",
                                                               "variable_end_string", "comment_start_string", "comment_end_string")
                       if isinstance(settings.get(f"j2_{key}"), str) and settings[f"j2_{key}"]}
-        environment = _sandbox()(undefined=_unknown(), loader=self._loader(), autoescape=False, **delimiters)
-        # A name the data does not define may be defined in the build: `is defined` and `default`
-        # cannot decide for it here (see _unknown).
-        environment.tests.update(defined=_defined, undefined=lambda value: not _defined(value))
-        environment.filters.update(default=_default, d=_default)
-        return environment
+        return jinja_sandbox.environment(self._loader(), **delimiters)
 
     def _loader(self) -> Any:
         """`{% include %}` and `{% import %}` read templates from the engine's `include_dir`
@@ -268,92 +267,6 @@ class _Refused(Exception):
     """The page's data cannot be assembled as the engine would (the message says why)."""
 
 
-class _TooLarge(Exception):
-    """The rendering writes or makes more than a page may (the message says what)."""
-
-
-def _bounded_output(pieces: Any) -> str:
-    written: list[str] = []
-    size = 0
-    for piece in pieces:
-        size += len(piece)
-        if size > OUTPUT_CHARS:
-            raise _TooLarge(f"the page renders to more than {OUTPUT_CHARS:,} characters")
-        written.append(piece)
-    return "".join(written)
-
-
-@functools.cache
-def _unknown() -> type:
-    """Jinja's `undefined` here: a name the data does not define. Written out, it is a mark with
-    its name (a target holding one is not rendered; other text holding one is no concern of the
-    links'); followed (`page.title`, `now().year`) it stays unknown; any other use (a loop over it,
-    `if`, a test, arithmetic, its length) fails the page, as StrictUndefined does: the build may
-    define it, and the page's links could then be others."""
-    from jinja2 import StrictUndefined, UndefinedError
-
-    class Unknown(StrictUndefined):
-        __slots__ = ()
-
-        def _unknown(self) -> Any:
-            if self._undefined_exception is not UndefinedError:  # the sandbox's refusal (SecurityError): never a value
-                self._fail_with_undefined_error()
-            return self
-
-        def __str__(self) -> str:  # type: ignore[override]  # StrictUndefined types it as always raising
-            self._unknown()
-            return f"{_UNKNOWN}{self._undefined_name or '?'}{_UNKNOWN}"
-
-        def __getattr__(self, name: str) -> Any:
-            if name[:2] == "__":
-                raise AttributeError(name)
-            return self._unknown()
-
-        def __getitem__(self, key: Any) -> Any:
-            return self._unknown()
-
-        def __call__(self, *args: Any, **kwargs: Any) -> Any:
-            return self._unknown()
-
-    return Unknown
-
-
-def _defined(value: Any) -> bool:
-    from jinja2 import Undefined
-
-    if isinstance(value, Undefined):
-        value._fail_with_undefined_error()
-    return True
-
-
-def _default(value: Any, default_value: Any = "", boolean: bool = False) -> Any:
-    from jinja2 import Undefined
-    from jinja2.filters import do_default
-
-    return value if isinstance(value, Undefined) else do_default(value, default_value, boolean)
-
-
-@functools.cache
-def _sandbox() -> type:
-    """Jinja's SandboxedEnvironment (no attribute of Python's insides, `range` bounded), with
-    `*` and `**` bounded too: `'x' * 10**10` would take the memory of the machine at once."""
-    from jinja2.sandbox import SandboxedEnvironment
-
-    class Sandbox(SandboxedEnvironment):
-        intercepted_binops = frozenset({"*", "**"})
-
-        def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-            if operator == "**" and isinstance(right, int) and abs(right) > 64:
-                raise _TooLarge(f"the template raises a number to the power {right}")
-            if operator == "*":
-                for sized, count in ((left, right), (right, left)):
-                    if isinstance(sized, (str, list, tuple)) and isinstance(count, int) and len(sized) * count > OUTPUT_CHARS:
-                        raise _TooLarge(f"the template repeats a value {count:,} times")
-            return super().call_binop(context, operator, left, right)
-
-    return Sandbox
-
-
 def _engine(mkdocs: MkDocsProject) -> _Engine:
     for name in mkdocs.markdown_extensions:
         if name.split(".")[-1].split(":")[0] == "macros":
@@ -400,23 +313,6 @@ def _data(value: Any) -> Any:
     if isinstance(value, list):
         return [_data(v) for v in value if not isinstance(v, (PythonName, PythonCall))]
     return value
-
-
-def _failure(exc: Exception) -> str:
-    from jinja2 import TemplateAssertionError, TemplateNotFound, TemplateSyntaxError, UndefinedError
-    from jinja2.exceptions import SecurityError
-
-    if isinstance(exc, SecurityError):
-        return f"the template reaches for Python's insides, which the sandbox refuses ({exc})"
-    if isinstance(exc, UndefinedError):
-        return f"{exc}: not in the data the config names (the build's macros, git or page may define it)"
-    if isinstance(exc, TemplateNotFound):
-        return f"the template includes {exc.name}, which is not read here (outside the project, or missing)"
-    if isinstance(exc, TemplateAssertionError):  # a filter or test Jinja does not have
-        return f"{exc.message}: the macros engine's or the project's, which is not run here"
-    if isinstance(exc, TemplateSyntaxError):
-        return f"the page is not a template Jinja reads (line {exc.lineno}: {exc.message})"
-    return f"rendering failed ({type(exc).__name__}: {exc})"
 
 
 def _enclosing_loop(text: str, at: int, block: str, end_mark: str) -> str:
