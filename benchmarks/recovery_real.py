@@ -47,6 +47,7 @@ for entry in (ROOT, ROOT / "fixtures", ROOT / "benchmarks"):
 
 from realbench import diagnose, fitting, loso, stored  # noqa: E402
 from realbench.baselines import run_baselines  # noqa: E402
+from realbench.cache_stamp import StaleCache, claim  # noqa: E402
 from realbench.client import Client  # noqa: E402
 from realbench.docs_tree import write_tree  # noqa: E402
 from realbench.linkfix_runs import one_run, per_case  # noqa: E402
@@ -89,6 +90,9 @@ def _archive_report(real) -> None:
 
 
 async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
+    for kept in (args.cache, args.cache_dir):
+        if kept is not None:
+            claim(kept, dataset_dirs())  # a cache filled from another data set ranks against pages it no longer has
     dataset = load_dataset(*dataset_dirs())
     cases = [c for c in dataset.cases if not args.sites or c.site in args.sites]
     cases = cases[: args.cases] if args.cases else cases
@@ -328,7 +332,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.save:
             args.save.write_text(json.dumps(saved), encoding="utf-8")
         return 0
-    saved = asyncio.run(run_modes(args))
+    try:
+        saved = asyncio.run(run_modes(args))
+    except StaleCache as exc:
+        print(f"recovery_real.py: {exc}", file=sys.stderr)
+        return 2
     if args.save:
         args.save.write_text(json.dumps(saved), encoding="utf-8")
     return 0

@@ -8,7 +8,7 @@
    is here: ../shared/recovery-dev and ../shared/recovery-dev-grown), each case recovered on the
    real-moves web. Guards the evidence (features) as well.
 
-Floors sit a little under what was measured on 2026-11-27 (the commit that set them says how),
+Floors sit a little under what was measured on 2026-11-28 (the commit that set them says how),
 so that a case or two does not trip them and a real loss does. No timings.
 """
 
@@ -33,10 +33,10 @@ ROWS = Path(__file__).parent / "data" / "realmoves_rows.jsonl.gz"
 THRESHOLD = calibration.DEFAULT_AUTOFIX_CONFIDENCE
 
 #: The shipped model and gate over the stored candidates of 505 cases on 22 sites (measured
-#: 2026-11-27, four sites re-run without a stale cache: s@1 0.772, precision 0.947 over 301
-#: automatic fixes, coverage 0.564, right section 12 of 40).
+#: 2026-11-28, every site run without a cache: s@1 0.786, precision 0.960 over 303 automatic
+#: fixes, coverage 0.576, right section 12 of 40).
 #: Development figures: the gate's rules were chosen watching these cases.
-STORED_FLOORS = {"s@1": 0.76, "precision": 0.94, "coverage": 0.56, "section": 0.27}
+STORED_FLOORS = {"s@1": 0.77, "precision": 0.95, "coverage": 0.57, "section": 0.27}
 #: The subset through the real ranking.
 SUBSET_SITES = ("tljh.jupyter.org/en/latest", "oauthenticator.readthedocs.io/en/latest", "zarr.readthedocs.io/en/stable")
 #: measured: 38 cases, right at the top 34 (0.89), 31 automatic fixes, none wrong.
