@@ -211,7 +211,7 @@ async def check_documents(
             result = external_results.get(target.resolved) or replace(offline, url=target.resolved)
         else:
             result = local.check(target)
-        if link.page.rewritten_by and result.status is Status.BROKEN and target.scope is Scope.INTERNAL:
+        if link.page.rewrites(link) and result.status is Status.BROKEN and target.scope is Scope.INTERNAL:
             result = local.rewritten(result, link.page)
         if link.template:  # where the target came from: the template, its data item (or why not rendered)
             result = replace(result, detail=f"{result.detail} ({link.template})" if result.detail else link.template)

@@ -16,8 +16,8 @@ _KINDS = {kind.value: kind for kind in LinkKind}
 _DIALECTS = {dialect.value: dialect for dialect in Dialect}
 # A link row: url, kind, page index, span path, line, column, start, end, anchor text, context, tag, reference, unverified, template.
 _LINK_ROW = (str, str, int, str, int, int, int, int, str, str, str, str, str, str)
-# path, url, title, text, ids, base, build_ids, rewritten_by, unsure_ids, unsure_why, dialect, build_ids_below
-_PAGE_ROW = (str, str, str, str, list, str, str, str, list, str, str, list)
+# path, url, title, text, ids, base, build_ids, rewritten_by, unsure_ids, unsure_why, dialect, build_ids_below, rewritten_after
+_PAGE_ROW = (str, str, str, str, list, str, str, str, list, str, str, list, int)
 _TEXT = {str}
 _SILENCED_ROW = (int, int, str, int)  # first line, last line, comment, the comment's line
 
@@ -40,7 +40,8 @@ def encode(document: Document) -> dict[str, Any]:
 
 def _page_row(page: Page) -> list[Any]:
     return [page.path, page.url, page.title, page.text, sorted(page.ids), page.base, page.build_ids, page.rewritten_by,
-            sorted(page.unsure_ids), page.unsure_why, page.dialect.value, sorted(page.build_ids_below)]
+            sorted(page.unsure_ids), page.unsure_why, page.dialect.value, sorted(page.build_ids_below),
+            page.rewritten_after]
 
 
 def decode(data: Any) -> Document | None:
@@ -75,7 +76,7 @@ def _page(row: Any) -> Page | None:
     if type(row) is not list or tuple(map(type, row)) != _PAGE_ROW or not set(map(type, row[4])) <= _TEXT \
             or not set(map(type, row[8])) <= _TEXT or row[10] not in _DIALECTS or not set(map(type, row[11])) <= _TEXT:
         return None
-    path, url, title, text, ids, base, build_ids, rewritten_by, unsure_ids, unsure_why, dialect, build_ids_below = row
+    path, url, title, text, ids, base, build_ids, rewritten_by, unsure_ids, unsure_why, dialect, build_ids_below, rewritten_after = row
     return Page(path=path, url=url, title=title, text=text, ids=frozenset(ids), base=base, build_ids=build_ids,
                 rewritten_by=rewritten_by, unsure_ids=frozenset(unsure_ids), unsure_why=unsure_why, dialect=_DIALECTS[dialect],
-                build_ids_below=frozenset(build_ids_below))
+                build_ids_below=frozenset(build_ids_below), rewritten_after=rewritten_after)
