@@ -230,15 +230,20 @@ class Link:
     # Why this link must not be checked at all ('' for an ordinary link): its target is made of
     # text from more than one file (an include spliced into the page). Reported as unverified.
     unverified: str = ""
+    # How a macros template made this target ('' for a target written as is): the template text
+    # and the loop items it was rendered from, or why it could not be rendered (check.templates).
+    # The span holds the template, not this URL: `fix` never edits it.
+    template: str = ""
 
     def __reduce__(self) -> tuple[Any, ...]:  # see Span.__reduce__
-        return _link, (self.url, self.kind, self.span, self.page, self.anchor_text, self.context, self.tag, self.reference, self.unverified)
+        return _link, (self.url, self.kind, self.span, self.page, self.anchor_text, self.context, self.tag, self.reference, self.unverified,
+                       self.template)
 
 
 def _link(url: str, kind: LinkKind, span: Span, page: Page, anchor_text: str, context: str, tag: str, reference: str,
-          unverified: str = "") -> Link:
+          unverified: str = "", template: str = "") -> Link:
     return Link(url=url, kind=kind, span=span, page=page, anchor_text=anchor_text, context=context, tag=tag, reference=reference,
-                unverified=unverified)
+                unverified=unverified, template=template)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

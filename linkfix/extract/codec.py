@@ -14,8 +14,8 @@ from ..model import Dialect, Document, Link, LinkKind, Page, Silenced, Span
 
 _KINDS = {kind.value: kind for kind in LinkKind}
 _DIALECTS = {dialect.value: dialect for dialect in Dialect}
-# A link row: url, kind, page index, span path, line, column, start, end, anchor text, context, tag, reference, unverified.
-_LINK_ROW = (str, str, int, str, int, int, int, int, str, str, str, str, str)
+# A link row: url, kind, page index, span path, line, column, start, end, anchor text, context, tag, reference, unverified, template.
+_LINK_ROW = (str, str, int, str, int, int, int, int, str, str, str, str, str, str)
 # path, url, title, text, ids, base, build_ids, rewritten_by, unsure_ids, unsure_why, dialect, build_ids_below, rewritten_after
 _PAGE_ROW = (str, str, str, str, list, str, str, str, list, str, str, list, int)
 _TEXT = {str}
@@ -33,7 +33,7 @@ def encode(document: Document) -> dict[str, Any]:
             page_rows.append(_page_row(link.page))
         span = link.span
         links.append([link.url, link.kind.value, index, span.path, span.line, span.column, span.start, span.end,
-                      link.anchor_text, link.context, link.tag, link.reference, link.unverified])
+                      link.anchor_text, link.context, link.tag, link.reference, link.unverified, link.template])
     silenced = [[s.first, s.last, s.comment, s.line] for s in document.silenced]
     return {"pages": page_rows, "links": links, "warnings": list(document.warnings), "silenced": silenced}
 
@@ -59,12 +59,12 @@ def decode(data: Any) -> Document | None:
     for row in data["links"]:
         if type(row) is not list or tuple(map(type, row)) != row_types:
             return None
-        url, kind, index, path, line, column, start, end, anchor_text, context, tag, reference, unverified = row
+        url, kind, index, path, line, column, start, end, anchor_text, context, tag, reference, unverified, template = row
         if kind not in kinds or not 0 <= index < len(pages):
             return None
         links.append(Link(url=url, kind=kinds[kind], span=Span(path=path, line=line, column=column, start=start, end=end),
                           page=pages[index], anchor_text=anchor_text, context=context, tag=tag,  # type: ignore[arg-type]
-                          reference=reference, unverified=unverified))
+                          reference=reference, unverified=unverified, template=template))
     silenced = data.get("silenced")
     if type(silenced) is not list or not all(type(row) is list and tuple(map(type, row)) == _SILENCED_ROW for row in silenced):
         return None

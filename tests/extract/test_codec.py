@@ -31,7 +31,7 @@ def documents(draw) -> Document:
     others = draw(st.lists(pages, max_size=2))
     links = draw(st.lists(
         st.builds(Link, url=text, kind=st.sampled_from(LinkKind), span=spans, page=st.sampled_from([own, *others]),
-                  anchor_text=text, context=text, tag=text, reference=text, unverified=text),
+                  anchor_text=text, context=text, tag=text, reference=text, unverified=text, template=text),
         max_size=6,
     ))
     warnings = draw(st.lists(text, max_size=2))
@@ -58,7 +58,8 @@ def test_every_field_is_encoded():
     assert {f.name for f in fields(Page)} == {"path", "url", "title", "text", "ids", "base", "build_ids", "rewritten_by", "unsure_ids", "unsure_why",
                                                   "dialect", "build_ids_below", "rewritten_after"}
     assert {f.name for f in fields(Span)} == {"path", "line", "column", "start", "end"}
-    assert {f.name for f in fields(Link)} == {"url", "kind", "span", "page", "anchor_text", "context", "tag", "reference", "unverified"}
+    assert {f.name for f in fields(Link)} == {"url", "kind", "span", "page", "anchor_text", "context", "tag", "reference", "unverified",
+                                                  "template"}
 
 
 def test_real_extractions_round_trip_and_links_share_their_page_again():
