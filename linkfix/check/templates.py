@@ -45,7 +45,7 @@ _NOT_WEB_SCHEME = re.compile(r"^(?!https?:)[a-zA-Z][a-zA-Z0-9+.-]*:", re.IGNOREC
 # A value that would not stay one target as written (HTML attribute, Markdown link).
 _NOT_ONE_TARGET = re.compile(r"[\s\"'<>`]")
 # Marks put around a template target: the span's number, the loop item, the value.
-_OPEN, _ITEM, _VALUE, _CLOSE = "\ue000", "\ue001", "\ue002", "\ue003"
+_OPEN, _ITEM, _VALUE, _CLOSE = _MARKS = "\ue000", "\ue001", "\ue002", "\ue003"
 # The item is digits, or '' outside a loop (or the mark's own text where Jinja did not render it: `{% raw %}`).
 _MARKED = re.compile(f"{_OPEN}(\\d+){_ITEM}(.*?){_VALUE}(.*?){_CLOSE}", re.DOTALL)
 
@@ -122,6 +122,8 @@ class TemplateTargets:
 
         if self.refusal:
             return every(self.refusal)
+        if any(mark in text for mark in _MARKS):  # they would be taken for linkfix's own marks
+            return every("the page holds the private-use characters U+E000 to U+E003 that mark template targets here")
         meta = split_meta(text).meta
         if not self._renders(meta):
             return every("the macros engine does not render this page (render_macros, render_by_default)")

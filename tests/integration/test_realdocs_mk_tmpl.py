@@ -197,3 +197,15 @@ def test_the_engines_own_delimiters_are_read(tmp_path):
     page = '{% for item in links %}\n<img src="[[ item.img ]]">\n{% endfor %}\n'
     results = check(tmp_path, config, {"index.md": page, "img/a.png": ""}, {"data/links.yml": "links: [{img: /img/a.png}, {img: /img/b.png}]\n"})
     assert {r.link.url: r.result.status for r in results} == {"/img/a.png": Status.OK, "/img/b.png": Status.BROKEN}
+
+
+def test_a_page_holding_the_mark_characters_is_not_rendered(tmp_path):
+    # The rendering finds its targets by private-use marks put around them: a page that already
+    # holds one could make a value out of its own text, so its template targets stay unverified.
+    page = LOOP + "\nA private-use character: \ue002 here.\n"
+    results = check(tmp_path, PLUGIN, {"index.md": page, "guide.md": "# Guide\n"},
+                    {"data/links.yml": "links:\n  - {title: Gone, page: gone.md}\n"})
+    by_url = {r.link.url: r for r in results}
+    assert "gone.md" not in by_url
+    assert by_url["{{item.page}}"].result.status is Status.UNVERIFIED
+    assert "U+E000" in by_url["{{item.page}}"].result.detail
