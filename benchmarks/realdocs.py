@@ -133,10 +133,12 @@ def venv_of(project: Project, shared_venv: Path) -> Path:
     return venv_for(project.name) if project.fetched else shared_venv
 
 
-def source_findings(project: Project, project_dir: Path, timeout: float, env: Environment):
-    """linkfix's source check of one project in one environment: (run, findings, links, unverified)."""
+def source_findings(project: Project, project_dir: Path, timeout: float, env: Environment, trusted: bool = False):
+    """linkfix's source check of one project in one environment (`trusted`: with
+    --trust-project-code): (run, findings, links, unverified)."""
     config_dir, docs = docs_dir_of(project_dir, project)
-    run = run_linkfix(Path(project.config).name, cwd=config_dir, timeout=timeout, python=env.python)
+    run = run_linkfix(Path(project.config).name, cwd=config_dir, timeout=timeout, python=env.python,
+                      extra=("--trust-project-code",) if trusted else ())
     return (run, linkfix_findings(run.report, docs, f"linkfix-{env.name}"), linkfix_links(run.report, docs),
             unverified(run.report, docs))
 
@@ -148,7 +150,8 @@ def environments_for(project: Project, corpus: Path, shared_venv: Path, wanted: 
 
 # -- --check ------------------------------------------------------------------------------
 
-def check_mode(corpus: Path, more: Path, shared_venv: Path, names: list[str], envs: list[str], timeout: float) -> int:
+def check_mode(corpus: Path, more: Path, shared_venv: Path, names: list[str], envs: list[str], timeout: float,
+               trusted: bool = False) -> int:
     judgements = load_judgements()["projects"]
     failures = 0
     for project in PROJECTS:
@@ -163,7 +166,7 @@ def check_mode(corpus: Path, more: Path, shared_venv: Path, names: list[str], en
             if not env.python:
                 print(f"{project.name} [{env.name}]: skipped ({env.why_not})")
                 continue
-            run, findings, _, left = source_findings(project, project_dir, timeout, env)
+            run, findings, _, left = source_findings(project, project_dir, timeout, env, trusted)
             if not run.report:
                 print(f"{project.name} [{env.name}]: FAIL — linkfix gave no report (exit {run.returncode}): {run.stderr[-500:]}")
                 failures += 1
@@ -405,6 +408,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, default=Path("/tmp/linkfix-realdocs"))
     parser.add_argument("--project", action="append", default=[], help="only this project (repeatable)")
     parser.add_argument("--check", action="store_true", help="linkfix only, against the stored judged truth")
+    parser.add_argument("--trust-project-code", action="store_true",
+                        help="--check with linkfix's --trust-project-code (runs the projects' hooks and markdown-exec fences)")
     parser.add_argument("--json", type=Path, help="write every judged link here")
     parser.add_argument("--write-expected", action="store_true", help="store the judged truth for --check")
     parser.add_argument("--reuse-builds", action="store_true",
@@ -422,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     start = time.perf_counter()
     if args.check:
-        code = check_mode(args.corpus, args.more, args.venv, args.project, args.env, args.timeout)
+        code = check_mode(args.corpus, args.more, args.venv, args.project, args.env, args.timeout, args.trust_project_code)
     else:
         code = full_mode(args.corpus, args.more, args.venv, args.work, args.project, args.timeout, args.json,
                          args.write_expected, args.reuse_builds)

@@ -9,7 +9,8 @@ ratio is taken per round and its median and spread are printed, with every wall 
 - `page`: one staged page of a real MkDocs project checked offline as the pre-commit hook does
   (`linkfix check --offline FILE` from the project's top, its mkdocs.yml found). Pre-commit's
   environment has only linkfix and its dependencies: give that environment's Python with
-  `--hook-python` (a venv with `pip install -e .` and nothing else). `../shared/tools/alone`
+  `--hook-python` (a venv with `pip install .` and nothing else: pre-commit installs a copy,
+  not an editable one, whose import hook costs every run ~0.03 s of start-up). `../shared/tools/alone`
   is no stand-in here: it walks every installed distribution at start-up (~0.4 s of its own).
   Default page: typer's docs/tutorial/first-steps.md from ../shared/realdocs. Target <= 4x.
 - `site`: a built site without fragments, offline (Debian's python3.11-doc,
@@ -45,7 +46,9 @@ SITE = Path("/usr/share/doc/python3.11/html")
 TIMEOUT = 900  # seconds any one run may take
 # The children run as an installed linkfix does: pip writes the bytecode of what it installs, so
 # a hook never compiles linkfix from source. PYTHONDONTWRITEBYTECODE (set in some sandboxes)
-# would make every timed run compile its ~90 modules again: a cost no user pays.
+# would make every timed run compile its ~90 modules again: a cost no user pays. It would also
+# keep the command from writing the compiled patterns and methods it keeps beside that bytecode
+# (linkfix.store.compiled): the warm-up round writes them, as a user's first run does.
 CHILD_ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 
 

@@ -191,12 +191,22 @@ class Page:
     # check ('' if nothing: a project hook that is not run): a link written on it that is
     # broken here may work on the built site, so it is unverified rather than broken.
     rewritten_by: str = ""
+    # Where in the page's source the rewrite may first change the page (its paragraph's start):
+    # an inline link written wholly before it is the page's own (0: anywhere).
+    rewritten_after: int = 0
     # Ids the page's source spells (a heading's words, an explicit id) that this rendering did
     # not make because what makes them is not available here (an extension, a slugify), as
     # `id_key`s; and why. A fragment among them is unverified rather than broken.
     unsure_ids: frozenset[str] = frozenset()
     unsure_why: str = ""
     dialect: Dialect = Dialect.COMMONMARK  # which markdown renders the page (its markdown links)
+
+    def rewrites(self, link: Link) -> bool:
+        """Whether what rewrites this page when the site is built may change `link`: anything
+        written from `rewritten_after` on, in a file the page includes, or a reference link
+        (text put in anywhere may define its label again)."""
+        return bool(self.rewritten_by) and not (link.span.path == self.path and link.kind is not LinkKind.REFERENCE
+                                                and link.span.end <= self.rewritten_after)
 
 
 def id_key(text: str) -> str:
@@ -224,15 +234,20 @@ class Link:
     # Why this link must not be checked at all ('' for an ordinary link): its target is made of
     # text from more than one file (an include spliced into the page). Reported as unverified.
     unverified: str = ""
+    # How a macros template made this target ('' for a target written as is): the template text
+    # and the loop items it was rendered from, or why it could not be rendered (check.templates).
+    # The span holds the template, not this URL: `fix` never edits it.
+    template: str = ""
 
     def __reduce__(self) -> tuple[Any, ...]:  # see Span.__reduce__
-        return _link, (self.url, self.kind, self.span, self.page, self.anchor_text, self.context, self.tag, self.reference, self.unverified)
+        return _link, (self.url, self.kind, self.span, self.page, self.anchor_text, self.context, self.tag, self.reference, self.unverified,
+                       self.template)
 
 
 def _link(url: str, kind: LinkKind, span: Span, page: Page, anchor_text: str, context: str, tag: str, reference: str,
-          unverified: str = "") -> Link:
+          unverified: str = "", template: str = "") -> Link:
     return Link(url=url, kind=kind, span=span, page=page, anchor_text=anchor_text, context=context, tag=tag, reference=reference,
-                unverified=unverified)
+                unverified=unverified, template=template)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

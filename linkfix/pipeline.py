@@ -208,15 +208,19 @@ async def check_documents(
 
     results: list[LinkResult] = []
     offline = CheckResult(url="", status=Status.EXCLUDED, reason=Reason.OFFLINE, detail="external link not checked (--offline)")
-    for link, target in placed:
+    placed.reverse()  # taken from the end: each pair is let go as its result is made (a lower peak)
+    while placed:
+        link, target = placed.pop()
         if target.result is not None:
             result = target.result
         elif target.scope is Scope.EXTERNAL:
             result = external_results.get(target.resolved) or replace(offline, url=target.resolved)
         else:
             result = local.check(target)
-        if link.page.rewritten_by and result.status is Status.BROKEN and target.scope is Scope.INTERNAL:
+        if link.page.rewrites(link) and result.status is Status.BROKEN and target.scope is Scope.INTERNAL:
             result = local.rewritten(result, link.page)
+        if link.template:  # where the target came from: the template, its data item (or why not rendered)
+            result = replace(result, detail=f"{result.detail} ({link.template})" if result.detail else link.template)
         results.append(LinkResult(link=link, resolved=target.resolved, scope=target.scope, result=result))
 
     if config.suggest:
@@ -259,9 +263,11 @@ def resolve_links(rel: str, doc: Document, local: LocalChecker, ignores: Ignores
     # A link extraction says must not be checked (`Link.unverified`) is not even resolved. A link
     # the build made (no place in the source: an extension's, a hook's) is in Python-Markdown's
     # tree, where MkDocs rewrites links to docs files as it does Markdown links.
+    # A macros template's target is checked as each value it renders to from the project's data.
+    links = local.templates.links(local.project.root / rel, doc) if local.templates is not None else doc.links
     found = [(link, _not_checked(link) if link.unverified else
               resolve(f"http://{link.url}" if link.kind is LinkKind.BARE and is_gfm_www(link.url) else decode(link),
-                      link.kind is LinkKind.HTML and link.span.start != link.span.end)) for link in doc.links]
+                      link.kind is LinkKind.HTML and link.span.start != link.span.end)) for link in links]
     if ignores.patterns or doc.silenced:
         found = [(link, ignores.target(link, target, doc.silenced)) for link, target in found]
     return found

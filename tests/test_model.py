@@ -17,7 +17,8 @@ PAGE = Page(path="docs/a.md", url="a.html", title="A", text="words", ids=frozens
 def test_span_and_link_survive_pickling_with_every_field_set():
     span = Span(**SPAN_VALUES)
     link_values = {"url": "https://x.org/b#c", "kind": LinkKind.REFERENCE, "span": span, "page": PAGE, "anchor_text": "B",
-                   "context": "see B", "tag": "a[href]", "reference": "b", "unverified": "why not"}
+                   "context": "see B", "tag": "a[href]", "reference": "b", "unverified": "why not",
+                   "template": "rendered from `{{ b.url }}`"}
     # A field added to Span or Link must be added to its __reduce__ (and to these values).
     assert {f.name for f in fields(Span)} == set(SPAN_VALUES)
     assert {f.name for f in fields(Link)} == set(link_values)

@@ -33,9 +33,9 @@ from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..model import CheckResult, Page, Reason, Scope, Status, id_key
 from .mkdocs_links import MkDocsLinks
 from .site import SitePlace
+from .templates import TemplateTargets
 
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
-_NOT_WEB_SCHEME = re.compile(r"^(?!https?:)[a-zA-Z][a-zA-Z0-9+.-]*:", re.IGNORECASE)  # data:, mailto: ... whatever fills them
 # Fragments every browser honours without a matching id.
 _IMPLICIT_FRAGMENTS = frozenset({"", "top"})
 _PAGE_SUFFIXES = MARKDOWN_SUFFIXES | {".html", ".htm", ".xhtml"}
@@ -71,7 +71,7 @@ class LocalChecker:
         self.site_path_prefix = self.site.path_prefix  # stripped from root-relative links ('docs/')
         files = project.mkdocs_files
         self.mkdocs_links = MkDocsLinks(files, project.site_files) if files is not None else None
-        self._templates = bool(project.mkdocs and project.mkdocs.renders_templates)  # a macros plugin or extension
+        self.templates = TemplateTargets(project.mkdocs) if project.mkdocs and project.mkdocs.renders_templates else None  # macros
         self._resolved: dict[tuple, Target] = {}
         self._checked: dict[str, CheckResult] = {}
         self.now = time.time()
@@ -101,10 +101,9 @@ class LocalChecker:
         return resolve
 
     def _resolve(self, url: str, page: Page, page_rel: str, as_written: bool = False) -> Target:
-        if self._templates and ("{{" in url or "{%" in url) and not _NOT_WEB_SCHEME.match(url):
-            return Target(scope=Scope.INTERNAL, resolved=url, result=CheckResult(
-                url=url, status=Status.UNVERIFIED, reason=Reason.TEMPLATE,
-                detail="template text: the site's macros fill in the target when it is built"))
+        unrendered = self.templates.unrendered(url) if self.templates is not None else None
+        if unrendered is not None:  # template text left as written (see check.templates)
+            return Target(scope=Scope.INTERNAL, resolved=url, result=unrendered)
         base = page.base
         if base and _SCHEME.match(base) is None and not base.startswith("//"):
             # A relative <base href> moves the page's directory within the site.

@@ -14,10 +14,10 @@ from ..model import Dialect, Document, Link, LinkKind, Page, Silenced, Span
 
 _KINDS = {kind.value: kind for kind in LinkKind}
 _DIALECTS = {dialect.value: dialect for dialect in Dialect}
-# A link row: url, kind, page index, span path, line, column, start, end, anchor text, context, tag, reference, unverified.
-_LINK_ROW = (str, str, int, str, int, int, int, int, str, str, str, str, str)
-# path, url, title, text, ids, base, build_ids, rewritten_by, unsure_ids, unsure_why, dialect, build_ids_below
-_PAGE_ROW = (str, str, str, str, list, str, str, str, list, str, str, list)
+# A link row: url, kind, page index, span path, line, column, start, end, anchor text, context, tag, reference, unverified, template.
+_LINK_ROW = (str, str, int, str, int, int, int, int, str, str, str, str, str, str)
+# path, url, title, text, ids, base, build_ids, rewritten_by, unsure_ids, unsure_why, dialect, build_ids_below, rewritten_after
+_PAGE_ROW = (str, str, str, str, list, str, str, str, list, str, str, list, int)
 _TEXT = {str}
 _SILENCED_ROW = (int, int, str, int)  # first line, last line, comment, the comment's line
 
@@ -33,14 +33,15 @@ def encode(document: Document) -> dict[str, Any]:
             page_rows.append(_page_row(link.page))
         span = link.span
         links.append([link.url, link.kind.value, index, span.path, span.line, span.column, span.start, span.end,
-                      link.anchor_text, link.context, link.tag, link.reference, link.unverified])
+                      link.anchor_text, link.context, link.tag, link.reference, link.unverified, link.template])
     silenced = [[s.first, s.last, s.comment, s.line] for s in document.silenced]
     return {"pages": page_rows, "links": links, "warnings": list(document.warnings), "silenced": silenced}
 
 
 def _page_row(page: Page) -> list[Any]:
     return [page.path, page.url, page.title, page.text, sorted(page.ids), page.base, page.build_ids, page.rewritten_by,
-            sorted(page.unsure_ids), page.unsure_why, page.dialect.value, sorted(page.build_ids_below)]
+            sorted(page.unsure_ids), page.unsure_why, page.dialect.value, sorted(page.build_ids_below),
+            page.rewritten_after]
 
 
 def decode(data: Any) -> Document | None:
@@ -58,12 +59,12 @@ def decode(data: Any) -> Document | None:
     for row in data["links"]:
         if type(row) is not list or tuple(map(type, row)) != row_types:
             return None
-        url, kind, index, path, line, column, start, end, anchor_text, context, tag, reference, unverified = row
+        url, kind, index, path, line, column, start, end, anchor_text, context, tag, reference, unverified, template = row
         if kind not in kinds or not 0 <= index < len(pages):
             return None
         links.append(Link(url=url, kind=kinds[kind], span=Span(path=path, line=line, column=column, start=start, end=end),
                           page=pages[index], anchor_text=anchor_text, context=context, tag=tag,  # type: ignore[arg-type]
-                          reference=reference, unverified=unverified))
+                          reference=reference, unverified=unverified, template=template))
     silenced = data.get("silenced")
     if type(silenced) is not list or not all(type(row) is list and tuple(map(type, row)) == _SILENCED_ROW for row in silenced):
         return None
@@ -75,7 +76,7 @@ def _page(row: Any) -> Page | None:
     if type(row) is not list or tuple(map(type, row)) != _PAGE_ROW or not set(map(type, row[4])) <= _TEXT \
             or not set(map(type, row[8])) <= _TEXT or row[10] not in _DIALECTS or not set(map(type, row[11])) <= _TEXT:
         return None
-    path, url, title, text, ids, base, build_ids, rewritten_by, unsure_ids, unsure_why, dialect, build_ids_below = row
+    path, url, title, text, ids, base, build_ids, rewritten_by, unsure_ids, unsure_why, dialect, build_ids_below, rewritten_after = row
     return Page(path=path, url=url, title=title, text=text, ids=frozenset(ids), base=base, build_ids=build_ids,
                 rewritten_by=rewritten_by, unsure_ids=frozenset(unsure_ids), unsure_why=unsure_why, dialect=_DIALECTS[dialect],
-                build_ids_below=frozenset(build_ids_below))
+                build_ids_below=frozenset(build_ids_below), rewritten_after=rewritten_after)

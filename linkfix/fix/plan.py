@@ -122,6 +122,10 @@ NAV_NOT_EDITED = "not rewritten: a nav entry of the MkDocs config; edit the nav 
 NOT_PLACED = ("not rewritten: its target is not written at this place (an included file or the site's build makes "
               "the link); fix it where it comes from")
 
+#: Why a target a macros template rendered is never rewritten.
+FROM_TEMPLATE = ("not rewritten: a template renders this target from the project's data; fix the data file "
+                 "(or the template) it comes from")
+
 
 def _plan_one(item: LinkResult, options: FixOptions, history: History | None) -> tuple[Fix | None, list[str]]:
     result = item.result
@@ -129,6 +133,8 @@ def _plan_one(item: LinkResult, options: FixOptions, history: History | None) ->
         return None, [NOT_PLACED] if result.status is Status.BROKEN else []
     if item.link.tag == NAV_TAG:  # the config's nav: its shape and YAML are the maintainers' (check/mkdocs_nav.py)
         return None, [NAV_NOT_EDITED] if result.status is Status.BROKEN else []
+    if item.link.template:  # the span holds template text, not this URL
+        return None, [FROM_TEMPLATE] if result.status is Status.BROKEN else []
     if result.status is Status.REDIRECTED:
         if result.reason == Reason.MKDOCS_REDIRECT:  # an internal page that redirect_maps sends elsewhere
             if not options.update_redirects:

@@ -87,6 +87,7 @@ class MkDocsProject:
     plugins: tuple[str, ...] = ()  # the configured plugin names, in order (`search`, `macros`, ...)
     # -- What the build makes that the sources do not show (linkfix.inputs.mkdocs_made) ----------
     plugin_configs: dict[str, dict] = field(default_factory=dict)  # plugin name -> its settings ({} when none)
+    extra: dict[str, Any] = field(default_factory=dict)  # `extra:` as read (`!ENV` values kept as EnvValue)
     hooks: tuple[Path, ...] = ()  # `hooks:` files (resolved): the project's own code, run by `mkdocs build`
     theme_name: str = "mkdocs"  # `theme.name` (None for a custom_dir-only theme is "")
     static_templates: tuple[str, ...] = ()  # `theme.static_templates`: pages the theme renders on its own
@@ -199,6 +200,7 @@ def read_mkdocs(path: Path) -> MkDocsProject:
         exclude_regexes=_strings(excluded.get("regex")),
         theme_dirs=((base / custom_dir).resolve(),) if custom_dir else (),
         plugin_configs={name: plugins[name] for name in plugins if _enabled(plugins, name)},
+        extra=data["extra"] if isinstance(data.get("extra"), dict) else {},
         hooks=tuple((base / hook).resolve() for hook in _strings(data.get("hooks"))),
         theme_name=_theme_name(theme),
         static_templates=_strings(theme.get("static_templates")) if isinstance(theme, dict) else (),

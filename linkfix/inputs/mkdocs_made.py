@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .hook_substitutions import first_change
 from .mkdocs import MkDocsProject
 from .pysource import FILE_EVENTS, PythonReading, names_match, read_python
 
@@ -44,6 +45,9 @@ THEME_DISTRIBUTIONS = {"material": "mkdocs-material", "terminal": "mkdocs-termin
 #: Where a theme that is not installed keeps its static files (what a link into it starts with);
 #: a theme not listed may have them anywhere: a link to a stylesheet, script, image or font is unverified.
 THEME_STATIC = {"material": ("assets/",)}
+# An HTML rewrite's pattern is looked for more loosely than it matches: this check's HTML is not
+# MkDocs' to the byte (no permalinks, plain code blocks).
+_LOOSE = re.IGNORECASE | re.MULTILINE | re.DOTALL
 STATIC_SUFFIXES = frozenset({".css", ".js", ".mjs", ".map", ".png", ".jpg", ".jpeg", ".gif", ".svg", ".ico", ".webp", ".avif",
                              ".woff", ".woff2", ".ttf", ".otf", ".eot"})
 
@@ -90,6 +94,27 @@ class PageRewriter:
         markdown_events = reading.rewrites & {"on_page_read_source", "on_page_markdown"}
         html_events = reading.rewrites & {"on_page_content", "on_post_page"}
         return bool(markdown_events and reading.touches(markdown)) or bool(html_events and reading.touches(html or markdown))
+
+    def changes_from(self, markdown: str, html: str = "") -> int | None:
+        """Where in the page's Markdown (as `on_page_markdown` gets it) the hook may first change
+        the page: None when it cannot touch it, 0 when it may change any part. Only an
+        `on_page_markdown` that substitutes literal patterns is placed (its first match); a
+        rewrite of the HTML may change any part of it (what it puts in is placed in HTML this
+        check does not render as MkDocs does: a comment it opens or a `<base>` it adds reaches
+        links before it too)."""
+        reading, starts = self.reading, []
+        for event in sorted(reading.rewrites) if not reading.error else ["?"]:
+            found = reading.substituted(event)
+            if event == "on_page_markdown" and found is not None:
+                start = first_change(found, markdown)
+            elif event == "on_page_content" and found is not None:
+                start = 0 if any(re.search(s.pattern, text, s.flags | _LOOSE) for s in found for text in (html, markdown)) else None
+            else:
+                text = markdown if event in ("on_page_read_source", "on_page_markdown") else html or markdown
+                start = 0 if reading.error or reading.touches(text) else None
+            if start is not None:
+                starts.append(start)
+        return min(starts, default=None)
 
 
 @dataclass(slots=True, kw_only=True)

@@ -9,6 +9,8 @@ that only those are `unverified` and everything else stays exact:
 - `patterns`: what it looks for in a page's text, as regular expressions (its `re` patterns,
   and the constant strings it replaces or tests for); None when one of its `re` patterns is not
   a constant, or when it rewrites pages and looks for nothing (then any page may be touched);
+- `substitutions`: per page event it rewrites with, the literal patterns it only substitutes
+  (hook_substitutions), or None when it may change the text otherwise;
 - `names`: the file names and paths it spells (string constants, and f-strings as patterns:
   `f"sample/{n}-bottles.md"` is `sample/.+-bottles\\.md`), which is what it can write.
 
@@ -21,6 +23,8 @@ import ast
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
+from .hook_substitutions import Substitution, substitutions
 
 MAX_BYTES = 1_000_000  # a hook or script larger than this is not read (every finding it could touch is unverified)
 MAX_MODULES = 12  # the file and the local modules it imports, followed to this many files
@@ -45,6 +49,12 @@ class PythonReading:
     patterns: tuple[str, ...] | None = ()
     names: tuple[str, ...] = ()  # regular expressions for the paths it names
     error: str = ""  # why it could not be read ('' when it was)
+    # event -> the literal patterns it only substitutes in its text, in order (None: it may change it otherwise)
+    substitutions: tuple[tuple[str, tuple[Substitution, ...] | None], ...] = ()
+
+    def substituted(self, event: str) -> tuple[Substitution, ...] | None:
+        """The literal substitutions `event` makes to its text, None when not proven to be only those."""
+        return dict(self.substitutions).get(event) if not self.error else None
 
     def touches(self, text: str) -> bool:
         """Whether a page event could change a page whose text is `text`."""
@@ -111,7 +121,8 @@ def read_python(path: Path) -> PythonReading:
                          if isinstance(node, ast.FunctionDef) and node.name in TEXT_EVENTS and _may_change(node))
     unknown = reader.unknown or (bool(rewrites) and not reader.patterns)
     return PythonReading(path=path, events=events, rewrites=rewrites, patterns=None if unknown else tuple(dict.fromkeys(reader.patterns)),
-                         names=tuple(dict.fromkeys(reader.names)))
+                         names=tuple(dict.fromkeys(reader.names)),
+                         substitutions=tuple((event, substitutions(trees[0], event)) for event in sorted(rewrites)))
 
 
 def _local_imports(tree: ast.Module, directory: Path) -> list[Path]:

@@ -20,7 +20,8 @@ count = st.integers(min_value=0, max_value=2**53)
 
 pages = st.builds(Page, path=text, url=text, title=text, text=st.text(max_size=200), ids=st.frozensets(text, max_size=5), base=text,
                   build_ids=text, rewritten_by=text, unsure_ids=st.frozensets(text, max_size=3), unsure_why=text,
-                  dialect=st.sampled_from(Dialect), build_ids_below=st.frozensets(text, max_size=3))
+                  dialect=st.sampled_from(Dialect), build_ids_below=st.frozensets(text, max_size=3),
+                  rewritten_after=st.integers(min_value=0, max_value=10**6))
 spans = st.builds(Span, path=text, line=count, column=count, start=count, end=count)
 
 
@@ -30,7 +31,7 @@ def documents(draw) -> Document:
     others = draw(st.lists(pages, max_size=2))
     links = draw(st.lists(
         st.builds(Link, url=text, kind=st.sampled_from(LinkKind), span=spans, page=st.sampled_from([own, *others]),
-                  anchor_text=text, context=text, tag=text, reference=text, unverified=text),
+                  anchor_text=text, context=text, tag=text, reference=text, unverified=text, template=text),
         max_size=6,
     ))
     warnings = draw(st.lists(text, max_size=2))
@@ -55,9 +56,10 @@ def test_every_field_is_encoded():
     assert {f.name for f in fields(Document)} == {"page", "links", "warnings", "silenced"}
     assert {f.name for f in fields(Silenced)} == {"first", "last", "comment", "line"}
     assert {f.name for f in fields(Page)} == {"path", "url", "title", "text", "ids", "base", "build_ids", "rewritten_by", "unsure_ids", "unsure_why",
-                                                  "dialect", "build_ids_below"}
+                                                  "dialect", "build_ids_below", "rewritten_after"}
     assert {f.name for f in fields(Span)} == {"path", "line", "column", "start", "end"}
-    assert {f.name for f in fields(Link)} == {"url", "kind", "span", "page", "anchor_text", "context", "tag", "reference", "unverified"}
+    assert {f.name for f in fields(Link)} == {"url", "kind", "span", "page", "anchor_text", "context", "tag", "reference", "unverified",
+                                                  "template"}
 
 
 def test_real_extractions_round_trip_and_links_share_their_page_again():

@@ -30,14 +30,10 @@ MORE = realdocs.default_more_corpus()
 # (2026-11-27); branch mk-unv judged the links linkfix had left unverified on mkdocstrings-python
 # against its built site: 4 of them are really broken; branch mk-last (2026-11-27) bounded the ids
 # of markdown-exec `md` fences, and linkfix reports all 4 broken.
-# Branch mk-fresh added eight projects never checked before; two keep a really broken link unverified.
-_HOOK = ("1 miss: uvicorn's `../../uvicorn.png` is unverified because its hook rewrites the page, though the rewrite "
-         "(`{{ uvicorn_help }}`, further down) cannot change an earlier inline link "
-         "(test_a_substitution_after_a_link_does_not_make_it_unverified)")
-_AUTODOC = "1 miss: respx's `#call-statistics` is unverified because a mkautodoc `:::` block on that page could make the id"
-KNOWN_WRONG: dict[tuple[str, str], str] = {
-    ("uvicorn", "alone"): _HOOK, ("uvicorn", "beside"): _HOOK, ("respx", "alone"): _AUTODOC, ("respx", "beside"): _AUTODOC,
-}
+# Branch mk-fresh added eight projects never checked before; two kept a really broken link unverified,
+# both reported since branch mk-hooks (uvicorn's, above a hook's substitution further down the page;
+# respx's, beside mkautodoc blocks that render no docstring heading).
+KNOWN_WRONG: dict[tuple[str, str], str] = {}
 
 
 def cases():

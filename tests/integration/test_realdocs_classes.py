@@ -381,17 +381,6 @@ def test_a_same_page_fragment_in_an_included_file_is_checked(tmp_path):
     assert not any(url.startswith("#fn") for url in found)  # the footnote's own links stay the extension's
 
 
-# Still wrong (uvicorn): a hook that substitutes a placeholder (`{{ uvicorn_help }}` -> the CLI's help)
-# makes every broken link of the page unverified, though text put in after a link cannot change where an
-# inline link before it goes
-@pytest.mark.xfail(strict=True, reason="a rewriting hook makes the whole page unverified, not only what follows its first match")
-def test_a_substitution_after_a_link_does_not_make_it_unverified(tmp_path):
-    found = statuses(tmp_path, "hooks:\n  - hooks.py\n", {"index.md": "![logo](../../logo.png)\n\n{{ help }}\n"}, files={
-        "hooks.py": "import re\n\ndef on_page_markdown(markdown, page, config, files):\n"
-                    "    return re.sub(r'{{ *help *}}', 'usage: tool [OPTIONS]', markdown)\n"})
-    assert found["../../logo.png"] == "broken"
-
-
 # Was wrong (pdm): a site versioned with mike deploys each build in a version directory; the site's
 # root holds the other versions and files the project deploys beside them (its install script's
 # checksum), so a file there that this build lacks is not this build's to call broken

@@ -116,7 +116,7 @@ def _rendered(text: str, path: str, setup: MarkdownSetup, renderer: Renderer, wa
         title=_title(body, html.page.title, permalink_text(setup)),
         text=html.page.text,
         ids=ids,
-        **page_unknowns(setup, renderer, path, body.markdown, rendered, ids),
+        **page_unknowns(setup, renderer, path, body.markdown, rendered, ids, _body_start(text, body.markdown)),
         dialect=Dialect.PYTHON_MARKDOWN,
     )
     def rerender(marked: str) -> list[str]:
@@ -138,8 +138,7 @@ def place_links(shown: Sequence[Link], text: str, path: str, setup: MarkdownSetu
     build rewrote it). `rerender` renders marked source text (see `place`); `setup` says where
     included files are."""
     places = place(shown, candidates(text, path), text, rerender)
-    body = split_meta(text).markdown
-    body_start = len(text) - len(body) if text.endswith(body) else 0
+    body_start = _body_start(text, split_meta(text).markdown)
     taken = {(p.span.start, p.span.end) for p in places if p is not None}
     missing: dict[int, Link] = {}
     same_page: dict[int, Link] = {}
@@ -180,6 +179,11 @@ def place_links(shown: Sequence[Link], text: str, path: str, setup: MarkdownSetu
                 at = include_at if include_at is not None else _made_at(text, link, body_start)
                 places[index] = Link(url=link.url, kind=LinkKind.HTML, span=span_at(text, path, at, at), page=link.page, tag=link.tag)
     return [(link, where) for link, where in zip(shown, places) if where is not None]
+
+
+def _body_start(text: str, body: str) -> int:
+    """Where the page's body (after its meta) starts in the file's text."""
+    return len(text) - len(body) if text.endswith(body) else 0
 
 
 def _link(source: Link, shown: Link, page: Page) -> Link:

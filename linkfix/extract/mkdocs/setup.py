@@ -47,7 +47,7 @@ from ...inputs.mkdocs_made import PageRewriter, hook_rewriters
 from . import imports
 from .autodoc import autodoc_settings
 from .config_values import distribution, import_names, import_value, named, plain, python_names, tagged
-from .exec_fences import BUILD_TIME_CLASS, EXEC_PLUGINS, add_exec_fences
+from .exec_fences import BUILD_TIME_CLASS, EXEC_PLUGINS, add_exec_fences, remember_extensions
 from .own_extensions import AUTOREFS_EXTENSION, AUTOREFS_PLUGINS, INCLUDE_NAMES, OWN_EXTENSIONS, adjust_snippets, own_includes
 from .snippet_reads import project_dir_of
 
@@ -151,8 +151,9 @@ def load(setup: MarkdownSetup) -> Loaded | None:
     names = own_includes(configs, setup.extensions, setup.config_dir, setup.project_dir)
     if setup.has_plugin(*AUTOREFS_PLUGINS):
         names.append(AUTOREFS_EXTENSION)
+    ran = False
     if setup.has_plugin(*EXEC_PLUGINS) and "pymdownx.superfences" in setup.extensions:
-        add_exec_fences(configs, setup.autodoc)
+        ran = add_exec_fences(configs, setup.autodoc, run_in=setup.config_dir if setup.trust_project_code else "")
     extensions: list[str] = []
     notes: list[str] = []
     unsure: list[str] = []
@@ -224,6 +225,8 @@ def load(setup: MarkdownSetup) -> Loaded | None:
             markdown.Markdown(extensions=extensions, extension_configs=configs)
         except Exception:
             return None
+    if ran:
+        remember_extensions(extensions, configs)
     return Loaded(extensions=tuple(extensions), configs=configs, problems=tuple(problems), unsure=tuple(unsure),
                   unsure_packages=tuple(dict.fromkeys(packages)), notes=tuple(notes))
 

@@ -25,6 +25,8 @@ from typing import Any
 from ...files.read import Unreadable, read_text
 from ...inputs.mkdocs_made import TRUST_HINT, install_hint
 from ...model import id_key
+from .exec_fences import line_ids
+from .mkautodoc import blocks_make_no_ids
 from .render import Renderer
 from .setup import BUILD_TIME_CLASS, MarkdownSetup, is_template_extension
 from .snippet_reads import read_refusal
@@ -40,19 +42,24 @@ _EXPLICIT_ID = re.compile(r"""\{[:\s]*[^}\n]*?#([\w.:-]+)[^}\n]*\}|\b(?:id|name)
 _TEMPLATE_HEADING = re.compile(r"^[ \t>]*#{1,6}[ \t]+[^\n]*(?:\{\{|\{%)|^[ \t]*\{\{|^[ \t]*\{%-?[ \t]*(?![ \t]|include\b|include-markdown\b|raw\b|endraw\b)",
                                re.MULTILINE)
 _TEMPLATE_INCLUDE = re.compile(r"""\{%-?\s*include(?P<markdown>-markdown)?\s*\(?\s*["'](?P<name>[^"'\n]+)["']""")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _MACROS = ("macros", "mkdocs-macros")
 _INCLUDE_MARKDOWN = ("include-markdown", "include_markdown")
 MAX_INCLUDED = 20  # files a page's template includes read for their headings
 
 
-def page_unknowns(setup: MarkdownSetup, renderer: Renderer, path: str, markdown: str, html: str, ids: frozenset[str]) -> dict[str, Any]:
-    """The Page fields (`build_ids`, `rewritten_by`, `unsure_ids`, `unsure_why`) of a page."""
-    rewritten_by = "" if renderer.hooks_ran(path) else _rewritten_by(setup, markdown, html)
+def page_unknowns(setup: MarkdownSetup, renderer: Renderer, path: str, markdown: str, html: str, ids: frozenset[str],
+                  body_start: int = 0) -> dict[str, Any]:
+    """The Page fields (`build_ids`, `rewritten_by`, `rewritten_after`, `unsure_ids`, `unsure_why`)
+    of a page (`markdown`: its body, which starts at `body_start` of the file)."""
+    rewritten_by, after = ("", 0) if renderer.hooks_ran(path) else _rewritten_by(setup, markdown, html)
     templates, included = _templates(setup, path, markdown)
-    clauses = [_made_by_blocks(html), templates,
+    blocks = bool(_DIRECTIVE_HTML.search(html)) and not blocks_make_no_ids(markdown, setup, _code_ids(setup))
+    clauses = [_made_by_blocks(html, blocks), templates,
                rewritten_by and f"{rewritten_by} may rewrite the page when the site is built, and its ids with it; {TRUST_HINT}"]
-    fields: dict[str, Any] = {"build_ids": "; ".join(clause for clause in clauses if clause), "rewritten_by": rewritten_by}
-    below = _ids_below(html)
+    fields: dict[str, Any] = {"build_ids": "; ".join(clause for clause in clauses if clause), "rewritten_by": rewritten_by,
+                              "rewritten_after": body_start + after if after else 0}
+    below = _ids_below(html, blocks)
     if below and fields["build_ids"] == clauses[0]:  # nothing else on the page makes ids at build time
         fields["build_ids_below"] = below
     keys, whys = set(), []
@@ -72,19 +79,20 @@ def page_unknowns(setup: MarkdownSetup, renderer: Renderer, path: str, markdown:
     return fields
 
 
-def _made_by_blocks(html: str) -> str:
+def _made_by_blocks(html: str, blocks: bool) -> str:
+    """What on the page makes ids at build time (`blocks`: its `:::` blocks may)."""
     makers = []
-    if _DIRECTIVE_HTML.search(html):
+    if blocks:
         makers.append("`:::` blocks")
     makers += sorted({f"{name} blocks" for name in _BUILD_TIME_HTML.findall(html)})
     return f"its {', '.join(makers)} make ids only when the site is built" if makers else ""
 
 
-def _ids_below(html: str) -> frozenset[str]:
+def _ids_below(html: str, blocks: bool) -> frozenset[str]:
     """The prefixes of every id the page's build-time blocks make, when each says its bounds
     (markdown-exec's `md` fences, see exec_fences) and no `:::` block of the page's own is left
     as text; empty when any may make any id."""
-    if _DIRECTIVE_HTML.search(html):
+    if blocks:
         return frozenset()
     below: set[str] = set()
     for match in _BUILD_TIME_HTML.finditer(html):
@@ -98,6 +106,14 @@ def made_ids(html: str) -> frozenset[str]:
     """The ids the page's build-time blocks are sure to make (the `:::` blocks of `md` fences)."""
     return frozenset(name for match in _BUILD_TIME_HTML.finditer(html) if match.group(3)
                      for name in unescape(match.group(3)).split())
+
+
+def _code_ids(setup: MarkdownSetup) -> bool:
+    """Whether code lines get ids on this site (codehilite's or pymdownx.highlight's anchors)."""
+    configs = setup.configs()
+    codehilite = configs.get("codehilite") if "codehilite" in setup.extensions else None
+    anchors = isinstance(codehilite, dict) and any(codehilite.get(key) for key in ("lineanchors", "linespans", "anchorlinenos"))
+    return anchors or ("pymdownx.highlight" in setup.extensions and line_ids(configs.get("pymdownx.highlight")))
 
 
 def _lost(unsure: tuple[str, ...], markdown: str, ids: frozenset[str]) -> set[str]:
@@ -150,7 +166,18 @@ def _included(setup: MarkdownSetup, page: str, name: str) -> str | None:
     return None
 
 
-def _rewritten_by(setup: MarkdownSetup, markdown: str, html: str) -> str:
-    """Which project hooks may rewrite this page when the site is built, unseen here ('' if none)."""
-    hooks = [rewriter.name for rewriter in setup.rewriters if rewriter.touches(markdown, html)]
-    return f"the hook{'s' if len(hooks) > 1 else ''} {', '.join(hooks)}" if hooks else ""
+def _rewritten_by(setup: MarkdownSetup, markdown: str, html: str) -> tuple[str, int]:
+    """Which project hooks may rewrite this page when the site is built, unseen here ('' if none),
+    and the start of the paragraph in `markdown` from which they may (0: anywhere). Text put in
+    a paragraph can change how earlier text of it reads (a backtick it adds closes a code span
+    opened before a link), never a paragraph before it; what it does after is unknown."""
+    hooks, starts = [], []
+    for rewriter in setup.rewriters:
+        start = rewriter.changes_from(markdown, html)
+        if start is not None:
+            hooks.append(rewriter.name)
+            starts.append(start)
+    if not hooks:
+        return "", 0
+    paragraph = max((blank.end() for blank in _BLANK_LINE.finditer(markdown, 0, min(starts))), default=0)
+    return f"the hook{'s' if len(hooks) > 1 else ''} {', '.join(hooks)}", paragraph
