@@ -19,6 +19,7 @@ BUILT_TOOLS = ("linkfix-built", "lychee-built")
 # a report only where the link is broken.
 NOTICE_KINDS = ("absolute", "unrecognized")
 THEME = "(theme)"  # links the theme renders on every page (nav, header, language switcher)
+NAV = "(nav)"  # the config's nav entries (linkfix reports them at the config's line and column)
 
 
 @dataclass(slots=True, kw_only=True)
@@ -73,6 +74,8 @@ def judge_findings(findings: list[Finding], truth: SiteTruth, judgements: dict) 
             dest = truth.files.get(page, {}).get("dest", "")
             verdict = truth.judge_href(dest, target[len("[rendered] "):])
             page = THEME  # one row per target, not one per page that shows the theme
+        elif page == NAV:
+            verdict = truth.judge_nav(target)
         else:
             verdict = truth.judge(page, target)
         hand = hand_judgement(judgements, page, target)

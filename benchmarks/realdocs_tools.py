@@ -115,7 +115,7 @@ def linkfix_findings(report: dict, root: str, tool: str) -> list[Finding]:
     for link in report.get("links", []):
         if link["status"] != "broken" or link.get("scope") == "external":
             continue
-        page = _relative(link["file"], root)
+        page = "(nav)" if link.get("tag") == "nav" else _relative(link["file"], root)  # realdocs_compare.NAV
         if page is None:
             page = link["file"]
         findings.append(Finding(tool=tool, page=page, target=link["url"], kind=link.get("reason") or "broken",

@@ -104,6 +104,16 @@ class SiteTruth:
         return ("" if joined == "." else joined), fragment, ""
 
     # -- verdicts -----------------------------------------------------------------------
+    def judge_nav(self, target: str) -> Verdict:
+        """A `nav` entry of the config (docs-relative): broken when the build has no such page
+        (every built page's navigation then links to nothing)."""
+        info = self.files.get(posixpath.normpath(target))
+        if info is None:
+            return Verdict(broken=True, reason="the nav names a file the build does not have")
+        if info["excluded"]:
+            return Verdict(broken=True, reason="the nav names a file excluded from the built site")
+        return Verdict(broken=False, reason="the nav names a file of the build")
+
     def judge(self, page: str, target: str) -> Verdict:
         info = self.files.get(page)
         if page.startswith("site:"):

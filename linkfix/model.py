@@ -217,6 +217,10 @@ def id_key(text: str) -> str:
     return "".join(char for char in unicodedata.normalize("NFKD", text).casefold() if char.isalnum())
 
 
+#: `Link.tag` of a MkDocs config's `nav` entry (check/mkdocs_nav.py): reported, never patched (fix/plan.py).
+NAV_TAG = "nav"
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Link:
     url: str  # the target exactly as written (HTML entities decoded for HTML sources)

@@ -125,8 +125,10 @@ async def run_check(
                 documents = extract(project, want_text=config.suggest, cache=cache, errors=errors)
             if stdin_text is not None:
                 documents = _after(stdin_document(stdin_text, want_text=config.suggest), documents)
+            # The config's nav is checked when the config itself is the input (not per changed file).
+            nav = changed is None and project.mkdocs is not None and [Path(i).resolve() for i in inputs] == [project.mkdocs.config_file.resolve()]
             report = await check_documents(documents, project, config, session=session, progress=progress, errors=errors, started=started,
-                                           link_times=link_times, on_recovery=on_recovery)
+                                           link_times=link_times, on_recovery=on_recovery, nav=nav)
             if not report.files and project.files and changed is None:
                 # Nothing read is not "no broken links" (--changed-since with no change is).
                 raise InputError(f"none of the {len(project.files)} files could be read"
@@ -161,6 +163,7 @@ async def check_documents(
     known: Mapping[str, CheckResult] | None = None,
     link_times: Mapping[str, datetime] | None = None,
     on_recovery: Callable[[RunStats], None] | None = None,
+    nav: bool = False,
 ) -> Report:
     """Check extracted documents (keyed by root-relative path) against `project`.
 
@@ -170,12 +173,13 @@ async def check_documents(
     already established for some external URLs (pages a crawl fetched), so that they are not
     requested twice. `session` holds the run's cache and HTTP client (with its request budget),
     shared by the checks and recovery; without one, they get their own. `progress` hears of the
-    files read (the session's, of the URLs checked).
+    files read (the session's, of the URLs checked). `nav`: the MkDocs config's nav entries are
+    checked too (check/mkdocs_nav.py).
     """
     if session is None:
         async with RunSession(config, progress=progress) as own:
             return await check_documents(documents, project, config, session=own, progress=progress, errors=errors, started=started,
-                                         known=known, link_times=link_times, on_recovery=on_recovery)
+                                         known=known, link_times=link_times, on_recovery=on_recovery, nav=nav)
     started = time.time() if started is None else started
     pages: dict[str, Page] = {}
     local = LocalChecker(project, config, pages, page_loader(project))
@@ -226,6 +230,10 @@ async def check_documents(
         results = suggest_all(results, local, page_rels)
     if config.suggest and not config.offline:
         results = await _recover(results, config, session, link_times=link_times, on_recovery=on_recovery)
+    if nav:
+        from .check.mkdocs_nav import nav_results
+
+        results.extend(nav_results(project, local))
 
     return Report(
         results=tuple(results),

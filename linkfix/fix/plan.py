@@ -21,7 +21,7 @@ from urllib.parse import urldefrag
 
 from ..check.remap import Remap
 from ..errors import InputError
-from ..model import Candidate, Evidence, LinkKind, LinkResult, Method, Reason, Report, Scope, Span, Status
+from ..model import NAV_TAG, Candidate, Evidence, LinkKind, LinkResult, Method, Reason, Report, Scope, Span, Status
 from ..report.common import DECISIONS_SCHEMA, fragment_of, is_safe_url, replacement_url, unsafe_replacement_reason
 
 DAY = 86400.0
@@ -116,6 +116,8 @@ def plan_fixes(report: Report, options: FixOptions, history: History | None = No
     return _without_conflicts(fixes, notes)
 
 
+#: Why a MkDocs config's nav entry is never rewritten.
+NAV_NOT_EDITED = "not rewritten: a nav entry of the MkDocs config; edit the nav by hand"
 #: Why a link with an empty span is never rewritten.
 NOT_PLACED = ("not rewritten: its target is not written at this place (an included file or the site's build makes "
               "the link); fix it where it comes from")
@@ -129,6 +131,8 @@ def _plan_one(item: LinkResult, options: FixOptions, history: History | None) ->
     result = item.result
     if item.link.span.start >= item.link.span.end:  # extraction could not place the target: nothing to edit
         return None, [NOT_PLACED] if result.status is Status.BROKEN else []
+    if item.link.tag == NAV_TAG:  # the config's nav: its shape and YAML are the maintainers' (check/mkdocs_nav.py)
+        return None, [NAV_NOT_EDITED] if result.status is Status.BROKEN else []
     if item.link.template:  # the span holds template text, not this URL
         return None, [FROM_TEMPLATE] if result.status is Status.BROKEN else []
     if result.status is Status.REDIRECTED:

@@ -106,8 +106,9 @@ def test_monorepo_puts_other_projects_docs_under_their_names(tmp_path):
         "components/a/docs/README.md": "# A\n",
         "docs/index.md": "[v1](./versions/v1/reference.md) [a](/component-a/) [v2](./versions/v2/reference.md)\n",
     }))
+    # the nav's `index.md` is checked as a link (check/mkdocs_nav.py); its `!include`s are not pages
     assert got == {"./versions/v1/reference.md": ("ok", ""), "/component-a/": ("ok", ""),
-                   "./versions/v2/reference.md": ("broken", "missing-file")}
+                   "./versions/v2/reference.md": ("broken", "missing-file"), "index.md": ("ok", "")}
 
 
 def test_gen_files_pages_are_unverified_by_the_names_the_scripts_spell(tmp_path):

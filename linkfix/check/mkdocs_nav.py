@@ -1,0 +1,73 @@
+"""A MkDocs config's `nav` entries checked as links: each names a page of the build (every page
+of the site links to it), from the docs directory's root, as MkDocs reads it.
+
+An entry is resolved as a link written on `index.md` of the docs would be (the docs-relative
+path it is), so what the build makes counts as for any link: `exclude_docs`, pages plugins and
+gen-files scripts make, a theme's files. A missing page is `broken` at the entry's line and
+column in the config that writes it; where a configured plugin linkfix does not know could have
+made the page, `unverified`, naming the plugins.
+
+Findings are added after suggestions, and `linkfix fix` never edits a nav entry (fix/plan.py): a
+replacement would have to be valid YAML in its place, and the nav's shape is the maintainers'.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..files.read import display_path
+from ..inputs.mkdocs_nav import nav_entries
+from ..inputs.sources import Project
+from ..model import NAV_TAG, CheckResult, Dialect, Link, LinkKind, LinkResult, Page, Reason, Scope, Span, Status
+from .local import LocalChecker
+
+#: Plugins known to make no page a nav could name, or whose pages linkfix knows already
+#: (inputs.mkdocs_made, inputs.mkdocs_blog, inputs.mkdocs_i18n). Any other plugin may make one.
+PLUGINS_KNOWN = frozenset({
+    "search", "tags", "blog", "i18n", "static-i18n", "gen-files", "monorepo", "print-site", "rss", "llmstxt", "offline",
+    "privacy", "social", "meta", "info", "optimize", "typeset", "group", "mkdocstrings", "autorefs", "literate-nav",
+    "section-index", "awesome-pages", "awesome-nav", "redirects", "macros", "glightbox", "minify", "minify-html",
+    "git-revision-date", "git-revision-date-localized", "git-authors", "git-committers", "include-markdown",
+    "markdown-exec", "exclude", "exclude-search", "mike", "mermaid2", "termynal", "table-reader", "open-in-new-tab",
+    "swagger-ui-tag", "render_swagger", "neoteroi.mkdocsoad", "codeinclude", "badges", "caption", "enumerate-headings",
+    "kroki", "drawio", "plantuml", "d2", "mkdocs-video", "mkdocs-simple-hooks", "simple-hooks", "ezlinks", "roamlinks",
+    "autolinks", "mkdocs-jupyter", "bibtex", "spellcheck", "htmlproofer", "linkfix",
+})
+#: A nav entry's anchor text in every report (its tag is model.NAV_TAG).
+NAV_ANCHOR = "nav entry"
+
+
+def nav_results(project: Project, local: LocalChecker) -> list[LinkResult]:
+    """Each page entry of the config's `nav`, checked as a link of the docs' root."""
+    mk = project.mkdocs
+    if mk is None or local.mkdocs_links is None:
+        return []
+    unknown = sorted({name for name in mk.plugin_configs if _short(name) not in PLUGINS_KNOWN})
+    pages: dict[str, Page] = {}
+    results = []
+    for entry in nav_entries(mk.config_file):
+        if entry.path.endswith("/") and "literate-nav" in {_short(name) for name in mk.plugin_configs}:
+            continue  # literate-nav reads a directory's SUMMARY.md there: not a page (out of scope)
+        shown = display_path(entry.config)
+        page = pages.setdefault(shown, Page(path=shown, title=mk.config_file.name, dialect=Dialect.PYTHON_MARKDOWN))
+        link = Link(url=entry.path, kind=LinkKind.INLINE, anchor_text=NAV_ANCHOR, tag=NAV_TAG, page=page,
+                    span=Span(path=shown, line=entry.line, column=entry.column, start=entry.start, end=entry.end))
+        target = local.resolver_for(page, "index.md")(entry.path)
+        result = local.check(target)
+        if result.status is Status.BROKEN and target.scope is Scope.INTERNAL:
+            result = _nav_broken(result, entry.path, unknown)
+        results.append(LinkResult(link=link, resolved=target.resolved, scope=target.scope, result=result))
+    return results
+
+
+def _nav_broken(result: CheckResult, path: str, unknown: list[str]) -> CheckResult:
+    if unknown:
+        return replace(result, status=Status.UNVERIFIED, reason=Reason.BUILD_TIME_FILE, detail=(
+            f"the nav names {path}, which is not among the docs; the plugin{'s' if len(unknown) > 1 else ''} "
+            f"{', '.join(unknown)} may make it when the site is built, and a source check does not know "
+            f"{'their' if len(unknown) > 1 else 'its'} pages; to check it, check with the linkfix MkDocs plugin"))
+    return replace(result, detail=f"the nav names a page that is not in the built site: {result.detail}")
+
+
+def _short(name: str) -> str:
+    return name.split("/")[-1]
