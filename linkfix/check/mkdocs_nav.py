@@ -24,13 +24,13 @@ from .local import LocalChecker
 #: Plugins known to make no page a nav could name, or whose pages linkfix knows already
 #: (inputs.mkdocs_made, inputs.mkdocs_blog, inputs.mkdocs_i18n). Any other plugin may make one.
 PLUGINS_KNOWN = frozenset({
-    "search", "tags", "blog", "i18n", "static-i18n", "gen-files", "monorepo", "print-site", "rss", "llmstxt", "offline",
+    "search", "coverage", "tags", "blog", "i18n", "static-i18n", "gen-files", "monorepo", "print-site", "rss", "llmstxt", "offline",
     "privacy", "social", "meta", "info", "optimize", "typeset", "group", "mkdocstrings", "autorefs", "literate-nav",
     "section-index", "awesome-pages", "awesome-nav", "redirects", "macros", "glightbox", "minify", "minify-html",
     "git-revision-date", "git-revision-date-localized", "git-authors", "git-committers", "include-markdown",
     "markdown-exec", "exclude", "exclude-search", "mike", "mermaid2", "termynal", "table-reader", "open-in-new-tab",
     "swagger-ui-tag", "render_swagger", "neoteroi.mkdocsoad", "codeinclude", "badges", "caption", "enumerate-headings",
-    "kroki", "drawio", "plantuml", "d2", "mkdocs-video", "mkdocs-simple-hooks", "simple-hooks", "ezlinks", "roamlinks",
+    "kroki", "drawio", "plantuml", "d2", "mkdocs-video", "ezlinks", "roamlinks",
     "autolinks", "mkdocs-jupyter", "bibtex", "spellcheck", "htmlproofer", "linkfix",
 })
 #: A nav entry's anchor text in every report (its tag is model.NAV_TAG).

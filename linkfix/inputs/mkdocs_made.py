@@ -222,6 +222,10 @@ def _plugin_files(mk: MkDocsProject, made: BuildMade) -> None:
             # Its page of the whole site, made as a page of the docs (PrintSitePlugin.on_config).
             basename = settings.get("print_page_basename")
             made.docs.setdefault(f"{basename if isinstance(basename, str) and basename else 'print_page'}.md", "mkdocs-print-site-plugin")
+        elif short == "coverage":
+            # mkdocs-coverage's page of the coverage report (its on_files; `page_name` is 1.x's older name).
+            page = settings.get("page_name") or settings.get("page_path")
+            made.docs.setdefault(f"{page if isinstance(page, str) and page else 'coverage'}.md", "mkdocs-coverage")
         elif short == "rss":
             for feed in ("feed_rss_created.xml", "feed_rss_updated.xml", "feed_json_created.json", "feed_json_updated.json"):
                 made.files.setdefault(feed, "mkdocs-rss-plugin")

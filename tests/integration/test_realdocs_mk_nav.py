@@ -1,6 +1,6 @@
 """A MkDocs config's `nav` entries checked as links (branch mk-nav, issue 21). glightbox's docs
 list `auto-themed/auto-themed.md` in their nav, a file that does not exist: every page of the built
-site links to a missing page, and MkDocs 1.6 only logs it at INFO. Each test is a small project
+site links to a missing page (MkDocs 1.6 warns, and fails only under `--strict`). Each test is a small project
 written here, checked like `linkfix check --offline mkdocs.yml`."""
 
 from __future__ import annotations
@@ -75,6 +75,36 @@ def test_a_page_a_known_plugin_makes_is_not_broken(tmp_path):
           - Print: print_page.md
         """, PAGES)
     assert found["print_page.md"].result.status.value == "ok"
+
+
+def test_the_coverage_plugins_page_is_made_where_its_settings_say(tmp_path):
+    # mkdocstrings, mkdocstrings-python and markdown-exec list mkdocs-coverage's page in their nav.
+    found = nav_findings(tmp_path, """\
+        site_name: test
+        plugins:
+          - coverage:
+              page_path: reports/cov
+        nav:
+          - index.md
+          - Coverage: reports/cov.md
+          - Old: coverage.md
+        """, PAGES)
+    assert found["reports/cov.md"].result.status.value == "ok"
+    assert found["coverage.md"].result.status.value == "broken"  # not where this config puts it
+
+
+def test_hooks_run_by_a_plugin_may_make_the_page(tmp_path):
+    # mkdocs-simple-hooks runs the project's functions on any event, on_files too.
+    found = nav_findings(tmp_path, """\
+        site_name: test
+        plugins:
+          - mkdocs-simple-hooks:
+              hooks:
+                on_files: "docs_hooks:add_page"
+        nav:
+          - Made: made.md
+        """, PAGES)
+    assert found["made.md"].result.status.value == "unverified"
 
 
 def test_a_missing_page_beside_an_unknown_plugin_is_unverified(tmp_path):
