@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import sys
 import textwrap
 from pathlib import Path
 
@@ -30,6 +31,29 @@ def statuses(tmp_path: Path, config: str, pages: dict[str, str], files: dict[str
         if found.get(r.link.url) != "broken":
             found[r.link.url] = r.result.status.value
     return found
+
+
+def needs_markdown_exec() -> None:
+    """Skip where markdown-exec cannot be imported: not installed, or installed beside an
+    mkdocs-material whose icons it reads at import lacks (1.12 with the lowest pins' 9.0)."""
+    try:
+        import markdown_exec  # noqa: F401
+    except Exception as exc:  # FileNotFoundError there, not ImportError
+        pytest.skip(f"markdown-exec cannot be imported here: {exc}")
+
+
+def test_a_markdown_exec_that_fails_to_import_is_not_run_and_nothing_crashes(tmp_path, monkeypatch):
+    from linkfix.extract.mkdocs.exec_fences import EXEC_LANGUAGES, add_exec_fences
+
+    fake = tmp_path / "fake" / "markdown_exec"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise FileNotFoundError('material/templates/.icons/simple/css.svg')\n")
+    monkeypatch.syspath_prepend(str(fake.parent))
+    monkeypatch.delitem(sys.modules, "markdown_exec", raising=False)
+    configs: dict = {}
+    assert add_exec_fences(configs, "", run_in=str(tmp_path)) is False  # not run: as without trust
+    fences = configs["pymdownx.superfences"]["custom_fences"]
+    assert {fence["name"] for fence in fences} == set(EXEC_LANGUAGES)
 
 
 HELP_HOOK = "import re\n\ndef on_page_markdown(markdown, page, config, files):\n    return re.sub(r'{{ *help *}}', 'usage: tool [OPTIONS]', markdown)\n"
@@ -139,7 +163,7 @@ print("## numbered\\n")
 # internal links pointed there and were unverified
 @pytest.mark.parametrize("trust", [False, True])
 def test_trusted_markdown_exec_fences_run_and_their_ids_are_known(tmp_path, trust):
-    pytest.importorskip("markdown_exec")
+    needs_markdown_exec()
     found = statuses(tmp_path, EXEC_CONFIG, {"cli.md": CLI_PAGE, "index.md": """\
         [a](cli.md#init) [b](cli.md#lock) [c](cli.md#gone) [d](cli.md#exec-2--numbered) [e](cli.md#exec-9--gone) [f](cli.md#cli)
         """}, trust=trust)
@@ -153,7 +177,7 @@ def test_trusted_markdown_exec_fences_run_and_their_ids_are_known(tmp_path, trus
 
 
 def test_a_fence_that_fails_here_leaves_its_ids_unverified(tmp_path):
-    pytest.importorskip("markdown_exec")
+    needs_markdown_exec()
     page = "# CLI\n\n```python exec=\"1\" idprefix=\"\"\nimport not_installed_here\nprint('## init')\n```\n"
     found = statuses(tmp_path, EXEC_CONFIG, {"cli.md": page, "index.md": "[a](cli.md#init)\n"}, trust=True)
     assert found["cli.md#init"] == "unverified"
@@ -203,7 +227,7 @@ def test_mkautodoc_blocks_make_ids_only_from_the_docstrings_they_render(tmp_path
 # has without (its blocks are mkdocstrings', a plugin a source check does not run): run by markdown-exec
 # they were left as text, and every fragment into the page was unverified
 def test_an_md_fence_with_autodoc_blocks_keeps_its_bounds_with_trust(tmp_path):
-    pytest.importorskip("markdown_exec")
+    needs_markdown_exec()
     config = "plugins:\n  - markdown-exec\n  - mkdocstrings\nmarkdown_extensions:\n  - pymdownx.superfences\n"
     page = "# Page\n\n````md exec=\"1\"\n::: pkg.mod.Thing\n````\n"
     found = statuses(tmp_path, config, {"page.md": page, "index.md": "[a](page.md#nowhere) [b](page.md#pkg.mod.Thing.run)\n"}, trust=True)

@@ -119,6 +119,8 @@ def add_exec_fences(configs: dict[str, Any], autodoc: str, *, run_in: str = "") 
             markdown_exec = importlib.import_module("markdown_exec")
         except ImportError:
             log.info("markdown-exec is not installed here: its fences are not run, what they print is unverified")
+        except Exception as exc:  # installed but broken here (1.12 reads mkdocs-material's icons at import)
+            log.warning("markdown-exec could not be imported here (%s): its fences are not run, what they print is unverified", exc)
         else:
             os.environ["MKDOCS_CONFIG_DIR"] = run_in  # as its MkDocs plugin sets it for the build
             code_line_ids = line_ids(configs.get("pymdownx.highlight"))
