@@ -7,13 +7,19 @@ so `mkdocs build` finds the plugin the way it would after `pip install linkfix`.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
+import textwrap
 import tomllib
 from importlib.metadata import entry_points, version
 from pathlib import Path
 
 import pytest
+
+from linkfix.config import Config
+from linkfix.model import Report
+from linkfix.pipeline import run_check
 
 REPO = Path(__file__).resolve().parents[2]
 # MkDocs validates anchors from 1.6 (`validation.links.anchors`); before, linkfix alone says them.
@@ -53,3 +59,24 @@ def in_process_plugin(checkout_paths, monkeypatch):
     for path in checkout_paths:
         if path not in sys.path:
             monkeypatch.syspath_prepend(path)
+
+
+def check_mkdocs_project(tmp_path: Path, config: str, pages: dict[str, str], files: dict[str, str] | None = None, *,
+                         site_name: str = "site_name: test\n", trust: bool = False) -> Report:
+    """Write a small MkDocs project (`pages` under docs/, `files` from its root, each dedented)
+    and check it like `linkfix check --offline mkdocs.yml`."""
+    (tmp_path / "mkdocs.yml").write_text(site_name + textwrap.dedent(config))
+    for name, text in {**{f"docs/{page}": text for page, text in pages.items()}, **(files or {})}.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    return asyncio.run(run_check([str(tmp_path / "mkdocs.yml")], Config(offline=True, cache=False, trust_project_code=trust)))
+
+
+def worst_status_by_url(report: Report) -> dict[str, str]:
+    """url -> status of every link of `report` (`broken` when any link with that URL is)."""
+    found: dict[str, str] = {}
+    for r in report.results:
+        if found.get(r.link.url) != "broken":
+            found[r.link.url] = r.result.status.value
+    return found

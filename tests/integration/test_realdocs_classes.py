@@ -9,38 +9,21 @@ a comment)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
-from linkfix.config import Config
-from linkfix.pipeline import run_check
+from .conftest import check_mkdocs_project, worst_status_by_url
 
 
 def statuses(tmp_path: Path, config: str, pages: dict[str, str], files: dict[str, str] | None = None) -> dict[str, str]:
     """url -> status of every link of a small MkDocs project, checked like `linkfix check
     --offline mkdocs.yml` (`broken` when any link with that URL is)."""
-    (tmp_path / "mkdocs.yml").write_text("site_name: test\n" + textwrap.dedent(config))
-    for name, text in pages.items():
-        path = tmp_path / "docs" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    for name, text in (files or {}).items():
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    report = asyncio.run(run_check([str(tmp_path / "mkdocs.yml")], Config(offline=True, cache=False)))
-    found: dict[str, str] = {}
-    for r in report.results:
-        if found.get(r.link.url) != "broken":
-            found[r.link.url] = r.result.status.value
-    return found
+    return worst_status_by_url(check_mkdocs_project(tmp_path, config, pages, files))
 
 
 # Was wrong (fixed on branch mk-fix): linkfix renders code blocks without Pygments for speed

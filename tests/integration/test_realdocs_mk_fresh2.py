@@ -4,25 +4,17 @@ is a small project written here, checked like `linkfix check --offline mkdocs.ym
 
 from __future__ import annotations
 
-import asyncio
-import textwrap
 from pathlib import Path
 
-from linkfix.config import Config
 from linkfix.model import Scope
-from linkfix.pipeline import run_check
+
+from .conftest import check_mkdocs_project
 
 
 def results(tmp_path: Path, config: str, pages: dict[str, str]) -> dict[str, tuple[str, Scope]]:
     """url -> (status, scope) of every link of a small MkDocs project (the worst status when a URL repeats)."""
-    (tmp_path / "mkdocs.yml").write_text("site_name: test\n" + textwrap.dedent(config))
-    for name, text in pages.items():
-        path = tmp_path / "docs" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    report = asyncio.run(run_check([str(tmp_path / "mkdocs.yml")], Config(offline=True, cache=False)))
     found: dict[str, tuple[str, Scope]] = {}
-    for r in report.results:
+    for r in check_mkdocs_project(tmp_path, config, pages).results:
         if found.get(r.link.url, ("",))[0] != "broken":
             found[r.link.url] = (r.result.status.value, r.scope)
     return found

@@ -4,33 +4,22 @@ MkDocs projects (issue 21, branch mk-hooks): each would fail on the code before 
 from __future__ import annotations
 
 import ast
-import asyncio
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from linkfix.config import Config
 from linkfix.inputs.hook_substitutions import Substitution, first_change, substitutions
-from linkfix.pipeline import run_check
+
+from .conftest import check_mkdocs_project, worst_status_by_url
 
 
 def statuses(tmp_path: Path, config: str, pages: dict[str, str], files: dict[str, str] | None = None, *,
              trust: bool = False) -> dict[str, str]:
     """url -> status of every link of a small MkDocs project, checked like `linkfix check
     --offline mkdocs.yml` (`broken` when any link with that URL is)."""
-    (tmp_path / "mkdocs.yml").write_text("site_name: test\n" + textwrap.dedent(config))
-    for name, text in {**{f"docs/{n}": t for n, t in pages.items()}, **(files or {})}.items():
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    report = asyncio.run(run_check([str(tmp_path / "mkdocs.yml")], Config(offline=True, cache=False, trust_project_code=trust)))
-    found: dict[str, str] = {}
-    for r in report.results:
-        if found.get(r.link.url) != "broken":
-            found[r.link.url] = r.result.status.value
-    return found
+    return worst_status_by_url(check_mkdocs_project(tmp_path, config, pages, files, trust=trust))
 
 
 def needs_markdown_exec() -> None:

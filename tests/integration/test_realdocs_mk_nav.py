@@ -6,22 +6,20 @@ written here, checked like `linkfix check --offline mkdocs.yml`."""
 from __future__ import annotations
 
 import asyncio
-import textwrap
 from pathlib import Path
+
+import pytest
 
 from linkfix.config import Config
 from linkfix.model import LinkResult
 from linkfix.pipeline import run_check
 
+from .conftest import check_mkdocs_project
 
-def nav_findings(tmp_path: Path, config: str, pages: dict[str, str], *, top: str = "mkdocs.yml") -> dict[str, LinkResult]:
+
+def nav_findings(tmp_path: Path, config: str, pages: dict[str, str]) -> dict[str, LinkResult]:
     """url -> result of every nav entry linkfix reports (those located in a YAML config)."""
-    (tmp_path / "mkdocs.yml").write_text(textwrap.dedent(config))
-    for name, text in pages.items():
-        path = tmp_path / "docs" / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    report = asyncio.run(run_check([str(tmp_path / top)], Config(offline=True, cache=False)))
+    report = check_mkdocs_project(tmp_path, config, pages, site_name="")  # each config names its site
     return {r.link.url: r for r in report.results if r.link.span.path.endswith((".yml", ".yaml"))}
 
 
@@ -93,33 +91,24 @@ def test_the_coverage_plugins_page_is_made_where_its_settings_say(tmp_path):
     assert found["coverage.md"].result.status.value == "broken"  # not where this config puts it
 
 
-def test_hooks_run_by_a_plugin_may_make_the_page(tmp_path):
+@pytest.mark.parametrize("plugin", [
+    "some-page-maker",
     # mkdocs-simple-hooks runs the project's functions on any event, on_files too.
-    found = nav_findings(tmp_path, """\
-        site_name: test
-        plugins:
-          - mkdocs-simple-hooks:
-              hooks:
-                on_files: "docs_hooks:add_page"
-        nav:
-          - Made: made.md
-        """, PAGES)
-    assert found["made.md"].result.status.value == "unverified"
-
-
-def test_a_missing_page_beside_an_unknown_plugin_is_unverified(tmp_path):
-    found = nav_findings(tmp_path, """\
-        site_name: test
-        plugins:
-          - search
-          - some-page-maker
-        nav:
-          - index.md
-          - Made: made/page.md
-        """, PAGES)
+    "mkdocs-simple-hooks:\n      hooks:\n        on_files: \"docs_hooks:add_page\"",
+])
+def test_a_missing_page_beside_a_plugin_that_may_make_it_is_unverified(tmp_path, plugin):
+    found = nav_findings(tmp_path, f"""\
+site_name: test
+plugins:
+  - search
+  - {plugin}
+nav:
+  - index.md
+  - Made: made/page.md
+""", PAGES)
     made = found["made/page.md"]
     assert made.result.status.value == "unverified"
-    assert "some-page-maker" in made.result.detail
+    assert plugin.split(":")[0] in made.result.detail
     assert found["index.md"].result.status.value == "ok"
 
 

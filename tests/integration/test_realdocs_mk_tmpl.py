@@ -5,15 +5,13 @@ here; fastapi itself is judged by `benchmarks/realdocs.py --project fastapi --ch
 
 from __future__ import annotations
 
-import asyncio
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
-from linkfix.config import Config
 from linkfix.model import LinkResult, Reason, Status
-from linkfix.pipeline import run_check
+
+from .conftest import check_mkdocs_project
 
 PLUGIN = """\
 plugins:
@@ -32,13 +30,7 @@ LOOP = """\
 
 def check(tmp_path: Path, config: str, pages: dict[str, str], files: dict[str, str] | None = None) -> list[LinkResult]:
     """Every link result of a small MkDocs project, checked like `linkfix check --offline mkdocs.yml`."""
-    (tmp_path / "mkdocs.yml").write_text("site_name: test\n" + textwrap.dedent(config))
-    for name, text in {**{f"docs/{page}": text for page, text in pages.items()}, **(files or {})}.items():
-        path = tmp_path / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text))
-    report = asyncio.run(run_check([str(tmp_path / "mkdocs.yml")], Config(offline=True, cache=False)))
-    return list(report.results)
+    return list(check_mkdocs_project(tmp_path, config, pages, files).results)
 
 
 def test_a_loop_over_a_data_file_checks_each_link_it_makes_at_the_templates_span(tmp_path):
