@@ -1,9 +1,9 @@
 """The `nav` entries of a MkDocs config that name a page, with where each is written.
 
 MkDocs reads every `nav` value that is not a URL as a docs-relative path; one naming no page of
-the build gives every page of the site a link to nothing (MkDocs 1.6 only logs it at INFO, and
-`--strict` does not fail on it). A source check treats each as a link written in the config, at
-the line and column of its YAML scalar; INHERIT'd configs: the file that wrote the `nav` MkDocs
+the build gives every page of the site a link to nothing (MkDocs 1.6 warns, and fails only under
+`--strict`). A source check treats each as a link written in the config, at the line and column
+of its YAML scalar; INHERIT'd configs: the file that wrote the `nav` MkDocs
 uses (the nearest one: a list is replaced, not merged).
 
 Out of scope: awesome-nav's `.nav.yml` and literate-nav's SUMMARY.md files.
