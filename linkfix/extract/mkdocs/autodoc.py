@@ -4,8 +4,9 @@ mkdocstrings' Python handler gives the object a block names the id of its dotted
 templates' `html_id = obj.path`, the identifier as written): a visible heading when
 `show_root_heading` is on, else an empty `<a id>` when `show_root_toc_entry` is on (the
 default). A block it cannot collect fails the whole build, so on a site that was built the id
-is there. That id, and only it, is what this module adds to a page's ids; everything else the
-block makes (members, docstring headings) stays a build-time id (unverified when missing).
+is there. That id, and only it, is what this module adds to a page's ids, with the ids of the members the block is sure to
+render (autodoc_members, read from the sources with `ast`); everything else the block makes
+(other members, docstring headings) stays a build-time id (unverified when missing).
 
 Inside a markdown-exec `md` fence (rendered at build time, see exec_fences) a block's ids are
 unprefixed, and every one of them is its object's dotted path or starts with it (members,
@@ -27,20 +28,27 @@ from typing import Any
 
 import yaml
 
+from .autodoc_members import MEMBER_OPTIONS, member_ids, search_paths, sources_digest
+
 PLUGIN_NAMES = ("mkdocstrings",)
 _ROOT_OPTIONS = {"show_root_heading": False, "show_root_toc_entry": True}  # mkdocstrings-python's defaults
 # A `:::` block as Python-Markdown leaves it when no plugin runs: a paragraph of its own text.
 _BLOCK = re.compile(r"<p>:::[ \t]*([^<]*?)</p>", re.DOTALL)
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _SOURCE_LINE = re.compile(r"^[ \t>]*::: ?([A-Za-z_][\w.]*)[ \t]*$", re.MULTILINE)  # mkdocstrings' own block pattern
+# mkdocstrings' heading form (`## ::: pkg.mod`: the `#`s set the heading level), on a line of its own.
+_HEADING_SOURCE = re.compile(r"^#{1,6} *::: ?([A-Za-z_][\w.]*) *$", re.MULTILINE)
 _ANY_SOURCE_LINE = re.compile(r"^[ \t>*+-]*(?:\d+[.)][ \t]*)?(?:#{1,6}[ \t]*)?:::", re.MULTILINE)
 
 
-def autodoc_settings(plugin_configs: dict[str, dict]) -> str:
+def autodoc_settings(plugin_configs: dict[str, dict], config_dir: str = "") -> str:
     """What a page's `:::` blocks need from the config, as JSON ('' when no claim can be made:
-    mkdocstrings is not configured, or the project brings its own templates)."""
+    mkdocstrings is not configured or not enabled, or the project brings its own templates).
+    With `config_dir` (the config file's folder) it also holds what members need (see
+    autodoc_members): the search paths, the options that select members, and a digest of the
+    sources there."""
     config = next((plugin_configs[name] for name in PLUGIN_NAMES if name in plugin_configs), None)
-    if not isinstance(config, dict) or config.get("custom_templates"):
+    if not isinstance(config, dict) or config.get("custom_templates") or config.get("enabled", True) is not True:
         return ""
     handlers = config.get("handlers") or {}
     python = (handlers.get("python") if isinstance(handlers, dict) else None) or {}
@@ -50,7 +58,20 @@ def autodoc_settings(plugin_configs: dict[str, dict]) -> str:
     wanted = {name: options.get(name, default) for name, default in _ROOT_OPTIONS.items()}
     if not all(isinstance(value, bool) for value in wanted.values()):
         return ""
-    return json.dumps({"default_handler": config.get("default_handler", "python"), "options": wanted}, sort_keys=True)
+    settings: dict[str, Any] = {"default_handler": config.get("default_handler", "python"), "options": wanted}
+    paths = search_paths(python, config_dir) if config_dir else None
+    selecting = {name: options[name] for name in MEMBER_OPTIONS if name in options}
+    if paths is not None and _plain_json(selecting):
+        settings["members"] = {"paths": paths, "options": selecting, "sources": sources_digest(paths)}
+    return json.dumps(settings, sort_keys=True)
+
+
+def _plain_json(value: Any) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def root_ids(settings: str, markdown: str, rendered: str) -> frozenset[str]:
@@ -63,10 +84,53 @@ def root_ids(settings: str, markdown: str, rendered: str) -> frozenset[str]:
     written = set(_SOURCE_LINE.findall(markdown))
     ids = set()
     for match in _BLOCK.finditer(rendered):
-        made = _root_id(html.unescape(match.group(1)), config)
+        block = html.unescape(match.group(1))
+        made = _root_id(block, config)
         if made and made in written:
             ids.add(made)
+            ids |= _member_ids(made, block, config)
+    for block in _heading_blocks(markdown, rendered):
+        made = _root_id(block, config)
+        if made:
+            ids.add(made)
+            ids |= _member_ids(made, block, config)
     return frozenset(ids)
+
+
+def _heading_blocks(markdown: str, rendered: str) -> list[str]:
+    """The blocks written as headings (`# ::: pkg`, its options on the indented lines right
+    under it) that Python-Markdown rendered as headings (not text in a fence): each as the
+    identifier, then its options' lines."""
+    blocks = []
+    for match in _HEADING_SOURCE.finditer(markdown):
+        name = match.group(1)
+        if not re.search(r"<h[1-6][^>]*>:::[ \t]*" + re.escape(name) + r"[ \t]*(?:<a |</h[1-6]>)", rendered):
+            continue
+        lines: list[str] = []
+        after = markdown[match.end():].split("\n")[1:]
+        for index, line in enumerate(after):
+            if not line.strip():
+                following = next((rest for rest in after[index + 1:] if rest.strip()), "")
+                if following[:1] in (" ", "\t"):
+                    lines = []  # options after a blank line: where the block ends is not plain
+                    name = ""
+                break
+            if line[:1] not in (" ", "\t"):
+                break
+            lines.append(line)
+        if name:
+            blocks.append("\n".join([name, *lines]))
+    return blocks
+
+
+def _member_ids(identifier: str, block: str, config: dict[str, Any]) -> frozenset[str]:
+    """The ids of the members the block renders for sure (see autodoc_members)."""
+    members = config.get("members")
+    local = _local_options(block) or {}
+    options = local.get("options") or {}
+    if not members or not isinstance(options, dict):
+        return frozenset()
+    return member_ids(identifier, {**members["options"], **options}, members["paths"])
 
 
 def block_ids(settings: str, markdown: str) -> tuple[tuple[str, ...], frozenset[str]] | None:

@@ -118,7 +118,7 @@ def setup_of(project: MkDocsProject) -> MarkdownSetup:
         trust_project_code=trusted,
         rewriters=tuple(hook_rewriters(project)),
         run_hooks_of=str(project.config_file.resolve()) if trusted and project.hooks else "",
-        autodoc=autodoc_settings(project.plugin_configs),
+        autodoc=autodoc_settings(project.plugin_configs, str(config_dir)),
     )
 
 
