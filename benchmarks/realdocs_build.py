@@ -73,12 +73,23 @@ _RULES = [
     ("excluded-target", re.compile(r"^a link to '(?P<target>.*)' which is excluded from the built site\.$")),
 ]
 
+# MkDocs 1.6's nav validation (structure/nav.py): a nav entry naming no file of the docs, or one
+# excluded from the site. Scored on the config's nav (realdocs_compare.NAV), as linkfix reports it.
+_NAV_LINE = re.compile(r"^(WARNING|INFO)\s+-\s+A reference to '(?P<target>[^']*)' is included in the 'nav' configuration, "
+                       r"(?P<rest>which is not found in the documentation files|but this file is excluded from the built site)\.$")
+NAV_PAGE = "(nav)"  # realdocs_compare.NAV
+
 
 def parse_mkdocs_log(text: str) -> list[Finding]:
-    """MkDocs 1.6's link and anchor validation messages, one Finding each."""
+    """MkDocs 1.6's link, anchor and nav validation messages, one Finding each."""
     findings = []
     for raw in text.splitlines():
         line = re.sub(r"\x1b\[[0-9;]*m", "", raw).rstrip()
+        nav = _NAV_LINE.match(line)
+        if nav:
+            kind = "missing-page" if nav["rest"].startswith("which") else "excluded-target"
+            findings.append(Finding(tool="mkdocs", page=NAV_PAGE, target=nav["target"], kind=kind, detail=f"{nav.group(1)}: A reference to '{nav['target']}' is included in the 'nav' configuration, {nav['rest']}"))
+            continue
         match = _LINE.match(line)
         if not match:
             continue

@@ -128,3 +128,23 @@ def test_a_block_written_as_a_heading_makes_its_ids_and_its_members_ids(tmp_path
                                   PACKAGE)
     # `# ::: pkg.mod` inside a fence is text, not a block: its ids stay unverified.
     assert worst_status_by_url(report) == {"api.md#pkg": "ok", "api.md#pkg.BaseHandler": "ok", "api.md#pkg.mod.run": "unverified"}
+
+
+def test_the_benchmark_reads_mkdocs_nav_warnings_as_findings_on_the_nav() -> None:
+    # Before, only "Doc file ... contains" lines were read: a nav entry MkDocs warns about and
+    # linkfix called ok was no miss in the benchmark's table.
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from realdocs_build import parse_mkdocs_log
+
+    log = ("WARNING -  A reference to 'auto-themed/auto-themed.md' is included in the 'nav' configuration, which is not found "
+           "in the documentation files.\n"
+           "INFO    -  A reference to 'drafts/a.md' is included in the 'nav' configuration, but this file is excluded from the "
+           "built site.\n"
+           "INFO    -  An absolute path to '/x/' is included in the 'nav' configuration, which presumably points to an external "
+           "resource.\n")
+    assert [(f.tool, f.page, f.target, f.kind) for f in parse_mkdocs_log(log)] == [
+        ("mkdocs", "(nav)", "auto-themed/auto-themed.md", "missing-page"),
+        ("mkdocs", "(nav)", "drafts/a.md", "excluded-target"),
+    ]
