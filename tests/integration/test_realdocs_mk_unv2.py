@@ -114,10 +114,19 @@ def test_the_options_that_select_members_are_followed(tmp_path: Path, extra: str
     assert _statuses(tmp_path, f"[x](api.md#{target})\n", extra)[f"api.md#{target}"] == status
 
 
-def test_no_member_claim_where_the_module_is_not_plainly_on_the_paths(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stub", ["src/pkg/mod.pyi", "src/pkg-stubs/mod.pyi"])
+def test_no_member_claim_where_the_module_is_not_plainly_on_the_paths(tmp_path: Path, stub: str) -> None:
     # A stub beside the module: griffe merges it, so what renders is not what the .py says.
-    found = _statuses(tmp_path, "[x](api.md#pkg.mod.run)\n", files={"src/pkg/mod.pyi": "def run() -> None: ...\n"})
+    found = _statuses(tmp_path, "[x](api.md#pkg.mod.run)\n", files={stub: "def run() -> None: ...\n"})
     assert found["api.md#pkg.mod.run"] == "unverified"
+
+
+def test_no_member_claim_where_the_package_is_not_on_the_handler_paths(tmp_path: Path) -> None:
+    # kedro's `paths: [src]` with no src/ in the tree: griffe finds the installed copy on sys.path.
+    files = {f"lib/{name.removeprefix('src/')}": text for name, text in PACKAGE.items()}
+    report = check_mkdocs_project(tmp_path, CONFIG.format(extra=""), {"index.md": "[x](api.md#pkg.mod.run)\n", "api.md": "::: pkg.mod\n"},
+                                  files)
+    assert worst_status_by_url(report)["api.md#pkg.mod.run"] == "unverified"
 
 
 def test_a_block_written_as_a_heading_makes_its_ids_and_its_members_ids(tmp_path: Path) -> None:

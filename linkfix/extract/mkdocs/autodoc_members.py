@@ -13,8 +13,8 @@ only turn an unverified link ok, never one broken.
 What is claimed:
 - members are found the way griffe finds them: the block's module on the handler's `paths`
   (relative to the config file; the config file's folder when none), first path first; a module
-  with a stub (`.pyi`), a namespace package, or a module not on those paths (one griffe would
-  find on `sys.path`) gets no claim;
+  with a stub (`.pyi`, a `-stubs` package), a namespace package, or a module not on those paths
+  (one griffe would find on `sys.path`) gets no claim;
 - a member is a `def`, `async def` or `class` written directly in its module's or class's body,
   or a name assigned there with a docstring string right after it, bound once in that body (no
   second `def`, `@overload`, property setter, import, `del` or star import of the same name);
@@ -274,10 +274,10 @@ def _locate(identifier: str, paths: tuple[str, ...]) -> tuple[str, tuple[str, ..
         if os.path.isdir(os.path.join(root, parts[0])) or os.path.isfile(os.path.join(root, parts[0] + ".py")):
             folder = root
             break
-        if any(os.path.exists(os.path.join(root, parts[0] + suffix)) for suffix in (".pyi", ".so", ".pyd")):
+        if any(os.path.exists(os.path.join(root, parts[0] + suffix)) for suffix in (".pyi", ".so", ".pyd", "-stubs")):
             return None
-    if folder is None:
-        return None
+    if folder is None or os.path.exists(os.path.join(folder, parts[0] + "-stubs")):
+        return None  # griffe merges a `-stubs` package into the module
     current = Path(folder)
     file = None
     for index, part in enumerate(parts):
