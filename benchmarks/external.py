@@ -338,8 +338,15 @@ def main(argv: list[str] | None = None) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="linkfix-bench-"))
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
     os.environ.pop("CI", None)  # the children run as in CI anyway: no TTY, so no progress bar
+    # linkfix runs as an installed one does, from its bytecode and kept compiled patterns (as
+    # speed.py's children do): under PYTHONDONTWRITEBYTECODE every run compiled linkfix's modules
+    # from source, a cost no installed linkfix pays (most of a warm run's CPU). One offline
+    # warm-up run writes them before anything is timed.
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     server = Server(args, workdir)
     try:
+        subprocess.run([sys.executable, "-m", "linkfix", "check", "--offline", "--quiet", str(server.docs)],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=RUN_TIMEOUT, check=False)
         truth = server.truth
         limit = physical_limit(truth, args.host_concurrency, args.latency)
         pages = len({u.split("#", 1)[0] for u in truth})
