@@ -25,6 +25,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urljoin
 
 from ..config import Config
@@ -33,7 +34,9 @@ from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..model import CheckResult, Page, Reason, Scope, Status, id_key
 from .mkdocs_links import MkDocsLinks
 from .site import SitePlace
-from .templates import TemplateTargets
+
+if TYPE_CHECKING:  # imported by the runs that render templates: it brings in the MkDocs extraction
+    from .templates import TemplateTargets
 
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
 # Fragments every browser honours without a matching id.
@@ -71,7 +74,11 @@ class LocalChecker:
         self.site_path_prefix = self.site.path_prefix  # stripped from root-relative links ('docs/')
         files = project.mkdocs_files
         self.mkdocs_links = MkDocsLinks(files, project.site_files) if files is not None else None
-        self.templates = TemplateTargets(project.mkdocs) if project.mkdocs and project.mkdocs.renders_templates else None  # macros
+        self.templates: TemplateTargets | None = None  # macros
+        if project.mkdocs and project.mkdocs.renders_templates:
+            from .templates import TemplateTargets
+
+            self.templates = TemplateTargets(project.mkdocs)
         self._resolved: dict[tuple, Target] = {}
         self._checked: dict[str, CheckResult] = {}
         self.now = time.time()
