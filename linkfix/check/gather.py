@@ -93,17 +93,19 @@ class Gathered:
     def _waits_for(self, target: Target) -> str | None:
         """The page not read yet whose ids checking the internal `target` needs (None: it can
         be checked now). Checking it earlier would read that page twice (LocalChecker.page_ids)."""
-        path, _, fragment = target.resolved.partition("#")
-        if not fragment or not self._local.config.include_fragments:
+        if not self._local.config.include_fragments:
             return None
+        path, _, fragment = target.resolved.partition("#")
         if path in self._files:
             found = self._files[path]
         else:
             found = self._files[path] = self._local.find_file(path)
-        if found is None:  # mkdocs-redirects may send it to a page whose ids are needed
+        if found is None:
+            # mkdocs-redirects may send it to a page whose ids are needed (its map's entry may
+            # name a #fragment even when the link names none)
             mkdocs = self._local.project.mkdocs
             return _THE_END if mkdocs is not None and mkdocs.redirects else None
-        return None if found in self._local.pages else found
+        return None if not fragment or found in self._local.pages else found
 
     def _keep(self, link: Link, target: Target, result: CheckResult, place: int = -1) -> None:
         if link.page.rewrites(link) and result.status is Status.BROKEN and target.scope is Scope.INTERNAL:

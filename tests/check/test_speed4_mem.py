@@ -117,3 +117,27 @@ def test_resolutions_are_remembered_for_one_directory_at_a_time():
     assert len(checker._resolved) == 1  # a's resolutions let go once b's pages are read
     again = checker.resolve("x.html", Page(path="a/one.html"), "a/one.html")
     assert again == first and again is not first  # resolved again, alike
+
+
+def test_a_link_the_redirect_maps_send_to_a_fragment_waits_for_that_page():
+    from linkfix.check.gather import Gathered
+    from linkfix.check.local import Target
+    from linkfix.inputs.mkdocs import MkDocsProject
+    from linkfix.inputs.sources import Project
+    from linkfix.model import Link, LinkKind, Page, Span
+
+    mk = MkDocsProject(config_file=Path("/p/mkdocs.yml"), docs_dir=Path("/site"), redirects={"old.md": "b.md#here"})
+    project = Project(files=[], root=Path("/site"), markdown=True, mkdocs=mk, site_files=frozenset({"a.md", "b.md"}),
+                      site_dirs=frozenset({""}))
+    loaded: list[str] = []
+    checker = LocalChecker(project, replace(Config(), include_fragments=True), {}, lambda rel: loaded.append(rel))
+    gathered = Gathered(checker, offline=True, known={}, keep_all=True)
+    page = Page(path="a.md")
+    link = Link(url="old.md", kind=LinkKind.INLINE, span=Span(path="a.md", line=1, column=1, start=0, end=6), page=page)
+    checker.pages["a.md"] = page
+    gathered.add([(link, Target(scope=Scope.INTERNAL, resolved="old.md"))])  # no fragment of its own: the map's
+    checker.pages["b.md"] = Page(path="b.md", ids=frozenset({"here"}))  # read after a.md
+    gathered.page_read("b.md")
+    [item] = gathered.finish({})
+    assert loaded == []  # b.md's ids came from its own reading, not a second one out of turn
+    assert item.result.status is Status.REDIRECTED and item.result.final_url == "b.md#here"
