@@ -415,9 +415,17 @@ class Report:
     duration: float = 0.0
     files: int = 0
     errors: tuple[str, ...] = ()  # inputs that could not be read (path: reason)
+    # Links checked whose results are not in `results`, by status: a run whose reports list
+    # only problems keeps no record of a working internal link (check.gather.only_counted).
+    counted: Mapping[Status, int] = field(default_factory=dict)
 
     def __repr__(self) -> str:
-        return f"Report(results=<{len(self.results)} links>, files={self.files}, root={self.root!r})"
+        return f"Report(results=<{self.total} links>, files={self.files}, root={self.root!r})"
+
+    @property
+    def total(self) -> int:
+        """Every link checked: those in `results` and those only counted."""
+        return len(self.results) + sum(self.counted.values())
 
     @property
     def archive_deferred(self) -> int:

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from .check.gather import Gathered
 from .check.ignore import Ignores
 from .check.local import LocalChecker, Target
 from .check.remap import Remap
@@ -94,6 +95,7 @@ async def run_check(
     on_recovery: Callable[[RunStats], None] | None = None,
     stdin_text: str | None = None,
     session: RunSession | None = None,
+    keep_all: bool = True,
 ) -> Report:
     """Check every link of `inputs`; attach suggestions for broken links on request.
 
@@ -102,7 +104,7 @@ async def run_check(
     archive lookups; `on_recovery` receives recovery's counters (recover.run.RunStats).
     `stdin_text`: a document read from stdin, checked first (`-` in reports). `session`: the
     cache and HTTP client of a run that goes on after the check (`fix`), else the check's own
-    (with `resolver` and `progress`), closed at its end.
+    (with `resolver` and `progress`), closed at its end. `keep_all`: see `check_documents`.
     """
     started = time.time()
     if project is None:
@@ -128,7 +130,7 @@ async def run_check(
             # The config's nav is checked when the config itself is the input (not per changed file).
             nav = changed is None and project.mkdocs is not None and [Path(i).resolve() for i in inputs] == [project.mkdocs.config_file.resolve()]
             report = await check_documents(documents, project, config, session=session, progress=progress, errors=errors, started=started,
-                                           link_times=link_times, on_recovery=on_recovery, nav=nav)
+                                           link_times=link_times, on_recovery=on_recovery, nav=nav, keep_all=keep_all)
             if not report.files and project.files and changed is None:
                 # Nothing read is not "no broken links" (--changed-since with no change is).
                 raise InputError(f"none of the {len(project.files)} files could be read"
@@ -164,6 +166,7 @@ async def check_documents(
     link_times: Mapping[str, datetime] | None = None,
     on_recovery: Callable[[RunStats], None] | None = None,
     nav: bool = False,
+    keep_all: bool = True,
 ) -> Report:
     """Check extracted documents (keyed by root-relative path) against `project`.
 
@@ -174,17 +177,18 @@ async def check_documents(
     requested twice. `session` holds the run's cache and HTTP client (with its request budget),
     shared by the checks and recovery; without one, they get their own. `progress` hears of the
     files read (the session's, of the URLs checked). `nav`: the MkDocs config's nav entries are
-    checked too (check/mkdocs_nav.py).
+    checked too (check/mkdocs_nav.py). `keep_all=False`: a working internal link's result, and a
+    link not checked, are only counted (`Report.counted`: what no report but JSON and JUnit lists).
     """
     if session is None:
         async with RunSession(config, progress=progress) as own:
             return await check_documents(documents, project, config, session=own, progress=progress, errors=errors, started=started,
-                                         known=known, link_times=link_times, on_recovery=on_recovery, nav=nav)
+                                         known=known, link_times=link_times, on_recovery=on_recovery, nav=nav, keep_all=keep_all)
     started = time.time() if started is None else started
     pages: dict[str, Page] = {}
     local = LocalChecker(project, config, pages, page_loader(project))
     known = dict(known or {})
-    placed: list[tuple[Link, Target]] = []
+    gathered = Gathered(local, offline=config.offline, known=known, keep_all=keep_all or config.suggest)
     page_rels: dict[str, str] = {}  # a page's path as links name it -> its root-relative path
     ignores = Ignores.load(config)
     external = _ExternalChecks(config, session, skip=known)
@@ -198,7 +202,8 @@ async def check_documents(
             pages[rel] = doc.page
             page_rels[doc.page.path] = rel
             found = resolve_links(rel, doc, local, ignores)
-            placed.extend(found)
+            gathered.page_read(rel)
+            gathered.add(found)
             external.add_many(target.resolved for _, target in found if target.scope is Scope.EXTERNAL and target.result is None)
             if time.perf_counter() - handed_over > _HAND_OVER_SECONDS:
                 await _pass_turn()  # let the checker send requests and read answers
@@ -206,22 +211,7 @@ async def check_documents(
     external_results = known | await external.results()
     session.checks_done()
 
-    results: list[LinkResult] = []
-    offline = CheckResult(url="", status=Status.EXCLUDED, reason=Reason.OFFLINE, detail="external link not checked (--offline)")
-    placed.reverse()  # taken from the end: each pair is let go as its result is made (a lower peak)
-    while placed:
-        link, target = placed.pop()
-        if target.result is not None:
-            result = target.result
-        elif target.scope is Scope.EXTERNAL:
-            result = external_results.get(target.resolved) or replace(offline, url=target.resolved)
-        else:
-            result = local.check(target)
-        if link.page.rewrites(link) and result.status is Status.BROKEN and target.scope is Scope.INTERNAL:
-            result = local.rewritten(result, link.page)
-        if link.template:  # where the target came from: the template, its data item (or why not rendered)
-            result = replace(result, detail=f"{result.detail} ({link.template})" if result.detail else link.template)
-        results.append(LinkResult(link=link, resolved=target.resolved, scope=target.scope, result=result))
+    results = gathered.finish(external_results)
 
     if config.suggest:
         # Internal links: from the project itself (its git history, redirect_maps, names), offline too.
@@ -237,6 +227,7 @@ async def check_documents(
 
     return Report(
         results=tuple(results),
+        counted=dict(gathered.counted),
         root=display_path(project.root),
         started=datetime.fromtimestamp(started, UTC).isoformat(timespec="seconds"),
         duration=round(time.time() - started, 3),

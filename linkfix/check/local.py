@@ -79,7 +79,8 @@ class LocalChecker:
             from .templates import TemplateTargets
 
             self.templates = TemplateTargets(project.mkdocs)
-        self._resolved: dict[tuple, Target] = {}
+        self._resolved: dict[tuple, Target] = {}  # of the pages of one directory (resolver_for)
+        self._resolved_for: tuple = ()
         self._checked: dict[str, CheckResult] = {}
         self.now = time.time()
 
@@ -96,6 +97,10 @@ class LocalChecker:
         # and in a MkDocs project the links followed from the page's own URL.
         directory = page_rel if self.mkdocs_links is not None else posixpath.dirname(page_rel)
         base_key = (page.base, page.url if page.url.startswith(("http://", "https://")) else "")
+        if (base_key, directory) != self._resolved_for:
+            # Only pages of one directory share resolutions, and a run reads a directory's pages
+            # one after another: the memo of the others would only grow with the site (issue 26).
+            self._resolved, self._resolved_for = {}, (base_key, directory)
         memo = self._resolved
 
         def resolve(url: str, as_written: bool = False) -> Target:

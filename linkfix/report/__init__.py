@@ -24,6 +24,9 @@ StreamerT = TypeVar("StreamerT", bound=Streamer)
 
 #: Format name (the config's `FORMAT_NAMES`) -> the module (in this package) that registers it.
 MODULES: dict[str, str] = {name: {"json": "json_format"}.get(name, name) for name in FORMAT_NAMES}
+#: The formats that list every link, a working one too; the others list the problems and count
+#: the rest, so that a run writing only those need not keep every link's result (issue 26).
+LISTS_EVERY_LINK = frozenset({"json", "junit"})
 
 
 class _Registry(Mapping[str, F], Generic[F]):

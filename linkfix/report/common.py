@@ -110,7 +110,7 @@ def age(seconds: float) -> str:
 
 
 def status_counts(report: Report) -> dict[Status, int]:
-    counts = {status: 0 for status in Status}
+    counts = {status: report.counted.get(status, 0) for status in Status}
     for item in report.results:
         counts[item.result.status] += 1
     return counts

@@ -98,8 +98,9 @@ def dump_report(report: Report) -> dict[str, Any]:
 def count_statuses(report: Report) -> dict[str, int]:
     """Occurrences per status (every status present, zeros included) plus `total`."""
     counts = Counter(item.result.status for item in report.results)
+    counts.update(report.counted)
     totals = {status.value: counts.get(status, 0) for status in Status}
-    totals["total"] = len(report.results)
+    totals["total"] = report.total
     return totals
 
 

@@ -57,7 +57,7 @@ def format_markdown(report: Report) -> str:
     totals = " · ".join(f"{n} {s.value}" for s, n in counts.items() if n)
     deferred = deferred_summary(report)
     grouped = f" · {len(listed)} problem links to {len(groups)} targets" if len(groups) < len(listed) else ""
-    lines.append(f"{len(report.results)} links in {report.files} files" + (f": {totals}" if totals else "")
+    lines.append(f"{report.total} links in {report.files} files" + (f": {totals}" if totals else "")
                  + grouped + (f" · {deferred}" if deferred else ""))
     lines.append("")
     if listed:

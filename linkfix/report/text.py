@@ -125,7 +125,7 @@ def summarize(report: Report) -> str:
     """'123 links in 4 files: 120 ok, 2 broken, 1 redirected (1.2 s)'."""
     counts = status_counts(report)
     parts = [f"{counts[s]} {s.value}" for s in Status if counts[s]]
-    total = len(report.results)
+    total = report.total
     noun = "link" if total == 1 else "links"
     files = "file" if report.files == 1 else "files"
     text = f"{total} {noun} in {report.files} {files}"

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...config import Config
 from ...errors import EXIT_BROKEN, EXIT_OK, InputError
+from ...report import LISTS_EVERY_LINK
 from ..inputs import add_input_arguments, gather_inputs
 from ..output import write_reports
 
@@ -74,7 +75,8 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
                 first = Path(args.inputs[0])  # the repository holding the inputs, not the cwd's
                 changed = changed_since(args.changed_since, cwd=first if first.is_dir() else first.parent)
-            checking = run_check(args.inputs, config, progress=progress, changed=changed, stdin_text=inputs.stdin_text)
+            checking = run_check(args.inputs, config, progress=progress, changed=changed, stdin_text=inputs.stdin_text,
+                                 keep_all=not LISTS_EVERY_LINK.isdisjoint(config.format))
             if config.offline:
                 report = run_without_loop(checking)
             else:

@@ -1,0 +1,121 @@
+"""A run's link results, made as its documents are read, and only what the reports need kept.
+
+Each link is checked as soon as what decides it is known: an internal link at once, or, with a
+#fragment, once the page it points into is read (its ids); an external link when the checker
+has answered (offline: at once). A link checked is let go of, and so is its result when no report
+lists it: then it is only counted (`Report.counted`). Holding every link's record to the end
+made four copies of a site take 3.4x the memory of one (issue 26).
+
+Results come out in the order of the links, whichever is checked first: a link checked later
+holds its place in the list.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+
+from ..model import CheckResult, Link, LinkResult, Reason, Scope, Status
+from .local import LocalChecker, Target
+
+# A link waiting for this "page" waits for the end of the reading: no page read has this name.
+_THE_END = ""
+
+_OFFLINE = CheckResult(url="", status=Status.EXCLUDED, reason=Reason.OFFLINE, detail="external link not checked (--offline)")
+
+# (its place in the results, the link, where it points)
+_Waiting = tuple[int, Link, Target]
+
+
+def only_counted(item: LinkResult) -> bool:
+    """A result no report lists one by one: an internal link that works, a link not checked
+    (excluded, an unsupported scheme). An external link that works stays: the reports say how
+    many external results came from the cache."""
+    status = item.result.status
+    return status is Status.EXCLUDED or status is Status.UNSUPPORTED or (status is Status.OK and item.scope is Scope.INTERNAL)
+
+
+class Gathered:
+    """The results of one run's links. `keep_all`: keep every link's result (the JSON and
+    JUnit reports list every link; recovery reads them all), else only those `only_counted`
+    does not take."""
+
+    def __init__(self, local: LocalChecker, *, offline: bool, known: Mapping[str, CheckResult], keep_all: bool) -> None:
+        self._local = local
+        self._offline = offline
+        self._known = known
+        self._keep_all = keep_all
+        self._items: list[LinkResult | None] = []  # None: a link still waiting, or one only counted
+        self._waiting: dict[str, list[_Waiting]] = {}  # page (root-relative) -> links waiting for its ids
+        self._external: list[_Waiting] = []  # waiting for the checker's answers
+        self._files: dict[str, str | None] = {}  # a link's path -> the site file it names
+        self.counted: Counter[Status] = Counter()
+
+    def add(self, found: Iterable[tuple[Link, Target]]) -> None:
+        """The links of a page just read (its Page already among the checker's pages)."""
+        local = self._local
+        for link, target in found:
+            if target.result is not None:
+                self._keep(link, target, target.result)
+            elif target.scope is Scope.EXTERNAL:
+                if self._offline:
+                    self._keep(link, target, self._known.get(target.resolved) or replace(_OFFLINE, url=target.resolved))
+                else:
+                    self._items.append(None)
+                    self._external.append((len(self._items) - 1, link, target))
+            else:
+                page = self._waits_for(target)
+                if page is None:
+                    self._keep(link, target, local.check(target))
+                else:
+                    self._items.append(None)
+                    self._waiting.setdefault(page, []).append((len(self._items) - 1, link, target))
+
+    def page_read(self, rel: str) -> None:
+        """The page at `rel` is read: the links waiting for its ids are checked."""
+        for place, link, target in self._waiting.pop(rel, ()):
+            self._keep(link, target, self._local.check(target), place)
+
+    def finish(self, external: Mapping[str, CheckResult]) -> list[LinkResult]:
+        """Every result kept, in the order of the links: the links still waiting checked
+        (a page that was not among the inputs is read now), the external ones from `external`."""
+        for waiting in self._waiting.values():
+            for place, link, target in waiting:
+                self._keep(link, target, self._local.check(target), place)
+        self._waiting.clear()
+        for place, link, target in self._external:
+            self._keep(link, target, external.get(target.resolved) or replace(_OFFLINE, url=target.resolved), place)
+        self._external.clear()
+        items, self._items = self._items, []
+        return [item for item in items if item is not None]
+
+    def _waits_for(self, target: Target) -> str | None:
+        """The page not read yet whose ids checking the internal `target` needs (None: it can
+        be checked now). Checking it earlier would read that page twice (LocalChecker.page_ids)."""
+        if not self._local.config.include_fragments:
+            return None
+        path, _, fragment = target.resolved.partition("#")
+        if path in self._files:
+            found = self._files[path]
+        else:
+            found = self._files[path] = self._local.find_file(path)
+        if found is None:
+            # mkdocs-redirects may send it to a page whose ids are needed (its map's entry may
+            # name a #fragment even when the link names none)
+            mkdocs = self._local.project.mkdocs
+            return _THE_END if mkdocs is not None and mkdocs.redirects else None
+        return None if not fragment or found in self._local.pages else found
+
+    def _keep(self, link: Link, target: Target, result: CheckResult, place: int = -1) -> None:
+        if link.page.rewrites(link) and result.status is Status.BROKEN and target.scope is Scope.INTERNAL:
+            result = self._local.rewritten(result, link.page)
+        if link.template:  # where the target came from: the template, its data item (or why not rendered)
+            result = replace(result, detail=f"{result.detail} ({link.template})" if result.detail else link.template)
+        item = LinkResult(link=link, resolved=target.resolved, scope=target.scope, result=result)
+        if not self._keep_all and only_counted(item):
+            self.counted[result.status] += 1
+        elif place < 0:
+            self._items.append(item)
+        else:
+            self._items[place] = item
