@@ -1,0 +1,29 @@
+"""Reproductions of what more MkDocs projects nobody here had run linkfix on showed (branch
+mk-fresh3, issue 21; the projects are at the end of benchmarks/realdocs_projects.yaml). Each test
+is a small project written here, checked like `linkfix check --offline mkdocs.yml`."""
+
+from __future__ import annotations
+
+from .conftest import check_mkdocs_project, worst_status_by_url
+
+
+# powertools: docs/core/metrics.md beside docs/core/metrics/index.md, and 7 links to
+# ./core/metrics.md called broken ("MkDocs leaves it out: it conflicts with core/metrics/index.md").
+# MkDocs 1.6 compares destinations only within one directory: it builds both pages to
+# core/metrics/index.html, with no warning, and the one it writes last (metrics/index.md, met
+# after the files of core/) is what the URL shows. A link to either page works; its fragment is
+# one of the page the URL shows (checked with mkdocs 1.6.1 on this very project).
+def test_a_page_and_the_index_of_its_namesake_directory_share_one_url(tmp_path):
+    found = worst_status_by_url(check_mkdocs_project(tmp_path, "", {
+        "index.md": """\
+            # Home
+
+            [c](c.md) [c index](c/index.md) [shown](c.md#only-index) [hidden](c.md#only-c)
+            """,
+        "c.md": "# C\n\n## Only c\n",
+        "c/index.md": "# C index\n\n## Only index\n",
+    }))
+    assert found["c.md"] == "ok"
+    assert found["c/index.md"] == "ok"
+    assert found["c.md#only-index"] == "ok"
+    assert found["c.md#only-c"] == "broken"  # the URL shows c/index.md, which has no such heading
