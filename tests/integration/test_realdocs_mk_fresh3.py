@@ -27,3 +27,26 @@ def test_a_page_and_the_index_of_its_namesake_directory_share_one_url(tmp_path):
     assert found["c/index.md"] == "ok"
     assert found["c.md#only-index"] == "ok"
     assert found["c.md#only-c"] == "broken"  # the URL shows c/index.md, which has no such heading
+
+
+# mesop: api/page.md lists `::: mesop.features.page.page`, `::: mesop.security.security_policy.SecurityPolicy`
+# and `::: mesop.events.events.LoadEvent` on three lines in a row, with `show_root_heading: true`;
+# 3 links to `#mesop.security.security_policy.SecurityPolicy` were unverified (build-time ids).
+# Python-Markdown makes the three lines one paragraph, but mkdocstrings takes each `:::` line as
+# a block of its own (the unindented rest after a block's line is parsed again), so each object's
+# id is as sure as a lone block's.
+def test_autodoc_blocks_on_consecutive_lines_each_make_their_id(tmp_path):
+    found = worst_status_by_url(check_mkdocs_project(tmp_path, """\
+        plugins:
+          - mkdocstrings:
+              handlers:
+                python:
+                  options:
+                    show_root_heading: true
+        """, {
+        "api.md": "# API\n\n::: pkg.mod.first\n::: pkg.mod.Second\n::: pkg.mod.third\n",
+        "index.md": "# Home\n\n[second](api.md#pkg.mod.Second) [third](api.md#pkg.mod.third) [none](api.md#pkg.mod.Fourth)\n",
+    }))
+    assert found["api.md#pkg.mod.Second"] == "ok"
+    assert found["api.md#pkg.mod.third"] == "ok"
+    assert found["api.md#pkg.mod.Fourth"] == "unverified"  # a member or heading a block may make
