@@ -50,3 +50,31 @@ def test_autodoc_blocks_on_consecutive_lines_each_make_their_id(tmp_path):
     assert found["api.md#pkg.mod.Second"] == "ok"
     assert found["api.md#pkg.mod.third"] == "ok"
     assert found["api.md#pkg.mod.Fourth"] == "unverified"  # a member or heading a block may make
+
+
+# external-secrets: hack/api-docs/mkdocs.yml (docs_dir: ../../docs) is built from the repository
+# root (`mkdocs build -f hack/api-docs/mkdocs.yml`), and the macros plugin's `include_dir:
+# docs/snippets` is opened from there, as Jinja opens any relative path. Looked for from the
+# config's directory only, the included files were unreadable, and 2 links to headings that no
+# page has were unverified ("a file the page's template includes ... may add headings").
+def test_macros_include_dir_from_where_the_project_builds(tmp_path, monkeypatch):
+    import asyncio
+    import subprocess
+
+    from linkfix.config import Config
+    from linkfix.pipeline import run_check
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    files = {
+        "hack/api-docs/mkdocs.yml": "site_name: t\ndocs_dir: ../../docs\nplugins:\n  - macros:\n      include_dir: docs/snippets\n",
+        "docs/index.md": "# Home\n\n{% include 'part.md' %}\n\n[in](#from-the-include) [out](#nowhere)\n",
+        "docs/snippets/part.md": "## From the include\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    report = asyncio.run(run_check(["hack/api-docs/mkdocs.yml"], Config(offline=True, cache=False)))
+    found = worst_status_by_url(report)
+    assert found["#nowhere"] == "broken"  # read: no included file has that heading
+    assert found["#from-the-include"] == "unverified"  # the included file's heading: made when the site is built
