@@ -33,10 +33,12 @@ ROWS = Path(__file__).parent / "data" / "realmoves_rows.jsonl.gz"
 THRESHOLD = calibration.DEFAULT_AUTOFIX_CONFIDENCE
 
 #: The shipped model and gate over the stored candidates of 505 cases on 22 sites (measured
-#: 2026-11-28, every site run without a cache: s@1 0.786, precision 0.960 over 303 automatic
-#: fixes, coverage 0.576, right section 12 of 40).
-#: Development figures: the gate's rules were chosen watching these cases.
-STORED_FLOORS = {"s@1": 0.77, "precision": 0.95, "coverage": 0.57, "section": 0.27}
+#: 2026-11-28, every site run without a cache, with the weights refitted on all 22 sites:
+#: s@1 0.814, precision 0.983 over 286 automatic fixes, coverage 0.556, right section 12 of 40;
+#: the weights fitted on 7 sites had 0.786, 0.960 over 303, 0.576: fewer automatic fixes, but
+#: 5 wrong instead of 12, so the coverage floor moved down with the precision floor up).
+#: Development figures, in-sample: the weights were fitted and the gate's rules chosen on these cases.
+STORED_FLOORS = {"s@1": 0.80, "precision": 0.97, "coverage": 0.54, "section": 0.27}
 #: The subset through the real ranking.
 SUBSET_SITES = ("tljh.jupyter.org/en/latest", "oauthenticator.readthedocs.io/en/latest", "zarr.readthedocs.io/en/stable")
 #: measured: 38 cases, right at the top 34 (0.89), 31 automatic fixes, none wrong.
