@@ -234,7 +234,8 @@ class LocalChecker:
                     return self._broken(docs + suffix, fragment, f"{docs} is not part of the built site: {why}")
                 if docs not in links.docs_files:  # a file a plugin puts among the docs (monorepo)
                     return self._made(docs + suffix, fragment, links.site.made.docs[docs])
-                return self._internal(docs, False, fragment, page_rel)
+                # a.md when a/index.md is built over it: the URL shows a/index.md
+                return self._internal(links.site.overwritten.get(docs, docs), False, fragment, page_rel)
             if not path.startswith("/") and named in links.mkdocs.redirects:
                 # old.md of redirect_maps: reported as redirected (mkdocs-redirects keeps its URL alive)
                 return self._internal(named, False, fragment, page_rel)

@@ -4,6 +4,7 @@
 - Left out: `exclude_docs` plus MkDocs' own defaults (`.*`, `/templates/`), `draft_docs` (not
   built by `mkdocs build`), the mkdocs-exclude plugin's globs and regexes, a theme `custom_dir`
   inside docs_dir (templates, not documentation), and a `README.md` beside an `index.md`.
+  `a.md` and `a/index.md` are both built, to one URL: the second written is what it serves.
   `not_in_nav` pages are built (they are only missing from the navigation).
 - A page `a/b.md` is served at `a/b/` (`a/b/index.html`) with `use_directory_urls`, else at
   `a/b.html`; `index.md` and `README.md` at their directory.
@@ -55,6 +56,7 @@ class MkDocsFiles:
         self.directory_urls = mk.use_directory_urls
         self.excluded: dict[str, str] = {}  # docs path -> why MkDocs does not publish it
         self.pages: dict[str, str] = {}  # docs path of a published page -> its URL ("" for the home page)
+        self.overwritten: dict[str, str] = {}  # docs path -> the file of another directory built over it, at its URL
         self._by_dest: dict[str, Served] = {}  # built file path -> what is there
         self._directories: set[str] = set()  # directories of the built site ("" for its root)
         exclude = _spec(DEFAULT_EXCLUDE + mk.exclude_docs)
@@ -73,11 +75,15 @@ class MkDocsFiles:
                 continue
             dest = self.dest(path)
             earlier = self._by_dest.get(dest)
-            if earlier is not None:
-                # Two files, one URL: MkDocs keeps the one it meets last (index.md over README.md,
-                # a/index.md over a.md) and leaves the other out.
+            if earlier is not None and posixpath.dirname(earlier.target) == posixpath.dirname(path):
+                # Two files of one directory, one URL: MkDocs keeps the one it meets last
+                # (index.md over README.md) and leaves the other out, with a warning.
                 self.excluded[earlier.target] = f"MkDocs leaves it out: it conflicts with {path}"
                 self.pages.pop(earlier.target, None)
+            elif earlier is not None:
+                # a.md and a/index.md: MkDocs compares destinations only within a directory, so
+                # it builds both and the one it writes last (a/index.md) is what the URL serves.
+                self.overwritten[earlier.target] = path
             if is_page(path):
                 self.pages[path] = self.url(path)
                 self._by_dest[dest] = Served("page", path)

@@ -34,6 +34,7 @@ PLUGIN_NAMES = ("mkdocstrings",)
 _ROOT_OPTIONS = {"show_root_heading": False, "show_root_toc_entry": True}  # mkdocstrings-python's defaults
 # A `:::` block as Python-Markdown leaves it when no plugin runs: a paragraph of its own text.
 _BLOCK = re.compile(r"<p>:::[ \t]*([^<]*?)</p>", re.DOTALL)
+_NEXT_BLOCK = re.compile(r"\n:::[ \t]*")  # a `:::` line right after another block's lines, unindented
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 _SOURCE_LINE = re.compile(r"^[ \t>]*::: ?([A-Za-z_][\w.]*)[ \t]*$", re.MULTILINE)  # mkdocstrings' own block pattern
 # mkdocstrings' heading form (`## ::: pkg.mod`: the `#`s set the heading level), on a line of its own.
@@ -83,8 +84,7 @@ def root_ids(settings: str, markdown: str, rendered: str) -> frozenset[str]:
     config = json.loads(settings)
     written = set(_SOURCE_LINE.findall(markdown))
     ids = set()
-    for match in _BLOCK.finditer(rendered):
-        block = html.unescape(match.group(1))
+    for block in _blocks(rendered):
         made = _root_id(block, config)
         if made and made in written:
             ids.add(made)
@@ -149,12 +149,19 @@ def block_ids(settings: str, markdown: str) -> tuple[tuple[str, ...], frozenset[
 
     rendered = python_markdown.Markdown(extensions=["fenced_code"]).convert(markdown)
     config = json.loads(settings)
-    blocks = [html.unescape(match.group(1)) for match in _BLOCK.finditer(rendered)]
+    blocks = _blocks(rendered)
     if sorted(block.partition("\n")[0].strip() for block in blocks) != sorted(written):
         return None  # a block Python-Markdown does not leave as a paragraph of its own (in a list, a fence)
     if any(_handler(block, config) != "python" for block in blocks):
         return None
     return tuple(dict.fromkeys(written)), root_ids(settings, markdown, rendered)
+
+
+def _blocks(rendered: str) -> list[str]:
+    """The text of each `:::` block Python-Markdown left in a paragraph: `::: a` and `::: b` on
+    lines one after the other make one paragraph, but two blocks to mkdocstrings (what follows a
+    block's line unindented is parsed again, as the next block)."""
+    return [block for match in _BLOCK.finditer(rendered) for block in _NEXT_BLOCK.split(html.unescape(match.group(1)))]
 
 
 def _handler(block: str, config: dict[str, Any]) -> str:

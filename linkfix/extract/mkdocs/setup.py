@@ -84,6 +84,7 @@ class MarkdownSetup:
     run_hooks_of: str = ""
     # What mkdocstrings' `:::` blocks are sure to make ('' when no claim can be made; see autodoc).
     autodoc: str = ""
+    include_dirs: tuple[str, ...] = ()  # where the macros plugin's `{% include %}` reads (its include_dir)
     key: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -91,7 +92,8 @@ class MarkdownSetup:
             digest = hashlib.blake2b(digest_size=16)
             hooks = [f"{r.name}:{r.reading!r}" for r in self.rewriters]
             for part in (*self.extensions, "\0", self.configs_json, "\0", *self.plugins, "\0", self.config_dir, self.docs_dir,
-                         self.project_dir, str(self.trust_project_code), "\0", *hooks, "\0", self.run_hooks_of, self.autodoc):
+                         self.project_dir, str(self.trust_project_code), "\0", *hooks, "\0", self.run_hooks_of, self.autodoc,
+                         "\0", *self.include_dirs):
                 digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
             object.__setattr__(self, "key", digest.hexdigest())
 
@@ -119,7 +121,21 @@ def setup_of(project: MkDocsProject) -> MarkdownSetup:
         rewriters=tuple(hook_rewriters(project)),
         run_hooks_of=str(project.config_file.resolve()) if trusted and project.hooks else "",
         autodoc=autodoc_settings(project.plugin_configs, str(config_dir)),
+        include_dirs=macros_include_dirs(project.plugin_configs, config_dir),
     )
+
+
+def macros_include_dirs(plugin_configs: dict[str, dict], config_dir: Path) -> tuple[str, ...]:
+    """The macros plugin's relative `include_dir`, which it opens from where `mkdocs build` runs:
+    the config's directory, or, when it is not there, where linkfix runs (a project that builds
+    with `mkdocs build -f sub/mkdocs.yml` from its repository root, as external-secrets does)."""
+    given = [config.get("include_dir") for name, config in plugin_configs.items() if name.split("/")[-1] in ("macros", "mkdocs-macros")]
+    found = []
+    for include_dir in given:
+        if isinstance(include_dir, str) and include_dir:
+            from_config, from_here = config_dir / include_dir, Path.cwd() / include_dir
+            found.append(str((from_here if not from_config.is_dir() and from_here.is_dir() else from_config).resolve()))
+    return tuple(found)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -153,10 +153,10 @@ def _templates(setup: MarkdownSetup, path: str, markdown: str) -> tuple[str, set
 
 
 def _included(setup: MarkdownSetup, page: str, name: str) -> str | None:
-    """The text of a file a template includes: from the page's directory, the docs or the
-    config's directory (where the macros plugin and include-markdown look), read as an
+    """The text of a file a template includes: from the page's directory, the docs, the
+    config's directory or the macros plugin's include_dir (where it and include-markdown look), read as an
     include may be (snippet_reads)."""
-    for base in (Path(os.path.abspath(page)).parent, Path(setup.docs_dir), Path(setup.config_dir)):
+    for base in (Path(os.path.abspath(page)).parent, Path(setup.docs_dir), Path(setup.config_dir), *map(Path, setup.include_dirs)):
         candidate = base / name
         if read_refusal(candidate, setup.project_dir) is None:  # inside the project, in no VCS directory, a file
             try:
