@@ -297,15 +297,45 @@ def _stamp(path: Path) -> tuple[int, int]:
 
 def _hooks(mk: MkDocsProject, made: BuildMade) -> list[PageRewriter]:
     base = mk.config_file.parent
-    for path in mk.hooks:
-        name = _shown(path, base)
-        reading = _read_hook(path, name, _stamp(path))
+    hooks = [(_shown(path, base), path, "") for path in mk.hooks]
+    hooks += [(f"{_shown(path, base)} (mkdocs-simple-hooks)", path, unread) for path, unread in _simple_hooks(mk)]
+    for name, path, unread in hooks:
+        reading = PythonReading(path=path, error=unread) if unread else _read_hook(path, name, _stamp(path))
         if reading.error or reading.rewrites:
             made.rewriters.append(PageRewriter(name=name, reading=reading))
         if reading.error or reading.events & set(FILE_EVENTS):
             made.maybe.append(MaybeMade(by=f"the hook {name}", why="a source check does not run the project's code", hint=TRUST_HINT,
                                         names=reading.names, any_asset=bool(reading.error)))
     return made.rewriters
+
+
+def simple_hook_targets(plugin_configs: dict[str, dict]) -> list[tuple[str, str, str]]:
+    """What mkdocs-simple-hooks runs: (event, module, function) for each entry of its `hooks:`
+    (`on_page_markdown: "docs.plugins:on_page_markdown"`), the module imported from where
+    `mkdocs build` runs (the config's directory)."""
+    settings = next((s for n, s in plugin_configs.items() if n.split("/")[-1] in ("mkdocs-simple-hooks", "simple-hooks")), None)
+    events = settings.get("hooks") if isinstance(settings, dict) else None
+    if not isinstance(events, dict):
+        return []
+    return [(str(event), *str(target).partition(":")[::2]) for event, target in events.items()]
+
+
+def _simple_hooks(mk: MkDocsProject) -> list[tuple[Path, str]]:
+    """The module files mkdocs-simple-hooks runs, each with why it is not read as a hook file
+    ('' when it is: every function it names is named as its event, which is how a hook file's
+    functions are read)."""
+    base = mk.config_file.parent.resolve()
+    modules: dict[Path, str] = {}
+    for event, module, function in simple_hook_targets(mk.plugin_configs):
+        parts = module.split(".")
+        path = base.joinpath(*parts).with_suffix(".py")
+        if not path.is_file() and base.joinpath(*parts, "__init__.py").is_file():
+            path = base.joinpath(*parts, "__init__.py")
+        if function != event and not modules.get(path):
+            modules[path] = f"runs {module}:{function} on {event}, which is not read"
+        else:
+            modules.setdefault(path, "")
+    return list(modules.items())
 
 
 def _gen_files(mk: MkDocsProject, made: BuildMade) -> None:

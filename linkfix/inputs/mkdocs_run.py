@@ -22,16 +22,23 @@ def load_config(config_file: str) -> Any:
     """The MkDocs config as `mkdocs build` loads it (which imports its hooks); without its
     plugins, then without its theme too, when those are not installed here."""
     from mkdocs.config import load_config as mkdocs_load_config
-    from mkdocs.exceptions import ConfigurationError
+    from mkdocs.exceptions import Abort, ConfigurationError
 
     attempts: list[dict[str, Any]] = [{}, {"plugins": []}, {"plugins": [], "theme": {"name": "mkdocs"}}]
+    mkdocs_log = logging.getLogger("mkdocs")
     for index, overrides in enumerate(attempts):
+        last = index == len(attempts) - 1
+        level = mkdocs_log.level
+        if not last:
+            mkdocs_log.setLevel(logging.CRITICAL)  # MkDocs logs each config error before it gives up: said below
         try:
             return mkdocs_load_config(config_file, **overrides)
-        except ConfigurationError as exc:
-            if index == len(attempts) - 1:
+        except (ConfigurationError, Abort) as exc:  # a config error is logged, then raised as Abort
+            if last:
                 raise
             log.debug("%s: %s; loading it with %s", config_file, exc, overrides)
+        finally:
+            mkdocs_log.setLevel(level)
     raise AssertionError("unreachable")
 
 

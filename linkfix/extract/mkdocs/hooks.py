@@ -4,7 +4,8 @@ trusts the project's code (--trust-project-code; the same trust as `mkdocs build
 MkDocs loads the config (which imports each `hooks:` file, its directory on `sys.path` while it
 loads), and for each page calls `on_page_read_source`, `on_page_markdown` before rendering and
 `on_page_content` after, with the page, the config and the files of the build. Here the same
-objects are made by MkDocs itself (`load_config`, `get_files`, `Page`), and only the hooks run:
+objects are made by MkDocs itself (`load_config`, `get_files`, `Page`), and only the hooks run
+(with the functions mkdocs-simple-hooks would call, imported as it imports them):
 plugins are not (their pages and files are what `mkdocs_made` says). A config whose plugins or
 theme are not installed here is loaded without them, so that the hooks still run.
 
@@ -27,6 +28,28 @@ MARKDOWN_EVENTS = ("on_page_markdown",)
 HTML_EVENTS = ("on_page_content",)
 
 
+def _simple_hooks(config_file: Path) -> list[tuple[str, Any]]:
+    """The functions mkdocs-simple-hooks calls (a plugin, so not in the loaded config's `hooks`),
+    each as a hook holding that one event: imported as the plugin imports them, from the
+    config's directory (where `mkdocs build` runs)."""
+    import importlib
+    import sys
+    from types import SimpleNamespace
+
+    from ...inputs.mkdocs import read_mkdocs
+    from ...inputs.mkdocs_made import simple_hook_targets
+
+    targets = simple_hook_targets(read_mkdocs(config_file).plugin_configs)
+    if not targets:
+        return []
+    sys.path.insert(0, str(config_file.resolve().parent))
+    try:
+        return [(f"{module}:{function} (mkdocs-simple-hooks)", SimpleNamespace(**{event: getattr(importlib.import_module(module), function)}))
+                for event, module, function in targets]
+    finally:
+        sys.path.pop(0)
+
+
 class HookFailed(Exception):
     """A hook raised on a page: the page is read without its hooks."""
 
@@ -38,7 +61,7 @@ class HookRunner:
         from mkdocs.structure.files import get_files
 
         self.config = load_config(config_file)
-        self.hooks: list[tuple[str, Any]] = list(self.config["hooks"].items())
+        self.hooks: list[tuple[str, Any]] = [*self.config["hooks"].items(), *_simple_hooks(Path(config_file))]
         for _, module in self.hooks:
             on_config = getattr(module, "on_config", None)
             if callable(on_config):

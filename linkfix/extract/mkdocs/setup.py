@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS, MkDocsProject
-from ...inputs.mkdocs_made import PageRewriter, hook_rewriters
+from ...inputs.mkdocs_made import PageRewriter, hook_rewriters, simple_hook_targets
 from . import imports
 from .autodoc import autodoc_settings
 from .config_values import distribution, import_names, import_value, named, plain, python_names, tagged
@@ -119,7 +119,7 @@ def setup_of(project: MkDocsProject) -> MarkdownSetup:
         project_dir=str(project_dir_of(config_dir)),
         trust_project_code=trusted,
         rewriters=tuple(hook_rewriters(project)),
-        run_hooks_of=str(project.config_file.resolve()) if trusted and project.hooks else "",
+        run_hooks_of=str(project.config_file.resolve()) if trusted and (project.hooks or simple_hook_targets(project.plugin_configs)) else "",
         autodoc=autodoc_settings(project.plugin_configs, str(config_dir)),
         include_dirs=macros_include_dirs(project.plugin_configs, config_dir),
     )
