@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import _thread
 import argparse
+import contextlib
 import copy
 import difflib
 import gc
@@ -292,6 +293,15 @@ class _Terminated:
             _thread.interrupt_main(signal.SIGTERM)  # runs in the main thread, if `_handle` is still installed
 
 
+def _import_own_dependencies() -> None:
+    """Import the packages linkfix itself reads a MkDocs project with before the working tree goes
+    on sys.path: a project module of the same name (bfg9000 keeps its macros in `mkdocs.py`) then
+    stands in for none of them, as under the `mkdocs` command, which does not put it there."""
+    for name in ("mkdocs", "markdown", "yaml", "jinja2"):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(name)
+
+
 def main(argv: Sequence[str] | None = None, working_tree: str | None = None) -> int:
     """`working_tree`: the working directory `python -m` put first on sys.path, taken off by
     linkfix.__main__; back in front only when the runner trusts the project's code (its modules
@@ -306,6 +316,7 @@ def main(argv: Sequence[str] | None = None, working_tree: str | None = None) -> 
         with terminated:
             config = config_from_args(args, search_dir=_search_dir(args)) if getattr(module, "USES_CONFIG", False) else None
             if working_tree is not None and config is not None and config.trust_project_code:
+                _import_own_dependencies()
                 sys.path.insert(0, working_tree)
             return module.run(args, config)
     except LinkfixError as exc:
