@@ -39,6 +39,7 @@ from .candidates import candidates, search
 from .includes import SPLICED, SPLICED_TARGET, IncludedFiles, attribute, span_at
 from .place import Rerender, place
 from .render import Body, Renderer, renderer_for, split_meta
+from .rewritten import links_a_rewrite_may_show
 from .setup import INCLUDE_NAMES, MarkdownSetup, announce, setup_of
 from .snippet_reads import snippets_name
 from .unknowns import made_ids, page_unknowns
@@ -123,10 +124,10 @@ def _rendered(text: str, path: str, setup: MarkdownSetup, renderer: Renderer, wa
         html = renderer.render(split_meta(marked).markdown, path)
         return [link.url for link in extract_html(without_made_links(html, made), path, want_text=False).links] if html else []
 
-    links = place_links(html.links, text, path, setup, rerender)
+    links = [_link(source, shown, page) for shown, source in place_links(html.links, text, path, setup, rerender)]
     return Document(
         page=page,
-        links=tuple(_link(source, shown, page) for shown, source in links),
+        links=(*links, *links_a_rewrite_may_show(text, path, page, links)),
         warnings=(*html.warnings, *refused_reads),
     )
 
