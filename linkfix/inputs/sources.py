@@ -87,11 +87,17 @@ class Project:
         return outside_reason(path, self.boundary or self.root)
 
     def relative(self, path: Path) -> str | None:
-        """Root-relative posix path of a file, or None when it is outside the root."""
-        try:
-            return path.resolve().relative_to(self.root).as_posix()
-        except ValueError:
-            return None
+        """Root-relative posix path of a file, or None when it is outside the root. A file that
+        is a symlink keeps its own name: MkDocs builds `docs/contributing.md ->
+        ../CONTRIBUTING.md` as contributing/, and its relative links start from there, as a web
+        server's links from a symlinked page do (whether a symlink may be read at all is
+        decided when the files are collected, by its real path)."""
+        for named in (path.parent.resolve() / path.name, path.resolve()):
+            try:
+                return named.relative_to(self.root).as_posix()
+            except ValueError:
+                continue
+        return None
 
 
 def collect(inputs: list[str], config: Config) -> Project:

@@ -1,0 +1,37 @@
+"""A docs page that is a symlink to a file elsewhere in the project (copier's
+`docs/contributing.md -> ../CONTRIBUTING.md`): MkDocs builds it under its own name, and its
+relative links start from there, not from where the file really is."""
+
+from __future__ import annotations
+
+import os
+
+from tests.integration.conftest import check_mkdocs_project, worst_status_by_url
+
+
+def _project(tmp_path, link: str, *, hook: str = "") -> dict[str, str]:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "CONTRIBUTING.md").write_text(f"# Contributing\n\nSee our [changelog]({link}).\n")
+    (tmp_path / "CHANGELOG.md").write_text("# Changes\n\n## 1.0\n")
+    os.symlink("../CONTRIBUTING.md", tmp_path / "docs" / "contributing.md")
+    os.symlink("../CHANGELOG.md", tmp_path / "docs" / "changelog.md")
+    return {"hooks.py": hook} if hook else {}
+
+
+def test_a_symlinked_pages_links_start_from_its_place_in_the_docs(tmp_path):
+    files = _project(tmp_path, "changelog.md#10")
+    found = worst_status_by_url(check_mkdocs_project(tmp_path, "", {"index.md": "# Home\n"}, files))
+    assert found["changelog.md#10"] == "ok"
+
+
+def test_a_symlinked_page_still_has_its_broken_links_found(tmp_path):
+    files = _project(tmp_path, "CONTRIBUTING.md")  # beside the real file, not among the docs
+    found = worst_status_by_url(check_mkdocs_project(tmp_path, "", {"index.md": "# Home\n"}, files))
+    assert found["CONTRIBUTING.md"] == "broken"
+
+
+def test_trusted_a_hook_rewriting_a_symlinked_pages_link_is_followed_from_the_docs(tmp_path):
+    hook = 'def on_page_markdown(markdown, page, config, files):\n    return markdown.replace("CHANGELOG.md)", "changelog.md)")\n'
+    files = _project(tmp_path, "CHANGELOG.md", hook=hook)
+    report = check_mkdocs_project(tmp_path, "hooks:\n  - hooks.py\n", {"index.md": "# Home\n"}, files, trust=True)
+    assert set(worst_status_by_url(report).values()) == {"ok"}
