@@ -31,7 +31,7 @@ from pathlib import Path
 
 from .hook_substitutions import first_change
 from .mkdocs import MkDocsProject
-from .pysource import FILE_EVENTS, PythonReading, names_match, read_python
+from .pysource import FILE_EVENTS, MAX_BYTES, PythonReading, names_match, read_python
 
 log = logging.getLogger(__name__)
 
@@ -279,9 +279,9 @@ def hook_rewriters(mk: MkDocsProject) -> list[PageRewriter]:
 
 
 @functools.lru_cache(maxsize=32)
-def _read_hook(path: Path, name: str, stamp: tuple[int, int]) -> PythonReading:
+def _read_hook(path: Path, name: str, stamp: tuple[int, int], runs_as: tuple[tuple[str, str], ...] = ()) -> PythonReading:
     """A hook's reading, once per file version (the check and the extraction both need it)."""
-    reading = read_python(path)
+    reading = read_python(path, runs_as)
     if reading.error:
         log.warning("hook %s %s: every page and file it could touch is unverified", name, reading.error)
     return reading
@@ -297,10 +297,10 @@ def _stamp(path: Path) -> tuple[int, int]:
 
 def _hooks(mk: MkDocsProject, made: BuildMade) -> list[PageRewriter]:
     base = mk.config_file.parent
-    hooks = [(_shown(path, base), path, "") for path in mk.hooks]
-    hooks += [(f"{_shown(path, base)} (mkdocs-simple-hooks)", path, unread) for path, unread in _simple_hooks(mk)]
-    for name, path, unread in hooks:
-        reading = PythonReading(path=path, error=unread) if unread else _read_hook(path, name, _stamp(path))
+    hooks: list[tuple[str, Path, str | tuple[tuple[str, str], ...]]] = [(_shown(path, base), path, ()) for path in mk.hooks]
+    hooks += [(f"{_shown(path, base)} (mkdocs-simple-hooks)", path, how) for path, how in _simple_hooks(mk)]
+    for name, path, how in hooks:
+        reading = PythonReading(path=path, error=how) if isinstance(how, str) else _read_hook(path, name, _stamp(path), how)
         if reading.error or reading.rewrites:
             made.rewriters.append(PageRewriter(name=name, reading=reading))
         if reading.error or reading.events & set(FILE_EVENTS):
@@ -320,22 +320,43 @@ def simple_hook_targets(plugin_configs: dict[str, dict]) -> list[tuple[str, str,
     return [(str(event), *str(target).partition(":")[::2]) for event, target in events.items()]
 
 
-def _simple_hooks(mk: MkDocsProject) -> list[tuple[Path, str]]:
-    """The module files mkdocs-simple-hooks runs, each with why it is not read as a hook file
-    ('' when it is: every function it names is named as its event, which is how a hook file's
-    functions are read)."""
+def _simple_hooks(mk: MkDocsProject) -> list[tuple[Path, str | tuple[tuple[str, str], ...]]]:
+    """The module files mkdocs-simple-hooks runs, each with the (function, event) pairs of the
+    functions it runs on an event they are not named as (read as if so named), or why it is
+    not read: a function run on two events, or named as an event the module has another
+    function for."""
     base = mk.config_file.parent.resolve()
-    modules: dict[Path, str] = {}
+    modules: dict[Path, dict[str, str]] = {}
+    unread: dict[Path, str] = {}
     for event, module, function in simple_hook_targets(mk.plugin_configs):
         parts = module.split(".")
         path = base.joinpath(*parts).with_suffix(".py")
         if not path.is_file() and base.joinpath(*parts, "__init__.py").is_file():
             path = base.joinpath(*parts, "__init__.py")
-        if function != event and not modules.get(path):
-            modules[path] = f"runs {module}:{function} on {event}, which is not read"
-        else:
-            modules.setdefault(path, "")
-    return list(modules.items())
+        renames = modules.setdefault(path, {})
+        if function != event:
+            if renames.get(function, event) != event or not event.startswith("on_"):
+                unread.setdefault(path, f"runs {module}:{function} on {event}, which is not read")
+            renames[function] = event
+    for path, renames in modules.items():
+        if not renames or path in unread:
+            continue
+        defined = _top_level_functions(path)
+        if not renames.keys() <= defined or set(renames.values()) & defined:
+            # imported or made at run time (read as nothing), or beside a function the reading would confuse it with
+            unread[path] = "runs a function that is not one of its own top-level functions, or on an event another of them is named as, which is not read"
+    return [(path, unread.get(path) or tuple(sorted(renames.items()))) for path, renames in modules.items()]
+
+
+def _top_level_functions(path: Path) -> set[str]:
+    """The names of the module's top-level `def`s (none when it cannot be read)."""
+    import ast
+
+    try:
+        tree = ast.parse(path.read_bytes()[:MAX_BYTES + 1], str(path))
+    except (OSError, ValueError, SyntaxError):
+        return set()
+    return {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
 
 
 def _gen_files(mk: MkDocsProject, made: BuildMade) -> None:

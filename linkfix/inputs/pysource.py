@@ -92,9 +92,11 @@ def names_match(names: tuple[str, ...], path: str) -> bool:
 _OVER = re.IGNORECASE | re.MULTILINE | re.DOTALL
 
 
-def read_python(path: Path) -> PythonReading:
+def read_python(path: Path, runs_as: tuple[tuple[str, str], ...] = ()) -> PythonReading:
     """The reading of the Python file `path` (see the module docstring); `error` says why it
-    could not be read (then everything it could touch is touched)."""
+    could not be read (then everything it could touch is touched). `runs_as`: (function, event)
+    for functions a plugin runs on an event they are not named as (mkdocs-simple-hooks'
+    `on_post_build: "docs.hooks:copy_get"`), read as if so named."""
     files = [path]
     trees: list[ast.Module] = []
     for current in files:
@@ -111,6 +113,8 @@ def read_python(path: Path) -> PythonReading:
         for local in _local_imports(tree, current.parent):
             if local not in files and len(files) < MAX_MODULES:
                 files.append(local)
+    if runs_as:
+        trees[0] = _named_as_events(trees[0], dict(runs_as))
     reader = _Reader()
     for tree in trees:
         reader.constants(tree)
@@ -123,6 +127,15 @@ def read_python(path: Path) -> PythonReading:
     return PythonReading(path=path, events=events, rewrites=rewrites, patterns=None if unknown else tuple(dict.fromkeys(reader.patterns)),
                          names=tuple(dict.fromkeys(reader.names)),
                          substitutions=tuple((event, substitutions(trees[0], event)) for event in sorted(rewrites)))
+
+
+def _named_as_events(tree: ast.Module, events: dict[str, str]) -> ast.Module:
+    """`tree` with each function of `events` renamed to the event it runs on (the caller makes
+    sure no other top-level function has that name)."""
+    body = [ast.FunctionDef(**{**{field: getattr(node, field) for field in node._fields}, "name": events[node.name]},
+                            lineno=node.lineno, col_offset=node.col_offset)
+            if isinstance(node, ast.FunctionDef) and node.name in events else node for node in tree.body]
+    return ast.Module(body=body, type_ignores=tree.type_ignores)
 
 
 def _local_imports(tree: ast.Module, directory: Path) -> list[Path]:

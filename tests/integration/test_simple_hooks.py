@@ -36,11 +36,21 @@ def test_a_page_a_simple_hook_rewrites_has_its_broken_links_unverified(tmp_path)
     assert "docs_hooks/main.py (mkdocs-simple-hooks)" in moved.result.detail
 
 
-def test_a_simple_hook_function_not_named_as_its_event_is_not_read_so_every_page_is_unverified(tmp_path):
+def test_a_simple_hook_function_not_named_as_its_event_is_read_as_that_event(tmp_path):
     hook = REWRITING_HOOK.replace("def on_page_markdown", "def fix_links")
-    report = check_mkdocs_project(tmp_path, _config("hooks:fix_links"), PAGES, {"hooks.py": hook})
-    found = worst_status_by_url(report)
-    assert found["old.md"] == found["missing.md"] == "unverified"
+    pages = {**PAGES, "other.md": "# Other\n\n[gone](missing.md)\n"}
+    report = check_mkdocs_project(tmp_path, _config("hooks:fix_links"), pages, {"hooks.py": hook})
+    found = {(r.link.span.path.rsplit("/", 1)[-1], r.link.url): r.result.status.value for r in report.results}
+    assert found["index.md", "old.md"] == found["index.md", "missing.md"] == "unverified"  # its pattern matches here
+    assert found["other.md", "missing.md"] == "broken"  # and not here (rye: a function run on_post_build only copies a file)
+
+
+def test_a_simple_hook_function_the_module_imports_is_not_read_so_every_page_is_unverified(tmp_path):
+    hook = "from helpers import fix_links\n"
+    pages = {**PAGES, "other.md": "# Other\n\n[gone](missing.md)\n"}
+    report = check_mkdocs_project(tmp_path, _config("hooks:fix_links"), pages,
+                                  {"hooks.py": hook, "helpers.py": REWRITING_HOOK.replace("def on_page_markdown", "def fix_links")})
+    assert {r.result.status.value for r in report.results if r.link.url == "missing.md"} == {"unverified"}
 
 
 def test_a_simple_hook_that_changes_nothing_leaves_the_answer_exact(tmp_path):
