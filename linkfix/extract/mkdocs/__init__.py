@@ -61,9 +61,17 @@ def _made_link(classes: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r'<a\b(?=[^>]*\bclass="(?:[^"]*\s)?(?:' + names + r')(?:\s[^"]*)?")([^>]*?)\bhref=')
 
 
+# The images pymdownx.emoji makes of `:rocket:`, by the class its generators give them (the
+# emoji index's name): the author wrote no URL. Without the site's own generator installed
+# (Material's inline SVG), the fallback's CDN images are this rendering's alone.
+_EMOJI_IMAGE = re.compile(r'<img\b(?=[^>]*\bclass="(?:[^"]*\s)?(?:twemoji|emojione|gemoji|joypixels)(?:\s[^"]*)?")([^>]*?)\bsrc=')
+
+
 def without_made_links(html: str, classes: tuple[str, ...] = MADE_LINK_CLASSES) -> str:
-    """`html` with the `href` of the links extensions make renamed (so that no link is read there)."""
-    return _made_link(classes).sub(r"<a\1data-made-href=", html) if "href" in html else html
+    """`html` with the `href` of the links extensions make (and the `src` of the emoji images
+    they make) renamed, so that no link is read there."""
+    html = _made_link(classes).sub(r"<a\1data-made-href=", html) if "href" in html else html
+    return _EMOJI_IMAGE.sub(r"<img\1data-made-src=", html) if "<img" in html else html
 
 
 def made_link_classes(setup: MarkdownSetup) -> tuple[str, ...]:
@@ -173,6 +181,8 @@ def place_links(shown: Sequence[Link], text: str, path: str, setup: MarkdownSetu
         for index, link in missing.items():
             if index in included:
                 places[index] = included[index]
+            elif link.url.startswith("mailto:"):
+                continue  # an address an extension made a link of in included text: not checked, as above
             elif files is not None and include_at is not None and not files.written_in_one(link.url, text):
                 places[index] = Link(url=SPLICED_TARGET, kind=LinkKind.HTML, span=span_at(text, path, include_at, include_at),
                                      page=link.page, tag=link.tag, unverified=SPLICED)
