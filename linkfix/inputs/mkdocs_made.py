@@ -31,6 +31,7 @@ from pathlib import Path
 
 from .hook_substitutions import first_change
 from .mkdocs import MkDocsProject
+from .mkdocs_ignored import ignored_docs_dirs
 from .pysource import FILE_EVENTS, MAX_BYTES, PythonReading, names_match, read_python
 
 log = logging.getLogger(__name__)
@@ -139,7 +140,17 @@ def build_made(mk: MkDocsProject) -> BuildMade:
     _monorepo(mk, made)
     _hooks(mk, made)
     _gen_files(mk, made)
+    _ignored(mk, made)
     return made
+
+
+def _ignored(mk: MkDocsProject, made: BuildMade) -> None:
+    prefixes, lines = ignored_docs_dirs(mk.config_file, mk.docs_dir)
+    if prefixes:
+        made.maybe.append(MaybeMade(by=f"a build step MkDocs' config does not show (the repository's .gitignore lists {', '.join(lines[:3])})",
+                                    why="a source check sees only what the repository keeps",
+                                    hint="check the built site (linkfix check site/) or with the linkfix MkDocs plugin",
+                                    static_prefixes=prefixes))
 
 
 # -- the theme ---------------------------------------------------------------------------------
