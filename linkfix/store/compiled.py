@@ -118,6 +118,12 @@ class CompiledCache:
             log.debug("compiled patterns and methods not kept (%s)", exc)
             with contextlib.suppress(OSError):
                 tmp.unlink()
+        except (KeyboardInterrupt, SystemExit):
+            # Stopped while writing at exit (Ctrl-C, a CI job cancelled): the run's work is done and
+            # its exit status set; what is lost is a file that only saves the next run some time.
+            # No traceback, and no temporary file left beside the bytecode.
+            with contextlib.suppress(OSError):
+                tmp.unlink()
 
 
 def install() -> CompiledCache | None:

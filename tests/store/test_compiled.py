@@ -60,6 +60,21 @@ def test_nothing_is_written_where_bytecode_is_not(tmp_path, monkeypatch):
     assert not (tmp_path / "compiled.marshal").exists()
 
 
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, SystemExit])
+def test_stopped_while_writing_at_exit_it_says_nothing_and_leaves_no_file(tmp_path, monkeypatch, stop):
+    # test_interrupts' SIGINT once landed in this write, after `fix` had finished: a traceback.
+    cache = fresh(tmp_path)
+    cache.compile(r"a+b", 0)
+
+    def interrupted(source, target):  # the temporary file is written, the interrupt lands before it is renamed
+        assert Path(source).exists()
+        raise stop
+
+    monkeypatch.setattr(compiled.os, "replace", interrupted)
+    cache.save()
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_run_that_compiles_nothing_new_does_not_write(tmp_path):
     cache = fresh(tmp_path)
     cache.compile(r"a+b", 0)
