@@ -57,11 +57,18 @@ def _not_hiding(spec: pathspec.PathSpec, base: Path, top: Path) -> pathspec.Path
     return pathspec.GitIgnoreSpec([p for p in spec.patterns if p not in hiding])
 
 
+def gitignore_lines(path: Path) -> list[str]:
+    """The lines of the .gitignore file `path` ([] when there is none); Unreadable when it cannot be read."""
+    if not path.exists():
+        return []
+    return read_bytes(path, limit=GITIGNORE_BYTES).decode("utf-8", errors="replace").splitlines()
+
+
 def read_gitignore(path: Path) -> pathspec.PathSpec | None:
     if not path.exists():
         return None
     try:
-        lines = read_bytes(path, limit=GITIGNORE_BYTES).decode("utf-8", errors="replace").splitlines()
+        lines = gitignore_lines(path)
     except Unreadable as exc:
         log.warning("ignoring %s: %s", path, exc)
         return None

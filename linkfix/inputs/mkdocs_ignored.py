@@ -14,9 +14,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..files.read import Unreadable, read_bytes
+from ..files.read import Unreadable
 from .containment import project_of
-from .gitignore import GITIGNORE_BYTES
+from .gitignore import gitignore_lines
 
 _GLOB = frozenset("*?[")
 
@@ -43,10 +43,9 @@ def ignored_docs_dirs(config_file: Path, docs_dir: Path) -> tuple[tuple[str, ...
 
 def _lines(path: Path) -> list[str]:
     try:
-        data = read_bytes(path, limit=GITIGNORE_BYTES)
-    except (Unreadable, OSError):
+        return [line.strip() for line in gitignore_lines(path)]
+    except (Unreadable, OSError):  # the walk over the docs says so when it reads the same file
         return []
-    return [line.strip() for line in data.decode("utf-8", "replace").splitlines()]
 
 
 def _anchored(line: str, directory: Path) -> Path | None:
