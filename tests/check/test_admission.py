@@ -106,3 +106,25 @@ async def test_a_punctual_loop_with_requests_waiting_raises_the_limit():
     admission.adjust(LAG_LOW / 2)
     await asyncio.sleep(0)
     assert admission.slots.limit > 8 and waiting.done() and admission.in_flight == 9
+
+
+async def test_the_limit_climbs_back_from_its_floor_in_a_few_looks():
+    # A lag of the run's own making (a large page extracted between two turns) drops the limit
+    # to one host's share; once the loop keeps up again, waiting requests must not queue for
+    # seconds while it climbs back (each look is LAG_PERIOD apart).
+    admission = Admission(320, minimum=8)
+    admission.slots.set_limit(8)
+    for _ in range(8):
+        await admission.acquire(0)
+    waiters = [asyncio.ensure_future(admission.acquire(0)) for _ in range(400)]
+    await asyncio.sleep(0)
+    looks = 0
+    while admission.slots.limit < 320:
+        admission.adjust(LAG_LOW / 2)
+        looks += 1
+    assert looks <= 10
+    await asyncio.sleep(0)
+    assert admission.in_flight == 320
+    for waiter in waiters:
+        waiter.cancel()
+    await asyncio.gather(*waiters, return_exceptions=True)
