@@ -30,9 +30,9 @@ from linkfix.extract.html import (
     _ATTR,
     _LINK_ATTRS,
     _raw_value,
-    _scan_page,
     extract_html,
     extract_html_many,
+    scan_page,
     unescape_attribute,
 )
 
@@ -62,7 +62,7 @@ def run_scanner_rows(pages: list[tuple[str, str]]) -> tuple[int, int]:
     level of work as the parser candidates below."""
     links = ids = 0
     for _, text in pages:
-        _title, _text, page_ids, _base, rows, _dropped = _scan_page(text, False)
+        _title, _text, page_ids, _base, rows, _dropped = scan_page(text, False)
         links += len(rows)
         ids += len(page_ids)
     return links, ids

@@ -24,7 +24,7 @@ from .check.remap import Remap
 from .check.session import RunSession
 from .config import Config
 from .errors import InputError, NetworkDownError
-from .extract.documents import iter_documents, page_loader, stdin_document
+from .extract.documents import Documents, iter_documents, page_loader, stdin_document
 from .extract.markdown.gfm import is_gfm_www
 from .extract.markdown.targets import markdown_target
 from .files.read import display_path
@@ -49,8 +49,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# Extracted documents, keyed by root-relative path: read in this process, or a worker's.
-Documents = Iterable[tuple[str, Document]] | AsyncGenerator[tuple[str, Document], None]
 
 _HAND_OVER_SECONDS = 0.005  # extraction yields to the checker at least this often
 
@@ -121,10 +119,9 @@ async def run_check(
             if changed is not None:
                 documents = changed.filter_documents(iter_documents(project, want_text=config.suggest, cache=cache, errors=errors), project.root)
             else:
-                from .extract.worker import extract_in_worker, worth_a_worker
+                from .extract.worker import extraction_for
 
-                extract = extract_in_worker if worth_a_worker(project, config) else iter_documents
-                documents = extract(project, want_text=config.suggest, cache=cache, errors=errors)
+                documents = extraction_for(project, config)(project, want_text=config.suggest, cache=cache, errors=errors)
             if stdin_text is not None:
                 documents = _after(stdin_document(stdin_text, want_text=config.suggest), documents)
             # The config's nav is checked when the config itself is the input (not per changed file).
@@ -170,7 +167,8 @@ async def check_documents(
 ) -> Report:
     """Check extracted documents (keyed by root-relative path) against `project`.
 
-    `documents` may be lazy (`iter_documents`, or asynchronous: `extract_in_worker`): each
+    `documents` may be lazy (`iter_documents`, `extract_in_workers`, or asynchronous:
+    `extract_in_worker`): each
     document's external URLs are handed to the checker as soon as it is extracted, so that the
     hosts are busy while the rest is extracted. `errors` may still grow meanwhile: it is read at the end. `known` holds results
     already established for some external URLs (pages a crawl fetched), so that they are not

@@ -9,14 +9,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncGenerator, Callable, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..files.read import Unreadable, display_path, read_bytes, read_text
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
-from ..model import Document, Page
+from ..model import Document, Page, Silenced
 from ..store.cache import Cache
 from . import codec, extract_html, extract_markdown
 from .silence import silenced_lines
@@ -29,6 +29,8 @@ log = logging.getLogger(__name__)
 EXTRACT_NAMESPACE = "extract"
 
 Outcome = tuple[Document, str] | str  # (document, warning) for one file, or why it could not be read
+# Extracted documents, keyed by root-relative path: read in this process, or a worker's.
+Documents = Iterable[tuple[str, Document]] | AsyncGenerator[tuple[str, Document], None]
 
 
 def extract_document(path: Path, text: str, *, want_text: bool, markdown: MarkdownSetup | None = None) -> Document:
@@ -45,7 +47,11 @@ def extract_document(path: Path, text: str, *, want_text: bool, markdown: Markdo
             document = extract_markdown(text, display, want_text=want_text)
     else:
         document = extract_html(text, display, want_text=want_text)
-    silenced = silenced_lines(text)
+    return with_silenced(document, silenced_lines(text))
+
+
+def with_silenced(document: Document, silenced: tuple[Silenced, ...]) -> Document:
+    """`document` with the lines its file's ignore comments cover."""
     return replace(document, silenced=silenced) if silenced else document
 
 
@@ -59,8 +65,7 @@ def stdin_document(text: str, *, want_text: bool) -> tuple[str, Document]:
     head = text.lstrip()[:20].lower()
     is_html = head.startswith(("<!doctype html", "<html"))
     document = extract_html(text, STDIN_PATH, want_text=want_text) if is_html else extract_markdown(text, STDIN_PATH, want_text=want_text)
-    silenced = silenced_lines(text)
-    return f"{STDIN_PATH}.{'html' if is_html else 'md'}", replace(document, silenced=silenced) if silenced else document
+    return f"{STDIN_PATH}.{'html' if is_html else 'md'}", with_silenced(document, silenced_lines(text))
 
 
 def markdown_setup(project: Project) -> MarkdownSetup | None:

@@ -1,13 +1,17 @@
-"""Extraction in a worker process, so that the event loop goes on checking meanwhile.
+"""Extraction in worker processes, so that this process goes on checking meanwhile.
 
 A check that has external links to verify is CPU-bound in its event loop; parsing a few hundred
 markdown files in that same loop delays every answer it reads (on a 10,000-URL site, 1.5 s of
-parsing while the hosts' first rounds wait). A second core parses instead. Offline checks stay
-in one process: with nothing else for the loop to do, sending the extracted links back costs
-what the second core saves (measured on the Python docs).
+parsing while the hosts' first rounds wait). A second core parses instead (`extract_in_worker`:
+one worker, started in the background; files are parsed here until it is ready).
 
-The worker starts in the background; files are parsed here until it is ready, then handed to
-it. Documents come out in file order either way, and through the same extraction cache.
+An offline check of many files (`extract_in_workers`) is CPU-bound too: reading, scanning and
+building each page's Documents, then resolving and checking its links. The workers read and
+scan; this process builds the Documents and checks them. An HTML page crosses as its scan
+(plain tuples, html.scan_page): pickling whole Documents cost what the second core saved
+(python3.11-doc, 530 pages).
+
+Documents come out in file order either way, and through the same extraction cache.
 """
 
 from __future__ import annotations
@@ -17,27 +21,45 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..config import Config
-from ..inputs.sources import Project
-from ..model import Document
+from ..files.read import Unreadable, display_path, read_text
+from ..inputs.sources import MARKDOWN_SUFFIXES, Project
+from ..model import Document, Silenced
 from ..store.cache import Cache
-from .documents import Outcome, accept_outcome, cached_outcome, extract_file, extraction_key, markdown_setup, remember_outcome
+from .documents import (
+    Documents,
+    Outcome,
+    accept_outcome,
+    cached_outcome,
+    extract_file,
+    extraction_key,
+    iter_documents,
+    markdown_setup,
+    remember_outcome,
+    with_silenced,
+)
+from .silence import silenced_lines
 
 if TYPE_CHECKING:
     import asyncio
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    from .html import Scanned
+    from .mkdocs import MarkdownSetup
 
 # Files in reading order: (path, its outcome or the worker's future of it, cache key).
-_Queue = deque[tuple[Path, "asyncio.Future[Outcome] | Outcome", str]]
+_Queue = deque[tuple[Path, "asyncio.Future[Sent] | Outcome", str]]
 
 log = logging.getLogger(__name__)
 
 MIN_FILES = 40  # below this, parsing takes less than starting a worker
 MIN_MISSES = 8  # files to parse (not in the extraction cache) before a worker is started
+MAX_WORKERS = 4  # an offline check's: past this, building and checking the Documents here is what waits
+AHEAD = 64  # files an offline check's workers may be ahead of it: what waits for it is held in memory
 # fork on Linux: the worker is ready in milliseconds with the parsers already imported (spawn
 # needs ~0.4 s, during which this process parses anyway). The pool starts before the first
 # request, so there are no threads yet to copy in a broken state. Elsewhere, spawn.
@@ -45,7 +67,50 @@ _START_METHOD = "fork" if sys.platform == "linux" else "spawn"
 
 
 def worth_a_worker(project: Project, config: Config) -> bool:
-    return not config.offline and len(project.files) >= MIN_FILES and (os.cpu_count() or 1) >= 2
+    return len(project.files) >= MIN_FILES and (os.cpu_count() or 1) >= 2
+
+
+def extraction_for(project: Project, config: Config) -> Callable[..., Documents]:
+    """How the check reads `project`'s files: `iter_documents`, `extract_in_worker` (online)
+    or `extract_in_workers` (offline), all called with (project, want_text=, cache=, errors=)."""
+    if not worth_a_worker(project, config):
+        return iter_documents
+    return extract_in_workers if config.offline else extract_in_worker
+
+
+# -- what a worker sends back --------------------------------------------------------------------
+class HtmlScan(NamedTuple):
+    """An HTML page's extraction as it crosses from a worker: its scan, the lines its ignore
+    comments cover and the reading's warning. The Document is built on this side."""
+
+    scanned: Scanned
+    silenced: tuple[Silenced, ...]
+    warning: str
+
+
+Sent = Outcome | HtmlScan
+
+
+def extract_to_send(path: Path, want_text: bool, markdown: MarkdownSetup | None) -> Sent:
+    """Runs in a worker: `documents.extract_file`, an HTML page as its scan."""
+    if path.suffix.lower() in MARKDOWN_SUFFIXES:
+        return extract_file(path, want_text, markdown)
+    from .html import scan_page
+
+    try:
+        text, warning = read_text(path)
+    except Unreadable as exc:
+        return str(exc)
+    return HtmlScan(scan_page(text, want_text), silenced_lines(text), warning)
+
+
+def received(path: Path, sent: Sent) -> Outcome:
+    """The outcome `extract_file` gives for `path`, from what a worker sent."""
+    if not isinstance(sent, HtmlScan):
+        return sent
+    from .html import document_of_scan
+
+    return with_silenced(document_of_scan(display_path(path), sent.scanned), sent.silenced), sent.warning
 
 
 async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache | None, errors: list[str]) -> AsyncGenerator[tuple[str, Document], None]:
@@ -68,7 +133,7 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
     try:
         for path in project.files:
             key = extraction_key(path, want_text, markdown) if cache is not None else ""
-            outcome: asyncio.Future[Outcome] | Outcome | None = cached_outcome(cache, key)
+            outcome: asyncio.Future[Sent] | Outcome | None = cached_outcome(cache, key)
             if outcome is not None:
                 key = ""  # already in the cache
             else:
@@ -77,7 +142,7 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
                     pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context(_START_METHOD), initializer=_ignore_interrupts)
                     ready = loop.run_in_executor(pool, _ready)
                 if ready is not None and ready.done() and not ready.exception():
-                    outcome = loop.run_in_executor(pool, extract_file, path, want_text, markdown)
+                    outcome = loop.run_in_executor(pool, extract_to_send, path, want_text, markdown)
                 else:  # the worker is still starting: parse this one here
                     outcome = extract_file(path, want_text, markdown)
             queue.append((path, outcome, key))
@@ -89,7 +154,7 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
             front_path, front, key = queue[0]
             if isinstance(front, asyncio.Future):
                 try:
-                    outcome = await front
+                    outcome = received(front_path, await front)
                 except BrokenProcessPool:  # the worker died (killed, out of memory): carry on here
                     log.warning("extraction worker stopped; parsing the remaining files in this process")
                     outcome = extract_file(front_path, want_text, markdown)
@@ -107,6 +172,62 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
             # Waited for: a pool left to wind down on its own races the interpreter's exit
             # hook, which then writes to the pool's closed wake-up pipe and prints a traceback
             # (CPython 3.11, seen on SIGTERM).
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def extract_in_workers(project: Project, *, want_text: bool, cache: Cache | None, errors: list[str]) -> Iterator[tuple[str, Document]]:
+    """`documents.iter_documents` for an offline check: files are read and scanned by worker
+    processes, at most AHEAD of the one this process takes next (no event loop: it waits)."""
+    import multiprocessing
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    errors.extend(project.errors)
+    markdown = markdown_setup(project)
+    workers = max(1, min((os.cpu_count() or 1) - 1, MAX_WORKERS))  # one core builds and checks here
+    pool: ProcessPoolExecutor | None = None
+    queue: deque[tuple[Path, Future[Sent] | Outcome, str]] = deque()
+    misses = 0
+
+    def take() -> tuple[str, Document] | None:
+        path, outcome, key = queue.popleft()
+        if isinstance(outcome, Future):
+            try:
+                outcome = received(path, outcome.result())
+            except BrokenProcessPool:  # a worker died (killed, out of memory): this one is parsed here
+                log.warning("extraction worker stopped; parsing %s in this process", display_path(path))
+                outcome = extract_file(path, want_text, markdown)
+        remember_outcome(cache, key, outcome)
+        return accept_outcome(project, path, outcome, errors)
+
+    try:
+        for path in project.files:
+            key = extraction_key(path, want_text, markdown) if cache is not None else ""
+            outcome: Future[Sent] | Outcome | None = cached_outcome(cache, key)
+            if outcome is not None:
+                key = ""  # already in the cache
+            else:
+                misses += 1
+                if pool is None and misses >= MIN_MISSES:  # a warm cache with a few changed files: no workers
+                    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(_START_METHOD),
+                                               initializer=_ignore_interrupts)
+                if pool is not None and not getattr(pool, "_broken", False):
+                    outcome = pool.submit(extract_to_send, path, want_text, markdown)
+                else:
+                    outcome = extract_file(path, want_text, markdown)
+            queue.append((path, outcome, key))
+            while queue and (len(queue) > AHEAD or not isinstance(queue[0][1], Future)):
+                found = take()
+                if found is not None:
+                    yield found
+        while queue:
+            found = take()
+            if found is not None:
+                yield found
+    finally:
+        if pool is not None:
+            if any(isinstance(outcome, Future) and not outcome.done() for _, outcome, _ in queue):
+                _stop_workers(pool)  # stopped early: a slow page is not waited for
             pool.shutdown(wait=True, cancel_futures=True)
 
 

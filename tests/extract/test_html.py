@@ -405,11 +405,11 @@ def test_many_small_pages_and_one_worker() -> None:
 
 
 def test_links_past_the_cap_are_left_out_and_said_so() -> None:
-    from linkfix.extract.html import _document, _scan_page
+    from linkfix.extract.html import document_of_scan, scan_page
 
     text = "".join(f'<a href="/p{i}">p</a>\n' for i in range(10))
     for want_text in (True, False):
-        document = _document("p.html", _scan_page(text, want_text, max_links=4))
+        document = document_of_scan("p.html", scan_page(text, want_text, max_links=4))
         assert [link.url for link in document.links] == ["/p0", "/p1", "/p2", "/p3"]
         assert document.warnings == ("only the first 4 links were kept",)
     assert extract_html(text, "p.html").warnings == ()

@@ -1,4 +1,5 @@
-"""Extraction in a worker process gives what extraction in this process gives."""
+"""Extraction in worker processes gives what extraction in this process gives: the online
+check's one worker (extract_in_worker) and the offline check's workers (extract_in_workers)."""
 
 from __future__ import annotations
 
@@ -24,46 +25,72 @@ def site(tmp_path):
             f"and <https://example.org/a?b={i}>.\n\n```\nhttps://not-a-link.example/{i}\n```\n",
             encoding="utf-8",
         )
+        # HTML pages cross from an offline check's workers as their scan, not as Documents.
+        (docs / f"built-{i:03d}.html").write_text(
+            f'<html><head><title>Built {i}</title></head><body><h1 id="top">Built {i}</h1>\n'
+            f'<p>To <a href="built-{i + 1:03d}.html#top">next</a> and <a href="https://example.com/b/{i}">out</a>'
+            f'<!-- linkfix-disable-next-line -->\n<a href="gone-{i}.html">ignored</a> <img src="i{i}.png"></p></body></html>\n',
+            encoding="utf-8",
+        )
     (docs / "binary.md").write_bytes(b"\0\1\2 not text")
     (docs / "latin1.md").write_bytes(b"# Caf\xe9\n\n[x](https://example.com/cafe)\n")
     return docs
 
 
-def _all(project, *, cache=None, worker: bool):
+WORKERS = ("online", "offline")  # extract_in_worker (async, one worker), extract_in_workers (sync)
+
+
+def _all(project, *, cache=None, worker: str = "", want_text: bool = False):
     errors: list[str] = []
 
     async def collect_all():
-        if worker:
-            return [item async for item in extract_worker.extract_in_worker(project, want_text=False, cache=cache, errors=errors)]
-        return list(iter_documents(project, want_text=False, cache=cache, errors=errors))
+        if worker == "online":
+            return [item async for item in extract_worker.extract_in_worker(project, want_text=want_text, cache=cache, errors=errors)]
+        if worker == "offline":
+            return list(extract_worker.extract_in_workers(project, want_text=want_text, cache=cache, errors=errors))
+        return list(iter_documents(project, want_text=want_text, cache=cache, errors=errors))
 
     return asyncio.run(collect_all()), errors
 
 
-def test_the_worker_gives_the_same_documents_in_the_same_order(site):
+@pytest.mark.parametrize("worker", WORKERS)
+@pytest.mark.parametrize("want_text", [False, True])
+def test_the_workers_give_the_same_documents_in_the_same_order(site, worker, want_text):
     project = collect([str(site)], Config())
     assert extract_worker.worth_a_worker(project, Config())
-    here, here_errors = _all(project, worker=False)
-    there, there_errors = _all(project, worker=True)
+    here, here_errors = _all(project, want_text=want_text)
+    there, there_errors = _all(project, worker=worker, want_text=want_text)
     assert [rel for rel, _ in there] == [rel for rel, _ in here]
     assert [doc for _, doc in there] == [doc for _, doc in here]
+    built = dict(there)["built-003.html"]
+    assert [link.url for link in built.links] == ["built-004.html#top", "https://example.com/b/3", "gone-3.html", "i3.png"]
+    assert built.silenced and built.page.ids == frozenset({"top"}) and built.page.title == "Built 3"
     assert there_errors == here_errors and any("binary" in e for e in there_errors) and any("UTF-8" in e for e in there_errors)
 
 
-def test_a_warm_extraction_cache_needs_no_worker(site, tmp_path, monkeypatch):
+def test_an_offline_check_of_many_files_reads_them_in_workers(site):
+    assert extract_worker.extraction_for(collect([str(site)], Config()), Config(offline=True)) is extract_worker.extract_in_workers
+    assert extract_worker.extraction_for(collect([str(site)], Config()), Config()) is extract_worker.extract_in_worker
+    few = collect([str(site / "page-001.md"), str(site / "built-001.html")], Config())
+    assert extract_worker.extraction_for(few, Config(offline=True)) is iter_documents
+
+
+@pytest.mark.parametrize("worker", WORKERS)
+def test_a_warm_extraction_cache_needs_no_worker(site, tmp_path, monkeypatch, worker):
     project = collect([str(site)], Config())
     with Cache(tmp_path / "cache") as cache:
-        first, _ = _all(project, cache=cache, worker=True)
+        first, _ = _all(project, cache=cache, worker=worker)
     import concurrent.futures  # the worker module imports the pool from here when it starts one
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", None)  # would fail if called
     with Cache(tmp_path / "cache") as cache:
-        second, _ = _all(project, cache=cache, worker=True)
+        second, _ = _all(project, cache=cache, worker=worker)
     assert second == first
 
 
-def test_a_check_reports_the_same_with_and_without_the_worker(site, monkeypatch):
-    config = Config(offline=False, cache=False, exclude=[".*"])  # external links excluded: no network
+@pytest.mark.parametrize("offline", [False, True])
+def test_a_check_reports_the_same_with_and_without_the_worker(site, monkeypatch, offline):
+    config = Config(offline=offline, cache=False, exclude=[".*"])  # external links excluded: no network
     with_worker = asyncio.run(run_check([str(site)], config))
     monkeypatch.setattr(extract_worker, "MIN_FILES", 10**9)
     without = asyncio.run(run_check([str(site)], config))
@@ -73,18 +100,20 @@ def test_a_check_reports_the_same_with_and_without_the_worker(site, monkeypatch)
     assert with_worker.errors == without.errors and with_worker.files == without.files
 
 
-def test_the_worker_renders_a_mkdocs_project_as_this_process_does(site):
+@pytest.mark.parametrize("worker", WORKERS)
+def test_the_worker_renders_a_mkdocs_project_as_this_process_does(site, worker):
     (site.parent / "mkdocs.yml").write_text("site_name: t\nmarkdown_extensions:\n  - admonition\n")
     (site / "note.md").write_text("# Note\n\n!!! note\n\n    [in a note](page-001.md#page-1)\n")
     project = collect([str(site.parent / "mkdocs.yml")], Config())
-    here, _ = _all(project, worker=False)
-    there, _ = _all(project, worker=True)
+    here, _ = _all(project)
+    there, _ = _all(project, worker=worker)
     assert [doc for _, doc in there] == [doc for _, doc in here]
     note = dict(there)["note.md"]
     assert [link.url for link in note.links] == ["page-001.md#page-1"]
 
 
-def test_stopping_early_leaves_no_pool_thread_or_worker_running(site):
+@pytest.mark.parametrize("worker", WORKERS)
+def test_stopping_early_leaves_no_pool_thread_or_worker_running(site, worker):
     """Nothing of the pool outlives the extraction: a pool still winding down when the program
     exits races the interpreter's exit hook (a traceback on SIGTERM)."""
     import multiprocessing
@@ -100,6 +129,12 @@ def test_stopping_early_leaves_no_pool_thread_or_worker_running(site):
         await documents.aclose()  # what a cancelled check does to it
         return taken
 
-    assert len(asyncio.run(first_few())) == wanted
+    def first_few_offline():
+        documents = extract_worker.extract_in_workers(project, want_text=False, cache=None, errors=[])
+        taken = [next(documents) for _ in range(wanted)]
+        documents.close()  # what an interrupted check does to it
+        return taken
+
+    assert len(asyncio.run(first_few()) if worker == "online" else first_few_offline()) == wanted
     assert not [t for t in threading.enumerate() if isinstance(t, _ExecutorManagerThread) and t.is_alive()]
     assert not multiprocessing.active_children()

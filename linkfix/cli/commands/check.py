@@ -94,8 +94,9 @@ T = TypeVar("T")
 
 
 def run_without_loop(coroutine: Coroutine[Any, Any, T]) -> T:
-    """Run `coroutine` to its end with no event loop. An offline check waits on nothing: no URL
-    is requested and no worker process started (extract.worker: never offline), and asyncio
+    """Run `coroutine` to its end with no event loop. An offline check waits on no I/O a loop
+    serves: no URL is requested (its extraction workers are waited for without one,
+    extract.worker.extract_in_workers), and asyncio
     with what it imports (ssl, sockets, subprocesses) was ~60 ms of the CPU of a one-page
     pre-commit run (issue 26). A bare yield (pipeline._pass_turn) only lets other tasks run;
     anything else it yields is a future only a loop can wait on."""

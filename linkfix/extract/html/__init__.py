@@ -54,7 +54,7 @@ from .grammar import (
 )
 from .values import _collapse, _DecodedValue, _refresh_url, _srcset_urls, _unescape_text, unescape_attribute
 
-__all__ = ["extract_html", "extract_html_many", "unescape_attribute"]
+__all__ = ["Scanned", "document_of_scan", "extract_html", "extract_html_many", "scan_page", "unescape_attribute"]
 
 logger = logging.getLogger(__name__)
 
@@ -346,10 +346,10 @@ def _scan_full(scan: _Scan) -> None:
 # Everything of one page as plain values (cheap to pickle between processes):
 # title, text, ids, base, and per link (start, end, line, column, url, tag, anchor, context).
 _Row = tuple[int, int, int, int, str, str, str, str]
-_Scanned = tuple[str, str, frozenset[str], str, list[_Row], bool]
+Scanned = tuple[str, str, frozenset[str], str, list[_Row], bool]
 
 
-def _scan_page(text: str, want_text: bool, max_links: int = MAX_LINKS) -> _Scanned:
+def scan_page(text: str, want_text: bool, max_links: int = MAX_LINKS) -> Scanned:
     scan = _Scan(text, want_text, max_links)
     if want_text:
         _scan_full(scan)
@@ -371,7 +371,8 @@ def _scan_page(text: str, want_text: bool, max_links: int = MAX_LINKS) -> _Scann
     return scan.title or scan.h1 or "", page_text, frozenset(scan.ids), scan.base or "", rows, scan.dropped
 
 
-def _document(path: str, scanned: _Scanned) -> Document:
+def document_of_scan(path: str, scanned: Scanned) -> Document:
+    """The Document of a page scanned by `scan_page` (perhaps in another process), at `path`."""
     title, page_text, ids, base, rows, dropped = scanned
     page = Page(path=path, title=title, text=page_text, ids=ids, base=base)
     html_kind = LinkKind.HTML
@@ -402,7 +403,7 @@ def extract_html(text: str, path: str, *, want_text: bool = True, max_links: int
     `want_text=False` skips the page text, the h1 title fallback and the contexts, and takes
     an `<a>`'s anchor text from its raw content; about 2.5x faster (the offline checker).
     """
-    return _document(path, _scan_page(text, want_text, max_links))
+    return document_of_scan(path, scan_page(text, want_text, max_links))
 
 
 # Below this much text a process pool costs more than it saves (~0.1 s to start two workers).
@@ -431,8 +432,8 @@ def extract_html_many(
         try:
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 # Documents are built while the workers scan the next pages.
-                scanned = pool.map(_scan_page, texts, repeat(want_text), chunksize=chunk)
-                return [_document(path, result) for (_, path), result in zip(pages, scanned)]
+                scanned = pool.map(scan_page, texts, repeat(want_text), chunksize=chunk)
+                return [document_of_scan(path, result) for (_, path), result in zip(pages, scanned)]
         except (OSError, BrokenProcessPool) as exc:
             logger.warning("extraction processes failed (%s); extracting in this process", exc)
     return [extract_html(text, path, want_text=want_text) for text, path in pages]
