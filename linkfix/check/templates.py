@@ -75,6 +75,10 @@ class TemplateTargets:
         self.engine = _engine(mkdocs)
         self.config_dir = mkdocs.config_file.parent.resolve()
         self.project_dir = project_dir_of(self.config_dir)
+        # Data files as read once for the whole run, as the macros plugin reads them once per
+        # build (fastapi's are read for each of its pages that has a template link otherwise:
+        # a quarter of an offline check's own time).
+        self._data_files: dict[str, Any] = {}
         self.refusal = self._refusal()
 
     def links(self, page_file: Path, doc: Document) -> tuple[Link, ...]:
@@ -220,6 +224,11 @@ class TemplateTargets:
                 variables.update(data)
 
     def _data_file(self, name: str) -> Any:
+        if name not in self._data_files:
+            self._data_files[name] = self._read_data_file(name)
+        return self._data_files[name]
+
+    def _read_data_file(self, name: str) -> Any:
         path = self.config_dir / name
         why = read_refusal(path, self.project_dir)
         if why is None and path.stat().st_size > DATA_BYTES:
@@ -227,7 +236,7 @@ class TemplateTargets:
         if why is not None:
             raise _Refused(f"the data file {name} is not read: {why}")
         try:
-            return _data(yaml.safe_load(path.read_text(encoding="utf-8")))
+            return _data(yaml.load(path.read_text(encoding="utf-8"), getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
         except (yaml.YAMLError, UnicodeDecodeError) as exc:
             raise _Refused(f"the data file {name} cannot be read: {exc}") from None
 
