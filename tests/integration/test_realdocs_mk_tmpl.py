@@ -201,3 +201,18 @@ def test_a_page_holding_the_mark_characters_is_not_rendered(tmp_path):
     assert "gone.md" not in by_url
     assert by_url["{{item.page}}"].result.status is Status.UNVERIFIED
     assert "U+E000" in by_url["{{item.page}}"].result.detail
+
+
+def test_a_data_file_is_read_once_for_all_the_pages_that_use_it(tmp_path, monkeypatch):
+    # The macros plugin reads its include_yaml once per build; fastapi's data files were read
+    # (and parsed) again for each page with a template link: a quarter of its offline check.
+    import yaml
+
+    loads: list[str] = []
+    real_load = yaml.load
+    monkeypatch.setattr(yaml, "load", lambda stream, Loader: loads.append(stream) or real_load(stream, Loader))
+    pages = {f"page{i}.md": LOOP for i in range(3)} | {"guide.md": "# Guide\n"}
+    results = check(tmp_path, PLUGIN, pages, {"data/links.yml": "links:\n  - {title: Guide, page: guide.md}\n  - {title: Gone, page: gone.md}\n"})
+    assert sorted((r.link.span.path.rsplit("/", 1)[-1], r.link.url, r.result.status.value) for r in results if r.link.template) == [
+        (f"page{i}.md", url, status) for i in range(3) for url, status in (("gone.md", "broken"), ("guide.md", "ok"))]
+    assert len([text for text in loads if isinstance(text, str) and "links:" in text]) == 1
