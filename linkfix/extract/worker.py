@@ -45,14 +45,13 @@ from .documents import (
 from .silence import silenced_lines
 
 if TYPE_CHECKING:
-    import asyncio
     from concurrent.futures import Future, ProcessPoolExecutor
 
     from .html import Scanned
     from .mkdocs import MarkdownSetup
 
 # Files in reading order: (path, its outcome or the worker's future of it, cache key).
-_Queue = deque[tuple[Path, "asyncio.Future[Sent] | Outcome", str]]
+_Queue = deque[tuple[Path, "Future[Sent] | Outcome", str]]
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +59,7 @@ MIN_FILES = 40  # below this, parsing takes less than starting a worker
 MIN_MISSES = 8  # files to parse (not in the extraction cache) before a worker is started
 MAX_WORKERS = 4  # an offline check's: past this, building and checking the Documents here is what waits
 AHEAD = 64  # files an offline check's workers may be ahead of it: what waits for it is held in memory
+STOP_GRACE = 2.0  # seconds a stopped check waits for the pages its workers are parsing
 # fork on Linux: the worker is ready in milliseconds with the parsers already imported (spawn
 # needs ~0.4 s, during which this process parses anyway). The pool starts before the first
 # request, so there are no threads yet to copy in a broken state. Elsewhere, spawn.
@@ -120,41 +120,40 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
     # an offline check runs without (cli.commands.check).
     import asyncio
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import Future, ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     errors.extend(project.errors)
-    loop = asyncio.get_running_loop()
     pool: ProcessPoolExecutor | None = None
-    ready: asyncio.Future[None] | None = None
+    ready: Future[None] | None = None
     queue: _Queue = deque()
     misses = 0  # files not in the extraction cache so far
     markdown = markdown_setup(project)  # plain data: the worker builds its own renderer from it
     try:
         for path in project.files:
             key = extraction_key(path, want_text, markdown) if cache is not None else ""
-            outcome: asyncio.Future[Sent] | Outcome | None = cached_outcome(cache, key)
+            outcome: Future[Sent] | Outcome | None = cached_outcome(cache, key)
             if outcome is not None:
                 key = ""  # already in the cache
             else:
                 misses += 1
                 if pool is None and misses >= MIN_MISSES:  # a warm cache with a few changed files: no worker
                     pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context(_START_METHOD), initializer=_ignore_interrupts)
-                    ready = loop.run_in_executor(pool, _ready)
-                if ready is not None and ready.done() and not ready.exception():
-                    outcome = loop.run_in_executor(pool, extract_to_send, path, want_text, markdown)
+                    ready = pool.submit(_ready)
+                if pool is not None and ready is not None and ready.done() and not ready.exception():
+                    outcome = pool.submit(extract_to_send, path, want_text, markdown)
                 else:  # the worker is still starting: parse this one here
                     outcome = extract_file(path, want_text, markdown)
             queue.append((path, outcome, key))
-            while queue and not isinstance(queue[0][1], asyncio.Future):
+            while queue and not isinstance(queue[0][1], Future):
                 found = _take(queue, cache, errors, project)
                 if found is not None:
                     yield found
         while queue:
             front_path, front, key = queue[0]
-            if isinstance(front, asyncio.Future):
+            if isinstance(front, Future):
                 try:
-                    outcome = received(front_path, await front)
+                    outcome = received(front_path, await asyncio.wrap_future(front))
                 except BrokenProcessPool:  # the worker died (killed, out of memory): carry on here
                     log.warning("extraction worker stopped; parsing the remaining files in this process")
                     outcome = extract_file(front_path, want_text, markdown)
@@ -163,16 +162,8 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
             if found is not None:
                 yield found
     finally:
-        for _, outcome, _ in queue:
-            if isinstance(outcome, asyncio.Future):
-                outcome.cancel()
         if pool is not None:
-            if queue:  # stopped early: the file the worker is parsing is not waited for (a slow page takes seconds)
-                _stop_workers(pool)
-            # Waited for: a pool left to wind down on its own races the interpreter's exit
-            # hook, which then writes to the pool's closed wake-up pipe and prints a traceback
-            # (CPython 3.11, seen on SIGTERM).
-            pool.shutdown(wait=True, cancel_futures=True)
+            _stop_pool(pool, [outcome for _, outcome, _ in queue if isinstance(outcome, Future)])
 
 
 def extract_in_workers(project: Project, *, want_text: bool, cache: Cache | None, errors: list[str]) -> Iterator[tuple[str, Document]]:
@@ -189,7 +180,7 @@ def extract_in_workers(project: Project, *, want_text: bool, cache: Cache | None
     # 6.3-7.1 s with two; python3.11-doc (the reverse) the same 6.4-6.8 s either way.
     workers = max(1, min(os.cpu_count() or 1, MAX_WORKERS))
     pool: ProcessPoolExecutor | None = None
-    queue: deque[tuple[Path, Future[Sent] | Outcome, str]] = deque()
+    queue: _Queue = deque()
     misses = 0
 
     def take() -> tuple[str, Document] | None:
@@ -229,24 +220,34 @@ def extract_in_workers(project: Project, *, want_text: bool, cache: Cache | None
                 yield found
     finally:
         if pool is not None:
-            if any(isinstance(outcome, Future) and not outcome.done() for _, outcome, _ in queue):
-                _stop_workers(pool)  # stopped early: a slow page is not waited for
-            pool.shutdown(wait=True, cancel_futures=True)
+            _stop_pool(pool, [outcome for _, outcome, _ in queue if isinstance(outcome, Future)])
 
 
 def _take(queue: _Queue, cache: Cache | None, errors: list[str], project: Project) -> tuple[str, Document] | None:
-    import asyncio  # loaded already: the worker's loop runs
+    from concurrent.futures import Future  # loaded already: the worker runs
 
     path, outcome, key = queue.popleft()
-    assert not isinstance(outcome, asyncio.Future), "a file is taken only once its outcome is there"
+    assert not isinstance(outcome, Future), "a file is taken only once its outcome is there"
     remember_outcome(cache, key, outcome)
     return accept_outcome(project, path, outcome, errors)
 
 
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    """End the pool's worker processes now (the executor has no public way to stop a task)."""
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.terminate()
+def _stop_pool(pool: ProcessPoolExecutor, waiting: list[Future[Sent]]) -> None:
+    """Stop `pool`, whose `waiting` files were not taken, and wait for it to end. Files not
+    started are dropped; the ones being parsed get STOP_GRACE seconds, then their workers are
+    ended (a page can take a parser hours). Not at once: a worker ended while it sends a page
+    back leaves half a message in the pipe, and the pool's own thread then waits for the rest
+    for ever (SIGTERM on an offline check of python3.11-doc hung so). Waited for: a pool left to
+    wind down on its own races the interpreter's exit hook, which then writes to the pool's
+    closed wake-up pipe and prints a traceback (CPython 3.11, seen on SIGTERM)."""
+    from concurrent.futures import wait
+
+    running = [future for future in waiting if not future.cancel() and not future.done()]
+    if running and wait(running, timeout=STOP_GRACE).not_done:
+        # The executor has no public way to stop a task.
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _ready() -> None:

@@ -337,7 +337,7 @@ def _children(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="watches the run's CPU time in /proc")
-@pytest.mark.parametrize("where", ["in-process", "worker"])
+@pytest.mark.parametrize("where", ["in-process", "worker", "offline-workers"])
 async def test_sigterm_stops_a_run_promptly_while_a_hostile_page_renders(tmp_path, where):
     """A page of a million `[` keeps Python-Markdown busy for far longer than any test (its bound
     grows with the page's size: 15 s of CPU here). SIGTERM stops the run within seconds all
@@ -348,13 +348,14 @@ async def test_sigterm_stops_a_run_promptly_while_a_hostile_page_renders(tmp_pat
     docs = tmp_path / "docs"
     docs.mkdir()
     (tmp_path / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
-    many = MIN_FILES if where == "worker" else 0
+    many = 0 if where == "in-process" else MIN_FILES
     for i in range(many):
         (docs / f"page-{i:03d}.md").write_text(f"# Page {i}\n\n[next](page-{i + 1:03d}.md)\n", encoding="utf-8")
     (docs / "zz-slow.md").write_text("# Slow\n\n" + "[" * 1_000_000 + "\n", encoding="utf-8")
-    # The worker extracts only for a run that checks the network too (offline runs parse in-process).
+    # Few files are parsed in-process; many, in a worker (a run that checks the network too)
+    # or in workers (offline).
     argv = ["check", "mkdocs.yml", "--no-cache"] if where == "in-process" else ["check", "mkdocs.yml", "--cache-dir", "cache"]
-    process = await _linkfix(*argv, "--offline" if where == "in-process" else "--timeout=5", cwd=tmp_path)
+    process = await _linkfix(*argv, "--timeout=5" if where == "worker" else "--offline", cwd=tmp_path)
 
     def rendering() -> bool:  # the page is being rendered: CPU time well past start-up, in the process doing it
         if where == "in-process":
@@ -374,3 +375,34 @@ async def test_sigterm_stops_a_run_promptly_while_a_hostile_page_renders(tmp_pat
     assert process.returncode == 143, err.decode()
     assert "linkfix: terminated" in err.decode() and "Traceback" not in err.decode()
     await _wait_for(lambda: not _processes_mentioning(str(tmp_path)), limit=10)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="watches the run's worker processes in /proc")
+async def test_sigterm_stops_an_offline_run_while_its_workers_send_large_pages(tmp_path):
+    """An offline check of many large pages reads them in worker processes, whose answers are
+    larger than a pipe holds. A worker ended while it sent one left half a message in the pipe,
+    and the run then waited for the rest for ever (python3.11-doc, SIGTERM): the workers are
+    given time to finish the pages they are on before they are ended."""
+    from linkfix.extract.worker import MIN_FILES
+
+    site = tmp_path / "site"
+    site.mkdir()
+    links = "\n".join(f'<p><a href="p{j % 50}.html#s{j}">section {j} of the guide</a></p>' for j in range(3000))
+    for i in range(MIN_FILES * 4):
+        (site / f"p{i}.html").write_text(f"<html><body><h1 id='s{i}'>Page {i}</h1>\n{links}\n</body></html>\n", encoding="utf-8")
+    for attempt in range(3):  # the signal at a few points of the run
+        process = await _linkfix("check", str(site), "--offline", "--no-cache", cwd=tmp_path)
+        try:
+            busy = 0.2 * (attempt + 1)
+            await _wait_for(lambda pid=process.pid, busy=busy: any(_cpu_seconds(child) > busy for child in _children(pid)), limit=60)
+            process.send_signal(signal.SIGTERM)
+            _, err = await asyncio.wait_for(process.communicate(), 20)
+        finally:
+            if process.returncode is None:
+                for pid in _children(process.pid):
+                    os.kill(pid, signal.SIGKILL)
+                process.kill()
+                await process.wait()
+        assert process.returncode in (143, 1), err.decode()  # 1: it finished first (broken fragments)
+        assert "Traceback" not in err.decode()
+        await _wait_for(lambda: not _processes_mentioning(str(site)), limit=10)
