@@ -66,8 +66,17 @@ STOP_GRACE = 2.0  # seconds a stopped check waits for the pages its workers are 
 _START_METHOD = "fork" if sys.platform == "linux" else "spawn"
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (a container or `taskset` may allow fewer than the
+    machine has: os.cpu_count() counts the machine's)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
 def worth_a_worker(project: Project, config: Config) -> bool:
-    return len(project.files) >= MIN_FILES and (os.cpu_count() or 1) >= 2
+    return len(project.files) >= MIN_FILES and usable_cpus() >= 2
 
 
 def extraction_for(project: Project, config: Config) -> Callable[..., Documents]:
@@ -178,7 +187,7 @@ def extract_in_workers(project: Project, *, want_text: bool, cache: Cache | None
     # A worker per core, though this process builds and checks on one of them: on 2 cores,
     # fastapi's docs (rendering heavy, checking light) took 9.0-9.4 s with one worker and
     # 6.3-7.1 s with two; python3.11-doc (the reverse) the same 6.4-6.8 s either way.
-    workers = max(1, min(os.cpu_count() or 1, MAX_WORKERS))
+    workers = min(usable_cpus(), MAX_WORKERS)
     pool: ProcessPoolExecutor | None = None
     queue: _Queue = deque()
     misses = 0

@@ -138,3 +138,13 @@ def test_stopping_early_leaves_no_pool_thread_or_worker_running(site, worker):
     assert len(asyncio.run(first_few()) if worker == "online" else first_few_offline()) == wanted
     assert not [t for t in threading.enumerate() if isinstance(t, _ExecutorManagerThread) and t.is_alive()]
     assert not multiprocessing.active_children()
+
+
+def test_one_usable_cpu_means_no_worker_however_many_the_machine_has(site, monkeypatch):
+    # A container or `taskset` may allow one CPU of many: workers would only take turns with this process.
+    import os
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {3}, raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 64)
+    assert extract_worker.usable_cpus() == 1
+    assert extract_worker.extraction_for(collect([str(site)], Config()), Config(offline=True)) is iter_documents
