@@ -8,7 +8,7 @@ from dataclasses import fields
 
 import pytest
 
-from linkfix.model import Link, LinkKind, Page, Reason, Span
+from linkfix.model import Link, LinkKind, Page, Reason, Span, make_link, make_span
 
 SPAN_VALUES = {"path": "docs/a.md", "line": 3, "column": 7, "start": 40, "end": 62}
 PAGE = Page(path="docs/a.md", url="a.html", title="A", text="words", ids=frozenset({"x"}), base="https://x.org/")
@@ -26,6 +26,19 @@ def test_span_and_link_survive_pickling_with_every_field_set():
     for protocol in (2, pickle.HIGHEST_PROTOCOL):
         again = pickle.loads(pickle.dumps(link, protocol=protocol))
         assert again == link and again.span == span and again.kind is LinkKind.REFERENCE
+
+
+def test_the_fast_constructors_make_what_the_dataclasses_make():
+    # make_span/make_link set the slots without the dataclass __init__ (extraction's hot path):
+    # every field, the defaults included, must come out as the __init__ sets it.
+    span = make_span("docs/a.md", 3, 7, 40, 62)
+    assert span == Span(**SPAN_VALUES) and hash(span) == hash(Span(**SPAN_VALUES))
+    assert make_link("b.md", LinkKind.INLINE, span, PAGE) == Link(url="b.md", kind=LinkKind.INLINE, span=span, page=PAGE)
+    made = make_link("b.md", LinkKind.INLINE, span, PAGE, "B", "see B", "a[href]", "b", "why", "tmpl")
+    assert made == Link(url="b.md", kind=LinkKind.INLINE, span=span, page=PAGE, anchor_text="B", context="see B", tag="a[href]",
+                        reference="b", unverified="why", template="tmpl")
+    with pytest.raises(AttributeError):  # still frozen
+        made.url = "c.md"  # type: ignore[misc]
 
 
 def test_reasons_are_the_strings_reports_always_had():

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from itertools import repeat
 from sys import intern
 
-from ...model import Document, Link, LinkKind, Page, Span
+from ...model import Document, LinkKind, Page, make_link, make_span
 from ..context import words_around
 from ..limits import MAX_LINKS, links_left_out
 from .grammar import (
@@ -379,16 +379,9 @@ def document_of_scan(path: str, scanned: Scanned) -> Document:
     # A site repeats its URLs and anchor texts on every page (its navigation, its index): one
     # string each, not one per link, keeps a third of them (python3.11-doc: 55k distinct URLs
     # and 31k anchor texts among 175k links, ~17 MB of 160) and lets copies of a site share them.
+    # (make_link and make_span: Link(...) and Span(...) without the dataclass __init__, one per link)
     links = tuple(
-        Link(
-            url=intern(url),
-            kind=html_kind,
-            span=Span(path=path, line=line, column=column, start=start, end=end),
-            page=page,
-            anchor_text=intern(anchor),
-            context=context,
-            tag=tag,
-        )
+        make_link(intern(url), html_kind, make_span(path, line, column, start, end), page, intern(anchor), context, tag)
         for start, end, line, column, url, tag, anchor, context in rows
     )
     logger.debug("%s: %d links, %d ids", path, len(links), len(ids))
