@@ -148,3 +148,19 @@ def test_one_usable_cpu_means_no_worker_however_many_the_machine_has(site, monke
     monkeypatch.setattr(os, "cpu_count", lambda: 64)
     assert extract_worker.usable_cpus() == 1
     assert extract_worker.extraction_for(collect([str(site)], Config()), Config(offline=True)) is iter_documents
+
+
+@pytest.mark.parametrize("worker", WORKERS)
+def test_a_partly_warm_cache_mixes_kept_and_parsed_files_in_order(site, tmp_path, worker):
+    # Every third file changed since the cache was written: the workers' batches hold files
+    # read from the cache and files parsed, and the documents still come out in file order.
+    project = collect([str(site)], Config())
+    with Cache(tmp_path / "cache") as cache:
+        _all(project, cache=cache)
+    for index, path in enumerate(sorted(site.glob("*.html"))[::3] + sorted(site.glob("page-*.md"))[::3]):
+        path.write_text(path.read_text(encoding="utf-8").replace("Page", f"Changed {index}"), encoding="utf-8")
+    here, here_errors = _all(project)
+    with Cache(tmp_path / "cache") as cache:
+        there, there_errors = _all(project, cache=cache, worker=worker)
+    assert [rel for rel, _ in there] == [rel for rel, _ in here] and [doc for _, doc in there] == [doc for _, doc in here]
+    assert there_errors == here_errors and any("Changed" in doc.page.title for _, doc in there)
