@@ -198,7 +198,6 @@ def extract_in_workers(project: Project, *, want_text: bool, cache: Cache | None
         path, outcome, key = queue.popleft()
         if isinstance(outcome, _Part):
             try:
-                assert outcome.batch is not None, "a batch is sent before its files are taken"
                 outcome = received(path, outcome.batch.result()[outcome.place])
             except BrokenProcessPool:  # a worker died (killed, out of memory): this one is parsed here
                 log.warning("extraction worker stopped; parsing %s in this process", display_path(path))
@@ -209,30 +208,27 @@ def extract_in_workers(project: Project, *, want_text: bool, cache: Cache | None
     try:
         files = project.files
         for first in range(0, len(files), BATCH):
-            batch: list[tuple[Path, str]] = []  # the files of these that go to a worker, with their cache keys
-            queued = len(queue)
+            entries: list[tuple[Path, Outcome | None, str]] = []  # None: the file goes to a worker
             for path in files[first : first + BATCH]:
                 key = extraction_key(path, want_text, markdown) if cache is not None else ""
                 outcome = cached_outcome(cache, key)
                 if outcome is not None:
-                    queue.append((path, outcome, ""))  # already in the cache
+                    entries.append((path, outcome, ""))  # already in the cache
                     continue
                 misses += 1
                 if pool is None and misses >= MIN_MISSES:  # a warm cache with a few changed files: no workers
                     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(_START_METHOD),
                                                initializer=_ignore_interrupts)
-                if pool is not None and not getattr(pool, "_broken", False):
-                    batch.append((path, key))
-                    queue.append((path, _Part(None, len(batch) - 1), key))  # its batch is filled in below
-                else:
-                    queue.append((path, extract_file(path, want_text, markdown), key))
-            if batch:
+                to_worker = pool is not None and not getattr(pool, "_broken", False)
+                entries.append((path, None if to_worker else extract_file(path, want_text, markdown), key))
+            sent = [path for path, outcome, _ in entries if outcome is None]
+            if sent:
                 assert pool is not None
-                future = pool.submit(extract_all_to_send, [path for path, _ in batch], want_text, markdown)
-                for place in range(queued, len(queue)):  # the entries just queued that wait for it
-                    entry = queue[place]
-                    if isinstance(entry[1], _Part):
-                        queue[place] = (entry[0], _Part(future, entry[1].place), entry[2])
+                batch = pool.submit(extract_all_to_send, sent, want_text, markdown)
+                places = iter(range(len(sent)))
+                queue.extend((path, _Part(batch, next(places)) if outcome is None else outcome, key) for path, outcome, key in entries)
+            else:
+                queue.extend((path, outcome, key) for path, outcome, key in entries if outcome is not None)
             while queue and (len(queue) > AHEAD or not isinstance(queue[0][1], _Part)):
                 found = take()
                 if found is not None:
@@ -243,14 +239,14 @@ def extract_in_workers(project: Project, *, want_text: bool, cache: Cache | None
                 yield found
     finally:
         if pool is not None:
-            waiting = {outcome.batch for _, outcome, _ in queue if isinstance(outcome, _Part) and outcome.batch is not None}
+            waiting = {outcome.batch for _, outcome, _ in queue if isinstance(outcome, _Part)}
             _stop_pool(pool, list(waiting))
 
 
 class _Part(NamedTuple):
     """A file's place in the answer of the worker task that extracts its batch."""
 
-    batch: Future[list[Sent]] | None  # None only while its batch is being put together
+    batch: Future[list[Sent]]
     place: int
 
 
