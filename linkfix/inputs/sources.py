@@ -93,7 +93,9 @@ class Project:
         ../CONTRIBUTING.md` as contributing/, and its relative links start from there, as a web
         server's links from a symlinked page do (whether a symlink may be read at all is
         decided when the files are collected, by its real path)."""
-        for named in (_resolved_directory(path.parent) / path.name, path.resolve()):
+        parent = path.parent
+        # (a relative directory resolves against the working directory, which may change)
+        for named in ((_resolved_directory(parent) if parent.is_absolute() else parent.resolve()) / path.name, path.resolve()):
             try:
                 return named.relative_to(self.root).as_posix()
             except ValueError:

@@ -5,6 +5,7 @@ relative links start from there, not from where the file really is."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from tests.integration.conftest import check_mkdocs_project, worst_status_by_url
 
@@ -35,3 +36,20 @@ def test_trusted_a_hook_rewriting_a_symlinked_pages_link_is_followed_from_the_do
     files = _project(tmp_path, "CHANGELOG.md", hook=hook)
     report = check_mkdocs_project(tmp_path, "hooks:\n  - hooks.py\n", {"index.md": "# Home\n"}, files, trust=True)
     assert set(worst_status_by_url(report).values()) == {"ok"}
+
+
+def test_a_relative_input_is_resolved_against_the_working_directory_of_each_call(tmp_path, monkeypatch):
+    # A page's directory is resolved once per run for speed; a relative one is not kept, since
+    # a caller (the Python API, a test) may change the working directory between checks.
+    from linkfix.inputs.sources import Project
+
+    for name in ("one", "two"):  # docs/a.md -> ../A.md: only its directory, resolved, places it
+        (tmp_path / name / "docs").mkdir(parents=True)
+        (tmp_path / name / "A.md").write_text("# A\n", encoding="utf-8")
+        (tmp_path / name / "docs" / "a.md").symlink_to(Path("..") / "A.md")
+    keys = []
+    for name in ("one", "two"):
+        monkeypatch.chdir(tmp_path / name)
+        project = Project(files=[Path("docs/a.md")], root=(tmp_path / name / "docs").resolve(), markdown=True)
+        keys.append(project.relative(Path("docs/a.md")))
+    assert keys == ["a.md", "a.md"]
