@@ -76,14 +76,14 @@ def usable_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def worth_a_worker(project: Project, config: Config) -> bool:
+def worth_a_worker(project: Project) -> bool:
     return len(project.files) >= MIN_FILES and usable_cpus() >= 2
 
 
 def extraction_for(project: Project, config: Config) -> Callable[..., Documents]:
     """How the check reads `project`'s files: `iter_documents`, `extract_in_worker` (online)
     or `extract_in_workers` (offline), all called with (project, want_text=, cache=, errors=)."""
-    if not worth_a_worker(project, config):
+    if not worth_a_worker(project):
         return iter_documents
     return extract_in_workers if config.offline else extract_in_worker
 

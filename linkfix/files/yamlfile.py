@@ -44,6 +44,14 @@ _YAML_LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 SNIPPET_WIDTH = 160  # characters of the offending line shown around the error's column
 
 
+def load_safely(text: str) -> Any:
+    """`text` as YAML with a safe loader, libyaml's where it is installed (as MkDocs reads
+    front matter); raises yaml.YAMLError."""
+    import yaml
+
+    return yaml.load(text, getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 def read_yaml(path: Path, loader: type | None = None) -> Any:
     """The YAML document of `path` (None when empty), loaded with `loader` (default: the safe
     loader). Raises YamlRefused with a short reason."""

@@ -57,7 +57,7 @@ def _all(project, *, cache=None, worker: str = "", want_text: bool = False):
 @pytest.mark.parametrize("want_text", [False, True])
 def test_the_workers_give_the_same_documents_in_the_same_order(site, worker, want_text):
     project = collect([str(site)], Config())
-    assert extract_worker.worth_a_worker(project, Config())
+    assert extract_worker.worth_a_worker(project)
     here, here_errors = _all(project, want_text=want_text)
     there, there_errors = _all(project, worker=worker, want_text=want_text)
     assert [rel for rel, _ in there] == [rel for rel, _ in here]

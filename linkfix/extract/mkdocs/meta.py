@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...files.yamlfile import load_safely
+
 YAML_RE = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.UNICODE | re.DOTALL)
 META_RE = re.compile(r"^[ ]{0,3}(?P<key>[A-Za-z0-9_-]+):\s*(?P<value>.*)")
 META_MORE_RE = re.compile(r"^([ ]{4}|\t)(\s*)(?P<value>.*)")
@@ -22,10 +24,8 @@ def get_data(doc: str) -> tuple[str, dict[str, Any]]:
     """(the document without its meta-data, the meta-data)."""
     data: dict[str, Any] = {}
     if m := YAML_RE.match(doc):
-        import yaml
-
         try:
-            loaded = yaml.load(m.group(1), getattr(yaml, "CSafeLoader", yaml.SafeLoader))  # a safe loader, as MkDocs uses
+            loaded = load_safely(m.group(1))
             if isinstance(loaded, dict):
                 data = loaded
                 doc = doc[m.end() :].lstrip("\n")

@@ -13,6 +13,7 @@ unverified with the hint to run the hook, never broken.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ...model import Link, Page
 from ..markdown import extract_markdown
@@ -28,8 +29,7 @@ def links_a_rewrite_may_show(text: str, path: str, page: Page, shown: Sequence[L
     for link in extract_markdown(text, path, want_text=False).links:
         if _overlaps(spans, link.span.start, link.span.end):
             continue
-        candidate = Link(url=link.url, kind=link.kind, span=link.span, page=page, anchor_text=link.anchor_text, tag=link.tag,
-                         reference=link.reference)
+        candidate = replace(link, page=page)
         if page.rewrites(candidate):  # before where the rewrite starts, this rendering is the build's
             kept.append(candidate)
     return kept
