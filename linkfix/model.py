@@ -7,7 +7,7 @@ without defensive copies and so that tests can compare values directly.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -298,7 +298,7 @@ class Document:
     """One extracted source file."""
 
     page: Page
-    links: tuple[Link, ...]
+    links: Sequence[Link]  # a tuple, or a scanned page's links made on demand (extract.scanned)
     # What the extraction left out (a per-file limit reached), for the report's errors list.
     warnings: tuple[str, ...] = ()
     silenced: tuple[Silenced, ...] = ()  # lines an ignore comment covers

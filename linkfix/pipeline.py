@@ -27,6 +27,7 @@ from .errors import InputError, NetworkDownError
 from .extract.documents import Documents, iter_documents, page_loader, stdin_document
 from .extract.markdown.gfm import is_gfm_www
 from .extract.markdown.targets import markdown_target
+from .extract.scanned import ScannedLinks
 from .files.read import display_path
 from .inputs.changed import Changes
 from .inputs.sources import MARKDOWN_SUFFIXES, Project, collect, text_project
@@ -199,10 +200,10 @@ async def check_documents(
                 progress.files(files_read, files_total)
             pages[rel] = doc.page
             page_rels[doc.page.path] = rel
-            found = resolve_links(rel, doc, local, ignores)
+            links, targets = resolve_links(rel, doc, local, ignores)
             gathered.page_read(rel)
-            gathered.add(found)
-            external.add_many(target.resolved for _, target in found if target.scope is Scope.EXTERNAL and target.result is None)
+            gathered.add(links, targets)
+            external.add_many(target.resolved for target in targets if target.scope is Scope.EXTERNAL and target.result is None)
             if time.perf_counter() - handed_over > _HAND_OVER_SECONDS:
                 await _pass_turn()  # let the checker send requests and read answers
                 handed_over = time.perf_counter()
@@ -241,25 +242,30 @@ def _pass_turn() -> Generator[None, None, None]:
     yield
 
 
-def resolve_links(rel: str, doc: Document, local: LocalChecker, ignores: Ignores) -> list[tuple[Link, Target]]:
-    """Where each link of `doc` (at root-relative `rel`) points, as it will be checked: what
-    renders (markdown keeps targets as written: `a\\)b`, `&amp;`), resolved from its page, or
-    the `ignored` result an ignore comment or file gives it."""
+def resolve_links(rel: str, doc: Document, local: LocalChecker, ignores: Ignores) -> tuple[Sequence[Link], list[Target]]:
+    """The links of `doc` (at root-relative `rel`) as they will be checked, and where each
+    points: what renders (markdown keeps targets as written: `a\\)b`, `&amp;`), resolved from
+    its page, or the `ignored` result an ignore comment or file gives it."""
     decode = _markdown_target if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _link_as_is
     resolve = local.resolver_for(doc.page, rel)
+    links = doc.links
+    if isinstance(links, ScannedLinks) and local.templates is None and not (ignores.patterns or doc.silenced):
+        # A scanned HTML page: resolved from its URLs, its Links made only for the results kept.
+        return links, links.resolved(resolve)
     # Raw HTML in markdown is what MkDocs leaves as written whatever it names; a GitHub
     # `www.` autolink (only plain markdown has them: extract/markdown/gfm.py) goes to http://.
     # A link extraction says must not be checked (`Link.unverified`) is not even resolved. A link
     # the build made (no place in the source: an extension's, a hook's) is in Python-Markdown's
     # tree, where MkDocs rewrites links to docs files as it does Markdown links.
     # A macros template's target is checked as each value it renders to from the project's data.
-    links = local.templates.links(local.project.root / rel, doc) if local.templates is not None else doc.links
-    found = [(link, _not_checked(link) if link.unverified else
-              resolve(f"http://{link.url}" if link.kind is LinkKind.BARE and is_gfm_www(link.url) else decode(link),
-                      link.kind is LinkKind.HTML and link.span.start != link.span.end)) for link in links]
+    if local.templates is not None:
+        links = local.templates.links(local.project.root / rel, doc)
+    targets = [_not_checked(link) if link.unverified else
+               resolve(f"http://{link.url}" if link.kind is LinkKind.BARE and is_gfm_www(link.url) else decode(link),
+                       link.kind is LinkKind.HTML and link.span.start != link.span.end) for link in links]
     if ignores.patterns or doc.silenced:
-        found = [(link, ignores.target(link, target, doc.silenced)) for link, target in found]
-    return found
+        targets = [ignores.target(link, target, doc.silenced) for link, target in zip(links, targets, strict=True)]
+    return links, targets
 
 
 def _markdown_target(link: Link) -> str:

@@ -13,7 +13,7 @@ holds its place in the list.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from ..model import CheckResult, Link, LinkResult, Reason, Scope, Status
@@ -32,8 +32,11 @@ def only_counted(item: LinkResult) -> bool:
     """A result no report lists one by one: an internal link that works, a link not checked
     (excluded, an unsupported scheme). An external link that works stays: the reports say how
     many external results came from the cache."""
-    status = item.result.status
-    return status is Status.EXCLUDED or status is Status.UNSUPPORTED or (status is Status.OK and item.scope is Scope.INTERNAL)
+    return _only_counted(item.result.status, item.scope)
+
+
+def _only_counted(status: Status, scope: Scope) -> bool:
+    return status is Status.EXCLUDED or status is Status.UNSUPPORTED or (status is Status.OK and scope is Scope.INTERNAL)
 
 
 class Gathered:
@@ -52,40 +55,49 @@ class Gathered:
         self._files: dict[str, str | None] = {}  # a link's path -> the site file it names
         self.counted: Counter[Status] = Counter()
 
-    def add(self, found: Iterable[tuple[Link, Target]]) -> None:
-        """The links of a page just read (its Page already among the checker's pages)."""
-        local = self._local
-        for link, target in found:
-            if target.result is not None:
-                self._keep(link, target, target.result)
-            elif target.scope is Scope.EXTERNAL:
-                if self._offline:
-                    self._keep(link, target, self._known.get(target.resolved) or replace(_OFFLINE, url=target.resolved))
+    def add(self, links: Sequence[Link], targets: Sequence[Target]) -> None:
+        """The links of a page just read (its Page already among the checker's pages) and
+        where each points. A link is asked of `links` only when its result is kept or waits
+        (a scanned page's Links are made on demand: extract.scanned)."""
+        local, counted, items = self._local, self.counted, self._items
+        only = None if self._keep_all else _only_counted
+        fragments = local.config.include_fragments
+        for index, target in enumerate(targets):
+            result = target.result
+            if result is None:
+                if target.scope is Scope.EXTERNAL:
+                    if not self._offline:
+                        items.append(None)
+                        self._external.append((len(items) - 1, links[index], target))
+                        continue
+                    result = self._known.get(target.resolved) or replace(_OFFLINE, url=target.resolved)
                 else:
-                    self._items.append(None)
-                    self._external.append((len(self._items) - 1, link, target))
+                    page = self._waits_for(target) if fragments else None
+                    if page is not None:
+                        items.append(None)
+                        self._waiting.setdefault(page, []).append((len(items) - 1, links[index], target))
+                        continue
+                    result = local.check(target)
+            if only is not None and only(result.status, target.scope):
+                # asked before the link is made, or a LinkResult (most links of a site end here)
+                counted[result.status] += 1
             else:
-                page = self._waits_for(target)
-                if page is None:
-                    self._keep(link, target, local.check(target))
-                else:
-                    self._items.append(None)
-                    self._waiting.setdefault(page, []).append((len(self._items) - 1, link, target))
+                items.append(self._item(links[index], target, result))
 
     def page_read(self, rel: str) -> None:
         """The page at `rel` is read: the links waiting for its ids are checked."""
         for place, link, target in self._waiting.pop(rel, ()):
-            self._keep(link, target, self._local.check(target), place)
+            self._keep_waited(place, link, target, self._local.check(target))
 
     def finish(self, external: Mapping[str, CheckResult]) -> list[LinkResult]:
         """Every result kept, in the order of the links: the links still waiting checked
         (a page that was not among the inputs is read now), the external ones from `external`."""
         for waiting in self._waiting.values():
             for place, link, target in waiting:
-                self._keep(link, target, self._local.check(target), place)
+                self._keep_waited(place, link, target, self._local.check(target))
         self._waiting.clear()
         for place, link, target in self._external:
-            self._keep(link, target, external.get(target.resolved) or replace(_OFFLINE, url=target.resolved), place)
+            self._keep_waited(place, link, target, external.get(target.resolved) or replace(_OFFLINE, url=target.resolved))
         self._external.clear()
         items, self._items = self._items, []
         return [item for item in items if item is not None]
@@ -107,15 +119,18 @@ class Gathered:
             return _THE_END if mkdocs is not None and mkdocs.redirects else None
         return None if not fragment or found in self._local.pages else found
 
-    def _keep(self, link: Link, target: Target, result: CheckResult, place: int = -1) -> None:
+    def _keep_waited(self, place: int, link: Link, target: Target, result: CheckResult) -> None:
+        """The result of a link that waited, at its `place` among the results (or only counted)."""
+        if self._keep_all or not _only_counted(result.status, target.scope):
+            self._items[place] = self._item(link, target, result)
+        else:
+            self.counted[result.status] += 1
+
+
+    def _item(self, link: Link, target: Target, result: CheckResult) -> LinkResult:
+        # Nothing here makes a result only counted (a rewritten page's broken link is unverified).
         if link.page.rewrites(link) and result.status is Status.BROKEN and target.scope is Scope.INTERNAL:
             result = self._local.rewritten(result, link.page)
         if link.template:  # where the target came from: the template, its data item (or why not rendered)
             result = replace(result, detail=f"{result.detail} ({link.template})" if result.detail else link.template)
-        item = LinkResult(link=link, resolved=target.resolved, scope=target.scope, result=result)
-        if not self._keep_all and only_counted(item):
-            self.counted[result.status] += 1
-        elif place < 0:
-            self._items.append(item)
-        else:
-            self._items[place] = item
+        return LinkResult(link=link, resolved=target.resolved, scope=target.scope, result=result)

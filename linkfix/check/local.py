@@ -54,6 +54,21 @@ class Target:
     result: CheckResult | None = None  # set when resolution alone decides (unsupported, outside root)
 
 
+_TARGET_SLOTS = tuple(getattr(Target, name).__set__ for name in ("scope", "resolved", "fragment", "result"))
+
+
+def _internal_target(resolved: str, fragment: str) -> Target:
+    """Target(scope=Scope.INTERNAL, resolved=resolved, fragment=fragment), made without the
+    frozen dataclass's __init__ (as model.make_link): one per distinct link of a directory."""
+    target = object.__new__(Target)
+    set_scope, set_resolved, set_fragment, set_result = _TARGET_SLOTS
+    set_scope(target, Scope.INTERNAL)
+    set_resolved(target, resolved)
+    set_fragment(target, fragment)
+    set_result(target, None)
+    return target
+
+
 MAX_REDIRECT_MAPS = 10  # redirect_maps entries followed one after another before giving up
 MAX_IDS_LISTED = 8  # a missing fragment's detail lists this many of the page's ids
 
@@ -104,7 +119,8 @@ class LocalChecker:
         memo = self._resolved
 
         def resolve(url: str, as_written: bool = False) -> Target:
-            key = (base_key, page_rel if not url or url[0] in "#?" else directory, url, as_written)
+            # The memo holds one directory's (and base's) resolutions: the key needs no more.
+            key = (url, as_written) if url and url[0] not in "#?" else (page_rel, url, as_written)
             target = memo.get(key)
             if target is None:
                 target = memo[key] = self._resolve(url.strip(), page, page_rel, as_written)
@@ -183,8 +199,7 @@ class LocalChecker:
             )
         normal = "" if normal == "." else normal
         resolved = normal + ("/" if trailing_slash and normal else "")
-        return Target(scope=Scope.INTERNAL, resolved=resolved + (f"#{fragment}" if fragment else ""),
-                      fragment=fragment)
+        return _internal_target(resolved + (f"#{fragment}" if fragment else ""), fragment)
 
     def _under_site_url(self, local: str, url: str) -> Target:
         """A full URL under the site's URL: a file of this build, unless it is beside it."""

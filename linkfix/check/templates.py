@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -82,7 +83,7 @@ class TemplateTargets:
         self._data_files: dict[str, Any] = {}
         self.refusal = self._refusal()
 
-    def links(self, page_file: Path, doc: Document) -> tuple[Link, ...]:
+    def links(self, page_file: Path, doc: Document) -> Sequence[Link]:
         """`doc.links`, each template target of the page itself replaced by the links it renders
         to (no link when it renders to none), or kept with `template` saying why it was not."""
         delimiters = self._delimiters()

@@ -46,7 +46,8 @@ def links_to_check(inputs: Sequence[str], config: Config, *, stdin_text: str | N
     exclude = [re.compile(p) for p in config.exclude]
     include = [re.compile(p) for p in config.include]
     for rel, doc in documents:
-        for link, target in resolve_links(rel, doc, local, ignores):
+        links, targets = resolve_links(rel, doc, local, ignores)
+        for link, target in zip(links, targets, strict=True):
             if target.result is not None and target.result.status in _NOT_CHECKED:
                 continue
             if target.scope is Scope.EXTERNAL:

@@ -120,7 +120,7 @@ def received(path: Path, sent: Sent) -> Outcome:
         return sent
     from .html import document_of_scan
 
-    return with_silenced(document_of_scan(display_path(path), sent.scanned), sent.silenced), sent.warning
+    return with_silenced(document_of_scan(display_path(path), sent.scanned, links_on_demand=True), sent.silenced), sent.warning
 
 
 async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache | None, errors: list[str]) -> AsyncGenerator[tuple[str, Document], None]:

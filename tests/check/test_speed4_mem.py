@@ -135,7 +135,7 @@ def test_a_link_the_redirect_maps_send_to_a_fragment_waits_for_that_page():
     page = Page(path="a.md")
     link = Link(url="old.md", kind=LinkKind.INLINE, span=Span(path="a.md", line=1, column=1, start=0, end=6), page=page)
     checker.pages["a.md"] = page
-    gathered.add([(link, Target(scope=Scope.INTERNAL, resolved="old.md"))])  # no fragment of its own: the map's
+    gathered.add([link], [Target(scope=Scope.INTERNAL, resolved="old.md")])  # no fragment of its own: the map's
     checker.pages["b.md"] = Page(path="b.md", ids=frozenset({"here"}))  # read after a.md
     gathered.page_read("b.md")
     [item] = gathered.finish({})

@@ -31,11 +31,11 @@ import os
 import re
 from collections.abc import Sequence
 from itertools import repeat
-from sys import intern
 
-from ...model import Document, LinkKind, Page, make_link, make_span
+from ...model import Document, Link, Page
 from ..context import words_around
 from ..limits import MAX_LINKS, links_left_out
+from ..scanned import Anchor, Row, ScannedLinks, link_of_row
 from .grammar import (
     _ANCHOR_END,
     _ATTR,
@@ -60,7 +60,7 @@ logger = logging.getLogger(__name__)
 
 # A link seen by the scan, before its Page exists (links refer to their page):
 # (start, end, url, tag, anchor text, start and end of its place in the page text).
-_Found = tuple[int, int, str, str, str, int, int]
+_Found = tuple[int, int, str, str, Anchor, int, int]
 
 
 def _attributes(text: str, start: int, end: int) -> dict[str, re.Match[str]]:
@@ -239,9 +239,14 @@ class _Scan:
         if name == "link" and "rel" in attrs and _only_resource_hint(attrs):
             return
         # Element text for <a> (the full pass fills it in at </a>), else alt, else title.
-        anchor = self.quick_anchor(tag_end) if name == "a" and not self.want_text else ""
-        if not anchor and ("alt" in attrs or "title" in attrs):
-            anchor = _collapse(_value(attrs, "alt") or _value(attrs, "title"))
+        fallback = (_value(attrs, "alt") or _value(attrs, "title")) if "alt" in attrs or "title" in attrs else ""
+        anchor: Anchor
+        if name == "a" and not self.want_text:
+            # Made into text only when the link is kept (anchor_text, from scanned.link_of_row):
+            # most are not.
+            anchor = (self.quick_anchor(tag_end), fallback)
+        else:
+            anchor = _collapse(fallback) if fallback else ""
         first = len(self.found)
         for attr, label in _LINK_LABELS[name]:
             if attr not in attrs:
@@ -263,19 +268,11 @@ class _Scan:
             self.anchor = (first, len(self.found) - first, self.length, len(self.pieces))
 
     def quick_anchor(self, tag_end: int) -> str:
-        """The fast pass's anchor text: the raw text up to `</a>` (or the next `<a>`) with its
-        markup dropped. Reports show it for broken links; it costs ~12% of the fast pass."""
+        """The fast pass's anchor text, raw: the text up to `</a>` (or the next `<a>`), markup
+        and all (`anchor_text` makes the text)."""
         limit = min(len(self.text), tag_end + _MAX_ANCHOR_SCAN)
         end = _ANCHOR_END.search(self.text, tag_end, limit)
-        raw = self.text[tag_end : end.start() if end else limit]
-        if "<" in raw:
-            # Every tag separates words here (the full pass knows inline from block); a tag
-            # cut by the end of the slice is dropped.
-            cut = raw.rfind("<")
-            if cut > raw.rfind(">"):
-                raw = raw[:cut]
-            raw = _MARKUP.sub(" ", raw)
-        return _collapse(raw)[:_MAX_ANCHOR]
+        return self.text[tag_end : end.start() if end else limit]
 
     def refresh(self, attrs: dict[str, re.Match[str]]) -> None:
         if _value(attrs, "http-equiv").strip(_SPACES).lower() != "refresh" or "content" not in attrs:
@@ -286,7 +283,7 @@ class _Scan:
         if where is not None:
             self.add_decoded_link(raw, decoded, where[0], where[1], "meta[content]", start, "")
 
-    def add_link(self, raw: str, tag: str, start: int, anchor: str, url: str | None = None) -> None:
+    def add_link(self, raw: str, tag: str, start: int, anchor: Anchor, url: str | None = None) -> None:
         if len(self.found) >= self.max_links:
             self.dropped = True
             return
@@ -296,7 +293,7 @@ class _Scan:
         self.found.append((start, start + len(raw), url, tag, anchor, here, here))
 
     def add_decoded_link(
-        self, raw: str, decoded: _DecodedValue | None, lo: int, hi: int, tag: str, start: int, anchor: str
+        self, raw: str, decoded: _DecodedValue | None, lo: int, hi: int, tag: str, start: int, anchor: Anchor
     ) -> None:
         """The URL at [lo:hi] of an attribute value (decoded, when it has references)."""
         if decoded is None:
@@ -304,6 +301,27 @@ class _Scan:
         else:
             raw_lo, raw_hi = decoded.raw_offset(lo), decoded.raw_offset(hi)
             self.add_link(raw[raw_lo:raw_hi], tag, start + raw_lo, anchor, url=decoded.text[lo:hi])
+
+
+def _where(found: _Found) -> int:
+    return found[0]
+
+
+def anchor_text(anchor: Anchor) -> str:
+    """A link's anchor text: as the scan gave it, or, from the fast pass's (raw text of the <a>,
+    its alt or title), that text with its markup dropped (every tag separates words here; the
+    full pass knows inline from block; a tag cut by the end of the slice is dropped) and
+    collapsed, else the alt or title. It costs ~12% of the fast pass: made only for the links
+    kept."""
+    if isinstance(anchor, str):
+        return anchor
+    raw, fallback = anchor
+    if "<" in raw:
+        cut = raw.rfind("<")
+        if cut > raw.rfind(">"):
+            raw = raw[:cut]
+        raw = _MARKUP.sub(" ", raw)
+    return _collapse(raw)[:_MAX_ANCHOR] or _collapse(fallback)
 
 
 def _scan_fast(scan: _Scan) -> None:
@@ -345,8 +363,7 @@ def _scan_full(scan: _Scan) -> None:
 
 # Everything of one page as plain values (cheap to pickle between processes):
 # title, text, ids, base, and per link (start, end, line, column, url, tag, anchor, context).
-_Row = tuple[int, int, int, int, str, str, str, str]
-Scanned = tuple[str, str, frozenset[str], str, list[_Row], bool]
+Scanned = tuple[str, str, frozenset[str], str, list[Row], bool]
 
 
 def scan_page(text: str, want_text: bool, max_links: int = MAX_LINKS) -> Scanned:
@@ -356,11 +373,11 @@ def scan_page(text: str, want_text: bool, max_links: int = MAX_LINKS) -> Scanned
     else:
         _scan_fast(scan)
     page_text = "".join(scan.pieces)
-    rows: list[_Row] = []
+    rows: list[Row] = []
     # Lines are counted forward from the previous link only: on a 10 MB one-line page,
     # looking back to the start of the line for every link would be quadratic.
     line, line_start, counted_to = 1, 0, 0
-    for start, end, url, tag, anchor, text_start, text_end in sorted(scan.found):  # a srcset may precede its src
+    for start, end, url, tag, anchor, text_start, text_end in sorted(scan.found, key=_where):  # a srcset may precede its src
         newlines = text.count("\n", counted_to, start)
         if newlines:
             line += newlines
@@ -371,19 +388,13 @@ def scan_page(text: str, want_text: bool, max_links: int = MAX_LINKS) -> Scanned
     return scan.title or scan.h1 or "", page_text, frozenset(scan.ids), scan.base or "", rows, scan.dropped
 
 
-def document_of_scan(path: str, scanned: Scanned) -> Document:
-    """The Document of a page scanned by `scan_page` (perhaps in another process), at `path`."""
+def document_of_scan(path: str, scanned: Scanned, *, links_on_demand: bool = False) -> Document:
+    """The Document of a page scanned by `scan_page` (perhaps in another process), at `path`.
+    `links_on_demand`: its links are a ScannedLinks, each made when first asked for (a check
+    that keeps only the results of broken links needs few of them)."""
     title, page_text, ids, base, rows, dropped = scanned
     page = Page(path=path, title=title, text=page_text, ids=ids, base=base)
-    html_kind = LinkKind.HTML
-    # A site repeats its URLs and anchor texts on every page (its navigation, its index): one
-    # string each, not one per link, keeps a third of them (python3.11-doc: 55k distinct URLs
-    # and 31k anchor texts among 175k links, ~17 MB of 160) and lets copies of a site share them.
-    # (make_link and make_span: Link(...) and Span(...) without the dataclass __init__, one per link)
-    links = tuple(
-        make_link(intern(url), html_kind, make_span(path, line, column, start, end), page, intern(anchor), context, tag)
-        for start, end, line, column, url, tag, anchor, context in rows
-    )
+    links: Sequence[Link] = ScannedLinks(path, page, rows) if links_on_demand else tuple(link_of_row(path, page, row) for row in rows)
     logger.debug("%s: %d links, %d ids", path, len(links), len(ids))
     return Document(page=page, links=links, warnings=(links_left_out(len(links)),) if dropped else ())
 
