@@ -17,9 +17,9 @@ from ..model import Link, LinkKind, Page, make_link, make_span
 
 T = TypeVar("T")
 
-# A link's anchor text, or the fast pass's (raw text of its <a>, its alt or title): html.anchor_text
-# makes the text, for the links kept (most are not).
-Anchor = str | tuple[str, str]
+# A link's anchor text, or the fast pass's (raw text of its <a>, its alt and title as written):
+# html.anchor_text makes the text, for the links kept (most are not).
+Anchor = str | tuple[str, str, str]
 # Per link: (start, end, line, column, url, tag, anchor text, context), as html.scan_page gives it.
 Row = tuple[int, int, int, int, str, str, Anchor, str]
 

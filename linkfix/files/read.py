@@ -81,6 +81,7 @@ def read_text(path: Path) -> tuple[str, str]:
 def display_path(path: Path) -> str:
     """Paths in reports are relative to the working directory when they are under it."""
     try:
-        return os.path.relpath(path) if Path(os.path.relpath(path)).parts[:1] != ("..",) else str(path)
+        relative = os.path.relpath(path)
     except ValueError:
         return str(path)
+    return relative if Path(relative).parts[:1] != ("..",) else str(path)
