@@ -129,8 +129,7 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
     # the start-up of a check that never starts one (offline, or few files); asyncio too, which
     # an offline check runs without (cli.commands.check).
     import asyncio
-    import multiprocessing
-    from concurrent.futures import Future, ProcessPoolExecutor
+    from concurrent.futures import Future
     from concurrent.futures.process import BrokenProcessPool
 
     errors.extend(project.errors)
@@ -138,6 +137,7 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
     ready: Future[None] | None = None
     queue: _Queue = deque()
     misses = 0  # files not in the extraction cache so far
+    broken = False  # the worker died: said once
     markdown = markdown_setup(project)  # plain data: the worker builds its own renderer from it
     try:
         for path in project.files:
@@ -148,7 +148,7 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
             else:
                 misses += 1
                 if pool is None and misses >= MIN_MISSES:  # a warm cache with a few changed files: no worker
-                    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context(_START_METHOD), initializer=_ignore_interrupts)
+                    pool = _start_pool(1)
                     ready = pool.submit(_ready)
                 if pool is not None and ready is not None and ready.done() and not ready.exception():
                     outcome = pool.submit(extract_to_send, path, want_text, markdown)
@@ -165,7 +165,9 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
                 try:
                     outcome = received(front_path, await asyncio.wrap_future(front))
                 except BrokenProcessPool:  # the worker died (killed, out of memory): carry on here
-                    log.warning("extraction worker stopped; parsing the remaining files in this process")
+                    if not broken:
+                        log.warning("extraction worker stopped; parsing the remaining files in this process")
+                        broken = True
                     outcome = extract_file(front_path, want_text, markdown)
                 queue[0] = (front_path, outcome, key)
             found = _take(queue, cache, errors, project)
@@ -180,8 +182,6 @@ def extract_in_workers(project: Project, *, want_text: bool, cache: Cache | None
     """`documents.iter_documents` for an offline check: files are read and scanned by worker
     processes, BATCH files a task, at most AHEAD of the one this process takes next (no event
     loop: it waits)."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     errors.extend(project.errors)
@@ -194,13 +194,18 @@ def extract_in_workers(project: Project, *, want_text: bool, cache: Cache | None
     queue: deque[tuple[Path, _Part | Outcome, str]] = deque()
     misses = 0
 
+    broken = False  # a worker died: said once
+
     def take() -> tuple[str, Document] | None:
+        nonlocal broken
         path, outcome, key = queue.popleft()
         if isinstance(outcome, _Part):
             try:
                 outcome = received(path, outcome.batch.result()[outcome.place])
-            except BrokenProcessPool:  # a worker died (killed, out of memory): this one is parsed here
-                log.warning("extraction worker stopped; parsing %s in this process", display_path(path))
+            except BrokenProcessPool:  # a worker died (killed, out of memory): the files it had are parsed here
+                if not broken:
+                    log.warning("extraction worker stopped; parsing the remaining files in this process")
+                    broken = True
                 outcome = extract_file(path, want_text, markdown)
         remember_outcome(cache, key, outcome)
         return accept_outcome(project, path, outcome, errors)
@@ -217,8 +222,7 @@ def extract_in_workers(project: Project, *, want_text: bool, cache: Cache | None
                     continue
                 misses += 1
                 if pool is None and misses >= MIN_MISSES:  # a warm cache with a few changed files: no workers
-                    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(_START_METHOD),
-                                               initializer=_ignore_interrupts)
+                    pool = _start_pool(workers)
                 to_worker = pool is not None and not getattr(pool, "_broken", False)
                 entries.append((path, None if to_worker else extract_file(path, want_text, markdown), key))
             sent = [path for path, outcome, _ in entries if outcome is None]
@@ -241,6 +245,13 @@ def extract_in_workers(project: Project, *, want_text: bool, cache: Cache | None
         if pool is not None:
             waiting = {outcome.batch for _, outcome, _ in queue if isinstance(outcome, _Part)}
             _stop_pool(pool, list(waiting))
+
+
+def _start_pool(workers: int) -> ProcessPoolExecutor:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(_START_METHOD), initializer=_ignore_interrupts)
 
 
 class _Part(NamedTuple):

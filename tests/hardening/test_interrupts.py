@@ -406,3 +406,33 @@ async def test_sigterm_stops_an_offline_run_while_its_workers_send_large_pages(t
         assert process.returncode in (143, 1), err.decode()  # 1: it finished first (broken fragments)
         assert "Traceback" not in err.decode()
         await _wait_for(lambda: not _processes_mentioning(str(site)), limit=10)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="watches the run's worker processes in /proc")
+async def test_an_offline_run_whose_worker_is_killed_reads_every_file_and_says_so_once(tmp_path):
+    """A worker killed mid-run (out of memory, an operator): the files it had, and those queued
+    behind them, are parsed in the run's own process; every file is read, and the warning is
+    given once, not once per file."""
+    from linkfix.extract.worker import MIN_FILES
+
+    site = tmp_path / "site"
+    site.mkdir()
+    links = "\n".join(f'<p><a href="p{j % 50}.html">section {j} of the guide</a></p>' for j in range(3000))
+    pages = MIN_FILES * 4
+    for i in range(pages):
+        (site / f"p{i}.html").write_text(f"<html><body><h1>Page {i}</h1>\n{links}\n<a href='gone.html'>x</a></body></html>\n", encoding="utf-8")
+    process = await _linkfix("check", str(site), "--offline", "--no-cache", cwd=tmp_path)
+    try:
+        await _wait_for(lambda: any(_cpu_seconds(child) > 0.2 for child in _children(process.pid)), limit=60)
+        os.kill(_children(process.pid)[0], signal.SIGKILL)
+        out, err = await asyncio.wait_for(process.communicate(), 120)
+    finally:
+        if process.returncode is None:
+            for pid in _children(process.pid):
+                os.kill(pid, signal.SIGKILL)
+            process.kill()
+            await process.wait()
+    assert process.returncode == 1, err.decode()  # the broken gone.html of every page, as without the kill
+    assert f"{pages * 3001} links in {pages} files: {pages * 3000} ok, {pages} broken" in out.decode()
+    assert err.decode().count("extraction worker stopped") == 1, err.decode()
+    assert "Traceback" not in err.decode()
