@@ -133,7 +133,6 @@ class Gathered:
         else:
             self.counted[result.status] += 1
 
-
     def _item(self, link: Link, target: Target, result: CheckResult) -> LinkResult:
         # Nothing here makes a result only counted (a rewritten page's broken link is unverified).
         if link.page.rewrites(link) and result.status is Status.BROKEN and target.scope is Scope.INTERNAL:

@@ -311,11 +311,11 @@ def _where(found: _Found) -> int:
 
 
 def anchor_text(anchor: Anchor) -> str:
-    """A link's anchor text: as the scan gave it, or, from the fast pass's (raw text of the <a>,
-    its alt and title as written), that text with its markup dropped (every tag separates words here; the
-    full pass knows inline from block; a tag cut by the end of the slice is dropped) and
-    collapsed, else the alt or title. It costs ~12% of the fast pass: made only for the links
-    kept."""
+    """A link's anchor text: as the scan gave it, or from the fast pass's (raw text of the <a>,
+    its alt and title as written): that text with its markup dropped (every tag separates words
+    here, where the full pass knows inline from block; a tag cut by the end of the slice is
+    dropped) and collapsed, else the alt or title. It cost ~12% of the fast pass: now it is made
+    only for the links kept."""
     if isinstance(anchor, str):
         return anchor
     raw, alt, title = anchor
