@@ -28,7 +28,7 @@ def link_of_row(path: str, page: Page, row: Row) -> Link:
     """The Link of one row of the page at `path`."""
     start, end, line, column, url, tag, anchor, context = row
     if not isinstance(anchor, str):
-        from .html import anchor_text
+        from .html.anchor import anchor_text
 
         anchor = anchor_text(anchor)
     # One string per repeated URL and anchor text: a site repeats its URLs and anchor texts on

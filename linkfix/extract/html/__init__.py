@@ -310,23 +310,6 @@ def _where(found: _Found) -> int:
     return found[0]
 
 
-def anchor_text(anchor: Anchor) -> str:
-    """A link's anchor text: as the scan gave it, or from the fast pass's (raw text of the <a>,
-    its alt and title as written): that text with its markup dropped (every tag separates words
-    here, where the full pass knows inline from block; a tag cut by the end of the slice is
-    dropped) and collapsed, else the alt or title. It cost ~12% of the fast pass: now it is made
-    only for the links kept."""
-    if isinstance(anchor, str):
-        return anchor
-    raw, alt, title = anchor
-    if "<" in raw:
-        cut = raw.rfind("<")
-        if cut > raw.rfind(">"):
-            raw = raw[:cut]
-        raw = _MARKUP.sub(" ", raw)
-    return _collapse(raw)[:_MAX_ANCHOR] or _collapse(unescape_attribute(alt) or unescape_attribute(title))
-
-
 def _scan_fast(scan: _Scan) -> None:
     text, pos, size, match = scan.text, 0, len(scan.text), _FAST.match
     while pos < size:
