@@ -448,7 +448,7 @@ class Report:
     files: int = 0
     errors: tuple[str, ...] = ()  # inputs that could not be read (path: reason)
     # Links checked whose results are not in `results`, by status: a run whose reports list
-    # only problems keeps no record of a working internal link (check.gather.only_counted).
+    # only problems keeps no record of a working internal link (check.gather.ONLY_COUNTED).
     counted: Mapping[Status, int] = field(default_factory=dict)
 
     def __repr__(self) -> str:

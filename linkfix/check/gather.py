@@ -28,20 +28,17 @@ _OFFLINE = CheckResult(url="", status=Status.EXCLUDED, reason=Reason.OFFLINE, de
 _Waiting = tuple[int, Link, Target]
 
 
-def only_counted(item: LinkResult) -> bool:
-    """A result no report lists one by one: an internal link that works, a link not checked
-    (excluded, an unsupported scheme). An external link that works stays: the reports say how
-    many external results came from the cache."""
-    return _only_counted(item.result.status, item.scope)
-
-
-def _only_counted(status: Status, scope: Scope) -> bool:
-    return status is Status.EXCLUDED or status is Status.UNSUPPORTED or (status is Status.OK and scope is Scope.INTERNAL)
+# A result no report lists one by one, as (status, scope): an internal link that works, a link
+# not checked (excluded, an unsupported scheme). An external link that works stays: the reports
+# say how many external results came from the cache. A set, not a function: it is asked of every
+# link of a run, and a call per link was 8% of a site's check.
+ONLY_COUNTED = frozenset({(Status.OK, Scope.INTERNAL)} | {(status, scope) for status in (Status.EXCLUDED, Status.UNSUPPORTED)
+                                                          for scope in Scope})
 
 
 class Gathered:
     """The results of one run's links. `keep_all`: keep every link's result (the JSON and
-    JUnit reports list every link; recovery reads them all), else only those `only_counted`
+    JUnit reports list every link; recovery reads them all), else only those ONLY_COUNTED
     does not take."""
 
     def __init__(self, local: LocalChecker, *, offline: bool, known: Mapping[str, CheckResult], keep_all: bool) -> None:
@@ -61,7 +58,6 @@ class Gathered:
         (a scanned page's Links are made on demand: extract.scanned)."""
         local, counted, items, keep_all = self._local, self.counted, self._items, self._keep_all
         fragments = local.config.include_fragments
-        ok, internal = Status.OK, Scope.INTERNAL
         for index, target in enumerate(targets):
             result = target.result
             if result is None:
@@ -84,12 +80,10 @@ class Gathered:
                         continue
                     result = local.check(target)
             # Asked before the link is made, or a LinkResult: most links of a site end here.
-            # (`_only_counted` written out: a call per link was 8% of a site's check.)
-            status = result.status
-            if keep_all or not ((status is ok and target.scope is internal) or status is Status.EXCLUDED or status is Status.UNSUPPORTED):
+            if keep_all or (result.status, target.scope) not in ONLY_COUNTED:
                 items.append(self._item(links[index], target, result))
             else:
-                counted[status] += 1
+                counted[result.status] += 1
 
     def page_read(self, rel: str) -> None:
         """The page at `rel` is read: the links waiting for its ids are checked."""
@@ -128,7 +122,7 @@ class Gathered:
 
     def _keep_waited(self, place: int, link: Link, target: Target, result: CheckResult) -> None:
         """The result of a link that waited, at its `place` among the results (or only counted)."""
-        if self._keep_all or not _only_counted(result.status, target.scope):
+        if self._keep_all or (result.status, target.scope) not in ONLY_COUNTED:
             self._items[place] = self._item(link, target, result)
         else:
             self.counted[result.status] += 1
