@@ -329,6 +329,15 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+async def _end_left_behind(process: asyncio.subprocess.Process) -> None:
+    """A run that did not stop, and its workers, are not left behind."""
+    if process.returncode is None:
+        for pid in _children(process.pid):
+            os.kill(pid, signal.SIGKILL)
+        process.kill()
+        await process.wait()
+
+
 def _children(pid: int) -> list[int]:
     try:
         return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
@@ -366,12 +375,8 @@ async def test_sigterm_stops_a_run_promptly_while_a_hostile_page_renders(tmp_pat
         await _wait_for(rendering, limit=120)
         process.send_signal(signal.SIGTERM)
         _, err = await asyncio.wait_for(process.communicate(), 20)
-    finally:  # a run that did not stop is not left behind
-        if process.returncode is None:
-            for pid in _children(process.pid):
-                os.kill(pid, signal.SIGKILL)
-            process.kill()
-            await process.wait()
+    finally:
+        await _end_left_behind(process)
     assert process.returncode == 143, err.decode()
     assert "linkfix: terminated" in err.decode() and "Traceback" not in err.decode()
     await _wait_for(lambda: not _processes_mentioning(str(tmp_path)), limit=10)
@@ -398,11 +403,7 @@ async def test_sigterm_stops_an_offline_run_while_its_workers_send_large_pages(t
             process.send_signal(signal.SIGTERM)
             _, err = await asyncio.wait_for(process.communicate(), 20)
         finally:
-            if process.returncode is None:
-                for pid in _children(process.pid):
-                    os.kill(pid, signal.SIGKILL)
-                process.kill()
-                await process.wait()
+            await _end_left_behind(process)
         assert process.returncode in (143, 1), err.decode()  # 1: it finished first (broken fragments)
         assert "Traceback" not in err.decode()
         await _wait_for(lambda: not _processes_mentioning(str(site)), limit=10)
@@ -427,11 +428,7 @@ async def test_an_offline_run_whose_worker_is_killed_reads_every_file_and_says_s
         os.kill(_children(process.pid)[0], signal.SIGKILL)
         out, err = await asyncio.wait_for(process.communicate(), 120)
     finally:
-        if process.returncode is None:
-            for pid in _children(process.pid):
-                os.kill(pid, signal.SIGKILL)
-            process.kill()
-            await process.wait()
+        await _end_left_behind(process)
     assert process.returncode == 1, err.decode()  # the broken gone.html of every page, as without the kill
     assert f"{pages * 3001} links in {pages} files: {pages * 3000} ok, {pages} broken" in out.decode()
     assert err.decode().count("extraction worker stopped") == 1, err.decode()
