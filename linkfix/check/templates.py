@@ -27,12 +27,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..extract.mkdocs.render import split_meta
 from ..extract.mkdocs.snippet_reads import project_dir_of, read_refusal
 from ..files.read import Unreadable, read_text
-from ..files.yamlfile import load_safely
+from ..files.yamlfile import YamlRefused, load_safely
 from ..inputs.mkdocs import EnvValue, MkDocsProject, PythonCall, PythonName
 from ..model import CheckResult, Document, Link, Reason, Status
 from . import jinja_sandbox
@@ -239,7 +237,7 @@ class TemplateTargets:
             raise _Refused(f"the data file {name} is not read: {why}")
         try:
             return _data(load_safely(path.read_text(encoding="utf-8")))
-        except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        except (YamlRefused, UnicodeDecodeError) as exc:
             raise _Refused(f"the data file {name} cannot be read: {exc}") from None
 
     # -- settings ----------------------------------------------------------------------------

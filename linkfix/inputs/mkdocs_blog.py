@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..files.read import Unreadable, read_text
+from ..files.yamlfile import YamlRefused, load_safely
 from .mkdocs import MkDocsProject
 
 log = logging.getLogger(__name__)
@@ -144,8 +145,6 @@ class _Post:
 
 def _read_post(file: Path, path: str) -> _Post | None:
     """A post's front matter and title (the plugin requires front matter with a date)."""
-    import yaml
-
     try:
         text = read_text(file)[0].lstrip("\ufeff")
     except Unreadable:
@@ -154,8 +153,8 @@ def _read_post(file: Path, path: str) -> _Post | None:
     if match is None:
         return None
     try:
-        meta = yaml.safe_load(match.group(1)) or {}
-    except yaml.YAMLError:
+        meta = load_safely(match.group(1)) or {}
+    except YamlRefused:
         return None
     if not isinstance(meta, dict):
         return None

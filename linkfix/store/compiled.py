@@ -17,7 +17,11 @@ What is kept, and where:
 - it is written where bytecode is (not under `PYTHONDONTWRITEBYTECODE` / `-B`, not where the
   directory cannot be written), once at exit and only when the run compiled something new;
 - at most MAX_ENTRIES of each (the first ones seen: a run's own patterns, from a project's
-  config, cannot crowd out what every run compiles), and nothing over MAX_SOURCE_LENGTH.
+  config, cannot crowd out what every run compiles), and nothing over MAX_SOURCE_LENGTH;
+- only what one of the last KEEP_RUNS writing runs used. Some patterns differ from run to run
+  (markdown-it-py 4 builds one from a frozenset, whose order follows the per-process string hash
+  seed): kept for ever, each run would add its own, and the file grew by ~20 kB a run and was
+  rewritten by every one.
 
 Only the `linkfix` command installs it (`linkfix.__main__`); importing linkfix changes nothing.
 """
@@ -41,6 +45,9 @@ log = logging.getLogger(__name__)
 
 MAX_ENTRIES = 4000
 MAX_SOURCE_LENGTH = 20_000  # characters (or bytes) of one pattern or method source
+# An entry no run used among the last KEEP_RUNS that wrote the file is dropped: enough for a user
+# who alternates between a few kinds of run (a hook, a site check, the plugin) to keep them all.
+KEEP_RUNS = 20
 # The CPython versions whose re._compiler.compile CompiledCache.compile mirrors step by step.
 MIRRORED_VERSIONS = ((3, 11), (3, 13))
 _DEBUG = 128  # re.DEBUG: prints while compiling, so never served from the file
@@ -61,12 +68,18 @@ class CompiledCache:
         self.entries: dict[tuple[Any, int], tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]] = {}
         self.methods: dict[str, CodeType] = {}
         self.added = 0
+        # The number of the writing run that last used each entry (this one is `run`), and what this run used.
+        self.last_used: dict[Any, int] = {}
+        self.run = 1
+        self.used: set[Any] = set()
         try:
             kept = marshal.loads(path.read_bytes())
         except (OSError, EOFError, ValueError, TypeError):  # none yet, or unreadable: compiled as usual
             kept = None
-        if isinstance(kept, dict) and isinstance(kept.get("patterns"), dict) and isinstance(kept.get("methods"), dict):
+        if isinstance(kept, dict) and isinstance(kept.get("patterns"), dict) and isinstance(kept.get("methods"), dict) \
+                and isinstance(kept.get("last_used"), dict) and isinstance(kept.get("run"), int):
             self.entries, self.methods = kept["patterns"], kept["methods"]
+            self.last_used, self.run = kept["last_used"], kept["run"] + 1
 
     def compile(self, pattern: Any, flags: int = 0) -> Any:
         if type(pattern) not in (str, bytes) or not isinstance(flags, int) or flags & _DEBUG:  # kept as marshal keeps them
@@ -75,6 +88,7 @@ class CompiledCache:
         key = (pattern, flags)
         kept = self.entries.get(key)
         if kept is not None:
+            self.used.add(key)
             try:
                 return _sre.compile(pattern, kept[0], kept[1], kept[2], kept[3], kept[4])
             except Exception:  # a file not made by this interpreter after all: forget it
@@ -89,6 +103,7 @@ class CompiledCache:
         entry = (int(flags | parsed.state.flags), code, parsed.state.groups - 1, dict(groupindex), tuple(indexgroup))
         if len(self.entries) < MAX_ENTRIES and len(pattern) <= MAX_SOURCE_LENGTH:
             self.entries[key] = entry
+            self.used.add(key)
             self.added += 1
         return _sre.compile(pattern, *entry)
 
@@ -103,16 +118,23 @@ class CompiledCache:
             if len(self.methods) < MAX_ENTRIES and len(source) <= MAX_SOURCE_LENGTH:
                 self.methods[source] = code
                 self.added += 1
+        self.used.add(source)
         return builtins.exec(code, globals, locals)
 
     def save(self) -> None:
         """Write the entries when this run added some (atomically: a torn file is never read)."""
         if not self.added or sys.dont_write_bytecode:
             return
+        for key in self.used:
+            self.last_used[key] = self.run
+        oldest = self.run - KEEP_RUNS
+        kept = {name: {key: value for key, value in entries.items() if self.last_used.get(key, 0) > oldest}
+                for name, entries in (("patterns", self.entries), ("methods", self.methods))}
+        last_used = {key: self.last_used[key] for entries in kept.values() for key in entries}
         tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
             self.path.parent.mkdir(exist_ok=True)
-            tmp.write_bytes(marshal.dumps({"patterns": self.entries, "methods": self.methods}))
+            tmp.write_bytes(marshal.dumps({**kept, "last_used": last_used, "run": self.run}))
             os.replace(tmp, self.path)
         except OSError as exc:  # a read-only install: compiled again next time, as without the file
             log.debug("compiled patterns and methods not kept (%s)", exc)

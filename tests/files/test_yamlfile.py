@@ -1,9 +1,17 @@
 """Bounded YAML: aliases and nesting of an untrusted config are measured before it is built."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
+import yaml
 
 from linkfix.files import yamlfile
 from linkfix.files.yamlfile import YamlRefused, read_yaml
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def write(tmp_path, text):
@@ -68,3 +76,56 @@ def test_a_device_is_not_read(tmp_path):
 def test_invalid_yaml_says_so(tmp_path):
     with pytest.raises(YamlRefused, match="not valid YAML"):
         read_yaml(write(tmp_path, "a: [\n"))
+
+
+def test_nesting_hundreds_of_thousands_deep_is_refused_not_a_crash():
+    """libyaml's own composer (CSafeLoader's) recursed in C per level: a page's front matter of
+    300,000 `[` crashed the process (SIGSEGV). Run apart, so that a crash is a failed test."""
+    code = ("from linkfix.files.yamlfile import YamlRefused, load_safely\n"
+            "try:\n    load_safely('title: ' + '[' * 300_000 + ']' * 300_000)\n"
+            "except YamlRefused as exc:\n    print(exc)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0 and done.stdout.strip() == "nested too deeply", (done.returncode, done.stderr[-500:])
+
+
+DOCUMENTS = [
+    "site_name: Mine\nnav:\n  - Home: index.md\n  - Guide:\n    - guide/a.md\n",
+    "a: &x {k: [1, 2.5, null, true, ~, 0x1f, 2026-11-28]}\nb: *x\nc: {<<: *x, j: 'q'}\n",
+    "text: |\n  two\n  lines\nfolded: >-\n  one\n  line\nplain: ünïcødé — ✓\n",
+    "markdown_extensions:\n  - toc:\n      permalink: '#'\n  - pymdownx.superfences:\n      custom_fences:\n"
+    "        - name: mermaid\n          format: !!python/name:pymdownx.superfences.fence_code_format\n",
+    "site_url: !ENV [LINKFIX_TEST_UNSET_VARIABLE, 'https://example.org/']\nextra: !relative $config_dir\n",
+    "--- \n# only a comment\n",
+    "",
+]
+
+
+@pytest.mark.parametrize("text", DOCUMENTS)
+def test_libyaml_events_read_as_pyyaml_alone_reads(text, monkeypatch):
+    from linkfix.inputs.mkdocs import _TolerantLoader
+
+    if yaml.__with_libyaml__:  # (PyYAML's wheels have it) the quick reader is the one read first
+        assert yamlfile._with_libyaml(_TolerantLoader) is not _TolerantLoader
+    quick = yamlfile.load_safely(text, _TolerantLoader)
+    monkeypatch.setattr(yamlfile, "_with_libyaml", lambda loader: loader)
+    assert quick == yamlfile.load_safely(text, _TolerantLoader)
+
+
+@pytest.mark.parametrize("text", ["a: [\n", "é: x\n  b: [1, 2\n", "a: b: c\n", "k: \x07\n", "- a\nb: c\n"])
+def test_what_does_not_load_is_said_as_pyyaml_says_it(text, monkeypatch):
+    with pytest.raises(YamlRefused) as quick:
+        yamlfile.load_safely(text)
+    monkeypatch.setattr(yamlfile, "_with_libyaml", lambda loader: loader)
+    with pytest.raises(YamlRefused) as alone:
+        yamlfile.load_safely(text)
+    assert (str(quick.value), quick.value.position) == (str(alone.value), alone.value.position)
+
+
+def test_a_plain_markdown_page_with_hostile_front_matter_keeps_its_links():
+    """Its front matter read with PyYAML alone raised RecursionError out of the extraction (a
+    traceback, the run stopped) at 5,000 levels; now the page has no front matter title."""
+    from linkfix.extract import extract_markdown
+
+    page = "---\ntitle: " + "[" * 5000 + "]" * 5000 + "\n---\n# Heading\n\n[next](next.md)\n"
+    document = extract_markdown(page, "page.md")
+    assert [link.url for link in document.links] == ["next.md"] and document.page.title == "Heading"

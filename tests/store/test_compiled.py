@@ -2,6 +2,7 @@
 dataclass methods a later run serves from the file behave as fresh compilations, and a file that
 is not usable costs nothing but time."""
 
+import json
 import marshal
 import os
 import re
@@ -87,6 +88,55 @@ def test_a_run_that_compiles_nothing_new_does_not_write(tmp_path):
     assert again.added == 0 and kept.stat().st_mtime_ns == 1_000_000_000
 
 
+def test_what_no_recent_run_used_is_dropped_so_the_file_does_not_grow(tmp_path):
+    """A pattern that differs from run to run (built from a set, in the hash seed's order) must
+    not pile up: the file keeps what one of the last KEEP_RUNS writing runs used."""
+    runs = compiled.KEEP_RUNS + 10
+    for run in range(runs):
+        cache = fresh(tmp_path)
+        cache.compile(r"every(run)+", 0)
+        cache.compile(rf"only in run {run}", 0)
+        cache.save()
+    last = fresh(tmp_path)
+    assert ("every(run)+", 0) in last.entries
+    assert sorted(pattern for pattern, _ in last.entries if pattern.startswith("only")) == sorted(
+        f"only in run {run}" for run in range(runs - compiled.KEEP_RUNS, runs))
+    assert set(last.last_used) == set(last.entries)
+
+
+def test_linkfix_compiles_the_same_patterns_whatever_the_hash_seed():
+    """Each pattern linkfix's modules compile when imported is the same string in every process,
+    or store.compiled could never serve it (the HTML grammar's tag-name alternations once came
+    in a set's order: two patterns parsed again, and written to the file again, by every run)."""
+    code = """if True:
+        import importlib, json, pkgutil, sys, re._compiler as c
+        import linkfix
+        seen, original = set(), c.compile
+        def recording(pattern, flags=0):
+            frame = sys._getframe(1)
+            while frame is not None and "/re/" in frame.f_code.co_filename.replace("\\\\", "/"):
+                frame = frame.f_back
+            if frame is not None and "linkfix" in frame.f_code.co_filename:
+                seen.add(repr((pattern, int(flags))))
+            return original(pattern, flags)
+        c.compile = recording
+        for module in pkgutil.walk_packages(linkfix.__path__, "linkfix."):
+            try:
+                importlib.import_module(module.name)
+            except Exception:
+                pass
+        print(json.dumps(sorted(seen)))
+    """
+    printed = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env, cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+        printed.append(set(json.loads(done.stdout)))
+    assert len(printed[0]) > 50  # the grammar, the markdown fast path, the URL rules, ...
+    assert printed[0] == printed[1], sorted(printed[0] ^ printed[1])[:4]
+
+
 @pytest.mark.parametrize("content", [b"", b"not marshal at all", marshal.dumps([1, 2, 3])])
 def test_an_unreadable_file_is_compiled_around(tmp_path, content):
     (tmp_path / "compiled.marshal").write_bytes(content)
@@ -96,7 +146,8 @@ def test_an_unreadable_file_is_compiled_around(tmp_path, content):
 
 def test_code_the_interpreter_refuses_is_forgotten_not_run(tmp_path):
     bad = {("a(b)", 0): (32, [999, 1, 2], 1, {}, (None, None))}
-    (tmp_path / "compiled.marshal").write_bytes(marshal.dumps({"patterns": bad, "methods": {}}))
+    kept = {"patterns": bad, "methods": {}, "last_used": {("a(b)", 0): 1}, "run": 1}
+    (tmp_path / "compiled.marshal").write_bytes(marshal.dumps(kept))
     cache = fresh(tmp_path)
     assert cache.compile("a(b)", 0).match("ab").group(1) == "b"
     assert cache.entries == {}

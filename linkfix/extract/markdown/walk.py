@@ -17,10 +17,10 @@ import logging
 import re
 from collections.abc import Callable, Iterable, Sequence
 
-import yaml
 from markdown_it.common.utils import normalizeReference
 from markdown_it.token import Token
 
+from ...files.yamlfile import YamlRefused, load_safely
 from ...model import LinkKind
 from ..html.values import _refresh_url
 from ..rawhtml import Tag, scan_tags, srcset_urls
@@ -64,8 +64,8 @@ _HEADING_TEXT_LIMIT = 2_000  # characters of a heading's text kept (its id is ma
 
 def _front_matter_title(content: str, path: str) -> str:
     try:
-        data = yaml.safe_load(content)
-    except yaml.YAMLError as exc:
+        data = load_safely(content)
+    except YamlRefused as exc:  # not YAML, or a hostile document (nested thousands deep, aliases multiplying)
         log.debug("%s: front matter is not valid YAML: %s", path, exc)
         return ""
     title = data.get("title") if isinstance(data, dict) else None

@@ -26,8 +26,7 @@ import re
 import textwrap
 from typing import Any
 
-import yaml
-
+from ...files.yamlfile import YamlRefused, load_safely
 from .autodoc_members import MEMBER_OPTIONS, member_ids, search_paths, sources_digest
 
 PLUGIN_NAMES = ("mkdocstrings",)
@@ -173,8 +172,8 @@ def _local_options(block: str) -> dict[str, Any] | None:
     """The YAML under a block's first line ({} when none), or None when it is not a mapping."""
     rest = block.partition("\n")[2]
     try:
-        local = yaml.safe_load(textwrap.dedent(rest)) if rest.strip() else {}
-    except yaml.YAMLError:
+        local = load_safely(textwrap.dedent(rest)) if rest.strip() else {}
+    except YamlRefused:
         return None
     if local is None:
         local = {}
