@@ -58,7 +58,7 @@ def load_safely(text: str, loader: type | None = None) -> Any:
     import yaml
 
     loader = loader or yaml.SafeLoader
-    quick = _with_libyaml(loader)
+    quick = with_libyaml(loader)
     if quick is not loader:
         try:
             return _load_bounded(text, quick)
@@ -68,7 +68,7 @@ def load_safely(text: str, loader: type | None = None) -> Any:
 
 
 @functools.cache
-def _with_libyaml(loader: type) -> type:
+def with_libyaml(loader: type) -> type:
     """`loader` reading its events from libyaml (yaml._yaml.CParser), composing and constructing
     as `loader` does; `loader` itself where PyYAML was built without libyaml."""
     try:

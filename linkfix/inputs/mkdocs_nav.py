@@ -19,7 +19,7 @@ from pathlib import Path
 import yaml
 
 from ..files.read import Unreadable, read_bytes
-from ..files.yamlfile import MAX_YAML_BYTES
+from ..files.yamlfile import MAX_YAML_BYTES, with_libyaml
 
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)  # MkDocs' own test: a scheme makes a link, not a page
 _MAX_NAV_ENTRIES = 20_000  # a bound on the walk, far above any real nav
@@ -45,7 +45,7 @@ def nav_entries(config_file: Path) -> tuple[NavEntry, ...]:
     for _ in range(MAX_INHERIT + 1):
         try:
             text = read_bytes(path, limit=MAX_YAML_BYTES).decode("utf-8")
-            root = yaml.compose(text, Loader=_TolerantLoader)  # composed only: no value is constructed
+            root = yaml.compose(text, Loader=with_libyaml(_TolerantLoader))  # composed only: no value is constructed
         except (Unreadable, UnicodeDecodeError, yaml.YAMLError, RecursionError):
             return ()
         if not isinstance(root, yaml.MappingNode):

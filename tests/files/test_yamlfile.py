@@ -105,9 +105,9 @@ def test_libyaml_events_read_as_pyyaml_alone_reads(text, monkeypatch):
     from linkfix.inputs.mkdocs import _TolerantLoader
 
     if yaml.__with_libyaml__:  # (PyYAML's wheels have it) the quick reader is the one read first
-        assert yamlfile._with_libyaml(_TolerantLoader) is not _TolerantLoader
+        assert yamlfile.with_libyaml(_TolerantLoader) is not _TolerantLoader
     quick = yamlfile.load_safely(text, _TolerantLoader)
-    monkeypatch.setattr(yamlfile, "_with_libyaml", lambda loader: loader)
+    monkeypatch.setattr(yamlfile, "with_libyaml", lambda loader: loader)
     assert quick == yamlfile.load_safely(text, _TolerantLoader)
 
 
@@ -115,7 +115,7 @@ def test_libyaml_events_read_as_pyyaml_alone_reads(text, monkeypatch):
 def test_what_does_not_load_is_said_as_pyyaml_says_it(text, monkeypatch):
     with pytest.raises(YamlRefused) as quick:
         yamlfile.load_safely(text)
-    monkeypatch.setattr(yamlfile, "_with_libyaml", lambda loader: loader)
+    monkeypatch.setattr(yamlfile, "with_libyaml", lambda loader: loader)
     with pytest.raises(YamlRefused) as alone:
         yamlfile.load_safely(text)
     assert (str(quick.value), quick.value.position) == (str(alone.value), alone.value.position)
@@ -129,3 +129,21 @@ def test_a_plain_markdown_page_with_hostile_front_matter_keeps_its_links():
     page = "---\ntitle: " + "[" * 5000 + "]" * 5000 + "\n---\n# Heading\n\n[next](next.md)\n"
     document = extract_markdown(page, "page.md")
     assert [link.url for link in document.links] == ["next.md"] and document.page.title == "Heading"
+
+
+def test_libyaml_marks_count_characters_as_pyyaml_does():
+    """The nav's spans come from the nodes' marks (inputs/mkdocs_nav): the same with either
+    reader, astral characters included."""
+    from linkfix.inputs.mkdocs import _TolerantLoader
+
+    text = "site_name: é✓ünï 😀\nnav:\n  - Hömé 😀: index.md\n  - \"quoted é\": a/b.md\n  - 'x': [c.md, d.md]\n"
+
+    def marks(node, out):
+        out.append((node.tag, node.start_mark.index, node.end_mark.index, node.start_mark.line, node.start_mark.column))
+        for child in node.value if isinstance(node.value, list) else ():
+            for part in child if isinstance(child, tuple) else (child,):
+                marks(part, out)
+        return out
+
+    quick = marks(yaml.compose(text, Loader=yamlfile.with_libyaml(_TolerantLoader)), [])
+    assert len(quick) == 16 and quick == marks(yaml.compose(text, Loader=_TolerantLoader), [])
