@@ -187,9 +187,9 @@ def _theme(mk: MkDocsProject, made: BuildMade) -> None:
 
 def _installed_themes() -> set[str]:
     """The names of the installed MkDocs themes (the `mkdocs.themes` entry points), as MkDocs reads them."""
-    from importlib.metadata import entry_points
+    from ..files.installed import entry_points
 
-    return {point.name for point in entry_points(group="mkdocs.themes")}
+    return set(entry_points("mkdocs.themes"))
 
 
 def _theme_files(directories: list[str], static_templates: set[str]) -> set[str]:

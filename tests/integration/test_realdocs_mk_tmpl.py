@@ -206,11 +206,11 @@ def test_a_page_holding_the_mark_characters_is_not_rendered(tmp_path):
 def test_a_data_file_is_read_once_for_all_the_pages_that_use_it(tmp_path, monkeypatch):
     # The macros plugin reads its include_yaml once per build; fastapi's data files were read
     # (and parsed) again for each page with a template link: a quarter of its offline check.
-    import yaml
+    from linkfix.check import templates
 
     loads: list[str] = []
-    real_load = yaml.load
-    monkeypatch.setattr(yaml, "load", lambda stream, Loader: loads.append(stream) or real_load(stream, Loader))
+    real_load = templates.load_safely
+    monkeypatch.setattr(templates, "load_safely", lambda text: loads.append(text) or real_load(text))
     pages = {f"page{i}.md": LOOP for i in range(3)} | {"guide.md": "# Guide\n"}
     results = check(tmp_path, PLUGIN, pages, {"data/links.yml": "links:\n  - {title: Guide, page: guide.md}\n  - {title: Gone, page: gone.md}\n"})
     assert sorted((r.link.span.path.rsplit("/", 1)[-1], r.link.url, r.result.status.value) for r in results if r.link.template) == [

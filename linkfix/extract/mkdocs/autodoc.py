@@ -144,9 +144,9 @@ def block_ids(settings: str, markdown: str) -> tuple[tuple[str, ...], frozenset[
         return (), frozenset()
     if not settings:
         return None
-    import markdown as python_markdown
+    from .pymarkdown import python_markdown
 
-    rendered = python_markdown.Markdown(extensions=["fenced_code"]).convert(markdown)
+    rendered = python_markdown(extensions=["fenced_code"]).convert(markdown)
     config = json.loads(settings)
     blocks = _blocks(rendered)
     if sorted(block.partition("\n")[0].strip() for block in blocks) != sorted(written):

@@ -25,6 +25,8 @@ import sysconfig
 from importlib.machinery import ModuleSpec
 from typing import Any
 
+from ...files.installed import entry_points
+
 #: `!!python/object/apply:` calls made without trust: name -> {keyword: the values it may take}.
 #: pymdownx.slugs.slugify is how Material's docs configure toc and tabbed slugs (`{kwds: {case:
 #: lower}}`); it returns a functools.partial of pymdownx's own slug function.
@@ -77,20 +79,8 @@ def extension_refusal(name: str) -> str | None:
 @functools.cache
 def _entry_point_modules() -> dict[str, str]:
     """Extension name -> module, of the `markdown.extensions` entry points (the first of a
-    name, as Python-Markdown takes it). Read once, from Python-Markdown's own reading where it has
-    one: each walks every installed distribution."""
-    try:
-        from markdown.util import get_installed_extensions  # cached: Python-Markdown reads it anyway
-
-        points: Any = get_installed_extensions()
-    except ImportError:  # an older Python-Markdown
-        from importlib.metadata import entry_points
-
-        points = entry_points(group="markdown.extensions")
-    modules: dict[str, str] = {}
-    for point in points:
-        modules.setdefault(point.name, point.module)
-    return modules
+    name, as Python-Markdown takes it)."""
+    return {name: point.module for name, point in entry_points("markdown.extensions").items()}
 
 
 def module_refusal(module: str) -> str | None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS
 from .meta import get_data
+from .pymarkdown import python_markdown
 from .setup import Loaded, MarkdownSetup, loaded
 from .snippet_reads import guard_snippets
 
@@ -59,10 +60,8 @@ class Renderer:
         return self.hooks is not None and path not in self.hooks_failed
 
     def _markdown(self, extensions: list[str]) -> Any:
-        import markdown
-
         configs = {name: config for name, config in self.configs.items() if name in extensions}
-        md = markdown.Markdown(extensions=extensions, extension_configs=configs)
+        md = python_markdown(extensions=extensions, extension_configs=configs)
         guard_snippets(md, self.project_dir, self.refused_reads)
         return md
 

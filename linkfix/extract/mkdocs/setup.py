@@ -49,6 +49,7 @@ from .autodoc import autodoc_settings
 from .config_values import distribution, import_names, import_value, named, plain, python_names, tagged
 from .exec_fences import BUILD_TIME_CLASS, EXEC_PLUGINS, add_exec_fences, remember_extensions
 from .own_extensions import AUTOREFS_EXTENSION, AUTOREFS_PLUGINS, INCLUDE_NAMES, OWN_EXTENSIONS, adjust_snippets, own_includes
+from .pymarkdown import build_extension, python_markdown
 from .snippet_reads import project_dir_of
 
 # Re-exported: what other modules take from the Markdown setup.
@@ -156,7 +157,7 @@ def load(setup: MarkdownSetup) -> Loaded | None:
     """The extensions and configs ready for Python-Markdown, or None when Python-Markdown
     itself cannot be used here. What was left out is in `problems` (`announce` says it)."""
     try:
-        import markdown
+        import markdown  # noqa: F401  # Python-Markdown itself, before anything is made with it
     except ImportError:
         return None
     problems: list[str] = []
@@ -198,7 +199,6 @@ def load(setup: MarkdownSetup) -> Loaded | None:
             packages.append(distribution(name))
         configs.pop(name, None)
 
-    probe = markdown.Markdown()  # builds an extension (its import, its config) without a parser to extend
     for name in names:
         if name in MKDOCS_ONLY:
             log.debug("leaving out %s in a source check: %s", name, MKDOCS_ONLY[name])
@@ -218,19 +218,19 @@ def load(setup: MarkdownSetup) -> Loaded | None:
             configs.pop(name, None)
             continue
         try:
-            probe.build_extension(name, configs.get(name, {}))
+            build_extension(name, configs.get(name, {}))  # its import and config, without a parser to extend
         except Exception as exc:  # an extension's own import or config error: any type
             leave_out(name, exc)
             continue
         extensions.append(name)
-    failure = _extending(markdown, extensions, configs)
+    failure = _extending(extensions, configs)
     if failure is not None:  # which one fails on a parser of its own: left out, as an import error is
         for name in list(extensions):
-            alone = _extending(markdown, [name], {name: configs[name]} if name in configs else {})
+            alone = _extending([name], {name: configs[name]} if name in configs else {})
             if alone is not None:
                 leave_out(name, alone)
                 extensions.remove(name)
-        failure = _extending(markdown, extensions, configs)
+        failure = _extending(extensions, configs)
     if failure is not None:
         if not all(name in MKDOCS_BUILTIN_EXTENSIONS for name in extensions):
             problems.append(f"the Markdown extensions do not load together ({type(failure).__name__}: {failure}); "
@@ -238,7 +238,7 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         extensions = [name for name in extensions if name in MKDOCS_BUILTIN_EXTENSIONS]
         configs = {name: value for name, value in configs.items() if name in extensions}
         try:
-            markdown.Markdown(extensions=extensions, extension_configs=configs)
+            python_markdown(extensions=extensions, extension_configs=configs)
         except Exception:
             return None
     if ran:
@@ -271,12 +271,12 @@ def _dropped_options(setup: MarkdownSetup, configs: dict[str, Any]) -> list[tupl
     return dropped
 
 
-def _extending(markdown: Any, extensions: list[str], configs: dict[str, Any]) -> Exception | None:
+def _extending(extensions: list[str], configs: dict[str, Any]) -> Exception | None:
     """What a Markdown parser with `extensions` raises when it is made, or None. All together
     first: a parser per extension, each registering its processors, made load() cost more than
     rendering a page."""
     try:
-        markdown.Markdown(extensions=extensions, extension_configs=configs)
+        python_markdown(extensions=extensions, extension_configs=configs)
     except Exception as exc:  # an extension's own failure: any type
         return exc
     return None
