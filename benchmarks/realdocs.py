@@ -392,9 +392,13 @@ def to_json(result: dict) -> dict:
 
 
 def setup_venv(venv: Path) -> int:
+    """The shared oracle venv: the docs' packages, then this checkout of linkfix (editable), whose
+    dependencies its "beside" runs import (without it they stopped at `import msgspec`)."""
     if not (venv / "bin" / "python").exists():
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    return subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", *VENV_PACKAGES]).returncode
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q"]
+    code = subprocess.run([*pip, *VENV_PACKAGES]).returncode
+    return code or subprocess.run([*pip, "-e", str(HERE.parent)]).returncode
 
 
 def main(argv: list[str] | None = None) -> int:
