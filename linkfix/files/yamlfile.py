@@ -41,6 +41,11 @@ class YamlRefused(Exception):
         return f"{where}{line_col}{note}: {self}"
 
 
+class _NotYaml(YamlRefused):
+    """Text that does not load as YAML (syntax, a character, a tag no constructor takes), as
+    against a document beyond the bounds."""
+
+
 _YAML_LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 SNIPPET_WIDTH = 160  # characters of the offending line shown around the error's column
 
@@ -62,8 +67,8 @@ def load_safely(text: str, loader: type | None = None) -> Any:
     if quick is not loader:
         try:
             return _load_bounded(text, quick)
-        except YamlRefused:  # said as PyYAML (and MkDocs' config reader) says it, below
-            pass
+        except _NotYaml:  # said as PyYAML (and MkDocs' config reader) says it, below
+            pass  # (a document beyond the bounds is refused alike by both: not read twice)
     return _load_bounded(text, loader)
 
 
@@ -116,7 +121,7 @@ def _load_bounded(text: str, loader: type) -> Any:
     except yaml.reader.ReaderError as exc:
         line = text.count("\n", 0, exc.position) + 1
         column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
-        raise YamlRefused(f"not valid YAML: character #x{exc.character:04x} is not allowed", (line, column)) from exc
+        raise _NotYaml(f"not valid YAML: character #x{exc.character:04x} is not allowed", (line, column)) from exc
     try:
         try:
             node = parser.get_single_node()
@@ -129,17 +134,17 @@ def _load_bounded(text: str, loader: type) -> Any:
     except yaml.MarkedYAMLError as exc:
         raise _syntax_error(exc, text) from exc
     except yaml.YAMLError as exc:
-        raise YamlRefused(f"not valid YAML: {exc}") from exc
+        raise _NotYaml(f"not valid YAML: {exc}") from exc
     finally:
         parser.dispose()
 
 
-def _syntax_error(exc: Any, text: str) -> YamlRefused:
+def _syntax_error(exc: Any, text: str) -> _NotYaml:
     """PyYAML's error as a person reads a compiler's: what is wrong at which line and column,
     what was being read (and from where), the line itself with a caret under the column."""
     mark = exc.problem_mark or exc.context_mark
     if mark is None:
-        return YamlRefused(f"not valid YAML: {exc}")
+        return _NotYaml(f"not valid YAML: {exc}")
     lines = [f"not valid YAML: {exc.problem or exc.context}"]
     if exc.context and exc.problem:
         start = exc.context_mark
@@ -150,7 +155,7 @@ def _syntax_error(exc: Any, text: str) -> YamlRefused:
     shown = source[first:first + SNIPPET_WIDTH].replace("\t", " ")  # one column per character, for the caret
     number = str(mark.line + 1)
     lines += [f"{number} | {shown}", f"{' ' * len(number)} | {' ' * (mark.column - first)}^"]
-    return YamlRefused("\n".join(lines), (mark.line + 1, mark.column + 1))
+    return _NotYaml("\n".join(lines), (mark.line + 1, mark.column + 1))
 
 
 def _measure(root: Any) -> None:

@@ -147,3 +147,23 @@ def test_libyaml_marks_count_characters_as_pyyaml_does():
 
     quick = marks(yaml.compose(text, Loader=yamlfile.with_libyaml(_TolerantLoader)), [])
     assert len(quick) == 16 and quick == marks(yaml.compose(text, Loader=_TolerantLoader), [])
+
+
+def test_a_document_beyond_the_bounds_is_read_once(monkeypatch):
+    """Both readers refuse it alike: only text that is not YAML is read again by PyYAML alone
+    (for its message), so a hostile 4 MB config is not scanned twice, once in pure Python."""
+    if not yaml.__with_libyaml__:
+        pytest.skip("PyYAML without libyaml reads every document once already")
+    reads = []
+    real = yamlfile._load_bounded
+    monkeypatch.setattr(yamlfile, "_load_bounded", lambda text, loader: reads.append(loader) or real(text, loader))
+    lines = ["a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    for level in range(1, 7):
+        name, prev = chr(ord("a") + level), chr(ord("a") + level - 1)
+        lines.append(f"{name}: &{name} [{', '.join([f'*{prev}'] * 10)}]")
+    with pytest.raises(YamlRefused, match="too many values"):
+        yamlfile.load_safely("\n".join(lines) + "\n")
+    assert len(reads) == 1
+    with pytest.raises(YamlRefused, match="not valid YAML"):
+        yamlfile.load_safely("a: [\n")
+    assert len(reads) == 3  # libyaml's refusal, then PyYAML's own words

@@ -1,9 +1,9 @@
-"""Python-Markdown's `Markdown`, finding extensions by name through `linkfix.installed`.
+"""Python-Markdown's `Markdown`, finding extensions by name through `linkfix.files.installed`.
 
 Python-Markdown looks every extension name up among the `markdown.extensions` entry points
 first, through `importlib.metadata` (its import and a walk of every installed distribution:
 ~25 ms of a one-page pre-commit run). `build_extension` here does what Python-Markdown's does,
-step for step and with its messages, with the entry points read by `linkfix.installed`.
+step for step and with its messages, with the entry points read by `files.installed`.
 """
 
 from __future__ import annotations
