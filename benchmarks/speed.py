@@ -13,6 +13,8 @@ ratio is taken per round and its median and spread are printed, with every wall 
   not an editable one, whose import hook costs every run ~0.03 s of start-up). `../shared/tools/alone`
   is no stand-in here: it walks every installed distribution at start-up (~0.4 s of its own).
   Default page: typer's docs/tutorial/first-steps.md from ../shared/realdocs. Target <= 4x.
+  Beside them, in the same rounds, the floor of any check that renders the page as MkDocs does:
+  the same Python importing Python-Markdown and the extensions the project's mkdocs.yml names.
 - `site`: a built site without fragments, offline (Debian's python3.11-doc,
   /usr/share/doc/python3.11/html). Target <= 1.0x lychee.
 - `copies`: four copies of that site side by side, offline with fragments, against one copy:
@@ -95,7 +97,8 @@ def report(title: str, results: dict[str, list[dict[str, float]]], target: str) 
     for other in names[1:]:
         ratios = [a["wall"] / b["wall"] for a, b in zip(results[names[0]], results[other])]
         cpu = [a["cpu"] / max(b["cpu"], 1e-3) for a, b in zip(results[names[0]], results[other])]
-        print(f"  {names[0]}/{other}: wall ratio per round {spread(ratios)}; cpu ratio {spread(cpu)}   ({target})")
+        print(f"  {names[0]}/{other}: wall ratio per round {spread(ratios)}; cpu ratio {spread(cpu)}"
+              + (f"   ({target})" if other == names[1] else ""))
 
 
 def linkfix(*args: str, python: str = sys.executable) -> list[str]:
@@ -112,13 +115,53 @@ def case_page(args: argparse.Namespace) -> None:
     if not (top / page).is_file():
         print(f"\npage: {top / page} not found (../shared/realdocs): skipped")
         return
+    python = args.hook_python or sys.executable
     commands = {
-        "linkfix": (linkfix("check", "--offline", page, python=args.hook_python or sys.executable), top),
+        "linkfix": (linkfix("check", "--offline", page, python=python), top),
         "lychee": (lychee("--offline", page), top),
+        "renderer imports": ([python, "-c", RENDERER_IMPORTS, *renderer_extensions(top / "mkdocs.yml")], top),
     }
     where = f"in {args.hook_python}" if args.hook_python else f"in {sys.executable} (not a hook's environment: see --hook-python)"
-    report(f"page: {project}/{page}, offline, linkfix {where}; {args.runs} rounds", rounds(commands, args.runs),
-           "target <= 4")
+    results = rounds(commands, args.runs)
+    report(f"page: {project}/{page}, offline, linkfix {where}; {args.runs} rounds", results, "target <= 4")
+    floor = [a["wall"] / b["wall"] for a, b in zip(results["renderer imports"], results["lychee"])]
+    print(f"  renderer imports/lychee: wall ratio per round {spread(floor)}   (the least a check that renders the page as\n"
+          "  MkDocs does must spend: the interpreter and the imports of Python-Markdown and the extensions the config names)")
+
+
+# The floor of the page case: the same Python importing what rendering the page as MkDocs does needs
+# (Python-Markdown, MkDocs' own default extensions and every extension the config names that is
+# installed there), and nothing of linkfix.
+RENDERER_IMPORTS = """
+import importlib, sys
+import markdown
+for name in sys.argv[1:]:
+    for module in ((name,) if "." in name else (f"markdown.extensions.{name}", name)):
+        try:
+            importlib.import_module(module)
+            break
+        except ImportError:
+            pass
+"""
+MKDOCS_DEFAULT_EXTENSIONS = ("toc", "tables", "fenced_code")
+
+
+def renderer_extensions(config: Path) -> list[str]:
+    """The module (or Python-Markdown short) names of the extensions `config` renders pages with."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("", lambda loader, suffix, node: None)  # !!python/name:..., !ENV: their values do not matter here
+    try:
+        configured = (yaml.load(config.read_text(encoding="utf-8"), Loader=Loader) or {}).get("markdown_extensions") or []
+    except (OSError, yaml.YAMLError):
+        configured = []
+    names = [next(iter(entry)) if isinstance(entry, dict) else entry for entry in configured]
+    if isinstance(configured, dict):
+        names = list(configured)
+    return [*MKDOCS_DEFAULT_EXTENSIONS, *(str(name).partition(":")[0] for name in names if name)]
 
 
 def case_site(args: argparse.Namespace) -> None:
