@@ -88,11 +88,55 @@ def export(entry: dict, mirrors: Path, dest: Path) -> str:
     target.mkdir(parents=True)
     archive = subprocess.run(["git", "--git-dir", str(mirror), "archive", "--format=tar", entry["commit"], *wanted["paths"]],
                              capture_output=True, check=False)
-    if archive.returncode != 0:
-        return f"git archive failed: {archive.stderr.decode(errors='replace').strip()}"
-    stubbed = _extract(archive.stdout, target)
+    if archive.returncode == 0:
+        stubbed = _extract(archive.stdout, target)
+        absent = 0
+    else:
+        # A snapshot may list its largest files without holding them: git archive then stops.
+        stubbed, absent = _export_blob_by_blob(mirror, entry["commit"], wanted["paths"], target)
     marker.write_text(json.dumps(wanted))
-    return f"exported ({stubbed} files over 2 MB left empty)"
+    return f"exported ({stubbed} files over 2 MB left empty" + (f", {absent} files absent from the mirror left empty)" if absent else ")")
+
+
+def _export_blob_by_blob(mirror: Path, commit: str, paths: list[str], target: Path) -> tuple[int, int]:
+    """The tree read file by file (`git cat-file --batch`); a blob the mirror lacks is written
+    empty, as a large one is (link checking needs the file to exist, not its bytes)."""
+    listing = subprocess.run(["git", "--git-dir", str(mirror), "ls-tree", "-r", "-z", commit, "--", *paths],
+                             capture_output=True, check=True).stdout.decode().split("\0")
+    entries = []
+    for line in filter(None, listing):
+        meta, _, name = line.partition("\t")
+        mode, kind, sha = meta.split()
+        if kind == "blob":
+            entries.append((mode, sha, name))
+    batch = subprocess.run(["git", "--git-dir", str(mirror), "cat-file", "--batch"], input="".join(f"{sha}\n" for _, sha, _ in entries).encode(),
+                           capture_output=True, check=True).stdout
+    stubbed = absent = 0
+    at = 0
+    for mode, _sha, name in entries:
+        header_end = batch.index(b"\n", at)
+        header = batch[at:header_end].decode()
+        at = header_end + 1
+        content = b""
+        if header.endswith(" missing"):
+            absent += 1
+        else:
+            size = int(header.split()[2])
+            content = batch[at:at + size]
+            at += size + 1  # the object and its newline
+        path = target / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if mode == "120000":
+            link = content.decode(errors="replace")
+            # as tarfile's "data" filter: no link that leaves the export
+            if link and not link.startswith("/") and (path.parent / link).resolve().is_relative_to(target.resolve()):
+                path.symlink_to(link)
+            continue
+        if len(content) > STUB_OVER and not name.endswith(KEEP_WHOLE):
+            content = b""
+            stubbed += 1
+        path.write_bytes(content)
+    return stubbed, absent
 
 
 def _extract(data: bytes, target: Path) -> int:

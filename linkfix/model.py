@@ -75,6 +75,7 @@ class Reason(StrEnum):
     PERMANENT = "permanent"  # every hop 301/308
     TEMPORARY = "temporary"
     MKDOCS_REDIRECT = "mkdocs-redirect"
+    HOST_REDIRECT = "host-redirect"  # the site's host redirects it (vercel.json, _redirects, netlify.toml)
     # broken
     DNS = "dns"  # the host name does not exist
     SOFT_404 = "soft-404"

@@ -36,6 +36,7 @@ from .mkdocs_links import MkDocsLinks
 from .site import SitePlace
 
 if TYPE_CHECKING:  # imported by the runs that render templates: it brings in the MkDocs extraction
+    from ..inputs.host_redirects import HostRedirect
     from .templates import TemplateTargets
 
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
@@ -97,6 +98,7 @@ class LocalChecker:
         self._resolved: dict[tuple, Target] = {}  # of the pages of one directory (resolver_for)
         self._resolved_for: tuple = ()
         self._checked: dict[str, CheckResult] = {}
+        self._hosted: dict[str, HostRedirect] = {}  # built path the site lacks -> where its host redirects it
         self.now = time.time()
 
     # -- resolution ------------------------------------------------------------------------
@@ -170,7 +172,7 @@ class LocalChecker:
                     return self._outside_build(self.site.origin + path_part + (f"#{fragment}" if fragment else ""))
                 rel = rel[len(prefix):]
             if self.site.beside_the_build(rel):
-                return self._outside_build(self.site.root + rel + (f"#{fragment}" if fragment else ""))
+                return self._host_redirect(rel, fragment) or self._outside_build(self.site.root + rel + (f"#{fragment}" if fragment else ""))
             if links is not None:
                 return self._mkdocs("/" + rel, fragment, page_rel, as_written)
             target_rel = rel
@@ -206,7 +208,7 @@ class LocalChecker:
         path_part, _, fragment = local.partition("#")
         path = unquote(path_part.partition("?")[0])
         if self.site.beside_the_build(path):
-            return self._outside_build(url)
+            return self._host_redirect(path, fragment) or self._outside_build(url)
         if self.mkdocs_links is not None:
             return self._mkdocs_url(path, fragment)
         return self._internal(path, path.endswith("/"), fragment, "")
@@ -267,6 +269,9 @@ class LocalChecker:
         maybe = links.site.may_make(*_made_names(named, found.built))
         if maybe is not None:
             return self._unverified_file((found.built or path) + suffix, fragment, maybe.sentence())
+        hosted = self._host_redirect(found.built, fragment)
+        if hosted is not None:
+            return hosted
         if not as_written and not path.startswith("/") and posixpath.splitext(path.rstrip("/"))[1]:
             # A file link MkDocs did not find among the docs (it warns: "not found among
             # documentation files"), and left as written. What is missing is the source file it
@@ -288,7 +293,23 @@ class LocalChecker:
         maybe = self.mkdocs_links.site.may_make(*_made_names(path, path))
         if maybe is not None:
             return self._unverified_file(path + suffix, fragment, maybe.sentence())
+        hosted = self._host_redirect(found.built, fragment)
+        if hosted is not None:
+            return hosted
         return self._broken(path + suffix, fragment, found.broken)
+
+    def _host_redirect(self, built: str, fragment: str) -> Target | None:
+        """A URL the built site lacks that its host redirects (vercel.json, _redirects): checked
+        at its destination when targets are checked (`_host_redirected`)."""
+        if self.mkdocs_links is None:
+            return None
+        redirects = self.mkdocs_links.site.host_redirects
+        # The host's paths start at its root: above a site_url path (`/docs/`), with it.
+        hosted = redirects.lookup(self.site_path_prefix + built) if redirects is not None and built else None
+        if hosted is None:
+            return None
+        self._hosted[built] = hosted
+        return _internal_target(built + (f"#{fragment}" if fragment else ""), fragment)
 
     def _made(self, resolved: str, fragment: str, made_by: str) -> Target:
         """A file the build makes beside the docs (a theme's, a plugin's): there, though its ids
@@ -321,6 +342,9 @@ class LocalChecker:
         return result
 
     def _check(self, path: str, fragment: str, resolved: str) -> CheckResult:
+        hosted = self._hosted.get(path)
+        if hosted is not None:
+            return self._host_redirected(resolved, hosted, fragment)
         found = self.find_file(path)
         if found is None:
             redirect = self._mkdocs_redirect(path)
@@ -411,6 +435,56 @@ class LocalChecker:
                                detail=f"redirected by mkdocs-redirects to {target}, which has no id '{unquote(fragment)}'",
                                final_url=redirect)
         return moved
+
+    def _host_redirected(self, resolved: str, hosted: HostRedirect, fragment: str) -> CheckResult:
+        """A URL the host redirects (or rewrites): its destination must be on the built site, or
+        on another one; a #fragment must be an id of the page it lands on (a browser keeps it
+        over a redirect whose destination names none)."""
+        links = self.mkdocs_links
+        assert links is not None and links.site.host_redirects is not None
+        how = "rewritten" if hosted.status == 200 else "redirected"
+        served = CheckResult(url=resolved, status=Status.OK if hosted.status == 200 else Status.REDIRECTED,
+                             reason=Reason.NONE if hosted.status == 200 else Reason.HOST_REDIRECT,
+                             detail=f"{how} by {hosted.by} to {hosted.destination}", final_url=hosted.destination,
+                             permanent=hosted.status in (301, 308), checked_at=self.now)
+        destination = hosted.destination
+        for _ in range(MAX_REDIRECT_MAPS):
+            path, _, own_fragment = self._site_path(destination).partition("#")
+            if _SCHEME.match(path):
+                return served  # another site's page: checked there when online (its redirect is the host's word)
+            fragment = own_fragment or fragment
+            found = links.serve(unquote(path).lstrip("/"))
+            if found.made:
+                return served
+            if found.path:
+                file = self.find_file(found.path)
+                if file is None:  # a stub of mkdocs-redirects
+                    mapped = self._mkdocs_redirect(found.path)
+                    return self._redirected(resolved, mapped, fragment) if mapped is not None else served
+                if fragment and self.config.include_fragments and not self._fragment_ok(file, fragment):
+                    made_by = self._build_time_ids(file, unquote(fragment))
+                    return replace(served, status=Status.UNVERIFIED if made_by else Status.BROKEN,
+                                   reason=Reason.BUILD_TIME_ID if made_by else Reason.MISSING_FRAGMENT,
+                                   detail=f"{how} by {hosted.by} to {destination}, which has no id '{unquote(fragment)}'"
+                                          + (f" in its source; {made_by}" if made_by else ""))
+                return served
+            onward = links.site.host_redirects.lookup(self.site_path_prefix + unquote(path).lstrip("/"))
+            if onward is None:
+                return replace(served, status=Status.BROKEN, reason=Reason.MISSING_FILE, final_url="",
+                               detail=f"{how} by {hosted.by} to {destination}, which the built site does not have")
+            destination = onward.destination
+        return replace(served, status=Status.BROKEN, reason=Reason.REDIRECT_LOOP, final_url="",
+                       detail=f"{hosted.by} redirects it more than {MAX_REDIRECT_MAPS} times")
+
+    def _site_path(self, destination: str) -> str:
+        """A redirect's destination as a site path when it is on this site (`/x/`, or a URL
+        under site_url), else as it is."""
+        if destination.startswith(self.site.root) and self.site.root.startswith(("http://", "https://")):
+            return "/" + destination[len(self.site.root):]
+        if _SCHEME.match(destination):
+            return destination
+        path = destination.lstrip("/")
+        return "/" + (path[len(self.site_path_prefix):] if self.site_path_prefix and path.startswith(self.site_path_prefix) else path)
 
     def _mkdocs_redirect(self, path: str) -> str | None:
         mk = self.project.mkdocs

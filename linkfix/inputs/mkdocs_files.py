@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, Protocol
 
+from .host_redirects import read_host_redirects
 from .mkdocs import MkDocsProject
 from .mkdocs_blog import BlogPages, blog_pages
 from .mkdocs_i18n import i18n_of
@@ -111,6 +112,8 @@ class MkDocsFiles:
         for dest in self._by_dest:
             parts = dest.split("/")[:-1]
             self._directories.update("/".join(parts[:i]) for i in range(len(parts) + 1))
+        at_root = frozenset(dest for dest, served in self._by_dest.items() if served.kind == "asset" and "/" not in dest)
+        self.host_redirects = read_host_redirects(mk.docs_dir, mk.config_file.parent, at_root)
 
     # -- where things are published -------------------------------------------------------
     def dest(self, path: str) -> str:

@@ -202,3 +202,55 @@ async def test_root_relative_links_under_the_base_url_path_map_to_the_site_root(
     assert got["/prefix/sub/"].status is Status.OK
     assert status(got["/prefix/nope/"]) == (Status.BROKEN, "missing-file")
     assert status(got["/other/x/"]) == (Status.EXCLUDED, "outside-build")
+
+
+# -- the host's redirects (vercel.json, _redirects, netlify.toml) -------------------------------------------------
+# A site deployed to Vercel keeps its old `.html` URLs and moved pages alive with the redirects of
+# the vercel.json it publishes at its root: a link to one works for every reader.
+HOSTED = {
+    **PAGES,
+    "mkdocs.yml": "site_name: X\nsite_url: https://docs.example.org/\n",
+    "docs/b.md": "# B\n\n<a name=\"kept\"></a>\n\n## Section\n",
+    "docs/vercel.json": ('{"redirects": ['
+                         '{"source": "/b.html", "destination": "/b/", "permanent": true},'
+                         '{"source": "/old/:name*", "destination": "/:name*"},'
+                         '{"source": "/lost.html", "destination": "/nowhere/"},'
+                         '{"source": "/cookie.html", "destination": "/b/", "has": [{"type": "cookie", "key": "x"}]},'
+                         '{"source": "/elsewhere", "destination": "https://other.example.com/page"}],'
+                         '"rewrites": [{"source": "/api/(.*)", "destination": "/b/"}]}'),
+    "docs/a.md": ('# A\n\n<a href="../b.html#kept">1</a> <a href="../b.html#nope">2</a> [3](https://docs.example.org/old/b/#section) '
+                  '[4](/lost.html) [5](/cookie.html) [6](/elsewhere) [7](https://docs.example.org/api/v1/x) [8](/c.html)\n'),
+}
+
+
+async def test_a_url_the_host_redirects_is_redirected_and_its_fragment_checked_where_it_lands(tmp_path):
+    got = await results(tmp_path, HOSTED)
+    kept = got[("html", "a.md", "../b.html#kept")]
+    assert (kept.status, kept.reason, kept.final_url) == (Status.REDIRECTED, "host-redirect", "/b/")
+    assert "docs/vercel.json" in kept.detail
+    assert status(got[("html", "a.md", "../b.html#nope")]) == (Status.BROKEN, "missing-fragment")
+    assert got[("a.md", "https://docs.example.org/old/b/#section")].status is Status.REDIRECTED  # :name* carried over
+    assert got[("a.md", "/elsewhere")].status is Status.REDIRECTED  # another site: its page is checked online
+    assert got[("a.md", "https://docs.example.org/api/v1/x")].status is Status.OK  # a rewrite serves /b/ there
+
+
+async def test_a_host_redirect_to_nothing_a_conditional_one_and_none_at_all_are_broken(tmp_path):
+    got = await results(tmp_path, HOSTED)
+    lost = got[("a.md", "/lost.html")]
+    assert lost.status is Status.BROKEN and "which the built site does not have" in lost.detail
+    assert got[("a.md", "/cookie.html")].status is Status.BROKEN  # only for readers with that cookie
+    assert got[("a.md", "/c.html")].status is Status.BROKEN
+
+
+async def test_netlify_and_cloudflare_redirects_files_are_read_from_the_site_root_and_the_project_top(tmp_path):
+    files = {**PAGES, "mkdocs.yml": "site_name: X\n", "docs/b.md": "# B\n",
+             "docs/_redirects": "# moved in 2024\n/b.html /b/ 301\n/q id=:id /b/ 301\n/gone.html /b/ 404\n",
+             "netlify.toml": '[[redirects]]\nfrom = "/old/*"\nto = "/:splat"\n\n[[redirects]]\nfrom = "/en/*"\nto = "/:splat"\n'
+                             'conditions = {Language = ["en"]}\n',
+             "docs/a.md": "# A\n\n[1](/b.html) [2](/old/b/) [3](/gone.html) [4](/en/b/) [5](/q)\n"}
+    got = await results(tmp_path, files)
+    assert (got[("a.md", "/b.html")].status, got[("a.md", "/b.html")].reason) == (Status.REDIRECTED, "host-redirect")
+    assert "docs/_redirects" in got[("a.md", "/b.html")].detail
+    assert got[("a.md", "/old/b/")].status is Status.REDIRECTED and "netlify.toml" in got[("a.md", "/old/b/")].detail
+    for url in ("/gone.html", "/en/b/", "/q"):  # a 404 rule, a rule for one language, a rule on a query
+        assert got[("a.md", url)].status is Status.BROKEN, url
