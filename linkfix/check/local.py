@@ -346,8 +346,8 @@ class LocalChecker:
         if hosted is not None:
             return self._host_redirected(resolved, hosted, fragment)
         found = self.find_file(path)
-        if found is None:
-            redirect = self._mkdocs_redirect(path)
+        if found is None or (self.mkdocs_links is not None and found in self.mkdocs_links.site.stubbed):
+            redirect = self._mkdocs_redirect(found or path)
             if redirect is not None:
                 return self._redirected(resolved, redirect, fragment)
             return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FILE,

@@ -7,9 +7,11 @@
   `a.md` and `a/index.md` are both built, to one URL: the second written is what it serves.
   `not_in_nav` pages are built (they are only missing from the navigation).
 - A page `a/b.md` is served at `a/b/` (`a/b/index.html`) with `use_directory_urls`, else at
-  `a/b.html`; `index.md` and `README.md` at their directory.
+  `a/b.html`; `index.md` and `README.md` at their directory. With mkdocs-jupyter, the notebooks
+  and scripts it converts (`notebook_pages`) are pages too: `a/index.ipynb` is served at `a/`.
 - mkdocs-redirects writes a stub page at the URL each `redirect_maps` key would have had, when
-  its target is a page of the build or an http(s) URL.
+  its target is a page of the build or an http(s) URL: after the build, so over the page of a
+  key that still exists (`stubbed`).
 - The build makes more files than the docs hold: the theme's static files and templates, what
   plugins write (`mkdocs_made.BuildMade.files`); and may make files a source check cannot list
   (a hook's, a gen-files script's, a theme's that is not installed: `may_make`).
@@ -26,7 +28,7 @@ import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Literal, Protocol
 
 from .host_redirects import read_host_redirects
@@ -39,6 +41,9 @@ log = logging.getLogger(__name__)
 
 # mkdocs.utils.markdown_extensions: what MkDocs renders as a page.
 PAGE_SUFFIXES = (".md", ".markdown", ".mdown", ".mkdn", ".mkd")
+# mkdocs-jupyter: what it may make pages of, and its default `include`.
+JUPYTER_SUFFIXES = (".ipynb", ".py")
+JUPYTER_INCLUDE = ("*.py", "*.ipynb", "*.md")
 DEFAULT_EXCLUDE = (".*", "/templates/")
 
 
@@ -65,6 +70,7 @@ class MkDocsFiles:
         theme_dirs = [d for d in (_docs_relative(t, mk.docs_dir) for t in mk.theme_dirs) if d is not None]
         regexes = [re.compile(r) for r in mk.exclude_regexes if _compiles(r)]
         docs = set(docs_files)
+        self.notebooks = notebook_pages(mk, docs)
         self.blog = blog_pages(mk, docs)
         self.i18n = i18n_of(mk, docs)
         # Files published at another place than their own: blog posts and their media, translations.
@@ -85,15 +91,19 @@ class MkDocsFiles:
                 # a.md and a/index.md: MkDocs compares destinations only within a directory, so
                 # it builds both and the one it writes last (a/index.md) is what the URL serves.
                 self.overwritten[earlier.target] = path
-            if is_page(path):
+            if is_page(path) or path in self.notebooks:
                 self.pages[path] = self.url(path)
                 self._by_dest[dest] = Served("page", path)
             else:
                 self._by_dest[dest] = Served("asset", path)
+        self.stubbed: set[str] = set()  # pages mkdocs-redirects writes its stub over (redirect_maps keys that exist)
         for old, new in mk.redirects.items():
             target = new.partition("#")[0]
             if new.lower().startswith(("http://", "https://")) or target in self.pages:
-                self._by_dest.setdefault(self.dest(old), Served("redirect", old))
+                # Written after the build (on_post_build), over a page of the same URL if there is one.
+                if old in self.pages:
+                    self.stubbed.add(old)
+                self._by_dest[self.dest(old)] = Served("redirect", old)
         if self.i18n is not None:
             for copy, source in self.i18n.fallbacks.items():
                 if source not in self.excluded:
@@ -119,7 +129,7 @@ class MkDocsFiles:
     def dest(self, path: str) -> str:
         """The built file of a docs file (File.dest_uri)."""
         path = self._moved.get(path, path)
-        if not is_page(path):
+        if not is_page(path) and path not in self.notebooks:
             return path
         parent, name = posixpath.split(path)
         stem = posixpath.splitext(name)[0]
@@ -186,6 +196,28 @@ class MkDocsFiles:
 
 def is_page(path: str) -> bool:
     return path.lower().endswith(PAGE_SUFFIXES)
+
+
+def notebook_pages(mk: MkDocsProject, docs_files: Iterable[str]) -> frozenset[str]:
+    """The docs files mkdocs-jupyter publishes as pages (at a page's URL, not as a file): the
+    notebooks and scripts its `include` globs match and its `ignore` globs do not, matched as it
+    matches them (pathlib's PurePath.match on the source's absolute path). Its `.md` ones (with a
+    jupytext kernel) are pages anyway."""
+    settings = mk.plugin_configs.get("mkdocs-jupyter")
+    if settings is None:
+        return frozenset()
+    include, ignore = _globs(settings.get("include", JUPYTER_INCLUDE)), _globs(settings.get("ignore", ()))
+    found = set()
+    for path in docs_files:
+        if path.lower().endswith(JUPYTER_SUFFIXES):
+            source = PurePath(mk.docs_dir / path)
+            if not any(source.match(glob) for glob in ignore) and any(source.match(glob) for glob in include):
+                found.add(path)
+    return frozenset(found)
+
+
+def _globs(value: object) -> list[str]:
+    return [glob for glob in value if isinstance(glob, str) and glob] if isinstance(value, (list, tuple)) else []
 
 
 def _walk_order(path: str) -> tuple[tuple[str, ...], bool, str]:

@@ -254,3 +254,42 @@ async def test_netlify_and_cloudflare_redirects_files_are_read_from_the_site_roo
     assert got[("a.md", "/old/b/")].status is Status.REDIRECTED and "netlify.toml" in got[("a.md", "/old/b/")].detail
     for url in ("/gone.html", "/en/b/", "/q"):  # a 404 rule, a rule for one language, a rule on a query
         assert got[("a.md", url)].status is Status.BROKEN, url
+
+
+# -- mkdocs-jupyter: notebooks (and scripts) published as pages ---------------------------------------------------
+NOTEBOOKS = {
+    **PAGES,
+    "mkdocs.yml": ("site_name: X\nsite_url: https://docs.example.org/\nplugins:\n  - mkdocs-jupyter:\n      ignore: ['drafts/*']\n"
+                   "  - redirects:\n      redirect_maps:\n        old.md: tutorials/rag/index.ipynb\n"),
+    "docs/tutorials/rag/index.ipynb": '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n',
+    "docs/nb.ipynb": '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n',
+    "docs/drafts/wip.ipynb": '{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n',
+    "docs/a.md": ("# A\n\n[1](https://docs.example.org/tutorials/rag/) [2](/nb/) [3](../nb/) [4](nb.ipynb) [5](old.md) "
+                  "[6](/drafts/wip/) [7](/drafts/wip.ipynb)\n"),
+}
+
+
+async def test_notebooks_mkdocs_jupyter_converts_are_pages_at_a_pages_url(tmp_path):
+    got = await results(tmp_path, NOTEBOOKS)
+    for url in ("https://docs.example.org/tutorials/rag/", "/nb/", "../nb/", "nb.ipynb"):
+        assert got[("a.md", url)].status is Status.OK, url
+    assert got[("a.md", "old.md")].status is Status.REDIRECTED  # a stub is written: its target is a page
+    assert got[("a.md", "/drafts/wip/")].status is Status.BROKEN  # ignored: copied as a file, not a page
+    assert got[("a.md", "/drafts/wip.ipynb")].status is Status.OK
+
+
+async def test_without_mkdocs_jupyter_a_notebook_is_a_file(tmp_path):
+    files = {**NOTEBOOKS, "mkdocs.yml": "site_name: X\nsite_url: https://docs.example.org/\n"}
+    got = await results(tmp_path, files)
+    assert got[("a.md", "https://docs.example.org/tutorials/rag/")].status is Status.BROKEN  # tutorials/rag/ holds no page
+    assert got[("a.md", "nb.ipynb")].status is Status.OK  # the file itself, copied as it is
+
+
+async def test_a_page_that_is_also_a_redirect_maps_key_is_served_as_the_stub(tmp_path):
+    # mkdocs-redirects writes its stubs after the build, over the page the key names when it exists
+    files = {**PAGES, "mkdocs.yml": "site_name: X\nplugins:\n  - redirects:\n      redirect_maps:\n        kept.md: b.md\n",
+             "docs/kept.md": "# Kept\n\n## Async tools\n", "docs/a.md": "# A\n\n[1](kept.md#async-tools) [2](kept.md#section) [3](../kept/)\n"}
+    got = await results(tmp_path, files)
+    assert status(got[("a.md", "kept.md#async-tools")]) == (Status.BROKEN, "missing-fragment")  # b.md has no such id
+    assert got[("a.md", "kept.md#section")].status is Status.REDIRECTED
+    assert got[("a.md", "../kept/")].status is Status.REDIRECTED
