@@ -112,7 +112,7 @@ def without_extensions(config_text: str, names) -> str:
         if skipping_below is not None and (not line.strip() or indent > skipping_below):
             continue
         skipping_below = None
-        entry = re.match(r"^(\s*)-\s*([\w.]+)\s*:?\s*$", line)
+        entry = re.match(r"^(\s*)-\s*([\w.-]+)\s*:?\s*$", line)
         if entry and entry.group(2) in names:
             skipping_below = len(entry.group(1))
             continue
