@@ -151,7 +151,8 @@ _TolerantLoader.add_constructor("!ENV", _env_tag)
 # Keys of a MkDocs config: a YAML file with one of them (after INHERIT) is read as one.
 # `site_name` is the one MkDocs requires; the others make a config that INHERITs it recognisable.
 MKDOCS_KEYS = frozenset({"site_name", "INHERIT", "docs_dir", "nav", "theme", "plugins", "markdown_extensions"})
-MKDOCS_NAMES = ("mkdocs.yml", "mkdocs.yaml")
+# ProperDocs, the fork that carries MkDocs 1.6 on, reads the same config under its own name.
+MKDOCS_NAMES = ("mkdocs.yml", "mkdocs.yaml", "properdocs.yml", "properdocs.yaml")
 
 
 def is_mkdocs_config(path: Path) -> bool:

@@ -293,3 +293,11 @@ async def test_a_page_that_is_also_a_redirect_maps_key_is_served_as_the_stub(tmp
     assert status(got[("a.md", "kept.md#async-tools")]) == (Status.BROKEN, "missing-fragment")  # b.md has no such id
     assert got[("a.md", "kept.md#section")].status is Status.REDIRECTED
     assert got[("a.md", "../kept/")].status is Status.REDIRECTED
+
+
+async def test_a_properdocs_config_is_a_mkdocs_config_for_the_files_of_its_docs(tmp_path):
+    # ProperDocs carries MkDocs 1.6 on under its own config name: pre-commit passes the pages alone
+    write(tmp_path, {**PAGES, "properdocs.yml": "site_name: X\n", "docs/a.md": "# A\n\n[b](../b/) [c](../c/)\n"})
+    report = await run_check([str(tmp_path / "docs" / "a.md")], Config(offline=True, cache=False))
+    got = {r.link.url: r.result.status for r in report.results}
+    assert got == {"../b/": Status.OK, "../c/": Status.BROKEN}  # followed from the page's URL /a/

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS, MkDocsProject
+from ...inputs.mkdocs import MKDOCS_BUILTIN_EXTENSIONS, MKDOCS_NAMES, MkDocsProject
 from ...inputs.mkdocs_made import PageRewriter, hook_rewriters, simple_hook_targets
 from . import imports
 from .autodoc import autodoc_settings
@@ -329,7 +329,6 @@ def fingerprint(setup: MarkdownSetup) -> str:
     return f"{setup.key}:{','.join(versions)}"
 
 
-_CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
 
 
 def markdown_setup_for(file: Path, *, trust_project_code: bool = False) -> MarkdownSetup | None:
@@ -353,7 +352,7 @@ def _project_in(directory: Path, trust_project_code: bool) -> tuple[Path, Markdo
     from ...errors import LinkfixError
     from ...inputs.mkdocs import read_mkdocs
 
-    for name in _CONFIG_NAMES:
+    for name in MKDOCS_NAMES:
         config = directory / name
         if config.is_file():
             try:
