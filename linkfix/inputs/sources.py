@@ -134,10 +134,12 @@ def collect(inputs: list[str], config: Config) -> Project:
                              "and not a documentation file")
 
     file_list = all(not p.is_dir() for p in paths)
-    if file_list and not config.root_dir:
+    if not config.root_dir:
+        # Pages, or directories, of a MkDocs project's docs_dir (what pre-commit passes, or
+        # `linkfix check docs`): checked by MkDocs' rules, as the site that is published from them.
         mk = enclosing_mkdocs(paths)
         if mk is not None:
-            return _mkdocs_project(mk, config, excluded, given=paths)
+            return _mkdocs_project(mk, config, excluded, given=_files_of(paths, mk, excluded, config))
     if config.root_dir:
         root = config.path(config.root_dir)
     elif len(paths) == 1 and paths[0].is_dir():
@@ -247,8 +249,21 @@ def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[re.Pattern
     return project
 
 
+def _files_of(paths: list[Path], mk: MkDocsProject, excluded: list[re.Pattern[str]], config: Config) -> list[Path] | None:
+    """The markdown files `paths` name (a directory walked), or None for the whole docs_dir."""
+    if any(p.is_dir() and Path(os.path.realpath(p)) == mk.docs_dir for p in paths):
+        return None
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files += walk(path, excluded, config.gitignore, suffixes=MARKDOWN_SUFFIXES, boundary=mk.docs_dir)
+        else:
+            files.append(path)
+    return files
+
+
 def enclosing_mkdocs(paths: list[Path]) -> MkDocsProject | None:
-    """The MkDocs project whose docs_dir holds every one of `paths` (files), looked for from
+    """The MkDocs project whose docs_dir holds every one of `paths` (files or directories), looked for from
     their common directory up to the git work tree's top: what pre-commit passes is then
     checked by MkDocs' rules."""
     real = [Path(os.path.realpath(p)) for p in paths]

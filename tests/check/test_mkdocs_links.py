@@ -301,3 +301,16 @@ async def test_a_properdocs_config_is_a_mkdocs_config_for_the_files_of_its_docs(
     report = await run_check([str(tmp_path / "docs" / "a.md")], Config(offline=True, cache=False))
     got = {r.link.url: r.result.status for r in report.results}
     assert got == {"../b/": Status.OK, "../c/": Status.BROKEN}  # followed from the page's URL /a/
+
+
+async def test_the_docs_dir_or_a_directory_of_it_given_is_checked_by_mkdocs_rules(tmp_path):
+    # `linkfix check docs`: as the published site follows the links, not as files side by side
+    write(tmp_path, {**PAGES, "mkdocs.yml": "site_name: X\n", "docs/a.md": "# A\n\n[b](../b/) [c](../c/)\n",
+                     "docs/guide/more.md": "# More\n\n[b](../../b/#section)\n", "docs/drafts/.hidden.md": "[x](nowhere/)\n"})
+    for given in ("docs", "docs/guide"):
+        report = await run_check([str(tmp_path / given)], Config(offline=True, cache=False))
+        got = {r.link.url: r.result.status for r in report.results}
+        expected = {"../../b/#section": Status.OK}
+        if given == "docs":
+            expected |= {"../b/": Status.OK, "../c/": Status.BROKEN}
+        assert got == expected, given

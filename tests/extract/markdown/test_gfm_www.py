@@ -70,5 +70,7 @@ def test_a_mkdocs_page_has_no_www_links(tmp_path, monkeypatch, capsys):
     Path("mkdocs.yml").write_text("site_name: x\n")
     assert main(["check", "--dump", "mkdocs.yml"]) == 0
     assert "www.example.org" not in capsys.readouterr().out
-    assert main(["check", "--dump", "docs"]) == 0  # the same files as plain markdown (GitHub's view)
+    assert main(["check", "--dump", "docs"]) == 0  # the docs_dir given: read as MkDocs reads it too
+    assert "www.example.org" not in capsys.readouterr().out
+    assert main(["check", "--dump", "--root-dir", "docs", "docs"]) == 0  # the same files as plain markdown (GitHub's view)
     assert "http://www.example.org/docs\tdocs/index.md:3:7" in capsys.readouterr().out
