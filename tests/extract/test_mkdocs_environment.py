@@ -175,6 +175,25 @@ def test_what_makes_no_link_and_no_id_is_left_out_without_a_warning(tmp_path, ca
     assert "callouts" not in caplog.text and "emoji" not in caplog.text
 
 
+def test_material_icons_in_a_heading_write_nothing_into_its_id_without_material(tmp_path, monkeypatch):
+    """logfire: `## Deep language integration :material-code-braces:` is `#deep-language-integration`
+    on the site (the icon is an SVG); with Material's emoji index left out, the shortcode stayed in
+    the text and the id (was: broken, alone only). Material is made unimportable here."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "material", None)
+    report = check(tmp_path, """\
+        markdown_extensions:
+          - toc
+          - pymdownx.emoji:
+              emoji_index: !!python/name:material.extensions.emoji.twemoji
+              emoji_generator: !!python/name:material.extensions.emoji.to_svg
+        """, {"index.md": "# Home\n\n[a](#deep-language-integration) [b](#here) [c](#not-an-icon-smile) [d](#not-an-icon)\n\n"
+                          "## Deep language integration :material-code-braces:\n\n## :octicons-mark-github-16: here\n\n"
+                          "## Not an icon :smile:\n"})
+    assert outcomes(report) == {"#deep-language-integration": "ok", "#here": "ok", "#not-an-icon-smile": "broken", "#not-an-icon": "ok"}
+
+
 def test_autorefs_cross_references_in_headings_give_the_heading_its_build_id(tmp_path):
     """pydantic-ai: `##### [`ModelProfile`][pkg.ModelProfile] is now a `TypedDict``: with
     mkdocstrings (and so autorefs), the id comes from the reference's text (was: broken)."""

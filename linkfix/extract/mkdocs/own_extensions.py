@@ -18,7 +18,9 @@ AUTOREFS_PLUGINS = ("autorefs", "mkdocstrings")
 INCLUDE_EXTENSION = "linkfix.extract.mkdocs.include_ext"
 INCLUDE_NAMES = ("mdx_include", "markdown_include.include", "markdown_include")
 #: linkfix's own extensions: part of linkfix, loaded whatever `imports` says of the project's.
-OWN_EXTENSIONS = frozenset({AUTOREFS_EXTENSION, INCLUDE_EXTENSION})
+#: Material's icon shortcodes, where Material's emoji index is configured but not installed (material_icons).
+MATERIAL_ICONS_EXTENSION = "linkfix.extract.mkdocs.material_icons"
+OWN_EXTENSIONS = frozenset({AUTOREFS_EXTENSION, INCLUDE_EXTENSION, MATERIAL_ICONS_EXTENSION})
 
 
 def own_includes(configs: dict[str, Any], extensions: tuple[str, ...], config_dir: str, project_dir: str) -> list[str]:

@@ -48,7 +48,15 @@ from . import imports
 from .autodoc import autodoc_settings
 from .config_values import distribution, import_names, import_value, named, plain, python_names, tagged
 from .exec_fences import BUILD_TIME_CLASS, EXEC_PLUGINS, add_exec_fences, remember_extensions
-from .own_extensions import AUTOREFS_EXTENSION, AUTOREFS_PLUGINS, INCLUDE_NAMES, OWN_EXTENSIONS, adjust_snippets, own_includes
+from .own_extensions import (
+    AUTOREFS_EXTENSION,
+    AUTOREFS_PLUGINS,
+    INCLUDE_NAMES,
+    MATERIAL_ICONS_EXTENSION,
+    OWN_EXTENSIONS,
+    adjust_snippets,
+    own_includes,
+)
 from .pymarkdown import build_extension, python_markdown
 from .snippet_reads import project_dir_of
 
@@ -181,6 +189,8 @@ def load(setup: MarkdownSetup) -> Loaded | None:
             problems[:] = [problem for problem in problems if problem not in said]
             notes += [f"{problem} (it makes no link and no id)" for problem in said]
             configs[name].update({option: import_value(value, trusted=False) for option, value in HARMLESS_OPTIONS[(name, key)].items()})
+            if key == "emoji_index" and str(named(setup.configs()[name][key])).startswith("material."):
+                names.append(MATERIAL_ICONS_EXTENSION)  # its icons write no text: nor in a heading's id
         elif "slugify" in key:
             unsure.append(f"{name}'s {key}")
             packages.append(distribution(named(setup.configs()[name][key])))
