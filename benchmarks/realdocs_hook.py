@@ -30,7 +30,8 @@ _RAW_LINK_ATTRS = {
 }
 
 _state: dict = {"page": None, "pages": {}, "log": []}
-_PAGES_LOGGER = logging.getLogger("mkdocs.structure.pages")
+# MkDocs' link and anchor warnings (pages) and its warnings about nav entries naming no file (nav).
+_LOGGERS = (logging.getLogger("mkdocs.structure.pages"), logging.getLogger("mkdocs.structure.nav"))
 
 
 class _Capture(logging.Handler):
@@ -42,11 +43,12 @@ class _Capture(logging.Handler):
 
 
 def _listen():
-    _PAGES_LOGGER.disabled = False
-    if _PAGES_LOGGER.level > logging.INFO or _PAGES_LOGGER.level == logging.NOTSET:
-        _PAGES_LOGGER.setLevel(logging.INFO)
-    if not any(isinstance(h, _Capture) for h in _PAGES_LOGGER.handlers):
-        _PAGES_LOGGER.addHandler(_Capture(logging.INFO))
+    for logger in _LOGGERS:
+        logger.disabled = False
+        if logger.level > logging.INFO or logger.level == logging.NOTSET:
+            logger.setLevel(logging.INFO)
+        if not any(isinstance(h, _Capture) for h in logger.handlers):
+            logger.addHandler(_Capture(logging.INFO))
 
 
 class _RawLinks(HTMLParser):
