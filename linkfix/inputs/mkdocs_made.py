@@ -32,6 +32,7 @@ from pathlib import Path
 from .hook_substitutions import first_change
 from .mkdocs import MkDocsProject
 from .mkdocs_ignored import ignored_docs_dirs
+from .mkdocs_scripted import scripted_docs_files
 from .pysource import FILE_EVENTS, MAX_BYTES, PythonReading, names_match, read_python
 
 log = logging.getLogger(__name__)
@@ -141,7 +142,18 @@ def build_made(mk: MkDocsProject) -> BuildMade:
     _hooks(mk, made)
     _gen_files(mk, made)
     _ignored(mk, made)
+    _scripted(mk, made)
     return made
+
+
+def _scripted(mk: MkDocsProject, made: BuildMade) -> None:
+    by_file: dict[str, list[str]] = {}
+    for path, build_file in scripted_docs_files(mk.config_file, mk.docs_dir).items():
+        by_file.setdefault(build_file, []).append(re.escape(path))
+    for build_file, names in by_file.items():
+        made.maybe.append(MaybeMade(by=f"a build step in {build_file} (it names the file)", why="a source check does not run the repository's build steps",
+                                    hint="check the built site (linkfix check site/) or with the linkfix MkDocs plugin",
+                                    names=tuple(names)))
 
 
 def _ignored(mk: MkDocsProject, made: BuildMade) -> None:

@@ -314,3 +314,18 @@ async def test_the_docs_dir_or_a_directory_of_it_given_is_checked_by_mkdocs_rule
         if given == "docs":
             expected |= {"../b/": Status.OK, "../c/": Status.BROKEN}
         assert got == expected, given
+
+
+async def test_a_docs_file_a_build_step_of_the_repository_writes_is_unverified(tmp_path):
+    # datamodel-code-generator's docs workflow runs `cp CHANGELOG.md docs/changelog.md` before the build
+    files = {**PAGES, "mkdocs.yml": "site_name: X\nnav:\n  - index.md\n  - changelog.md\n  - missing.md\n",
+             "docs/a.md": "# A\n\n[1](changelog.md) [2](other.md)\n",
+             ".github/workflows/docs.yaml": "jobs:\n  docs:\n    steps:\n      - run: cp CHANGELOG.md docs/changelog.md\n"
+                                           "      - run: mkdocs build\n"}
+    write(tmp_path, files)
+    report = await run_check([str(tmp_path / "mkdocs.yml")], Config(offline=True, cache=False))
+    got = {r.link.url: r.result for r in report.results if r.link.anchor_text != "nav entry"}
+    assert got["changelog.md"].status is Status.UNVERIFIED and ".github/workflows/docs.yaml" in got["changelog.md"].detail
+    assert got["other.md"].status is Status.BROKEN
+    nav = {r.link.url: r.result.status for r in report.results if r.link.anchor_text == "nav entry"}
+    assert nav == {"index.md": Status.OK, "changelog.md": Status.UNVERIFIED, "missing.md": Status.BROKEN}
