@@ -33,7 +33,16 @@ MORE = realdocs.default_more_corpus()
 # Branch mk-fresh added eight projects never checked before; two kept a really broken link unverified,
 # both reported since branch mk-hooks (uvicorn's, above a hook's substitution further down the page;
 # respx's, beside mkautodoc blocks that render no docstring heading).
-KNOWN_WRONG: dict[tuple[str, str], str] = {}
+# The late evening of 2026-11-28 added ten more (marimo to zarr): two keep really broken links
+# unverified, because the project's own build code may make their targets.
+_LOGFIRE = ("16 misses left unverified: 8 links and 8 nav entries to the deleted integrations/javascript/ pages; "
+            "its hook docs/plugins/main.py has on_files, so a source check cannot tell it does not make them")
+_ORMAR = ("6 misses left unverified: its gen-files script may write the targets (with --trust-project-code beside "
+          "the docs' packages it runs, and the 6 are broken)")
+KNOWN_WRONG: dict[tuple[str, str], str] = {
+    ("logfire", "alone"): _LOGFIRE, ("logfire", "beside"): _LOGFIRE,
+    ("ormar", "alone"): _ORMAR, ("ormar", "beside"): _ORMAR,
+}
 
 
 def cases():
