@@ -22,6 +22,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..files.read import Unreadable, read_bytes
+
 log = logging.getLogger(__name__)
 
 MAX_RULES = 20_000  # a redirect file bigger than this is read up to here
@@ -94,12 +96,12 @@ def read_host_redirects(site_root: Path, project_top: Path, site_root_files: fro
 
 
 def _text(path: Path) -> str | None:
+    """Through read_bytes, as every config linkfix reads: a FIFO or a device under the name is
+    refused, not waited on."""
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            log.warning("%s: over %d bytes, its redirects are not read", path, MAX_FILE_BYTES)
-            return None
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        return read_bytes(path, limit=MAX_FILE_BYTES).decode("utf-8", errors="replace")
+    except Unreadable as exc:
+        log.warning("%s: its redirects are not read (%s)", path, exc)
         return None
 
 

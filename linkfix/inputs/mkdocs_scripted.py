@@ -15,6 +15,7 @@ import os
 import re
 from pathlib import Path
 
+from ..files.read import Unreadable, read_bytes
 from .containment import project_of
 
 MAX_BYTES = 512 * 1024
@@ -45,9 +46,8 @@ def scripted_docs_files(config_file: Path, docs_dir: Path) -> dict[str, str]:
 
 
 def _text(path: Path) -> str:
+    """'' for a file that is absent, too large, or not a regular file (read_bytes refuses a FIFO)."""
     try:
-        if not path.is_file() or path.stat().st_size > MAX_BYTES:
-            return ""
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
+        return read_bytes(path, limit=MAX_BYTES).decode("utf-8", errors="replace")
+    except Unreadable:
         return ""

@@ -83,6 +83,20 @@ def test_an_inherited_mkdocs_config_that_is_a_device_is_refused(tmp_path):
     assert "not a regular file" in done.stderr
 
 
+def test_the_hosts_redirect_files_and_build_files_that_are_fifos_are_not_waited_on(tmp_path):
+    """A pull request's docs/vercel.json (or a workflow file) that is a FIFO hung the check (was:
+    read with open(), which waits for a writer)."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n\n[x](/old/)\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
+    (tmp_path / ".github" / "workflows").mkdir(parents=True)
+    for fifo in ("docs/vercel.json", "docs/_redirects", "netlify.toml", "Makefile", ".github/workflows/docs.yml"):
+        os.mkfifo(tmp_path / fifo)
+    done = linkfix(tmp_path, "check", "--offline", "--no-cache", "mkdocs.yml", timeout=60)
+    assert done.returncode == 1, done.stderr  # /old/ is broken: no redirect was read
+    assert "not a regular file" in done.stderr
+
+
 # -- finding 5: symlinks out of the root --------------------------------------------------------------
 def _repository_with_a_leaking_symlink(tmp_path: Path) -> Path:
     (tmp_path / ".git").mkdir()
