@@ -301,11 +301,7 @@ class LocalChecker:
     def _host_redirect(self, built: str, fragment: str) -> Target | None:
         """A URL the built site lacks that its host redirects (vercel.json, _redirects): checked
         at its destination when targets are checked (`_host_redirected`)."""
-        if self.mkdocs_links is None:
-            return None
-        redirects = self.mkdocs_links.site.host_redirects
-        # The host's paths start at its root: above a site_url path (`/docs/`), with it.
-        hosted = redirects.lookup(self.site_path_prefix + built) if redirects is not None and built else None
+        hosted = self._host_lookup(built) if built else None
         if hosted is None:
             return None
         self._hosted[built] = hosted
@@ -441,7 +437,7 @@ class LocalChecker:
         on another one; a #fragment must be an id of the page it lands on (a browser keeps it
         over a redirect whose destination names none)."""
         links = self.mkdocs_links
-        assert links is not None and links.site.host_redirects is not None
+        assert links is not None
         how = "rewritten" if hosted.status == 200 else "redirected"
         served = CheckResult(url=resolved, status=Status.OK if hosted.status == 200 else Status.REDIRECTED,
                              reason=Reason.NONE if hosted.status == 200 else Reason.HOST_REDIRECT,
@@ -468,13 +464,19 @@ class LocalChecker:
                                    detail=f"{how} by {hosted.by} to {destination}, which has no id '{unquote(fragment)}'"
                                           + (f" in its source; {made_by}" if made_by else ""))
                 return served
-            onward = links.site.host_redirects.lookup(self.site_path_prefix + unquote(path).lstrip("/"))
+            onward = self._host_lookup(unquote(path).lstrip("/"))
             if onward is None:
                 return replace(served, status=Status.BROKEN, reason=Reason.MISSING_FILE, final_url="",
                                detail=f"{how} by {hosted.by} to {destination}, which the built site does not have")
             destination = onward.destination
         return replace(served, status=Status.BROKEN, reason=Reason.REDIRECT_LOOP, final_url="",
                        detail=f"{hosted.by} redirects it more than {MAX_REDIRECT_MAPS} times")
+
+    def _host_lookup(self, built: str) -> HostRedirect | None:
+        """Where the site's host sends the built path `built`, if it redirects it."""
+        redirects = self.mkdocs_links.site.host_redirects if self.mkdocs_links is not None else None
+        # The host's paths start at its root: above a site_url path (`/docs/`), with it.
+        return redirects.lookup(self.site_path_prefix + built) if redirects is not None else None
 
     def _site_path(self, destination: str) -> str:
         """A redirect's destination as a site path when it is on this site (`/x/`, or a URL

@@ -91,7 +91,7 @@ class MkDocsFiles:
                 # a.md and a/index.md: MkDocs compares destinations only within a directory, so
                 # it builds both and the one it writes last (a/index.md) is what the URL serves.
                 self.overwritten[earlier.target] = path
-            if is_page(path) or path in self.notebooks:
+            if self.is_page(path):
                 self.pages[path] = self.url(path)
                 self._by_dest[dest] = Served("page", path)
             else:
@@ -126,10 +126,14 @@ class MkDocsFiles:
         self.host_redirects = read_host_redirects(mk.docs_dir, mk.config_file.parent, at_root)
 
     # -- where things are published -------------------------------------------------------
+    def is_page(self, path: str) -> bool:
+        """Whether the docs file `path` is built as a page (Markdown, or a notebook mkdocs-jupyter converts)."""
+        return is_page(path) or path in self.notebooks
+
     def dest(self, path: str) -> str:
         """The built file of a docs file (File.dest_uri)."""
         path = self._moved.get(path, path)
-        if not is_page(path) and path not in self.notebooks:
+        if not self.is_page(path):
             return path
         parent, name = posixpath.split(path)
         stem = posixpath.splitext(name)[0]
