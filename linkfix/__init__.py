@@ -17,14 +17,17 @@ checked at all. Configuration: `Config` (every key), `coerce_option` (one key's 
 YAML/TOML data, with the error a user should see), `validate_config` (the whole).
 """
 
-from __future__ import annotations
-
-import importlib
-from typing import TYPE_CHECKING, Any
+# Nothing is imported here at run time, not even `typing` or `__future__`: under `python -m
+# linkfix` this file runs while the working directory is still first on sys.path (__main__ takes
+# it off), so any module imported here could be a checked repository's file of that name
+# (tests/hardening/test_python_m_path.py). Type checkers read TYPE_CHECKING as true.
+TYPE_CHECKING = False
 
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .build import RenderedPage, SiteBuild, network_reachable
     from .config import Config
     from .config import coerce as coerce_option
@@ -84,10 +87,12 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> "Any":
     where = _PUBLIC.get(name)
     if where is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
     value = getattr(importlib.import_module(f".{where[0]}", __name__), where[1])
     globals()[name] = value  # once
     return value
