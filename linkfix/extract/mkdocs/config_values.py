@@ -59,15 +59,17 @@ def named(value: Any) -> str:
     return value.name if isinstance(value, PythonCall) else str(value)
 
 
-def import_names(value: Any, extension: str, problems: list[str], trusted: bool, *, in_list: bool = False) -> Any:
+def import_names(value: Any, extension: str, problems: list[str], trusted: bool, *, in_list: bool = False,
+                 option: str = "") -> Any:
     """`value` with every PythonName imported and every PythonCall made (as far as `imports`
     allows). A name that cannot be imported takes its list entry with it (a custom fence: its
-    blocks are then read as ordinary fences), else its key."""
+    blocks are then read as ordinary fences), else its key. `option` is where `value` stands in
+    the extension's settings (`custom_fences.format`): what a name may be depends on it."""
     if isinstance(value, PythonName):
-        return import_value(value, trusted)
+        return import_value(value, trusted, option=(extension, option))
     if isinstance(value, PythonCall):
-        args = import_names(list(value.args), extension, problems, trusted, in_list=True)
-        kwds = import_names(value.kwds, extension, problems, trusted, in_list=True)
+        args = import_names(list(value.args), extension, problems, trusted, in_list=True, option=option)
+        kwds = import_names(value.kwds, extension, problems, trusted, in_list=True, option=option)
         try:
             return imports.call(value.name, args, kwds, trusted=trusted)
         except imports.Refused as exc:
@@ -78,7 +80,7 @@ def import_names(value: Any, extension: str, problems: list[str], trusted: bool,
         out = {}
         for key, item in value.items():
             try:
-                out[key] = import_names(item, extension, problems, trusted, in_list=in_list)
+                out[key] = import_names(item, extension, problems, trusted, in_list=in_list, option=f"{option}.{key}".lstrip("."))
             except Unimportable as exc:
                 if in_list:
                     raise
@@ -88,7 +90,7 @@ def import_names(value: Any, extension: str, problems: list[str], trusted: bool,
         items = []
         for item in value:
             try:
-                items.append(import_names(item, extension, problems, trusted, in_list=True))
+                items.append(import_names(item, extension, problems, trusted, in_list=True, option=option))
             except Unimportable as exc:
                 what = f" '{item['name']}'" if isinstance(item, dict) and isinstance(item.get("name"), str) else ""
                 problems.append(f"markdown extension '{extension}': an entry{what} names {exc}; that entry is left out "
@@ -101,9 +103,9 @@ class Unimportable(Exception):
     pass
 
 
-def import_value(name: str, trusted: bool) -> Any:
+def import_value(name: str, trusted: bool, option: tuple[str, str] | None = None) -> Any:
     try:
-        return imports.import_name(name, trusted=trusted)
+        return imports.import_name(name, trusted=trusted, option=option)
     except imports.Refused as exc:
         raise Unimportable(str(exc)) from exc
     except Exception as exc:  # the module's own import may fail any way

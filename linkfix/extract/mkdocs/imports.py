@@ -3,12 +3,17 @@
 mkdocs.yml comes with the repository, so with a pull request; `mkdocs build` runs what it names,
 a link check must not (a CI job or a pre-commit hook that runs linkfix and not MkDocs would run
 it too). Unless the person running linkfix passes `--trust-project-code`:
-- an extension or a `!!python/name:` value is imported only from an installed distribution:
-  where the module's file lives decides (this Python's site-packages), for it and every package
-  above it, since sys.path may still lead to the working tree (PYTHONPATH; linkfix.__main__
-  takes off what `python -m` puts there) and a repository may hold a package named like an
-  installed one. The standard library is no
-  distribution either: no config names it;
+- an extension is imported only from an installed distribution: where the module's file lives
+  decides (this Python's site-packages), for it and every package above it, since sys.path may
+  still lead to the working tree (PYTHONPATH; linkfix.__main__ takes off what `python -m` puts
+  there) and a repository may hold a package named like an installed one. The standard library
+  is no distribution either: no config names it. One spelled `module:Class` must be a
+  `markdown.Extension` subclass: where a module lives says nothing of what it does
+  (`yaml:load` with `Loader: !!python/name:yaml.UnsafeLoader` is an installed call that runs
+  anything);
+- a `!!python/name:` value is imported only where its option's allowlist (SAFE_NAMES) names it:
+  Python-Markdown calls it with the page's text (`toc: {slugify: !!python/name:yaml.load}` made
+  every heading a YAML document);
 - `!!python/object/apply:` calls only the slug factories of SAFE_CALLS, with plain arguments.
 With the flag, names are imported and called as MkDocs' own loader does.
 """
@@ -37,6 +42,37 @@ SAFE_CALLS: dict[str, dict[str, frozenset[Any]]] = {
         "normalize": frozenset({"NFC", "NFD", "NFKC", "NFKD"}),
     },
 }
+_SLUG_FUNCTIONS = frozenset({
+    "markdown.extensions.toc.slugify", "markdown.extensions.toc.slugify_unicode",
+    # pymdownx.slugs before 10 (10 made them factories, the !!python/object/apply form of SAFE_CALLS)
+    "pymdownx.slugs.uslugify", "pymdownx.slugs.uslugify_encoded", "pymdownx.slugs.uslugify_cased",
+    "pymdownx.slugs.uslugify_cased_encoded", "pymdownx.slugs.gfm", "pymdownx.slugs.gfm_encoded",
+})
+_FENCE_FORMATS = frozenset({
+    "pymdownx.superfences.fence_code_format", "pymdownx.superfences.fence_div_format",
+    "pymdownx.arithmatex.arithmatex_fenced_format", "markdown_exec.formatter",
+    "mermaid2.fence_mermaid", "mermaid2.fence_mermaid_custom",
+})
+_FENCE_VALIDATORS = frozenset({"pymdownx.superfences.default_validator", "pymdownx.superfences.highlight_validator",
+                               "markdown_exec.validator"})
+
+#: `!!python/name:` values imported without trust: (extension, option) -> the names it may take.
+#: An option inside a list's entries is spelled with a dot (custom_fences.format). Each is a
+#: function of a published extension, called with a page's text and returning text.
+SAFE_NAMES: dict[tuple[str, str], frozenset[str]] = {
+    ("toc", "slugify"): _SLUG_FUNCTIONS,
+    ("pymdownx.tabbed", "slugify"): _SLUG_FUNCTIONS,
+    ("pymdownx.blocks.tab", "slugify"): _SLUG_FUNCTIONS,
+    ("pymdownx.emoji", "emoji_index"): frozenset({
+        "pymdownx.emoji.twemoji", "pymdownx.emoji.gemoji", "pymdownx.emoji.emojione",
+        "material.extensions.emoji.twemoji", "materialx.emoji.twemoji"}),
+    ("pymdownx.emoji", "emoji_generator"): frozenset({
+        "pymdownx.emoji.to_png", "pymdownx.emoji.to_svg", "pymdownx.emoji.to_png_sprite", "pymdownx.emoji.to_svg_sprite",
+        "pymdownx.emoji.to_alt", "material.extensions.emoji.to_svg", "materialx.emoji.to_svg"}),
+    ("pymdownx.superfences", "custom_fences.format"): _FENCE_FORMATS,
+    ("pymdownx.superfences", "custom_fences.validator"): _FENCE_VALIDATORS,
+    ("pymdownx.inlinehilite", "custom_inline.format"): frozenset({"pymdownx.arithmatex.arithmatex_inline_format"}),
+}
 TRUST_HINT = "pass --trust-project-code to run the project's code, as `mkdocs build` does"
 
 
@@ -44,15 +80,23 @@ class Refused(Exception):
     """A name or call a source check does not import or make; the message says why."""
 
 
-def import_name(name: str, *, trusted: bool) -> Any:
-    """The object `module.attribute` names. Raises Refused (untrusted, not installed) or the
+def import_name(name: str, *, trusted: bool, option: tuple[str, str] | None = None) -> Any:
+    """The object `module.attribute` names, as the value of `option` (extension, option path).
+    Raises Refused (untrusted: not a known-safe name of that option, or not installed) or the
     import's own error."""
     module, _, attribute = name.rpartition(".")
     if not trusted:
+        if option is not None and name not in SAFE_NAMES.get((_short(option[0]), option[1]), ()):
+            raise Refused(f"{name}, which is not imported: not a known-safe value of {option[0]}'s {option[1]} ({TRUST_HINT})")
         refusal = module_refusal(module)
         if refusal is not None:
             raise Refused(f"{name}, which is not imported: {refusal}")
     return getattr(importlib.import_module(module), attribute)
+
+
+def _short(extension: str) -> str:
+    """`markdown.extensions.toc` as `toc`: Python-Markdown's own extensions take either name."""
+    return extension.removeprefix("markdown.extensions.")
 
 
 def call(name: str, args: list[Any], kwds: dict[str, Any], *, trusted: bool) -> Any:
@@ -72,15 +116,33 @@ def call(name: str, args: list[Any], kwds: dict[str, Any], *, trusted: bool) -> 
 
 def extension_refusal(name: str) -> str | None:
     """Why the Markdown extension `name` is not loaded without trust, or None. Python-Markdown
-    takes an installed entry point of that name first, else imports `module` of `module:Class`."""
-    return module_refusal(_entry_point_modules().get(name) or name.partition(":")[0])
+    takes an installed entry point of that name first, else imports `module` of `module:Class`
+    and calls the class (which must then be a markdown.Extension: an installed module's function
+    is no extension) or `module`'s makeExtension."""
+    point = _entry_point_modules().get(name)
+    module, _, attribute = (point or name).partition(":")
+    refusal = module_refusal(module)
+    if refusal is not None or not attribute:
+        return refusal
+    try:
+        made: Any = importlib.import_module(module)
+        for part in attribute.split("."):
+            made = getattr(made, part)
+    except Exception:  # an installed module's own import failure: Python-Markdown meets it and says so
+        return None
+    from markdown import Extension
+
+    if isinstance(made, type) and issubclass(made, Extension):
+        return None
+    return f"{module}:{attribute} is not a Markdown extension (a class of markdown.Extension; {TRUST_HINT})"
 
 
 @functools.cache
 def _entry_point_modules() -> dict[str, str]:
     """Extension name -> module, of the `markdown.extensions` entry points (the first of a
     name, as Python-Markdown takes it)."""
-    return {name: point.module for name, point in entry_points("markdown.extensions").items()}
+    return {name: f"{point.module}:{point.attr}" if point.attr else point.module
+            for name, point in entry_points("markdown.extensions").items()}
 
 
 def module_refusal(module: str) -> str | None:
