@@ -24,7 +24,7 @@ def entry() -> None:
 
 
 if __name__ == "__main__":
-    if sys.version_info < (3, 11):  # a pyenv or a project's .python-version can pick an older Python
+    if sys.version_info < (3, 11):  # noqa: UP036  # a pyenv or a project's .python-version can pick an older Python
         sys.stderr.write(f"linkfix needs Python 3.11 or newer; this is {sys.version.split()[0]} ({sys.executable})\n")
         raise SystemExit(2)
     working_tree = sys.path.pop(0) if sys.path and not sys.flags.safe_path and sys.path[0] in ("", os.getcwd()) else None
