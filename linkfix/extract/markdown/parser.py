@@ -11,6 +11,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from markdown_it import MarkdownIt, rules_block, rules_inline
+from markdown_it.rules_block import StateBlock
 from markdown_it.rules_core.state_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
@@ -76,6 +77,8 @@ def parser() -> MarkdownIt:
     md.inline.ruler.at("text", gfm.text)
     md.inline.ruler.after("linkify", "www_autolink", gfm.www_autolink)
     md.block.ruler.at("reference", tracking_definition(rules_block.reference))
+    md.block.ruler.at("list", _within_nesting(rules_block.list_block))
+    md.block.ruler.at("blockquote", _within_nesting(rules_block.blockquote))
     if tuple(md.block.ruler.get_active_rules()) == FAST_BLOCK_RULES:
         md.block.ruler.before("front_matter", "plain_paragraph", plain_paragraph)
     else:  # the fast path knows these rule sets only: another markdown-it gets the slow one
@@ -160,6 +163,20 @@ def inline_pieces(content: str, size: int = INLINE_PIECE) -> list[tuple[int, int
         start = cut
     pieces.append((start, end))
     return pieces
+
+
+def _within_nesting(rule: Callable[..., bool]) -> Callable[..., bool]:
+    """A container rule (list, blockquote) that opens nothing within two levels of markdown-it's
+    nesting limit. At the limit markdown-it stops reading the container and takes every line to
+    its end along (one line of 490 `- ` emptied the rest of a page, in silence); refused here,
+    the line is read as a paragraph, its markers as text, and the page goes on."""
+
+    def within(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        if state.level >= state.md.options["maxNesting"] - 2:
+            return False
+        return rule(state, start_line, end_line, silent)
+
+    return within
 
 
 def _as_written(url: str) -> str:
