@@ -54,10 +54,10 @@ import yaml  # noqa: E402
 
 from linkfix.check.local import LocalChecker  # noqa: E402
 from linkfix.config import Config  # noqa: E402
-from linkfix.extract.markdown import extract_markdown  # noqa: E402
-from linkfix.inputs.mkdocs import MkDocsProject, _TolerantLoader  # noqa: E402
-from linkfix.inputs.mkdocs_files import MkDocsFiles  # noqa: E402
+from linkfix.formats.markdown import extract_markdown  # noqa: E402
 from linkfix.inputs.sources import Project  # noqa: E402
+from linkfix.mkdocs.config.mkdocs_yml import MkDocsProject, _TolerantLoader  # noqa: E402
+from linkfix.mkdocs.structure.files import MkDocsFiles  # noqa: E402
 from linkfix.model import Evidence, Link, LinkResult, Page, Reason, Scope, Status  # noqa: E402
 from linkfix.recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE  # noqa: E402
 from linkfix.recover.internal_links.confidence import confidence_of  # noqa: E402

@@ -32,12 +32,12 @@ from urllib.parse import urlsplit
 from .config import Config
 from .errors import LinkfixError, NetworkDownError
 from .files.read import Unreadable, display_path, read_text
-from .inputs.mkdocs import MkDocsProject, read_mkdocs
 from .inputs.sources import SKIP_DIRS, Project, outside_reason
+from .mkdocs.config.mkdocs_yml import MkDocsProject, read_mkdocs
 from .model import CheckResult, Document, Link, LinkResult, Page, Reason, Report, Scope, Status
 
 if TYPE_CHECKING:
-    from .extract.mkdocs.setup import MarkdownSetup
+    from .mkdocs.extensions.setup import MarkdownSetup
 
 log = logging.getLogger(__name__)
 
@@ -78,9 +78,9 @@ class SiteBuild:
     def add(self, page: RenderedPage) -> str | None:
         """Take one rendered page; returns why it is left out (its source is outside the
         project: not read, not reported), else None."""
-        from .extract.html import extract_html
-        from .extract.mkdocs import made_link_classes, place_links, without_made_links
-        from .extract.silence import silenced_lines
+        from .formats.html import extract_html
+        from .formats.silence import silenced_lines
+        from .mkdocs.pages.extract import made_link_classes, place_links, without_made_links
 
         text, path = page.markdown, page.source_uri
         if page.source is not None:
@@ -117,9 +117,9 @@ class SiteBuild:
     def _rerender(self, path: str) -> Callable[[str], list[str]] | None:
         if self.setup is None:
             return None
-        from .extract.html import extract_html
-        from .extract.mkdocs import made_link_classes, without_made_links
-        from .extract.mkdocs.render import renderer_for, split_meta
+        from .formats.html import extract_html
+        from .mkdocs.pages.extract import made_link_classes, without_made_links
+        from .mkdocs.pages.render import renderer_for, split_meta
 
         renderer, made = renderer_for(self.setup), made_link_classes(self.setup)
         if renderer is None:
@@ -204,7 +204,7 @@ class SiteBuild:
 def _setup_of(config_file: Path, trust_project_code: bool) -> MarkdownSetup | None:
     """The Markdown setup the source check would use for this project (where included files
     are, how to render marked text), or None when the config cannot be read here."""
-    from .extract.mkdocs import announce, setup_of
+    from .mkdocs.pages.extract import announce, setup_of
 
     try:
         setup = setup_of(replace(read_mkdocs(config_file), trust_project_code=trust_project_code))

@@ -26,7 +26,7 @@ class LinkKind(StrEnum):
 
 class Dialect(StrEnum):
     """Which markdown renders a page's links: it decides how their targets are decoded
-    (extract/markdown/targets.py)."""
+    (formats/markdown/targets.py)."""
 
     COMMONMARK = "commonmark"  # plain markdown: GitHub, markdown-it, ...
     PYTHON_MARKDOWN = "python-markdown"  # a page of an MkDocs project

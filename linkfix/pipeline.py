@@ -25,10 +25,10 @@ from .check.session import RunSession
 from .config import Config
 from .errors import InputError, NetworkDownError
 from .extract.documents import Documents, iter_documents, page_loader, stdin_document
-from .extract.markdown.gfm import is_gfm_www
-from .extract.markdown.targets import markdown_target
-from .extract.scanned import ScannedLinks
 from .files.read import display_path
+from .formats.markdown.gfm import is_gfm_www
+from .formats.markdown.targets import markdown_target
+from .formats.scanned import ScannedLinks
 from .inputs.changed import Changes
 from .inputs.sources import MARKDOWN_SUFFIXES, Project, collect, text_project
 from .model import CheckResult, Document, Link, LinkKind, LinkResult, Page, Reason, Report, Scope, Status
@@ -253,7 +253,7 @@ def resolve_links(rel: str, doc: Document, local: LocalChecker, ignores: Ignores
         # A scanned HTML page: resolved from its URLs, its Links made only for the results kept.
         return links, links.resolved(resolve)
     # Raw HTML in markdown is what MkDocs leaves as written whatever it names; a GitHub
-    # `www.` autolink (only plain markdown has them: extract/markdown/gfm.py) goes to http://.
+    # `www.` autolink (only plain markdown has them: formats/markdown/gfm.py) goes to http://.
     # A link extraction says must not be checked (`Link.unverified`) is not even resolved. A link
     # the build made (no place in the source: an extension's, a hook's) is in Python-Markdown's
     # tree, where MkDocs rewrites links to docs files as it does Markdown links.
@@ -270,7 +270,7 @@ def resolve_links(rel: str, doc: Document, local: LocalChecker, ignores: Ignores
 
 def _markdown_target(link: Link) -> str:
     """What a markdown source's link points at: decoded as the page's renderer decodes a link
-    of its kind (extract/markdown/targets.py)."""
+    of its kind (formats/markdown/targets.py)."""
     return markdown_target(link.url, link.kind, link.page.dialect)
 
 

@@ -35,6 +35,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("linkfix.config",),  # the typed configuration and its loading
     ("linkfix.store",),  # the one persistent store
     # the stages, in the order a run goes through them
+    ("linkfix.formats",),  # how markdown and HTML are read (links, spans, ids): no generator's rules
+    ("linkfix.mkdocs",),  # the MkDocs family: its config, files, nav, pages, theme and plugins, as its builds make the site
     ("linkfix.inputs",),
     ("linkfix.extract",),
     ("linkfix.check",),
@@ -250,5 +252,6 @@ def test_the_layer_check_counts_function_level_imports_and_not_type_checking_one
 
 def test_a_module_belongs_to_its_nearest_declared_package():
     assert layer_of("linkfix.check.http.transport") == layer_of("linkfix.check")
-    assert layer_of("linkfix.config.load") < layer_of("linkfix.inputs") < layer_of("linkfix.extract")
+    assert layer_of("linkfix.config.load") < layer_of("linkfix.formats") < layer_of("linkfix.mkdocs") < layer_of("linkfix.inputs")
+    assert layer_of("linkfix.inputs") < layer_of("linkfix.extract.worker") < layer_of("linkfix.check")
     assert layer_of("linkfix") == len(LAYERS) - 1 and layer_of("linkfix.elsewhere") is None

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from linkfix.extract.markdown import extract_markdown
+from linkfix.formats.markdown import extract_markdown
 from linkfix_simweb.realmoves.dataset import MoveCase, Parent
 
 _MD_LINK = re.compile(r"(!?)\[((?:[^\[\]]|\[[^\]]*\])*)\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'(][^)]*[\"')])?\s*\)")

@@ -31,7 +31,7 @@ from urllib.parse import urldefrag
 
 from linkfix.check.http import HttpChecker
 from linkfix.config import Config, validate
-from linkfix.extract.markdown import extract_markdown
+from linkfix.formats.markdown import extract_markdown
 from linkfix.model import Evidence, Link, LinkKind, LinkResult, Page, Scope, Span
 from linkfix.pipeline import run_check
 from linkfix.recover import recoverer as recover_flow

@@ -35,7 +35,7 @@ from protego import Protego
 
 from ..config import Config
 from ..errors import InputError
-from ..extract import extract_html
+from ..formats import extract_html
 from ..model import CheckResult, Document, Reason, Report, Status
 from ..urls import authority, hostname, page_key
 

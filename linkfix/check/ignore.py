@@ -1,5 +1,5 @@
 """Links a person said not to check, without writing a regex into linkfix.yml: ignore comments
-in the sources (extract/silence.py) and ignore files of URL patterns.
+in the sources (formats/silence.py) and ignore files of URL patterns.
 
 Ignore files, read from the directory of the config file (the working directory when there is
 none), as lychee reads its own from the working directory:
@@ -19,8 +19,8 @@ from pathlib import Path
 
 from ..config import Config
 from ..errors import ConfigError
-from ..extract.silence import silencing
 from ..files.read import Unreadable, display_path, read_text
+from ..formats.silence import silencing
 from ..model import CheckResult, Link, Reason, Silenced, Status
 from .local import Target
 

@@ -13,7 +13,7 @@ Rules (documented in the README, "How internal links are resolved"):
   `dir/README.md`, `dir.md` (markdown sources, as MkDocs maps them); `page.html` in markdown
   sources may name `page.md`;
 - in a MkDocs project read from its config, links are followed as the built site follows them
-  (check/mkdocs_links.py);
+  (mkdocs/structure/links.py);
 - a link that climbs above the site root is broken ("outside-root") and never followed.
 """
 
@@ -29,15 +29,15 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote, urljoin
 
 from ..config import Config
-from ..inputs.mkdocs_made import TRUST_HINT
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
+from ..mkdocs.made import TRUST_HINT
+from ..mkdocs.structure.links import MkDocsLinks
 from ..model import CheckResult, Page, Reason, Scope, Status, id_key
-from .mkdocs_links import MkDocsLinks
 from .site import SitePlace
 
 if TYPE_CHECKING:  # imported by the runs that render templates: it brings in the MkDocs extraction
-    from ..inputs.host_redirects import HostRedirect
-    from .templates import TemplateTargets
+    from ..formats.host_redirects import HostRedirect
+    from ..mkdocs.plugins.macros import TemplateTargets
 
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
 # Fragments every browser honours without a matching id.
@@ -92,7 +92,7 @@ class LocalChecker:
         self.mkdocs_links = MkDocsLinks(files, project.site_files) if files is not None else None
         self.templates: TemplateTargets | None = None  # macros
         if project.mkdocs and project.mkdocs.renders_templates:
-            from .templates import TemplateTargets
+            from ..mkdocs.plugins.macros import TemplateTargets
 
             self.templates = TemplateTargets(project.mkdocs)
         self._resolved: dict[tuple, Target] = {}  # of the pages of one directory (resolver_for)

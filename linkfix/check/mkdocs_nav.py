@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..files.read import display_path
-from ..inputs.mkdocs_nav import nav_entries
 from ..inputs.sources import Project
+from ..mkdocs.structure.nav import nav_entries
 from ..model import NAV_TAG, CheckResult, Dialect, Link, LinkKind, LinkResult, Page, Reason, Scope, Span, Status
 from .local import LocalChecker
 

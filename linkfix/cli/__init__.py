@@ -363,7 +363,7 @@ def run_program(working_tree: str | None = None) -> NoReturn:
 
 def _search_dir(args: argparse.Namespace) -> Path | None:
     """Where to look for linkfix.yml: the working directory, or a mkdocs.yml's directory."""
-    from ..inputs.mkdocs import MKDOCS_NAMES  # here: `linkfix --version` needs no YAML reader
+    from ..mkdocs.config.mkdocs_yml import MKDOCS_NAMES  # here: `linkfix --version` needs no YAML reader
 
     inputs = getattr(args, "inputs", None) or []
     if len(inputs) == 1 and Path(inputs[0]).name in MKDOCS_NAMES:

@@ -15,14 +15,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..files.read import Unreadable, display_path, read_bytes, read_text
+from ..formats import extract_html, extract_markdown
+from ..formats.silence import silenced_lines
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..model import Document, Page, Silenced
 from ..store.cache import Cache
-from . import codec, extract_html, extract_markdown
-from .silence import silenced_lines
+from . import codec
 
 if TYPE_CHECKING:
-    from .mkdocs import MarkdownSetup
+    from ..mkdocs.pages.extract import MarkdownSetup
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +41,7 @@ def extract_document(path: Path, text: str, *, want_text: bool, markdown: Markdo
     display = display_path(path)
     if path.suffix.lower() in MARKDOWN_SUFFIXES:
         if markdown is not None:
-            from .mkdocs import extract_mkdocs
+            from ..mkdocs.pages.extract import extract_mkdocs
 
             document = extract_mkdocs(text, display, markdown, want_text=want_text)
         else:
@@ -73,7 +74,7 @@ def markdown_setup(project: Project) -> MarkdownSetup | None:
     said once), or None for plain CommonMark (not a MkDocs project, or no Python-Markdown)."""
     if project.mkdocs is None:
         return None
-    from .mkdocs import announce, setup_of
+    from ..mkdocs.pages.extract import announce, setup_of
 
     setup = setup_of(project.mkdocs)
     return setup if announce(setup) else None
@@ -168,7 +169,7 @@ def _extractor_fingerprint() -> str:
 
 
 def _render_fingerprint(markdown: MarkdownSetup) -> str:
-    from .mkdocs.setup import fingerprint
+    from ..mkdocs.extensions.setup import fingerprint
 
     return fingerprint(markdown)
 

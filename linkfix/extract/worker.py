@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..config import Config
 from ..files.read import Unreadable, display_path, read_text
+from ..formats.silence import silenced_lines
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..model import Document, Silenced
 from ..store.cache import Cache
@@ -42,13 +43,12 @@ from .documents import (
     remember_outcome,
     with_silenced,
 )
-from .silence import silenced_lines
 
 if TYPE_CHECKING:
     from concurrent.futures import Future, ProcessPoolExecutor
 
-    from .html import Scanned
-    from .mkdocs import MarkdownSetup
+    from ..formats.html import Scanned
+    from ..mkdocs.pages.extract import MarkdownSetup
 
 # Files in reading order: (path, its outcome or the worker's future of it, cache key).
 _Queue = deque[tuple[Path, "Future[Sent] | Outcome", str]]
@@ -105,7 +105,7 @@ def extract_to_send(path: Path, want_text: bool, markdown: MarkdownSetup | None)
     """Runs in a worker: `documents.extract_file`, an HTML page as its scan."""
     if path.suffix.lower() in MARKDOWN_SUFFIXES:
         return extract_file(path, want_text, markdown)
-    from .html import scan_page
+    from ..formats.html import scan_page
 
     try:
         text, warning = read_text(path)
@@ -118,7 +118,7 @@ def received(path: Path, sent: Sent) -> Outcome:
     """The outcome `extract_file` gives for `path`, from what a worker sent."""
     if not isinstance(sent, HtmlScan):
         return sent
-    from .html import document_of_scan
+    from ..formats.html import document_of_scan
 
     return with_silenced(document_of_scan(display_path(path), sent.scanned, links_on_demand=True), sent.silenced), sent.warning
 

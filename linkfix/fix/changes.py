@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..errors import PatchError
 from ..extract.documents import extract_document
-from ..extract.mkdocs.setup import MarkdownSetup, markdown_setup_for
+from ..mkdocs.extensions.setup import MarkdownSetup, markdown_setup_for
 from ..model import Link, LinkKind
 from .patch import Edit, EditableFile, apply_file_edits, editable_path, format_target, patched_text, read_editable, unified_diff
 from .plan import Fix, FixPlan

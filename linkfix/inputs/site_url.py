@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..files.read import Unreadable, display_path, read_text
-from .mkdocs import MKDOCS_NAMES, _read_chain
+from ..mkdocs.config.mkdocs_yml import MKDOCS_NAMES, _read_chain
 
 log = logging.getLogger(__name__)
 

@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING
 
 from ..config import Config
 from ..errors import InputError
+from ..files.containment import git_top
+from ..files.gitignore import Ignores, gitignores_above, ignored, read_gitignore
 from ..files.read import display_path
-from .containment import git_top
-from .gitignore import Ignores, gitignores_above, ignored, read_gitignore
-from .mkdocs import MKDOCS_NAMES, MkDocsProject, is_mkdocs_config, read_mkdocs
+from ..mkdocs.config.mkdocs_yml import MKDOCS_NAMES, MkDocsProject, is_mkdocs_config, read_mkdocs
 
 if TYPE_CHECKING:
-    from .mkdocs_files import MkDocsFiles
+    from ..mkdocs.structure.files import MkDocsFiles
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ class Project:
     markdown: bool  # sources are markdown (links to .md files) rather than built HTML
     mkdocs: MkDocsProject | None = None
     # What MkDocs publishes and where, when the root is the docs_dir of `mkdocs` (set by
-    # `collect`): links are then resolved as the built site serves them (check/mkdocs_links.py).
+    # `collect`): links are then resolved as the built site serves them (mkdocs/structure/links.py).
     mkdocs_files: MkDocsFiles | None = None
     site_files: frozenset[str] = frozenset()  # every file under root, root-relative posix paths
     site_dirs: frozenset[str] = frozenset()  # every directory under root, root-relative
@@ -217,7 +217,7 @@ def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[re.Pattern
                     given: list[Path] | None = None) -> Project:
     """A MkDocs project: its docs_dir walked (or the `given` files of it), resolved the way
     MkDocs renders links when the root is the docs_dir (MkDocsFiles)."""
-    from .mkdocs_files import MkDocsFiles
+    from ..mkdocs.structure.files import MkDocsFiles
 
     mk = replace(mk, trust_project_code=config.trust_project_code)
     root = (Path(config.path(config.root_dir)) if config.root_dir else mk.docs_dir).resolve()

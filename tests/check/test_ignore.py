@@ -13,7 +13,7 @@ from aiohttp.abc import AbstractResolver
 
 from linkfix.cli import main
 from linkfix.config import Config
-from linkfix.extract.silence import silenced_lines
+from linkfix.formats.silence import silenced_lines
 from linkfix.model import Silenced, Status
 from linkfix.pipeline import run_check
 from linkfix.report.text import summarize

@@ -9,7 +9,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from linkfix.extract import codec, extract_html, extract_markdown
+from linkfix.extract import codec
+from linkfix.formats import extract_html, extract_markdown
 from linkfix.model import Dialect, Document, Link, LinkKind, Page, Silenced, Span
 from linkfix.store.cache import Cache
 from linkfix.store.values import dumps, loads

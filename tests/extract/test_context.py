@@ -8,7 +8,7 @@ from __future__ import annotations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from linkfix.extract.context import _WINDOW_PER_WORD, words_around
+from linkfix.formats.context import _WINDOW_PER_WORD, words_around
 
 
 def split_everything(text: str, start: int, end: int, words: int = 12) -> str:

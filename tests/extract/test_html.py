@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from linkfix.extract.html import (
+from linkfix.formats.html import (
     _POOL_MIN_CHARS,
     _refresh_url,
     _srcset_urls,
@@ -405,7 +405,7 @@ def test_many_small_pages_and_one_worker() -> None:
 
 
 def test_links_past_the_cap_are_left_out_and_said_so() -> None:
-    from linkfix.extract.html import document_of_scan, scan_page
+    from linkfix.formats.html import document_of_scan, scan_page
 
     text = "".join(f'<a href="/p{i}">p</a>\n' for i in range(10))
     for want_text in (True, False):

@@ -1,7 +1,7 @@
 """A site's repeated URLs and anchor texts are held once (issue 26: memory that grows with the
 copies of a site, not with each repetition of its navigation)."""
 
-from linkfix.extract.html import extract_html
+from linkfix.formats.html import extract_html
 
 PAGE = '<p><a href="../{0}index.html">Home &amp; {0}more</a> <a href="genindex.html">Index</a></p>'
 

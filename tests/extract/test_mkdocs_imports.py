@@ -1,4 +1,4 @@
-"""What a MkDocs config may make a source check import or call (linkfix.extract.mkdocs.imports),
+"""What a MkDocs config may make a source check import or call (linkfix.mkdocs.extensions.imports),
 and which files its includes may read (snippet_reads), without `trust_project_code`."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from linkfix.extract.mkdocs import imports
-from linkfix.extract.mkdocs.snippet_reads import allowed_bases, read_refusal
+from linkfix.mkdocs.extensions import imports
+from linkfix.mkdocs.extensions.snippet_reads import allowed_bases, read_refusal
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""linkfix's copy of MkDocs' meta-data reading gives what MkDocs' own gives (extract/mkdocs/meta.py)."""
+"""linkfix's copy of MkDocs' meta-data reading gives what MkDocs' own gives (mkdocs/pages/meta.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import sys
 import pytest
 from mkdocs.utils.meta import get_data as mkdocs_get_data
 
-from linkfix.extract.mkdocs.meta import get_data
-from linkfix.extract.mkdocs.render import split_meta
+from linkfix.mkdocs.pages.meta import get_data
+from linkfix.mkdocs.pages.render import split_meta
 
 PAGES = [
     "# Title\n\ntext [a](b.md)\n",
@@ -36,7 +36,7 @@ def test_meta_data_read_as_mkdocs_reads_it(page: str) -> None:
 
 def test_split_meta_does_not_import_mkdocs() -> None:
     """The point of the copy: reading a page's meta-data loads none of MkDocs (and click)."""
-    code = ("import sys; from linkfix.extract.mkdocs.render import split_meta; "
+    code = ("import sys; from linkfix.mkdocs.pages.render import split_meta; "
             "body = split_meta('---\\ntitle: T\\n---\\nBody\\n'); assert body.meta == {'title': 'T'}, body; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('mkdocs', 'click')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -341,7 +341,8 @@ def test_an_extension_that_is_not_installed_is_left_out_with_one_warning(tmp_pat
 def test_without_python_markdown_the_commonmark_reader_is_used_and_said_once(tmp_path, caplog, monkeypatch):
     import sys
 
-    from linkfix.extract.mkdocs import render, setup
+    from linkfix.mkdocs.extensions import setup
+    from linkfix.mkdocs.pages import render
 
     monkeypatch.setitem(sys.modules, "markdown", None)  # `import markdown` fails: not installed
     render.renderer_for.cache_clear()
@@ -419,7 +420,7 @@ def test_fix_edits_a_link_inside_an_admonition(tmp_path, monkeypatch):
 
 def test_the_extraction_key_depends_on_the_markdown_setup(tmp_path):
     from linkfix.extract.documents import extraction_key
-    from linkfix.extract.mkdocs import MarkdownSetup
+    from linkfix.mkdocs.pages.extract import MarkdownSetup
 
     page = tmp_path / "index.md"
     page.write_text("# A\n")
@@ -447,7 +448,7 @@ def test_a_page_that_takes_python_markdown_too_long_is_read_as_commonmark_and_sa
     """`[` 20,000 times took Python-Markdown 76 s. Past its CPU-time bound a page is read with
     the CommonMark reader instead: its links are still checked, the report says why, and the
     other pages are rendered as MkDocs renders them."""
-    from linkfix.extract import mkdocs
+    from linkfix.mkdocs.pages import extract as mkdocs
 
     monkeypatch.setattr(mkdocs, "RENDER_SECONDS", 0.5)  # the bound, made small so that the test is quick
     monkeypatch.setattr(mkdocs, "RENDER_SECONDS_PER_MB", 0.0)
@@ -465,7 +466,7 @@ def test_the_cpu_limit_interrupts_work_that_catches_every_exception():
     """An extension that catches Exception around its loop does not hold the bound off."""
     import time
 
-    from linkfix.extract.cpu_limit import CpuLimitExceeded, cpu_limit
+    from linkfix.formats.cpu_limit import CpuLimitExceeded, cpu_limit
 
     started = time.monotonic()
     interrupted, swallowed = False, 0

@@ -1,4 +1,4 @@
-"""Loading a MkDocs project's Markdown extensions (extract/mkdocs/setup.py): what fails is left
+"""Loading a MkDocs project's Markdown extensions (mkdocs/extensions/setup.py): what fails is left
 out and said, whether it fails on its import, its config or the parser it extends."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from linkfix.extract.mkdocs.setup import MarkdownSetup, announce, load, loaded
+from linkfix.mkdocs.extensions.setup import MarkdownSetup, announce, load, loaded
 
 BROKEN_EXTENSION = """\
 from markdown.extensions import Extension
@@ -61,8 +61,8 @@ def test_a_bad_option_is_said_as_before(tmp_path):
 def test_announce_and_the_renderer_share_one_load(tmp_path, monkeypatch):
     """Loading imports and tries every extension: once per process and setup, not once for the
     warnings and again for the renderer."""
-    from linkfix.extract.mkdocs import setup as setup_module
-    from linkfix.extract.mkdocs.render import renderer_for
+    from linkfix.mkdocs.extensions import setup as setup_module
+    from linkfix.mkdocs.pages.render import renderer_for
 
     calls = []
     real = setup_module.load

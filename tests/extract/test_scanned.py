@@ -1,4 +1,4 @@
-"""A scanned HTML page's links made on demand (extract/scanned.py): the same Links as made at
+"""A scanned HTML page's links made on demand (formats/scanned.py): the same Links as made at
 once, and an offline check of a built site makes only those of the results it keeps."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pickle
 import pytest
 
 from linkfix.config import Config
-from linkfix.extract import scanned
 from linkfix.extract import worker as extract_worker
-from linkfix.extract.html import document_of_scan, extract_html, scan_page
+from linkfix.formats import scanned
+from linkfix.formats.html import document_of_scan, extract_html, scan_page
 from linkfix.model import LinkKind
 from linkfix.pipeline import run_check
 

@@ -7,8 +7,8 @@ import re
 import markdown
 import pytest
 
-from linkfix.extract.markdown import extract_markdown
-from linkfix.extract.slug import Heading, heading_ids, slugify, unique
+from linkfix.formats.markdown import extract_markdown
+from linkfix.formats.slug import Heading, heading_ids, slugify, unique
 
 TRICKY = [
     "Hello World",

@@ -7,8 +7,8 @@ from importlib import metadata
 import markdown
 import pytest
 
-from linkfix.extract.mkdocs.pymarkdown import build_extension, python_markdown
 from linkfix.files import installed
+from linkfix.mkdocs.extensions.pymarkdown import build_extension, python_markdown
 
 
 @pytest.mark.parametrize("group", ["markdown.extensions", "mkdocs.themes", "mkdocs.plugins", "console_scripts"])

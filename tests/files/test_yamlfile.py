@@ -102,7 +102,7 @@ DOCUMENTS = [
 
 @pytest.mark.parametrize("text", DOCUMENTS)
 def test_libyaml_events_read_as_pyyaml_alone_reads(text, monkeypatch):
-    from linkfix.inputs.mkdocs import _TolerantLoader
+    from linkfix.mkdocs.config.mkdocs_yml import _TolerantLoader
 
     if yaml.__with_libyaml__:  # (PyYAML's wheels have it) the quick reader is the one read first
         assert yamlfile.with_libyaml(_TolerantLoader) is not _TolerantLoader
@@ -124,7 +124,7 @@ def test_what_does_not_load_is_said_as_pyyaml_says_it(text, monkeypatch):
 def test_a_plain_markdown_page_with_hostile_front_matter_keeps_its_links():
     """Its front matter read with PyYAML alone raised RecursionError out of the extraction (a
     traceback, the run stopped) at 5,000 levels; now the page has no front matter title."""
-    from linkfix.extract import extract_markdown
+    from linkfix.formats import extract_markdown
 
     page = "---\ntitle: " + "[" * 5000 + "]" * 5000 + "\n---\n# Heading\n\n[next](next.md)\n"
     document = extract_markdown(page, "page.md")
@@ -134,7 +134,7 @@ def test_a_plain_markdown_page_with_hostile_front_matter_keeps_its_links():
 def test_libyaml_marks_count_characters_as_pyyaml_does():
     """The nav's spans come from the nodes' marks (inputs/mkdocs_nav): the same with either
     reader, astral characters included."""
-    from linkfix.inputs.mkdocs import _TolerantLoader
+    from linkfix.mkdocs.config.mkdocs_yml import _TolerantLoader
 
     text = "site_name: é✓ünï 😀\nnav:\n  - Hömé 😀: index.md\n  - \"quoted é\": a/b.md\n  - 'x': [c.md, d.md]\n"
 

@@ -16,7 +16,7 @@ from linkfix.fix.changes import prepare_changes, write_changes
 from linkfix.fix.plan import FixOptions, plan_fixes
 from linkfix.model import Candidate, CheckResult, Document, LinkKind, LinkResult, Report, Scope, Status
 
-extract_markdown = pytest.importorskip("linkfix.extract.markdown", reason="markdown extraction not available").extract_markdown
+extract_markdown = pytest.importorskip("linkfix.formats.markdown", reason="markdown extraction not available").extract_markdown
 
 WORD = st.text(alphabet="abcdefghij XYZ,.;é😀", min_size=1, max_size=12).filter(lambda s: s.strip() and not s.startswith(" "))
 HOST = st.text(alphabet="abcdefgh", min_size=1, max_size=6)

@@ -325,7 +325,7 @@ def _table_rows(text: str) -> list[list[str]]:
     (LinkKind.HTML, '<a href="http://old/a">docs</a>'),
 ])
 def test_a_pipe_in_the_new_url_keeps_the_table_row_one_row(tmp_path, kind, cell):
-    from linkfix.extract.markdown import extract_markdown
+    from linkfix.formats.markdown import extract_markdown
 
     text = f"| name | where |\n|---|---|\n| one | {cell} |\n| two | plain |\n"
     (tmp_path / "doc.md").write_text(text)

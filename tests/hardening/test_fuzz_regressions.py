@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from linkfix.extract.markdown import extract_markdown
+from linkfix.formats.markdown import extract_markdown
 
 HERE = Path(__file__).resolve().parent
 INPUTS = HERE / "fuzz_inputs"
@@ -62,7 +62,7 @@ def test_hostile_page_extracts_in_bounded_time_and_memory(path: Path) -> None:
 def test_links_past_the_cap_are_left_out_and_said_so() -> None:
     # 1M links in 13 MB took 20.8 s and 2.3 GB. Past MAX_LINKS the rest is not read.
     code = (
-        "from linkfix.extract.markdown import MAX_LINKS, extract_markdown\n"
+        "from linkfix.formats.markdown import MAX_LINKS, extract_markdown\n"
         "text = ''.join(f'[l{i}](http://x.test/{i})\\n' for i in range(MAX_LINKS + 10_000))\n"
         "d = extract_markdown(text, 'big.md')\n"
         "assert len(d.links) == MAX_LINKS, len(d.links)\n"
@@ -150,8 +150,8 @@ def test_linkify_still_finds_bare_urls_inside_and_after_labels() -> None:
 def test_refresh_url_with_quotes_is_written_so_it_reads_back(url: str) -> None:
     # In <meta http-equiv=refresh content="0; url='...'"> a quote ends the URL: a new URL
     # with quotes used to read back cut short (found by the patch target's round trip).
-    from linkfix.extract.html import extract_html
     from linkfix.fix.patch import Edit, format_target, plan_edits
+    from linkfix.formats.html import extract_html
 
     text = "<meta http-equiv=refresh content=\"0; url='r'\">"
     (link,) = extract_html(text, "p.html").links

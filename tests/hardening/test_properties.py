@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from markdown_it.common.utils import unescapeAll
 
 from linkfix.errors import PatchError
-from linkfix.extract.html import extract_html
-from linkfix.extract.markdown import extract_markdown
 from linkfix.fix.patch import Edit, EditableFile, format_target, patched_text, plan_edits
+from linkfix.formats.html import extract_html
+from linkfix.formats.markdown import extract_markdown
 from linkfix.model import LinkKind, Span
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,10 +1,10 @@
-"""The host's redirect files read as the hosts read them (inputs/host_redirects.py)."""
+"""The host's redirect files read as the hosts read them (formats/host_redirects.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from linkfix.inputs.host_redirects import read_host_redirects
+from linkfix.formats.host_redirects import read_host_redirects
 
 
 def redirects(tmp_path: Path, files: dict[str, str]):

@@ -9,7 +9,7 @@ import sys
 import pathspec
 import pytest
 
-from linkfix.inputs.mkdocs_files import DEFAULT_EXCLUDE, DefaultExclude, _spec
+from linkfix.mkdocs.structure.files import DEFAULT_EXCLUDE, DefaultExclude, _spec
 
 PATHS = [
     "index.md", ".hidden.md", "a/.hidden.md", ".git/config", "a/.b/c.md", "a/b./c.md", "a/b.c/.d",
@@ -32,7 +32,7 @@ def test_other_patterns_still_go_to_pathspec() -> None:
 
 
 def test_a_project_without_exclude_docs_does_not_import_pathspec() -> None:
-    code = ("import sys; from linkfix.inputs.mkdocs_files import _spec, DEFAULT_EXCLUDE; "
+    code = ("import sys; from linkfix.mkdocs.structure.files import _spec, DEFAULT_EXCLUDE; "
             "assert _spec(DEFAULT_EXCLUDE).match_file('.x.md'); print('pathspec' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from linkfix.inputs.mkdocs import MkDocsProject
-from linkfix.inputs.mkdocs_files import MkDocsFiles
+from linkfix.mkdocs.config.mkdocs_yml import MkDocsProject
+from linkfix.mkdocs.structure.files import MkDocsFiles
 
 DOCS = ["index.md", "a.md", "guide/index.md", "guide/README.md", "about/README.md", "img/x.png",
         ".hidden/y.md", "templates/t.md", "sub/templates/ok.md", "c.md", "c/index.md"]

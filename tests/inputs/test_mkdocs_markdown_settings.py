@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from linkfix.inputs.mkdocs import PythonCall, PythonName, read_mkdocs
+from linkfix.mkdocs.config.mkdocs_yml import PythonCall, PythonName, read_mkdocs
 
 
 def write(tmp_path, text: str, name: str = "mkdocs.yml"):

@@ -4,8 +4,8 @@ import pytest
 
 from linkfix.config import Config
 from linkfix.errors import InputError
-from linkfix.inputs.mkdocs import read_mkdocs
 from linkfix.inputs.sources import collect
+from linkfix.mkdocs.config.mkdocs_yml import read_mkdocs
 
 
 def names(project, base):

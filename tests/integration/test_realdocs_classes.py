@@ -263,7 +263,7 @@ def test_a_markdown_exec_tree_makes_no_ids(tmp_path):
 # markdown-exec `md` fence renders its text as Markdown when the site is built, with its ids
 # prefixed `exec-N--` (N counted across the build; `{id}-` or `idprefix` when set) and the ids
 # of the `:::` blocks in it (the object's dotted path and below). Where its text is literal,
-# those prefixes bound what it can make (extract/mkdocs/exec_fences.py): a fragment outside
+# those prefixes bound what it can make (mkdocs/plugins/markdown_exec.py): a fragment outside
 # them is broken, one its block is sure to make is ok, one inside them stays unverified.
 def test_a_fragment_no_markdown_exec_md_fence_can_make_is_broken(tmp_path):
     found = statuses(tmp_path, """\

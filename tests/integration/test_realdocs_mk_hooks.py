@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from linkfix.inputs.hook_substitutions import Substitution, first_change, substitutions
+from linkfix.mkdocs.project_code.substitutions import Substitution, first_change, substitutions
 
 from .conftest import check_mkdocs_project, worst_status_by_url
 
@@ -32,7 +32,7 @@ def needs_markdown_exec() -> None:
 
 
 def test_a_markdown_exec_that_fails_to_import_is_not_run_and_nothing_crashes(tmp_path, monkeypatch):
-    from linkfix.extract.mkdocs.exec_fences import EXEC_LANGUAGES, add_exec_fences
+    from linkfix.mkdocs.plugins.markdown_exec import EXEC_LANGUAGES, add_exec_fences
 
     fake = tmp_path / "fake" / "markdown_exec"
     fake.mkdir(parents=True)

@@ -1,6 +1,6 @@
 """Issue 21, fastapi's `template` unverified: link targets a macros engine fills in from data
 (`{{ sponsor.img }}` in a `{% for %}` loop over a YAML file) are rendered with Jinja's sandbox
-and each value checked at the template's span (check/templates.py). Small reproductions written
+and each value checked at the template's span (mkdocs/plugins/macros.py). Small reproductions written
 here; fastapi itself is judged by `benchmarks/realdocs.py --project fastapi --check`."""
 
 from __future__ import annotations
@@ -206,7 +206,7 @@ def test_a_page_holding_the_mark_characters_is_not_rendered(tmp_path):
 def test_a_data_file_is_read_once_for_all_the_pages_that_use_it(tmp_path, monkeypatch):
     # The macros plugin reads its include_yaml once per build; fastapi's data files were read
     # (and parsed) again for each page with a template link: a quarter of its offline check.
-    from linkfix.check import templates
+    from linkfix.mkdocs.plugins import macros as templates
 
     loads: list[str] = []
     real_load = templates.load_safely

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 from urllib.parse import unquote
 
-from ...extract.html import extract_html
+from ...formats.html import extract_html
 from ...model import CheckResult, Reason, Status
 
 IDS_NAMESPACE = "ids"

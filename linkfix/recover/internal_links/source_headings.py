@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ...extract.slug import slugify
+from ...formats.slug import slugify
 from .names import id_key
 
 # An ATX heading ending in an attribute list: `## Text {: #id .class }` (the colon is optional).

@@ -33,8 +33,8 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from ...check.local import LocalChecker
-from ...extract.markdown.targets import markdown_target
 from ...files.read import Unreadable, display_path, read_text
+from ...formats.markdown.targets import markdown_target
 from ...inputs.sources import MARKDOWN_SUFFIXES
 from ...model import Candidate, Evidence, LinkResult, Method, Reason, Scope, Status
 from .confidence import confidence_of

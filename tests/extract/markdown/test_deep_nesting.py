@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from linkfix.cli import main
-from linkfix.extract.markdown import extract_markdown
+from linkfix.formats.markdown import extract_markdown
 
 DEEP = {
     "list": "- " * 490 + "x [inside](in.md)\n",

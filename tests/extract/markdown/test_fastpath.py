@@ -20,10 +20,10 @@ from markdown_it.helpers import parseLinkDestination
 from markdown_it.rules_core import normalize as stock_normalize
 from markdown_it.token import Token
 
-from linkfix.extract.markdown import extract_markdown
-from linkfix.extract.markdown.fastpath import plain_inline
-from linkfix.extract.markdown.parser import inline_parser, parser
-from linkfix.extract.markdown.tracking import parse_link_destination
+from linkfix.formats.markdown import extract_markdown
+from linkfix.formats.markdown.fastpath import plain_inline
+from linkfix.formats.markdown.parser import inline_parser, parser
+from linkfix.formats.markdown.tracking import parse_link_destination
 
 TESTS = Path(__file__).resolve().parent.parent.parent
 SAMPLES = sorted((TESTS / "golden" / "markdown").glob("*.md")) + sorted((TESTS / "hardening" / "fuzz_inputs" / "markdown").iterdir())

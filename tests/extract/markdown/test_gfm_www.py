@@ -9,7 +9,7 @@ import pytest
 
 from linkfix.cli import main
 from linkfix.config import Config
-from linkfix.extract.markdown import extract_markdown
+from linkfix.formats.markdown import extract_markdown
 from linkfix.model import LinkKind, Status
 from linkfix.pipeline import run_check
 

@@ -23,10 +23,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from linkfix.extract import extract_markdown as lazily_exported
-from linkfix.extract.markdown import TEXT_LIMIT, extract_markdown
-from linkfix.extract.markdown.source import Source
-from linkfix.extract.markdown.walk import Walk
+from linkfix.formats import extract_markdown as lazily_exported
+from linkfix.formats.markdown import TEXT_LIMIT, extract_markdown
+from linkfix.formats.markdown.source import Source
+from linkfix.formats.markdown.walk import Walk
 from linkfix.model import Document, LinkKind
 
 GOLDEN = Path(__file__).resolve().parent.parent.parent / "golden" / "markdown"
@@ -167,7 +167,7 @@ def test_unlocatable_target_gets_a_zero_width_span(caplog: pytest.LogCaptureFixt
     # No parse is known to lead here; the fallback exists so that a parser quirk can cost a
     # link its exact span, never a patch its correctness.
     walk = Walk(source=Source("line one\nline two\n", "p.md"), env={}, max_links=10)
-    with caplog.at_level(logging.DEBUG, logger="linkfix.extract.markdown.walk"):
+    with caplog.at_level(logging.DEBUG, logger="linkfix.formats.markdown.walk"):
         assert walk.exact("zzz", None, "link target", 1) == (9, 9)
     assert "p.md:2: could not locate link target 'zzz'" in caplog.text
 

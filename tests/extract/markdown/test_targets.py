@@ -11,8 +11,8 @@ import pytest
 from markdown_it import MarkdownIt
 
 from linkfix.config import Config
-from linkfix.extract import extract_html, extract_markdown
-from linkfix.extract.markdown.targets import markdown_target
+from linkfix.formats import extract_html, extract_markdown
+from linkfix.formats.markdown.targets import markdown_target
 from linkfix.model import Dialect, LinkKind
 from linkfix.pipeline import run_check
 

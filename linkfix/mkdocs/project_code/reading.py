@@ -1,0 +1,275 @@
+"""What a project's own Python file can do to its site, read without running it.
+
+A MkDocs hook (`hooks:`) or a mkdocs-gen-files script is the project's code: a source check never
+runs it (only `--trust-project-code` does). Reading it tells which findings it could change, so
+that only those are `unverified` and everything else stays exact:
+- `events`: the MkDocs events it handles (`on_page_markdown`, `on_files`, ...);
+- `rewrites`: the page events whose result may differ from the text they are given (an event
+  that returns its argument unchanged on every path changes nothing: strings do not change);
+- `patterns`: what it looks for in a page's text, as regular expressions (its `re` patterns,
+  and the constant strings it replaces or tests for); None when one of its `re` patterns is not
+  a constant, or when it rewrites pages and looks for nothing (then any page may be touched);
+- `substitutions`: per page event it rewrites with, the literal patterns it only substitutes
+  (hook_substitutions), or None when it may change the text otherwise;
+- `names`: the file names and paths it spells (string constants, and f-strings as patterns:
+  `f"sample/{n}-bottles.md"` is `sample/.+-bottles\\.md`), which is what it can write.
+
+Modules the file imports from its own directory (as MkDocs puts it on `sys.path`) are read too.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .substitutions import Substitution, substitutions
+
+MAX_BYTES = 1_000_000  # a hook or script larger than this is not read (every finding it could touch is unverified)
+MAX_MODULES = 12  # the file and the local modules it imports, followed to this many files
+
+#: Events whose first argument is the page's text (Markdown or HTML) and whose result replaces it.
+TEXT_EVENTS = ("on_page_read_source", "on_page_markdown", "on_page_content", "on_post_page")
+#: Events in which files are added to the build, the docs or the site.
+FILE_EVENTS = ("on_startup", "on_config", "on_pre_build", "on_files", "on_post_build", "on_post_template")
+
+_RE_FUNCTIONS = frozenset({"sub", "subn", "compile", "match", "search", "fullmatch", "finditer", "findall", "split"})
+# String methods whose argument is what a rewrite looks for (`split`, `find` and the like parse
+# rather than decide what changes: reading them would make every page touched).
+_STR_SEARCHES = frozenset({"replace", "startswith", "endswith", "removeprefix", "removesuffix"})
+_PATH_LIKE = re.compile(r"[\w][\w.\-/]*")
+
+
+@dataclass(frozen=True, slots=True)
+class PythonReading:
+    path: Path
+    events: frozenset[str] = frozenset()
+    rewrites: frozenset[str] = frozenset()
+    patterns: tuple[str, ...] | None = ()
+    names: tuple[str, ...] = ()  # regular expressions for the paths it names
+    error: str = ""  # why it could not be read ('' when it was)
+    # event -> the literal patterns it only substitutes in its text, in order (None: it may change it otherwise)
+    substitutions: tuple[tuple[str, tuple[Substitution, ...] | None], ...] = ()
+
+    def substituted(self, event: str) -> tuple[Substitution, ...] | None:
+        """The literal substitutions `event` makes to its text, None when not proven to be only those."""
+        return dict(self.substitutions).get(event) if not self.error else None
+
+    def touches(self, text: str) -> bool:
+        """Whether a page event could change a page whose text is `text`."""
+        if not self.rewrites and not self.error:
+            return False
+        if self.error or self.patterns is None:
+            return True
+        return any(re.search(pattern, text, _OVER) for pattern in self.patterns)
+
+    def may_name(self, path: str) -> bool:
+        """Whether the file names `path` (see `names_match`); a file that could not be read may name any."""
+        return bool(self.error) or names_match(self.names, path)
+
+
+def names_match(names: tuple[str, ...], path: str) -> bool:
+    """Whether `path` (site- or docs-relative, no leading slash) is one of `names` (regular
+    expressions of paths): a name itself, a file so named in any directory, a file under a
+    directory so named or under the directory of a named file (`reference/SUMMARY.md`: the
+    code writes into `reference/`), or a shape of an f-string."""
+    path = path.strip("/")
+    if not path:
+        return False
+    base = path.rsplit("/", 1)[-1]
+    for name in names:
+        if re.fullmatch(name, path) or re.fullmatch(name, base) or re.match(name + "/", path):
+            return True
+        directory = name.rpartition("/")[0]  # a file the code writes there: it writes others beside it
+        if directory and re.match(directory + "/", path):
+            return True
+    return False
+
+
+# Patterns are matched more widely than the hook matches them (case, lines and dots as loose as
+# they go): a page the hook could touch must never be missed.
+_OVER = re.IGNORECASE | re.MULTILINE | re.DOTALL
+
+
+def read_python(path: Path, runs_as: tuple[tuple[str, str], ...] = ()) -> PythonReading:
+    """The reading of the Python file `path` (see the module docstring); `error` says why it
+    could not be read (then everything it could touch is touched). `runs_as`: (function, event)
+    for functions a plugin runs on an event they are not named as (mkdocs-simple-hooks'
+    `on_post_build: "docs.hooks:copy_get"`), read as if so named."""
+    files = [path]
+    trees: list[ast.Module] = []
+    for current in files:
+        try:
+            data = current.read_bytes()
+            if len(data) > MAX_BYTES:
+                raise ValueError(f"larger than {MAX_BYTES} bytes")
+            tree = ast.parse(data, str(current))
+        except (OSError, ValueError, SyntaxError) as exc:
+            if current == path:
+                return PythonReading(path=path, error=f"cannot be read ({type(exc).__name__}: {exc})")
+            continue
+        trees.append(tree)
+        for local in _local_imports(tree, current.parent):
+            if local not in files and len(files) < MAX_MODULES:
+                files.append(local)
+    if runs_as:
+        trees[0] = _named_as_events(trees[0], dict(runs_as))
+    reader = _Reader()
+    for tree in trees:
+        reader.constants(tree)
+    for tree in trees:
+        reader.visit(tree)
+    events = frozenset(node.name for node in trees[0].body if isinstance(node, ast.FunctionDef) and node.name.startswith("on_"))
+    rewrites = frozenset(node.name for node in trees[0].body
+                         if isinstance(node, ast.FunctionDef) and node.name in TEXT_EVENTS and _may_change(node))
+    unknown = reader.unknown or (bool(rewrites) and not reader.patterns)
+    return PythonReading(path=path, events=events, rewrites=rewrites, patterns=None if unknown else tuple(dict.fromkeys(reader.patterns)),
+                         names=tuple(dict.fromkeys(reader.names)),
+                         substitutions=tuple((event, substitutions(trees[0], event)) for event in sorted(rewrites)))
+
+
+def _named_as_events(tree: ast.Module, events: dict[str, str]) -> ast.Module:
+    """`tree` with each function of `events` renamed to the event it runs on (the caller makes
+    sure no other top-level function has that name)."""
+    body = [ast.FunctionDef(**{**{field: getattr(node, field) for field in node._fields}, "name": events[node.name]},
+                            lineno=node.lineno, col_offset=node.col_offset)
+            if isinstance(node, ast.FunctionDef) and node.name in events else node for node in tree.body]
+    return ast.Module(body=body, type_ignores=tree.type_ignores)
+
+
+def _local_imports(tree: ast.Module, directory: Path) -> list[Path]:
+    """Files of `directory` that `tree` imports (`import snippets`, `from helpers import x`)."""
+    found = []
+    for node in ast.walk(tree):
+        names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
+            [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+        for name in names:
+            candidate = directory / (name.split(".")[0] + ".py")
+            if candidate.is_file():
+                found.append(candidate)
+    return found
+
+
+def _may_change(function: ast.FunctionDef) -> bool:
+    """Whether a text event may return something other than the text it was given: a return of
+    another value than its first argument (never reassigned) or None."""
+    if not function.args.args:
+        return True
+    given = function.args.args[0].arg
+    for node in ast.walk(function):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.NamedExpr)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and t.id == given for target in targets for t in ast.walk(target)):
+                return True
+        if isinstance(node, ast.Return) and node.value is not None:
+            value = node.value
+            if not (isinstance(value, ast.Name) and value.id == given) and not (isinstance(value, ast.Constant) and value.value is None):
+                return True
+    return False
+
+
+class _Reader(ast.NodeVisitor):
+    def __init__(self) -> None:
+        self.strings: dict[str, list[str]] = {}  # a name -> the string constants assigned to it
+        self.patterns: list[str] = []
+        self.names: list[str] = []
+        self.unknown = False  # a regular expression is not a constant
+
+    def constants(self, tree: ast.Module) -> None:
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                value = _text(node.value)
+                for target in targets:
+                    if isinstance(target, ast.Name) and value is not None:
+                        self.strings.setdefault(target.id, []).append(value)
+
+    def _values(self, node: ast.expr) -> list[str] | None:
+        """The strings `node` can be: a constant, a name bound to constants only, else None."""
+        text = _text(node)
+        if text is not None:
+            return [text]
+        if isinstance(node, ast.Name) and node.id in self.strings:
+            return self.strings[node.id]
+        return None
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        if isinstance(node.value, str) and 1 < len(node.value) <= 200 and _PATH_LIKE.fullmatch(node.value) and node.value not in ("..",):
+            self.names.append(re.escape(node.value.strip("/").removeprefix("./")))
+
+    def visit_JoinedStr(self, node: ast.JoinedStr) -> None:
+        shape = _shape(node)
+        constant = "".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+        if shape and _PATH_LIKE.fullmatch(constant.lstrip("/")) and ("/" in constant or "." in constant):
+            self.names.append(shape)
+        # its constant parts are not names by themselves: not visited
+
+    def visit_Call(self, node: ast.Call) -> None:
+        function = node.func
+        if isinstance(function, ast.Attribute):
+            module = function.value
+            if isinstance(module, ast.Name) and module.id in ("re", "regex") and function.attr in _RE_FUNCTIONS and node.args:
+                self._pattern(node.args[0], regex=True)
+            elif function.attr in _STR_SEARCHES and node.args and not _is_path_call(module):
+                self._pattern(node.args[0], regex=False)
+        self.generic_visit(node)
+
+    def visit_Compare(self, node: ast.Compare) -> None:
+        for operator, right in zip(node.ops, node.comparators):
+            if isinstance(operator, (ast.In, ast.NotIn)) and _is_text_name(right):
+                self._pattern(node.left, regex=False)
+        self.generic_visit(node)
+
+    def _pattern(self, node: ast.expr, *, regex: bool) -> None:
+        values = self._values(node)
+        if values is None:
+            if isinstance(node, (ast.List, ast.Tuple, ast.Set)):  # `.startswith(("a", "b"))`
+                for item in node.elts:
+                    self._pattern(item, regex=regex)
+                return
+            # A pattern made at run time: any page may match. A replaced or tested string made at
+            # run time is most often a piece of what a pattern found (a helper rewriting a
+            # matched block): it adds no page of its own.
+            self.unknown = self.unknown or regex
+            return
+        for value in values:
+            if not value:
+                self.unknown = True  # searching for "" matches everything
+                continue
+            try:
+                re.compile(value if regex else re.escape(value), _OVER)
+            except re.error:
+                self.unknown = True
+                continue
+            self.patterns.append(value if regex else re.escape(value))
+
+
+def _text(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):  # "a" "b" split on lines, or "a" + "b"
+        left, right = _text(node.left), _text(node.right)
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def _shape(node: ast.JoinedStr) -> str:
+    """An f-string as a regular expression: its constant parts as written, each value `.+`."""
+    parts = []
+    for value in node.values:
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            parts.append(re.escape(value.value))
+        else:
+            parts.append(".+")
+    return "".join(parts).strip("/")
+
+
+def _is_path_call(node: ast.expr) -> bool:
+    """`os.path.x(...)`, `Path(...)`: a method of a path, not of a page's text."""
+    return isinstance(node, ast.Attribute) and node.attr == "path"
+
+
+def _is_text_name(node: ast.expr) -> bool:
+    """The right side of `"x" in text`: a name or attribute (a page's text), not a literal set."""
+    return isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call))
