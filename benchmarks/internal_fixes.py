@@ -56,7 +56,8 @@ from linkfix.check.local import LocalChecker  # noqa: E402
 from linkfix.config import Config  # noqa: E402
 from linkfix.formats.markdown import extract_markdown  # noqa: E402
 from linkfix.inputs.sources import Project  # noqa: E402
-from linkfix.mkdocs.config.mkdocs_yml import MkDocsProject, _TolerantLoader  # noqa: E402
+from linkfix.mkdocs.config.project import MkDocsProject  # noqa: E402
+from linkfix.mkdocs.config.yaml_file import _TolerantLoader  # noqa: E402
 from linkfix.mkdocs.structure.files import MkDocsFiles  # noqa: E402
 from linkfix.model import Evidence, Link, LinkResult, Page, Reason, Scope, Status  # noqa: E402
 from linkfix.recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE  # noqa: E402

@@ -33,7 +33,8 @@ from .config import Config
 from .errors import LinkfixError, NetworkDownError
 from .files.read import Unreadable, display_path, read_text
 from .inputs.sources import SKIP_DIRS, Project, outside_reason
-from .mkdocs.config.mkdocs_yml import MkDocsProject, read_mkdocs
+from .mkdocs.config.load import read_config
+from .mkdocs.config.project import MkDocsProject
 from .model import CheckResult, Document, Link, LinkResult, Page, Reason, Report, Scope, Status
 
 if TYPE_CHECKING:
@@ -207,7 +208,7 @@ def _setup_of(config_file: Path, trust_project_code: bool) -> MarkdownSetup | No
     from .mkdocs.pages.extract import announce, setup_of
 
     try:
-        setup = setup_of(replace(read_mkdocs(config_file), trust_project_code=trust_project_code))
+        setup = setup_of(replace(read_config(config_file), trust_project_code=trust_project_code))
     except LinkfixError as exc:
         log.debug("%s: %s", config_file, exc)
         return None

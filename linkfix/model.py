@@ -451,6 +451,8 @@ class Report:
     # Links checked whose results are not in `results`, by status: a run whose reports list
     # only problems keeps no record of a working internal link (check.gather.ONLY_COUNTED).
     counted: Mapping[Status, int] = field(default_factory=dict)
+    # Whose rules resolved the links, for a MkDocs-family project: "Zensical's rules (zensical.toml)".
+    rules: str = ""
 
     def __repr__(self) -> str:
         return f"Report(results=<{self.total} links>, files={self.files}, root={self.root!r})"

@@ -232,7 +232,17 @@ async def check_documents(
         duration=round(time.time() - started, 3),
         files=len(pages),
         errors=tuple(errors),
+        rules=_rules(project),
     )
+
+
+def _rules(project: Project) -> str:
+    """"Zensical's rules (zensical.toml)": whose rules resolved a family project's links."""
+    mk = project.mkdocs
+    if mk is None:
+        return ""
+    name = mk.dialect.name
+    return f"{name}{chr(39) if name.endswith('s') else chr(39) + 's'} rules ({mk.generator_why or mk.config_file.name})"
 
 
 @types.coroutine
@@ -260,9 +270,11 @@ def resolve_links(rel: str, doc: Document, local: LocalChecker, ignores: Ignores
     # A macros template's target is checked as each value it renders to from the project's data.
     if local.templates is not None:
         links = local.templates.links(local.project.root / rel, doc)
+    # (Zensical rewrites raw HTML links as it does Markdown ones: mkdocs.config.dialect.)
+    raw_as_written = not (local.project.mkdocs is not None and local.project.mkdocs.dialect.rewrites_raw_html)
     targets = [_not_checked(link) if link.unverified else
                resolve(f"http://{link.url}" if link.kind is LinkKind.BARE and is_gfm_www(link.url) else decode(link),
-                       link.kind is LinkKind.HTML and link.span.start != link.span.end) for link in links]
+                       raw_as_written and link.kind is LinkKind.HTML and link.span.start != link.span.end) for link in links]
     if ignores.patterns or doc.silenced:
         targets = [ignores.target(link, target, doc.silenced) for link, target in zip(links, targets, strict=True)]
     return links, targets

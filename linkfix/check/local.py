@@ -33,13 +33,15 @@ from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..mkdocs.made import TRUST_HINT
 from ..mkdocs.structure.links import MkDocsLinks
 from ..model import CheckResult, Page, Reason, Scope, Status, id_key
-from .site import SitePlace
+from .site import Deployments, SitePlace
 
 if TYPE_CHECKING:  # imported by the runs that render templates: it brings in the MkDocs extraction
     from ..formats.host_redirects import HostRedirect
+    from ..mkdocs.config.project import MkDocsProject
     from ..mkdocs.plugins.macros import TemplateTargets
 
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
+_READ_THE_DOCS = re.compile(r"https?://[^/]+\.(?:readthedocs\.io|readthedocs-hosted\.com|rtfd\.io)(?:[:/]|$)", re.IGNORECASE)
 # Fragments every browser honours without a matching id.
 _IMPLICIT_FRAGMENTS = frozenset({"", "top"})
 _PAGE_SUFFIXES = MARKDOWN_SUFFIXES | {".html", ".htm", ".xhtml"}
@@ -86,7 +88,8 @@ class LocalChecker:
         self.load_page = load_page  # extracts a target page that was not among the inputs
         site_url = project.mkdocs.site_url if project.mkdocs else project.site_url
         self.site = SitePlace(site_url, config.base_url, self._has_directory, serves=self._serves,
-                              versioned=bool(project.mkdocs and project.mkdocs.versioned))
+                              versioned=bool(project.mkdocs and project.mkdocs.versioned),
+                              deployments=_deployments(project.mkdocs, site_url or config.base_url))
         self.site_path_prefix = self.site.path_prefix  # stripped from root-relative links ('docs/')
         files = project.mkdocs_files
         self.mkdocs_links = MkDocsLinks(files, project.site_files) if files is not None else None
@@ -260,6 +263,10 @@ class LocalChecker:
             found = links.serve(path.lstrip("/"), root_relative=as_written or not links.mkdocs.absolute_links_to_docs)
         else:
             found = links.follow(path, page_rel)
+        if not as_written and named.startswith("../") and posixpath.splitext(path)[1].lower() in MARKDOWN_SUFFIXES:
+            # A markdown source outside docs_dir is no page of the site, whatever its host serves
+            # (MkDocs leaves the link as written; Zensical rewrites it to a page URL it never builds).
+            return self._broken(named + suffix, fragment, f"{named} is outside docs_dir: no page of the built site")
         if found.climbs:
             return self._internal(found.built, path.endswith("/"), fragment, page_rel, detail=found.broken)
         if found.path:
@@ -523,6 +530,20 @@ class LocalChecker:
         if ids is None:
             return True  # unreadable target: its own read error is reported elsewhere
         return fragment in ids or unquote(fragment) in ids
+
+
+def _deployments(mk: MkDocsProject | None, site_url: str) -> Deployments | None:
+    """What a family project says is deployed beside its build (None: no project to ask)."""
+    if mk is None:
+        return None
+    prefix = site_url if site_url.endswith("/") else site_url + "/"
+    rels = [url[len(prefix):].partition("#")[0].partition("?")[0] for url in mk.named_urls if site_url and url.startswith(prefix)]
+    named = frozenset(rel.rsplit("/", 1)[0] + "/" for rel in rels if "/" in rel)  # the directory each names
+    languages = any(plugin.split("/")[-1] in ("i18n", "static-i18n") for plugin in mk.plugins)
+    # Read the Docs serves every version and language of a project beside each other (/en/latest/).
+    read_the_docs = bool(_READ_THE_DOCS.match(site_url)) or any(
+        (mk.config_file.parent / name).is_file() for name in (".readthedocs.yaml", ".readthedocs.yml"))
+    return Deployments(versioned=mk.versioned or read_the_docs, languages=languages or read_the_docs, named=named)
 
 
 def _ids_listed(ids: frozenset[str] | None, fragment: str) -> str:

@@ -4,6 +4,15 @@ The site's URL (MkDocs' `site_url`, a built site's inferred one, else `base_url`
 prefix root-relative links carry (`/en/stable/x` is `x` with base `https://h/en/stable/`), the
 full URLs that are the site's own, and what lies beside the build on the same host (another
 language, a version, an API reference, an organisation's other project sites).
+
+What lies beside the build under the site's URL is decided by evidence when the project is
+known (a MkDocs-family config: `Deployments`): mike's versions, an i18n plugin's languages, Read
+the Docs' versions and languages, an organisation's Pages root, or URLs the config itself names
+on the site's host (a nav entry or an `extra` link to `/api/`). Without any, a path under the site's URL that the build lacks is
+this build's to have, and broken. (A URL outside the site's path, `/pricing/` beside
+`/docs/`, is another site's page on the host: checked as an external URL when online.) For a tree linkfix
+knows nothing of (plain markdown, a built site), directories named like a language or a
+version, and paths below a directory the build lacks, are taken to be beside it.
 """
 
 from __future__ import annotations
@@ -11,15 +20,26 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
 # A top-level directory named like a language (zh, pt-BR, zh-hant) or a version (mike: 1.2, v2, latest).
 _LANGUAGE_OR_VERSION = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?|v?[0-9]+(?:\.[0-9]+)*(?:\.x)?|latest|stable|dev|main|master|next|nightly|preview")
 _PAGES_HOST = re.compile(r"https?://[^/:]+\.(?:github\.io|gitlab\.io)(?::\d+)?$", re.IGNORECASE)
 
 
+@dataclass(frozen=True, slots=True)
+class Deployments:
+    """What a known project says is deployed beside its build on the same host."""
+
+    versioned: bool = False  # mike: each version in a directory of the site
+    languages: bool = False  # an i18n plugin: a build per language
+    named: frozenset[str] = frozenset()  # site-relative directories of URLs the config names (`api/python/stable/`)
+
+
 class SitePlace:
     def __init__(self, site_url: str, base_url: str, has_directory: Callable[[str], bool], *,
-                 serves: Callable[[str], bool] = lambda path: False, versioned: bool = False) -> None:
+                 serves: Callable[[str], bool] = lambda path: False, versioned: bool = False,
+                 deployments: Deployments | None = None) -> None:
         self.prefixes = [p for p in (base_url, site_url) if p]
         self.url = site_url or base_url
         self.path_prefix = _url_path(self.url)  # stripped from root-relative links ('docs/')
@@ -34,6 +54,7 @@ class SitePlace:
         # its host with the organisation's project sites, each at its first directory
         # (`/griffe/`): a first directory the build does not have is another project's site.
         self.hosts_project_sites = not self.path_prefix and bool(_PAGES_HOST.match(self.origin))
+        self.deployments = deployments
 
     def relative(self, url: str) -> str | None:
         """Site-relative form (no leading slash) of an http(s) URL under base_url/site_url, else None."""
@@ -59,6 +80,11 @@ class SitePlace:
         segments = [s for s in path.split("/") if s]
         if any(s in (".", "..") for s in segments):
             return False
+        known = self.deployments
+        if known is not None and any(path.startswith(named) for named in known.named):
+            return not self.serves(path) and not self.has_directory(path.rstrip("/"))
+        if known is not None and not (known.versioned or known.languages or self.hosts_project_sites):
+            return False  # nothing says another deployment shares the host: the build's to have
         directories = segments if path.endswith("/") else segments[:-1]
         if self.versioned and len(segments) == 1 and not path.endswith("/") and posixpath.splitext(segments[0])[1] \
                 and not self.serves(path):

@@ -363,10 +363,10 @@ def run_program(working_tree: str | None = None) -> NoReturn:
 
 def _search_dir(args: argparse.Namespace) -> Path | None:
     """Where to look for linkfix.yml: the working directory, or a mkdocs.yml's directory."""
-    from ..mkdocs.config.mkdocs_yml import MKDOCS_NAMES  # here: `linkfix --version` needs no YAML reader
+    from ..mkdocs.config.dialect import CONFIG_NAMES  # here: `linkfix --version` needs no YAML reader
 
     inputs = getattr(args, "inputs", None) or []
-    if len(inputs) == 1 and Path(inputs[0]).name in MKDOCS_NAMES:
+    if len(inputs) == 1 and Path(inputs[0]).name in CONFIG_NAMES:
         directory = Path(inputs[0]).parent
         if any((directory / name).is_file() for name in ("linkfix.yml", "linkfix.yaml", ".linkfix.yml")):
             return directory

@@ -25,6 +25,7 @@ from .types import (
     Days,
     Duration,
     Fraction,
+    GeneratorName,
     HeaderValue,
     HostName,
     HostSettings,
@@ -72,6 +73,8 @@ class Config:
     base_url: OptionalHttpUrl = _key("", INPUT, "URL the site is published at; links under it are checked as local files")
     exclude_path: list[str] = _key(list, INPUT, "regex of paths not to read (repeatable)", factory=True)
     gitignore: bool = _key(True, INPUT, "skip files matched by .gitignore (a directory named as an input is never hidden)")
+    generator: GeneratorName = _key("auto", INPUT, "which generator builds the site, for its rules: mkdocs, properdocs, zensical, "
+                                    "or auto (the config's name, then the build steps and dependencies that name one)")
     trust_project_code: bool = _key(False, INPUT, "let rendering run the checked project's own code, as `mkdocs build` does "
                                     "(YAML tags that call functions, extensions and names imported from the working tree); "
                                     "only for a repository you trust. Command line only, never from a config file")

@@ -21,7 +21,8 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..files.read import Unreadable, display_path, read_text
-from ..mkdocs.config.mkdocs_yml import MKDOCS_NAMES, _read_chain
+from ..mkdocs.config.dialect import CONFIG_NAMES
+from ..mkdocs.config.load import read_config_data
 
 log = logging.getLogger(__name__)
 
@@ -44,12 +45,12 @@ def site_url_of(site: Path, top: Path | None) -> SiteUrl | None:
 def _from_config(site: Path, top: Path | None) -> SiteUrl | None:
     real = site.resolve()
     for directory in [real, *real.parents]:
-        for name in MKDOCS_NAMES:
+        for name in CONFIG_NAMES:
             config = directory / name
             if not config.is_file():
                 continue
             try:
-                data = _read_chain(config)
+                data = read_config_data(config)
             except InputError as exc:
                 log.debug("%s: %s", config, exc)
                 continue

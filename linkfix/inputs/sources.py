@@ -20,7 +20,9 @@ from ..errors import InputError
 from ..files.containment import git_top
 from ..files.gitignore import Ignores, gitignores_above, ignored, read_gitignore
 from ..files.read import display_path
-from ..mkdocs.config.mkdocs_yml import MKDOCS_NAMES, MkDocsProject, is_mkdocs_config, read_mkdocs
+from ..mkdocs.config.dialect import CONFIG_NAMES
+from ..mkdocs.config.load import is_config, read_config
+from ..mkdocs.config.project import MkDocsProject
 
 if TYPE_CHECKING:
     from ..mkdocs.structure.files import MkDocsFiles
@@ -117,27 +119,27 @@ def collect(inputs: list[str], config: Config) -> Project:
     """Turn command-line inputs into a Project, or raise InputError with a clear message
     (also when there is nothing to read: a check of zero files proves nothing)."""
     if not inputs:
-        raise InputError("nothing to check: give a directory, files, or a mkdocs.yml")
+        raise InputError("nothing to check: give a directory, files, or a mkdocs.yml or zensical.toml")
     paths = [Path(i) for i in inputs]
     for p in paths:
         if not p.exists() and not p.is_symlink():
             raise InputError(f"no such file or directory: {p}")
     excluded = [re.compile(p) for p in config.exclude_path]
 
-    if len(paths) == 1 and paths[0].is_file() and is_mkdocs_config(paths[0]):
-        return _mkdocs_project(read_mkdocs(paths[0]), config, excluded)
+    if len(paths) == 1 and paths[0].is_file() and is_config(paths[0]):
+        return _mkdocs_project(read_config(paths[0], generator=config.generator), config, excluded)
     for p in paths:
-        if p.is_file() and p.suffix.lower() in (".yml", ".yaml"):
-            if is_mkdocs_config(p):
-                raise InputError(f"{p}: a MkDocs config is checked on its own: give it as the only input")
-            raise InputError(f"{p}: not a MkDocs config (no site_name, docs_dir, nav, theme or plugins, INHERIT followed) "
-                             "and not a documentation file")
+        if p.is_file() and p.suffix.lower() in (".yml", ".yaml", ".toml"):
+            if is_config(p):
+                raise InputError(f"{p}: a MkDocs or Zensical config is checked on its own: give it as the only input")
+            raise InputError(f"{p}: not a MkDocs or Zensical config (no site_name, docs_dir, nav, theme or plugins, "
+                             "INHERIT followed; for TOML, in its [project] table) and not a documentation file")
 
     file_list = all(not p.is_dir() for p in paths)
     if not config.root_dir:
         # Pages, or directories, of a MkDocs project's docs_dir (what pre-commit passes, or
         # `linkfix check docs`): checked by MkDocs' rules, as the site that is published from them.
-        mk = enclosing_mkdocs(paths)
+        mk = enclosing_mkdocs(paths, generator=config.generator)
         if mk is not None:
             return _mkdocs_project(mk, config, excluded, given=_files_of(paths, mk, excluded, config))
     if config.root_dir:
@@ -220,6 +222,8 @@ def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[re.Pattern
     from ..mkdocs.structure.files import MkDocsFiles
 
     mk = replace(mk, trust_project_code=config.trust_project_code)
+    for note in mk.notes:
+        log.warning("%s", note)
     root = (Path(config.path(config.root_dir)) if config.root_dir else mk.docs_dir).resolve()
     # What MkDocs itself builds from: the project directory (docs/index.md -> ../README.md
     # is a common idiom), or wider when docs_dir or root_dir is set outside it.
@@ -262,24 +266,25 @@ def _files_of(paths: list[Path], mk: MkDocsProject, excluded: list[re.Pattern[st
     return files
 
 
-def enclosing_mkdocs(paths: list[Path]) -> MkDocsProject | None:
-    """The MkDocs project whose docs_dir holds every one of `paths` (files or directories), looked for from
-    their common directory up to the git work tree's top: what pre-commit passes is then
-    checked by MkDocs' rules."""
+def enclosing_mkdocs(paths: list[Path], *, generator: str = "") -> MkDocsProject | None:
+    """The family project whose docs_dir holds every one of `paths` (files or directories), looked
+    for from their common directory up to the git work tree's top, each directory's configs in the
+    order the generators read them (CONFIG_NAMES): what pre-commit passes is then checked by its
+    generator's rules."""
     real = [Path(os.path.realpath(p)) for p in paths]
     current = Path(os.path.commonpath([p.parent for p in real]))
     top = git_top(current)
     while True:
-        for name in MKDOCS_NAMES:
+        for name in CONFIG_NAMES:
             config = current / name
             if config.is_file():
                 try:
-                    mk = read_mkdocs(config)
+                    mk = read_config(config, generator=generator)
                 except InputError as exc:
                     log.warning("not using %s for the files given: %s", config, exc)
                     continue
                 if all(p.is_relative_to(mk.docs_dir) for p in real):
-                    log.info("the files are in the docs_dir of %s: checked by MkDocs' rules", config)
+                    log.info("the files are in the docs_dir of %s: checked by %s's rules", config, mk.dialect.name)
                     return mk
         if current == top or current.parent == current:
             return None

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from .build_steps.gitignored import ignored_docs_dirs
 from .build_steps.scripted import scripted_docs_files
-from .config.mkdocs_yml import MkDocsProject
+from .config.project import MkDocsProject
 from .project_code.reading import FILE_EVENTS, MAX_BYTES, PythonReading, names_match, read_python
 from .project_code.substitutions import first_change
 
@@ -274,7 +274,7 @@ def _monorepo(mk: MkDocsProject, made: BuildMade) -> None:
 
 def _monorepo_project(config: Path, shown: str, made: BuildMade) -> None:
     from ..files.yamlfile import YamlRefused, read_yaml
-    from .config.mkdocs_yml import _TolerantLoader
+    from .config.yaml_file import _TolerantLoader
 
     try:
         data = read_yaml(config, _TolerantLoader)

@@ -158,6 +158,8 @@ class Report(_Struct, omit_defaults=True):
     pages: Annotated[dict[str, Page], _doc("The pages that hold links, by source path.")]
     links: list[Link]
     archive_deferred: Annotated[Count, _doc("Broken links (dead URLs) whose archive lookup was deferred to a later run (left out when 0).")] = 0
+    rules: Annotated[str, _doc("Whose rules resolved the links of a MkDocs-family project, and what said so "
+                               "(\"Zensical's rules (zensical.toml)\"; left out for other inputs).")] = ""
 
 
 def json_schema() -> dict[str, Any]:

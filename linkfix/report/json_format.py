@@ -124,6 +124,7 @@ def _head(report: Report) -> doc.Report:
         pages=pages,
         links=[],
         archive_deferred=report.archive_deferred,
+        rules=report.rules,
     )
 
 
@@ -332,6 +333,7 @@ def _report(document: doc.Report) -> Report:
         duration=document.duration,
         files=document.files,
         errors=tuple(document.errors),
+        rules=document.rules,
     )
 
 

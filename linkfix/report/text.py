@@ -129,6 +129,8 @@ def summarize(report: Report) -> str:
     noun = "link" if total == 1 else "links"
     files = "file" if report.files == 1 else "files"
     text = f"{total} {noun} in {report.files} {files}"
+    if report.rules:
+        text += f", by {report.rules}"
     if parts:
         text += ": " + ", ".join(parts)
     if report.errors:

@@ -7,7 +7,7 @@ import pytest
 from linkfix.check.local import LocalChecker
 from linkfix.config import Config
 from linkfix.inputs.sources import Project
-from linkfix.mkdocs.config.mkdocs_yml import MkDocsProject
+from linkfix.mkdocs.config.project import MkDocsProject
 from linkfix.model import Page, Scope, Status
 
 

@@ -28,7 +28,7 @@ async def results(tmp_path: Path, files: dict[str, str], *, config: str = "mkdoc
     write(tmp_path, files)
     report = await run_check([str(tmp_path / config)], Config(offline=True, cache=False, **settings))
     return {("html",) * (r.link.kind is LinkKind.HTML) + (Path(r.link.span.path).relative_to(tmp_path / "docs").as_posix(), r.link.url): r.result
-            for r in report.results}
+            for r in report.results if Path(r.link.span.path).is_relative_to(tmp_path / "docs")}  # (nav entries: in mkdocs.yml)
 
 
 def status(result):
@@ -152,17 +152,34 @@ async def test_a_meta_refresh_to_a_missing_page_is_broken(tmp_path):
 
 
 # -- URLs under site_url that this build does not hold --------------------------------------------------
+LINKS_BESIDE = ("[zh](https://docs.example.org/zh/) [zh2](https://docs.example.org/zh/tutorial/) "
+                "[py](https://docs.example.org/api/python/stable/x.html) [gone](https://docs.example.org/removed-page/) "
+                "[b](https://docs.example.org/b/#section) [root](/es/features/)\n")
 SITE = {
     **PAGES, "docs/api/index.md": "# API\n",
     "mkdocs.yml": "site_name: X\nsite_url: https://docs.example.org/\n",
-    "docs/a.md": ("# A\n\n[zh](https://docs.example.org/zh/) [zh2](https://docs.example.org/zh/tutorial/) "
-                  "[py](https://docs.example.org/api/python/stable/x.html) [gone](https://docs.example.org/removed-page/) "
-                  "[b](https://docs.example.org/b/#section) [root](/es/features/)\n"),
+    "docs/a.md": "# A\n\n" + LINKS_BESIDE,
+}
+# The same site, saying what is deployed beside it: a build per language (an i18n plugin) and an
+# API reference the nav links to on the site's host.
+SITE_SAYS = {
+    **SITE, "mkdocs.yml": ("site_name: X\nsite_url: https://docs.example.org/\nplugins:\n  - i18n\n"
+                           "nav:\n  - A: a.md\n  - Python API: https://docs.example.org/api/python/stable/\n"),
 }
 
 
-async def test_urls_beside_the_build_are_not_broken_offline(tmp_path):
+async def test_urls_under_the_site_url_the_build_lacks_are_broken_when_nothing_says_another_deployment_serves_them(tmp_path):
+    """Issue 44.6: a single deployment's missing pages were excluded as "another language, version
+    or deployment" because their first directory was named like a language or went deeper."""
     got = await results(tmp_path, SITE)
+    for url in ("https://docs.example.org/zh/", "https://docs.example.org/zh/tutorial/",
+                "https://docs.example.org/api/python/stable/x.html", "/es/features/", "https://docs.example.org/removed-page/"):
+        assert got[("a.md", url)].status is Status.BROKEN, url
+    assert got[("a.md", "https://docs.example.org/b/#section")].status is Status.OK
+
+
+async def test_urls_beside_the_build_are_not_broken_offline_where_the_project_says_so(tmp_path):
+    got = await results(tmp_path, SITE_SAYS)
     for url in ("https://docs.example.org/zh/", "https://docs.example.org/zh/tutorial/",
                 "https://docs.example.org/api/python/stable/x.html", "/es/features/"):
         assert status(got[("a.md", url)]) == (Status.EXCLUDED, "outside-build"), url
@@ -171,7 +188,7 @@ async def test_urls_beside_the_build_are_not_broken_offline(tmp_path):
 
 
 def test_urls_beside_the_build_are_external_urls_online(tmp_path):
-    write(tmp_path, SITE)
+    write(tmp_path, SITE_SAYS)
     config = Config(cache=False)
     project = collect([str(tmp_path / "mkdocs.yml")], config)
     checker = LocalChecker(project, config, {}, lambda rel: None)
@@ -329,3 +346,11 @@ async def test_a_docs_file_a_build_step_of_the_repository_writes_is_unverified(t
     assert got["other.md"].status is Status.BROKEN
     nav = {r.link.url: r.result.status for r in report.results if r.link.anchor_text == "nav entry"}
     assert nav == {"index.md": Status.OK, "changelog.md": Status.UNVERIFIED, "missing.md": Status.BROKEN}
+
+
+async def test_read_the_docs_serves_other_versions_beside_the_build(tmp_path):
+    got = await results(tmp_path, {
+        **PAGES, "mkdocs.yml": "site_name: X\nsite_url: https://proj.readthedocs.io/\n",
+        "docs/a.md": "# A\n\n[latest](https://proj.readthedocs.io/en/latest/b/) [v2](https://proj.readthedocs.io/en/support-v2/x.html)\n"})
+    for url in ("https://proj.readthedocs.io/en/latest/b/", "https://proj.readthedocs.io/en/support-v2/x.html"):
+        assert status(got[("a.md", url)]) == (Status.EXCLUDED, "outside-build"), url

@@ -120,7 +120,7 @@ def test_a_link_the_redirect_maps_send_to_a_fragment_waits_for_that_page():
     from linkfix.check.gather import Gathered
     from linkfix.check.local import Target
     from linkfix.inputs.sources import Project
-    from linkfix.mkdocs.config.mkdocs_yml import MkDocsProject
+    from linkfix.mkdocs.config.project import MkDocsProject
     from linkfix.model import Link, LinkKind, Page, Span
 
     mk = MkDocsProject(config_file=Path("/p/mkdocs.yml"), docs_dir=Path("/site"), redirects={"old.md": "b.md#here"})

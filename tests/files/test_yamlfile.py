@@ -102,7 +102,7 @@ DOCUMENTS = [
 
 @pytest.mark.parametrize("text", DOCUMENTS)
 def test_libyaml_events_read_as_pyyaml_alone_reads(text, monkeypatch):
-    from linkfix.mkdocs.config.mkdocs_yml import _TolerantLoader
+    from linkfix.mkdocs.config.yaml_file import _TolerantLoader
 
     if yaml.__with_libyaml__:  # (PyYAML's wheels have it) the quick reader is the one read first
         assert yamlfile.with_libyaml(_TolerantLoader) is not _TolerantLoader
@@ -134,7 +134,7 @@ def test_a_plain_markdown_page_with_hostile_front_matter_keeps_its_links():
 def test_libyaml_marks_count_characters_as_pyyaml_does():
     """The nav's spans come from the nodes' marks (inputs/mkdocs_nav): the same with either
     reader, astral characters included."""
-    from linkfix.mkdocs.config.mkdocs_yml import _TolerantLoader
+    from linkfix.mkdocs.config.yaml_file import _TolerantLoader
 
     text = "site_name: é✓ünï 😀\nnav:\n  - Hömé 😀: index.md\n  - \"quoted é\": a/b.md\n  - 'x': [c.md, d.md]\n"
 

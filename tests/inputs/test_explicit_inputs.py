@@ -53,7 +53,7 @@ def test_a_config_not_named_mkdocs_yml_is_read_as_one(tmp_path, monkeypatch):
 
 def test_a_yaml_file_that_is_not_a_mkdocs_config_is_refused(tmp_path, monkeypatch):
     write(tmp_path, {"other.yml": "repos: []\n", "docs/index.md": "# x\n"})
-    with pytest.raises(InputError, match="not a MkDocs config"):
+    with pytest.raises(InputError, match="not a MkDocs or Zensical config"):
         collect([str(tmp_path / "other.yml")], Config())
 
 

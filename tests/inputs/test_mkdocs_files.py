@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from linkfix.mkdocs.config.mkdocs_yml import MkDocsProject
+from linkfix.mkdocs.config.project import MkDocsProject
 from linkfix.mkdocs.structure.files import MkDocsFiles
 
 DOCS = ["index.md", "a.md", "guide/index.md", "guide/README.md", "about/README.md", "img/x.png",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
-from linkfix.mkdocs.config.mkdocs_yml import PythonCall, PythonName, read_mkdocs
+from linkfix.mkdocs.config.load import read_config
+from linkfix.mkdocs.config.values import PythonCall, PythonName
 
 
 def write(tmp_path, text: str, name: str = "mkdocs.yml"):
@@ -40,7 +41,7 @@ def test_extensions_and_configs_are_assembled_as_mkdocs_does(tmp_path):
     from mkdocs.config import load_config
 
     config = write(tmp_path, CONFIG)
-    project = read_mkdocs(config)
+    project = read_config(config)
     assert project.markdown_extensions == ("toc", "tables", "fenced_code", "admonition", "pymdownx.superfences", "attr_list")
     assert project.mdx_configs["toc"] == {"separator": "_"}  # the last config given for a name wins
     fence = project.mdx_configs["pymdownx.superfences"]["custom_fences"][0]
@@ -55,7 +56,7 @@ def test_extensions_and_configs_are_assembled_as_mkdocs_does(tmp_path):
 
 
 def test_python_values_are_kept_as_names_not_imported(tmp_path):
-    project = read_mkdocs(write(tmp_path, """\
+    project = read_config(write(tmp_path, """\
         site_name: x
         markdown_extensions:
           - toc:
@@ -73,7 +74,7 @@ def test_relative_paths_and_inherited_lists(tmp_path):
         markdown_extensions:
           - footnotes
         """, "base.yml")
-    project = read_mkdocs(write(tmp_path, """\
+    project = read_config(write(tmp_path, """\
         INHERIT: base.yml
         markdown_extensions:
           - pymdownx.snippets:
@@ -84,6 +85,6 @@ def test_relative_paths_and_inherited_lists(tmp_path):
 
 
 def test_no_markdown_settings_means_mkdocs_builtins(tmp_path):
-    project = read_mkdocs(write(tmp_path, "site_name: x\n"))
+    project = read_config(write(tmp_path, "site_name: x\n"))
     assert project.markdown_extensions == ("toc", "tables", "fenced_code")
     assert project.mdx_configs == {} and project.plugins == () and not project.renders_templates

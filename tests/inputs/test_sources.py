@@ -5,7 +5,7 @@ import pytest
 from linkfix.config import Config
 from linkfix.errors import InputError
 from linkfix.inputs.sources import collect
-from linkfix.mkdocs.config.mkdocs_yml import read_mkdocs
+from linkfix.mkdocs.config.load import read_config
 
 
 def names(project, base):
@@ -64,7 +64,7 @@ def test_mkdocs_project_reads_settings_and_tolerates_python_tags(tmp_path):
         "markdown_extensions:\n  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
         "plugins:\n  - search\n  - redirects:\n      redirect_maps:\n        old.md: index.md\n"
     )
-    mk = read_mkdocs(tmp_path / "mkdocs.yml")
+    mk = read_config(tmp_path / "mkdocs.yml")
     assert mk.site_url == "https://example.org/proj/"
     assert mk.use_directory_urls is False
     assert mk.nav_files == frozenset({"index.md"})
@@ -77,13 +77,13 @@ def test_mkdocs_project_reads_settings_and_tolerates_python_tags(tmp_path):
 def test_mkdocs_with_missing_docs_dir_names_it(tmp_path):
     (tmp_path / "mkdocs.yml").write_text("site_name: X\ndocs_dir: nowhere\n")
     with pytest.raises(InputError, match="docs_dir 'nowhere' is not a directory"):
-        read_mkdocs(tmp_path / "mkdocs.yml")
+        read_config(tmp_path / "mkdocs.yml")
 
 
 def test_mkdocs_invalid_yaml_is_reported(tmp_path):
     (tmp_path / "mkdocs.yml").write_text("site_name: [\n")
     with pytest.raises(InputError, match="not valid YAML"):
-        read_mkdocs(tmp_path / "mkdocs.yml")
+        read_config(tmp_path / "mkdocs.yml")
 
 
 def test_a_sphinx_tree_beside_a_readme_is_said_not_read(tmp_path, monkeypatch, caplog):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..config.mkdocs_yml import EnvValue, PythonCall, PythonName
+from ..config.values import EnvValue, PythonCall, PythonName
 from . import imports
 
 _PYTHON_NAME_KEY = "!!python/name"

@@ -65,10 +65,10 @@ SAFE_NAMES: dict[tuple[str, str], frozenset[str]] = {
     ("pymdownx.blocks.tab", "slugify"): _SLUG_FUNCTIONS,
     ("pymdownx.emoji", "emoji_index"): frozenset({
         "pymdownx.emoji.twemoji", "pymdownx.emoji.gemoji", "pymdownx.emoji.emojione",
-        "material.extensions.emoji.twemoji", "materialx.emoji.twemoji"}),
+        "material.extensions.emoji.twemoji", "materialx.emoji.twemoji", "zensical.extensions.emoji.twemoji"}),
     ("pymdownx.emoji", "emoji_generator"): frozenset({
         "pymdownx.emoji.to_png", "pymdownx.emoji.to_svg", "pymdownx.emoji.to_png_sprite", "pymdownx.emoji.to_svg_sprite",
-        "pymdownx.emoji.to_alt", "material.extensions.emoji.to_svg", "materialx.emoji.to_svg"}),
+        "pymdownx.emoji.to_alt", "material.extensions.emoji.to_svg", "materialx.emoji.to_svg", "zensical.extensions.emoji.to_svg"}),
     ("pymdownx.superfences", "custom_fences.format"): _FENCE_FORMATS,
     ("pymdownx.superfences", "custom_fences.validator"): _FENCE_VALIDATORS,
     ("pymdownx.inlinehilite", "custom_inline.format"): frozenset({"pymdownx.arithmatex.arithmatex_inline_format"}),

@@ -42,12 +42,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..config.mkdocs_yml import MKDOCS_BUILTIN_EXTENSIONS, MKDOCS_NAMES, MkDocsProject
+from ..config.dialect import CONFIG_NAMES, MKDOCS_BUILTIN_EXTENSIONS
+from ..config.project import MkDocsProject
 from ..made import PageRewriter, hook_rewriters, simple_hook_targets
 from ..plugins.markdown_exec import BUILD_TIME_CLASS, EXEC_PLUGINS, add_exec_fences, remember_extensions
 from ..plugins.mkdocstrings import autodoc_settings
 from . import imports
-from .config_values import distribution, import_names, import_value, named, plain, python_names, tagged
+from .config_values import Unimportable, distribution, import_names, import_value, named, plain, python_names, tagged
 from .own import (
     AUTOREFS_EXTENSION,
     AUTOREFS_PLUGINS,
@@ -188,8 +189,12 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         if (name, key) in HARMLESS_OPTIONS:
             problems[:] = [problem for problem in problems if problem not in said]
             notes += [f"{problem} (it makes no link and no id)" for problem in said]
-            configs[name].update({option: import_value(value, trusted=False) for option, value in HARMLESS_OPTIONS[(name, key)].items()})
-            if key == "emoji_index" and str(named(setup.configs()[name][key])).startswith("material."):
+            for option, value in HARMLESS_OPTIONS[(name, key)].items():
+                try:
+                    configs[name][option] = import_value(value, trusted=False)
+                except Unimportable:  # the project's tree shadows the extension's package: left out, said below
+                    continue
+            if key == "emoji_index" and str(named(setup.configs()[name][key])).startswith(("material.", "zensical.")):
                 names.append(MATERIAL_ICONS_EXTENSION)  # its icons write no text: nor in a heading's id
         elif "slugify" in key:
             unsure.append(f"{name}'s {key}")
@@ -360,13 +365,13 @@ def markdown_setup_for(file: Path, *, trust_project_code: bool = False) -> Markd
 def _project_in(directory: Path, trust_project_code: bool) -> tuple[Path, MarkdownSetup] | None:
     """(docs_dir, setup) of the MkDocs config in `directory`, if it has a readable one."""
     from ...errors import LinkfixError
-    from ..config.mkdocs_yml import read_mkdocs
+    from ..config.load import read_config
 
-    for name in MKDOCS_NAMES:
+    for name in CONFIG_NAMES:
         config = directory / name
         if config.is_file():
             try:
-                project = read_mkdocs(config)
+                project = read_config(config)
             except LinkfixError as exc:
                 log.debug("%s: not read as a MkDocs config: %s", config, exc)
                 return None

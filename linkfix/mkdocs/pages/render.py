@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from ..config.mkdocs_yml import MKDOCS_BUILTIN_EXTENSIONS
+from ..config.dialect import MKDOCS_BUILTIN_EXTENSIONS
 from ..extensions.pymarkdown import python_markdown
 from ..extensions.setup import Loaded, MarkdownSetup, loaded
 from ..extensions.snippet_reads import guard_snippets

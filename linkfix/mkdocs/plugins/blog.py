@@ -29,7 +29,7 @@ from typing import Any
 
 from ...files.read import Unreadable, read_text
 from ...files.yamlfile import YamlRefused, load_safely
-from ..config.mkdocs_yml import MkDocsProject
+from ..config.project import MkDocsProject
 
 log = logging.getLogger(__name__)
 
@@ -201,7 +201,7 @@ def _format_date(date: datetime.datetime, pattern: str) -> str:
 def _slugify(value: Any, separator: str) -> Callable[[str], str] | None:
     """The plugin's slugify: its default (pymdownx.slugs, lower case), the same named in the
     config, or None (the project's own function: not run here)."""
-    from ..config.mkdocs_yml import PythonCall
+    from ..config.values import PythonCall
 
     if value is None:
         kwds: dict[str, Any] = {"case": "lower"}

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ..config.mkdocs_yml import MkDocsProject
+from ..config.project import MkDocsProject
 
 
 @dataclass(slots=True, kw_only=True)

@@ -30,7 +30,8 @@ from typing import Any
 from ...files.read import Unreadable, read_text
 from ...files.yamlfile import YamlRefused, load_safely
 from ...model import CheckResult, Document, Link, Reason, Status
-from ..config.mkdocs_yml import EnvValue, MkDocsProject, PythonCall, PythonName
+from ..config.project import MkDocsProject
+from ..config.values import EnvValue, PythonCall, PythonName
 from ..extensions.snippet_reads import project_dir_of, read_refusal
 from ..pages.render import split_meta
 from . import macros_sandbox as jinja_sandbox

@@ -36,10 +36,10 @@ def _simple_hooks(config_file: Path) -> list[tuple[str, Any]]:
     import sys
     from types import SimpleNamespace
 
-    from ..config.mkdocs_yml import read_mkdocs
+    from ..config.load import read_config
     from ..made import simple_hook_targets
 
-    targets = simple_hook_targets(read_mkdocs(config_file).plugin_configs)
+    targets = simple_hook_targets(read_config(config_file).plugin_configs)
     if not targets:
         return []
     sys.path.insert(0, str(config_file.resolve().parent))

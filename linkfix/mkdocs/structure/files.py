@@ -32,7 +32,7 @@ from pathlib import Path, PurePath
 from typing import Literal, Protocol
 
 from ...formats.host_redirects import read_host_redirects
-from ..config.mkdocs_yml import MkDocsProject
+from ..config.project import MkDocsProject
 from ..made import BuildMade, MaybeMade, build_made
 from ..plugins.blog import BlogPages, blog_pages
 from ..plugins.i18n import i18n_of

@@ -39,7 +39,7 @@ class NavEntry:
 def nav_entries(config_file: Path) -> tuple[NavEntry, ...]:
     """The page entries of the `nav` MkDocs uses for `config_file` (INHERIT followed), in order;
     () when there is none or a file cannot be read (reading the config has said so already)."""
-    from ..config.mkdocs_yml import MAX_INHERIT, _TolerantLoader
+    from ..config.yaml_file import MAX_INHERIT, _TolerantLoader
 
     path = config_file
     for _ in range(MAX_INHERIT + 1):

@@ -1,61 +1,20 @@
-"""A MkDocs project's configuration, as far as checking its links needs it.
-
-`mkdocs.yml` is read with a tolerant safe loader: configs name Python objects
-(`!!python/name:...`) and environment variables (`!ENV`), and only plain keys are needed here.
+"""A family project's configuration as checking its links needs it: one model for MkDocs 1.6,
+ProperDocs and Zensical, built from the config's data (mkdocs.yml's shape: `yaml_file` reads it,
+`toml_file` spells zensical.toml so) and the generator that builds the site (`dialect`).
 """
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ...errors import InputError
 from ...files.containment import describe_project, outside_project, project_of
-from ...files.yamlfile import YamlRefused, read_yaml
-
-MAX_INHERIT = 10  # config files in one INHERIT chain
-#: The extensions MkDocs 1.6 always loads before the config's `markdown_extensions`.
-MKDOCS_BUILTIN_EXTENSIONS = ("toc", "tables", "fenced_code")
-_PYTHON_NAME = "tag:yaml.org,2002:python/name:"
-_PYTHON_CALL = "tag:yaml.org,2002:python/object/apply:"
-
-
-class PythonName(str):
-    """A `!!python/name:module.attr` config value: the dotted name, imported only by the
-    renderer (never while reading the config)."""
-
-
-@dataclass(frozen=True, slots=True)
-class PythonCall:
-    """A `!!python/object/apply:module.attr` config value (`slugify: !!python/object/apply:
-    pymdownx.slugs.slugify {kwds: {case: lower}}`): called by the renderer, as MkDocs' loader
-    calls it when it reads the config; never while linkfix reads it."""
-
-    name: str
-    args: tuple[Any, ...] = ()
-    kwds: dict[str, Any] = field(default_factory=dict)
-
-
-class EnvValue(str):
-    """A `!ENV` config value read from the environment; `default` is what the file gives when
-    the variable is not set (a source check renders with that: see extract.mkdocs.setup)."""
-
-    default: Any
-
-    def __new__(cls, value: str, default: Any) -> EnvValue:
-        made = super().__new__(cls, value)
-        made.default = default
-        return made
-
-
-class RelativePath(str):
-    """A `!relative` config value (`$config_dir`, `$docs_dir`, or '' for the page's directory)."""
+from .dialect import MKDOCS, MKDOCS_BUILTIN_EXTENSIONS, Dialect
+from .values import PythonName, RelativePath
 
 
 @dataclass(slots=True, kw_only=True)
@@ -65,6 +24,9 @@ class MkDocsProject:
     site_url: str = ""
     use_directory_urls: bool = True
     nav_files: frozenset[str] = frozenset()  # docs-relative paths named in nav (and monorepo `!include`s)
+    # http(s) URLs the config names (nav entries, `extra` links): on the site's host, what another
+    # deployment beside the build serves (an API reference at /api/).
+    named_urls: tuple[str, ...] = ()
     redirects: dict[str, str] = field(default_factory=dict)  # docs-relative old .md -> target
     # -- which docs files MkDocs builds, at which URLs, and how it treats links (inputs2) ------
     # (`use_directory_urls` above is the effective setting: Material's `offline` plugin turns it off.)
@@ -94,6 +56,12 @@ class MkDocsProject:
     # Whether the project's own code may run (hooks, gen-files scripts, imports the config names),
     # as `mkdocs build` runs it: the runner's choice (--trust-project-code), never the file's.
     trust_project_code: bool = False
+    # -- Which generator builds it (dialect), and what that changes ---------------------------
+    dialect: Dialect = MKDOCS
+    generator_why: str = ""  # what decided the generator, in words ("zensical.toml", ...)
+    # What the generator leaves out that the config names (Zensical's dropped plugins and hooks),
+    # and an ambiguous generator: said once by the run.
+    notes: tuple[str, ...] = ()
 
     @property
     def renders_templates(self) -> bool:
@@ -102,75 +70,8 @@ class MkDocsProject:
         return any(name.split("/")[-1].split(".")[-1] == "macros" for name in (*self.plugins, *self.markdown_extensions))
 
 
-class _TolerantLoader(yaml.SafeLoader):
-    """mkdocs.yml files name Python objects (`!!python/name:...`) and env vars (`!ENV`).
-    We only need plain keys, so unknown tags load as their text instead of failing."""
-
-
-def _unknown_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
-    if suffix.startswith(_PYTHON_NAME):
-        return PythonName(suffix[len(_PYTHON_NAME):])
-    if suffix.startswith(_PYTHON_CALL):
-        name = suffix[len(_PYTHON_CALL):]
-        if isinstance(node, yaml.SequenceNode):
-            return PythonCall(name, tuple(loader.construct_sequence(node, deep=True)))
-        if isinstance(node, yaml.MappingNode):
-            value = loader.construct_mapping(node, deep=True)
-            args, kwds = value.get("args") or [], value.get("kwds") or {}
-            return PythonCall(name, tuple(args) if isinstance(args, list) else (), kwds if isinstance(kwds, dict) else {})
-        return PythonCall(name)
-    if suffix == "!relative" and isinstance(node, yaml.ScalarNode):
-        return RelativePath(loader.construct_scalar(node) or "")
-    if isinstance(node, yaml.ScalarNode):
-        return loader.construct_scalar(node)
-    if isinstance(node, yaml.SequenceNode):
-        return loader.construct_sequence(node)
-    if isinstance(node, yaml.MappingNode):
-        return loader.construct_mapping(node)
-    raise TypeError(f"{type(node).__name__}: not a node PyYAML makes")
-
-
-def _env_tag(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
-    if isinstance(node, yaml.SequenceNode):
-        values = loader.construct_sequence(node)
-    elif isinstance(node, (yaml.ScalarNode, yaml.MappingNode)):
-        values = [loader.construct_scalar(node)]  # a mapping: PyYAML's error, as in MkDocs
-    else:
-        raise TypeError(f"{type(node).__name__}: not a node PyYAML makes")
-    default = values[-1] if len(values) > 1 else None
-    for name in values[:-1] if len(values) > 1 else values:
-        if isinstance(name, str) and name in os.environ:
-            return EnvValue(os.environ[name], default)
-    return default
-
-
-_TolerantLoader.add_multi_constructor("", _unknown_tag)
-_TolerantLoader.add_constructor("!ENV", _env_tag)
-
-
-# Keys of a MkDocs config: a YAML file with one of them (after INHERIT) is read as one.
-# `site_name` is the one MkDocs requires; the others make a config that INHERITs it recognisable.
-MKDOCS_KEYS = frozenset({"site_name", "INHERIT", "docs_dir", "nav", "theme", "plugins", "markdown_extensions"})
-# ProperDocs, the fork that carries MkDocs 1.6 on, reads the same config under its own name.
-MKDOCS_NAMES = ("mkdocs.yml", "mkdocs.yaml", "properdocs.yml", "properdocs.yaml")
-
-
-def is_mkdocs_config(path: Path) -> bool:
-    """Whether `path` is a MkDocs config: named mkdocs.yml/.yaml, or a .yml/.yaml file (as MkDocs
-    takes any with `-f`) whose mapping, INHERIT followed, holds `site_name` or another MkDocs key."""
-    if path.name in MKDOCS_NAMES:
-        return True
-    if path.suffix.lower() not in (".yml", ".yaml"):
-        return False
-    try:
-        data = _read_chain(path)
-    except InputError:
-        return False
-    return "site_name" in data or bool(MKDOCS_KEYS & data.keys() - {"INHERIT"})
-
-
-def read_mkdocs(path: Path) -> MkDocsProject:
-    data = _read_chain(path)
+def project_from_data(data: dict[str, Any], path: Path, dialect: Dialect = MKDOCS) -> MkDocsProject:
+    """The project a family config's data (as mkdocs.yml spells it) describes, built by `dialect`."""
     base = path.parent
     docs_dir = base / str(data.get("docs_dir", "docs"))
     project = project_of(path)
@@ -179,7 +80,22 @@ def read_mkdocs(path: Path) -> MkDocsProject:
                          "linkfix reads no documentation outside it")
     if not docs_dir.is_dir():
         raise InputError(f"{path}: docs_dir '{data.get('docs_dir', 'docs')}' is not a directory")
+    notes: list[str] = []
     plugins = _plugins(data.get("plugins"))
+    if dialect.plugins is not None:
+        dropped = [name for name in plugins if not dialect.runs_plugin(name)]
+        if "linkfix" in dropped:
+            notes.append(f"{path.name}: {dialect.name} does not run the linkfix plugin (it runs no MkDocs plugin): its build is "
+                         "not checked; check the built site after it (`zensical build && linkfix check site/`)")
+            dropped.remove("linkfix")
+        if dropped:
+            notes.append(f"{path.name}: {dialect.name} does not run the plugin{'s' * (len(dropped) > 1)} {', '.join(dropped)}: "
+                         f"what {'they' if len(dropped) > 1 else 'it'} would make or change is not part of its build")
+        plugins = {name: settings for name, settings in plugins.items() if dialect.runs_plugin(name)}
+    hooks = tuple((base / hook).resolve() for hook in _strings(data.get("hooks")))
+    if hooks and not dialect.runs_hooks:
+        notes.append(f"{path.name}: {dialect.name} runs no hooks: {', '.join(h.name for h in hooks)} left out, as its build leaves them out")
+        hooks = ()
     redirects: dict[str, str] = {}
     maps = (plugins.get("redirects") or {}).get("redirect_maps") or {}
     if isinstance(maps, dict):
@@ -194,6 +110,7 @@ def read_mkdocs(path: Path) -> MkDocsProject:
         site_url=str(data.get("site_url") or ""),
         use_directory_urls=bool(data.get("use_directory_urls", True)) and not offline,
         nav_files=frozenset(_nav_files(data.get("nav"))),
+        named_urls=tuple(dict.fromkeys(_urls(data.get("nav")) + _urls(data.get("extra")))),
         redirects=redirects,
         exclude_docs=_lines(data.get("exclude_docs")),
         draft_docs=_lines(data.get("draft_docs")),
@@ -202,12 +119,14 @@ def read_mkdocs(path: Path) -> MkDocsProject:
         theme_dirs=((base / custom_dir).resolve(),) if custom_dir else (),
         plugin_configs={name: plugins[name] for name in plugins if _enabled(plugins, name)},
         extra=data["extra"] if isinstance(data.get("extra"), dict) else {},
-        hooks=tuple((base / hook).resolve() for hook in _strings(data.get("hooks"))),
+        hooks=hooks,
         theme_name=_theme_name(theme),
         static_templates=_strings(theme.get("static_templates")) if isinstance(theme, dict) else (),
         absolute_links_to_docs=_absolute_links(data.get("validation")) == "relative_to_docs",
         versioned=_enabled(plugins, "mike") or _version_provider(data.get("extra")) == "mike",
-        **_markdown_settings(data, base.resolve(), docs_dir.resolve()),
+        dialect=dialect,
+        notes=tuple(notes),
+        **_markdown_settings(data, base.resolve(), docs_dir.resolve(), dialect),
     )
 
 
@@ -268,21 +187,32 @@ def _absolute_links(validation: object) -> str:
     return str(validation.get("absolute_links", ""))
 
 
-def _markdown_settings(data: dict, config_dir: Path, docs_dir: Path) -> dict[str, Any]:
-    """`markdown_extensions`, `mdx_configs` and `plugins` as MkDocs assembles them
-    (config_options.MarkdownExtensions); entries MkDocs would refuse are left out here, the
+def _markdown_settings(data: dict[str, Any], config_dir: Path, docs_dir: Path, dialect: Dialect) -> dict[str, Any]:
+    """`markdown_extensions`, `mdx_configs` and `plugins` as the generator assembles them (MkDocs:
+    config_options.MarkdownExtensions; Zensical: its defaults when the key is absent, else the
+    list between the ones it always adds); entries it would refuse are left out here, the
     renderer says what it could not load."""
-    names: list[str] = list(MKDOCS_BUILTIN_EXTENSIONS)
+    names: list[str] = list(dialect.first_extensions)
     configs: dict[str, Any] = {}
-    for name, config in _named_entries(data.get("markdown_extensions")):
+    given = list(_named_entries(data.get("markdown_extensions")))
+    if dialect.default_extensions is not None and "markdown_extensions" not in data:
+        given = [(name, _default_options(options)) for name, options in dialect.default_extensions]
+    for name, config in given:
         names.append(name)
         if isinstance(config, dict) and config:
             configs[name] = _resolve_relative(config, config_dir, docs_dir)
+    names += [name for name in dialect.last_extensions if name not in names]
     return {
         "markdown_extensions": tuple(dict.fromkeys(names)),
         "mdx_configs": configs,
-        "plugins": tuple(name for name, _ in _named_entries(data.get("plugins"))),
+        "plugins": tuple(name for name, _ in _named_entries(data.get("plugins")) if dialect.runs_plugin(name)),
     }
+
+
+def _default_options(options: dict[str, Any]) -> dict[str, Any]:
+    """A default extension's options, its callables (emoji's index and generator) as the names
+    a config would give."""
+    return {key: PythonName(value) if key in ("emoji_index", "emoji_generator") else value for key, value in options.items()}
 
 
 def _named_entries(value: Any) -> Iterator[tuple[str, Any]]:
@@ -315,52 +245,14 @@ def _resolve_relative(value: Any, config_dir: Path, docs_dir: Path) -> Any:
     return value
 
 
-def _read_chain(path: Path) -> dict:
-    """The config of `path` over the configs it INHERITs from, merged as MkDocs merges them
-    (mergedeep's default: mappings merged key by key, everything else replaced by the nearer
-    file's value): `plugins: {offline: ...}` in a child keeps the parent's other plugins.
-    The chain is followed to MAX_INHERIT files; a loop is refused, and so is a file outside the
-    project (`containment`): neither its lines nor its settings are the repository's to use."""
-    project = project_of(path)
-    if outside_project(path, project):
-        raise InputError(f"{path}: a symlink that leads outside the project, {describe_project(project)}: not read")
-    chain = [path.resolve()]
-    data = _read_one(path, path)
-    merged = dict(data)
-    while isinstance(data.get("INHERIT"), str):
-        parent = (chain[-1].parent / data["INHERIT"]).resolve()
-        if outside_project(parent, project):
-            raise InputError(f"{path}: INHERIT '{data['INHERIT']}' (in {chain[-1].name}) is outside the project, "
-                             f"{describe_project(project)}: not read")
-        if parent in chain:
-            raise InputError(f"{path}: INHERIT loop: {' -> '.join(p.name for p in chain)} -> {parent.name}")
-        if len(chain) > MAX_INHERIT:
-            raise InputError(f"{path}: INHERIT chain longer than {MAX_INHERIT} files")
-        chain.append(parent)
-        data = _read_one(parent, path)
-        merged = _merge(data, merged)
-    return merged
-
-
-def _merge(parent: dict, child: dict) -> dict:
-    merged = dict(parent)
-    for key, value in child.items():
-        below = merged.get(key)
-        merged[key] = _merge(below, value) if isinstance(below, dict) and isinstance(value, dict) else value
-    return merged
-
-
-def _read_one(path: Path, top: Path) -> dict:
-    which = "" if path == top else f" (inherited by {top})"
-    try:
-        data = read_yaml(path, _TolerantLoader)
-    except YamlRefused as exc:
-        raise InputError(exc.at(str(path), which)) from exc
-    if not isinstance(data, dict):
-        if path != top and data is None:
-            return {}
-        raise InputError(f"{path}{which}: expected a mapping at the top level")
-    return data
+def _urls(value: Any, depth: int = 0) -> list[str]:
+    """The http(s) URLs among a config value's strings (nav entries, `extra.social` links)."""
+    if depth > 20:
+        return []
+    if isinstance(value, str):
+        return [value] if value.startswith(("http://", "https://")) else []
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    return [url for item in items for url in _urls(item, depth + 1)]
 
 
 def _nav_files(nav: Any) -> Iterator[str]:
