@@ -15,6 +15,10 @@ that only those are `unverified` and everything else stays exact:
   `f"sample/{n}-bottles.md"` is `sample/.+-bottles\\.md`), which is what it can write.
 
 Modules the file imports from its own directory (as MkDocs puts it on `sys.path`) are read too.
+Each file is read as every config file is (`files.read`: a regular file, size-capped, opened
+without blocking) and only inside the project: a `hooks: [/dev/zero]`, a FIFO, or a hook that
+leads out of the repository (`/etc/passwd`, `../../.bashrc`) is not read, and everything it
+could touch is unverified.
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..files.read import Unreadable, read_bytes
+from .containment import outside_project
 from .hook_substitutions import Substitution, substitutions
 
 MAX_BYTES = 1_000_000  # a hook or script larger than this is not read (every finding it could touch is unverified)
@@ -92,22 +98,19 @@ def names_match(names: tuple[str, ...], path: str) -> bool:
 _OVER = re.IGNORECASE | re.MULTILINE | re.DOTALL
 
 
-def read_python(path: Path, runs_as: tuple[tuple[str, str], ...] = ()) -> PythonReading:
-    """The reading of the Python file `path` (see the module docstring); `error` says why it
-    could not be read (then everything it could touch is touched). `runs_as`: (function, event)
-    for functions a plugin runs on an event they are not named as (mkdocs-simple-hooks'
-    `on_post_build: "docs.hooks:copy_get"`), read as if so named."""
+def read_python(path: Path, project: Path, runs_as: tuple[tuple[str, str], ...] = ()) -> PythonReading:
+    """The reading of the Python file `path` of the project `project` (a real path; see the
+    module docstring); `error` says why it could not be read (then everything it could touch is
+    touched). `runs_as`: (function, event) for functions a plugin runs on an event they are not
+    named as (mkdocs-simple-hooks' `on_post_build: "docs.hooks:copy_get"`), read as if so named."""
     files = [path]
     trees: list[ast.Module] = []
     for current in files:
         try:
-            data = current.read_bytes()
-            if len(data) > MAX_BYTES:
-                raise ValueError(f"larger than {MAX_BYTES} bytes")
-            tree = ast.parse(data, str(current))
-        except (OSError, ValueError, SyntaxError) as exc:
+            tree = parse_python(current, project)
+        except Unreadable as exc:
             if current == path:
-                return PythonReading(path=path, error=f"cannot be read ({type(exc).__name__}: {exc})")
+                return PythonReading(path=path, error=f"cannot be read ({exc})")
             continue
         trees.append(tree)
         for local in _local_imports(tree, current.parent):
@@ -127,6 +130,18 @@ def read_python(path: Path, runs_as: tuple[tuple[str, str], ...] = ()) -> Python
     return PythonReading(path=path, events=events, rewrites=rewrites, patterns=None if unknown else tuple(dict.fromkeys(reader.patterns)),
                          names=tuple(dict.fromkeys(reader.names)),
                          substitutions=tuple((event, substitutions(trees[0], event)) for event in sorted(rewrites)))
+
+
+def parse_python(path: Path, project: Path) -> ast.Module:
+    """The syntax tree of the project's Python file `path`; Unreadable when it is outside
+    `project` (symlinks followed), not a regular file, larger than MAX_BYTES or not Python."""
+    if outside_project(path, project):
+        raise Unreadable(f"outside the project, {project}: not read")
+    data = read_bytes(path, limit=MAX_BYTES)
+    try:
+        return ast.parse(data, str(path))
+    except (ValueError, SyntaxError, RecursionError, MemoryError) as exc:  # MemoryError: the parser's own stack
+        raise Unreadable(f"{type(exc).__name__}: {exc}") from None
 
 
 def _named_as_events(tree: ast.Module, events: dict[str, str]) -> ast.Module:

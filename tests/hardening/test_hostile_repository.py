@@ -1,0 +1,43 @@
+"""The third attack pass (issue 38): a stranger's pull request, its configs, its cache and its
+git directory are hostile, and linkfix runs on it in CI. Each test plays one finding through the
+command line in a child process (memory and time limits: a regression fails the test, it does
+not take the machine down) and fails on the code before its fix.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .test_hostile_inputs import linkfix
+
+
+def _mkdocs_project(root: Path, config: str, pages: dict[str, str] | None = None) -> Path:
+    (root / ".git").mkdir(parents=True, exist_ok=True)  # the project: this work tree
+    docs = root / "docs"
+    docs.mkdir(exist_ok=True)
+    for name, text in (pages or {"index.md": "# Home\n\n[gone](missing.md)\n"}).items():
+        (docs / name).parent.mkdir(parents=True, exist_ok=True)
+        (docs / name).write_text(text, encoding="utf-8")
+    (root / "mkdocs.yml").write_text("site_name: x\n" + config, encoding="utf-8")
+    return root
+
+
+# -- finding 4: hook and gen-files scripts are read as config files are ---------------------------
+def test_a_hook_that_is_a_device_a_fifo_or_outside_the_project_is_not_read(tmp_path):
+    """`hooks: [/dev/zero]` grew to 2.7 GB, a FIFO hung the run, and a hook outside the project
+    was read and parsed (was: a plain read_bytes())."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "hook.py").write_text("def on_page_markdown(markdown, **kwargs):\n    return markdown.replace('zzz', 'y')\n",
+                                     encoding="utf-8")
+    project = _mkdocs_project(tmp_path / "repo", "hooks: [/dev/zero, pipe.py, ../outside/hook.py]\n"
+                                                  "plugins: [{gen-files: {scripts: [/dev/zero, gen.py]}}]\n")
+    os.mkfifo(project / "pipe.py")
+    (project / "gen.py").symlink_to(outside / "hook.py")
+    done = linkfix(project, "check", "--offline", "--no-cache", "mkdocs.yml", timeout=60)
+    assert done.returncode in (0, 1), done.stderr[-2000:]
+    stderr = " ".join(done.stderr.split())
+    assert "pipe.py cannot be read (not a regular file (FIFO); not read)" in stderr, stderr
+    assert stderr.count("outside the project") >= 4, stderr  # /dev/zero twice, the hook, the script's symlink
+    assert "missing.md" in done.stdout and "unverified" in done.stdout  # what an unread hook may touch
