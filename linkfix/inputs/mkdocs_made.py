@@ -29,8 +29,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import InputError
 from ..files.read import Unreadable
-from .containment import project_of
+from .containment import describe_project, outside_project, project_of
 from .hook_substitutions import first_change
 from .mkdocs import MkDocsProject
 from .mkdocs_ignored import ignored_docs_dirs
@@ -262,7 +263,7 @@ def _monorepo(mk: MkDocsProject, made: BuildMade) -> None:
     a path already). Their pages are published; their own links are not checked here."""
     if not any(name.split("/")[-1] == "monorepo" for name in mk.plugin_configs):
         return
-    base = mk.config_file.parent
+    base, project = mk.config_file.parent, project_of(mk.config_file)
     for entry in mk.nav_files:
         if entry.startswith("!include "):
             configs = [base / entry[len("!include "):].strip()]
@@ -271,13 +272,17 @@ def _monorepo(mk: MkDocsProject, made: BuildMade) -> None:
         else:
             continue
         for config in configs:
-            _monorepo_project(config, _shown(config.resolve(), base), made)
+            _monorepo_project(config, _shown(config.resolve(), base), project, made)
 
 
-def _monorepo_project(config: Path, shown: str, made: BuildMade) -> None:
+def _monorepo_project(config: Path, shown: str, project: Path, made: BuildMade) -> None:
+    """One included project's docs, read only inside this project (as INHERIT and docs_dir:
+    an `!include` or a `docs_dir` leading out of it is refused, naming it, and not read)."""
     from ..files.yamlfile import YamlRefused, read_yaml
     from .mkdocs import _TolerantLoader
 
+    if outside_project(config, project):
+        raise InputError(f"monorepo: the nav's !include {shown} is outside the project, {describe_project(project)}: not read")
     try:
         data = read_yaml(config, _TolerantLoader)
     except (YamlRefused, OSError) as exc:
@@ -289,6 +294,9 @@ def _monorepo_project(config: Path, shown: str, made: BuildMade) -> None:
     if not re.fullmatch(r"[a-zA-Z0-9_.\-/]+", alias):
         alias = re.sub(r"[^a-z0-9]+", "-", alias.lower()).strip("-")
     docs_dir = config.parent / str(data.get("docs_dir") or "docs")
+    if outside_project(docs_dir, project):
+        raise InputError(f"monorepo: {shown}: docs_dir '{data.get('docs_dir')}' is outside the project, {describe_project(project)}: "
+                         "linkfix reads nothing outside it")
     for top, subdirectories, names in os.walk(docs_dir):
         subdirectories[:] = [d for d in subdirectories if not d.startswith(".")]
         rel = os.path.relpath(top, docs_dir).replace(os.sep, "/")

@@ -41,3 +41,36 @@ def test_a_hook_that_is_a_device_a_fifo_or_outside_the_project_is_not_read(tmp_p
     assert "pipe.py cannot be read (not a regular file (FIFO); not read)" in stderr, stderr
     assert stderr.count("outside the project") >= 4, stderr  # /dev/zero twice, the hook, the script's symlink
     assert "missing.md" in done.stdout and "unverified" in done.stdout  # what an unread hook may touch
+
+
+# -- finding 6: theme.custom_dir and a monorepo's docs stay in the project -----------------------
+def _outside_with_a_file(tmp_path: Path) -> Path:
+    outside = tmp_path / "elsewhere"
+    (outside / "docs").mkdir(parents=True)
+    (outside / "passwd").write_text("root:x:0:0\n", encoding="utf-8")
+    (outside / "docs" / "passwd").write_text("root:x:0:0\n", encoding="utf-8")
+    (outside / "mkdocs.yml").write_text("site_name: sub\n", encoding="utf-8")
+    return outside
+
+
+def test_a_custom_dir_outside_the_project_is_refused_not_walked(tmp_path):
+    """`custom_dir: /etc` made a link to `passwd` ok: an oracle on the runner's files (and `/`
+    walked the whole disk)."""
+    outside = _outside_with_a_file(tmp_path)
+    project = _mkdocs_project(tmp_path / "repo", f"theme: {{name: mkdocs, custom_dir: {outside}}}\n",
+                              {"index.md": "# Home\n\n[p](passwd)\n"})
+    done = linkfix(project, "check", "--offline", "--no-cache", "mkdocs.yml", timeout=60)
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    assert "theme.custom_dir" in done.stderr and "outside the project" in done.stderr
+
+
+def test_a_monorepo_include_or_its_docs_dir_outside_the_project_is_refused(tmp_path):
+    outside = _outside_with_a_file(tmp_path)
+    (tmp_path / "repo" / "sub").mkdir(parents=True)
+    (tmp_path / "repo" / "sub" / "mkdocs.yml").write_text(f"site_name: sub\ndocs_dir: {outside / 'docs'}\n", encoding="utf-8")
+    for include, named in ((f"{outside}/mkdocs.yml", "!include"), ("sub/mkdocs.yml", "docs_dir")):
+        project = _mkdocs_project(tmp_path / "repo", f"plugins: [monorepo]\nnav: [{{Home: index.md}}, {{Sub: '!include {include}'}}]\n",
+                                  {"index.md": "# Home\n\n[p](sub/passwd)\n"})
+        done = linkfix(project, "check", "--offline", "--no-cache", "mkdocs.yml", timeout=60)
+        assert done.returncode == 2, (include, done.returncode, done.stdout, done.stderr)
+        assert named in done.stderr and "outside the project" in done.stderr, done.stderr
