@@ -7,9 +7,13 @@ not take the machine down) and fails on the code before its fix.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
-from .test_hostile_inputs import linkfix
+import pytest
+
+from .test_hostile_inputs import ROOT, _limits, linkfix
 
 
 def _mkdocs_project(root: Path, config: str, pages: dict[str, str] | None = None) -> Path:
@@ -74,3 +78,35 @@ def test_a_monorepo_include_or_its_docs_dir_outside_the_project_is_refused(tmp_p
         done = linkfix(project, "check", "--offline", "--no-cache", "mkdocs.yml", timeout=60)
         assert done.returncode == 2, (include, done.returncode, done.stdout, done.stderr)
         assert named in done.stderr and "outside the project" in done.stderr, done.stderr
+
+
+# -- finding 7: the macros sandbox bounds memory, not only `*` ---------------------------------
+# The child's peak RSS, read by a parent of its own (os.wait4): the suite's other children do not count.
+_MEASURED = """
+import os, subprocess, sys
+child = subprocess.Popen([sys.executable, "-m", "linkfix", *sys.argv[1:]], stdout=subprocess.DEVNULL)
+_, status, usage = os.wait4(child.pid, 0)
+print(usage.ru_maxrss // 1024, os.waitstatus_to_exitcode(status))
+"""
+
+
+def _peak_memory_mb(cwd: Path, *argv: str, timeout: float = 120) -> tuple[int, int, str]:
+    """`linkfix ARGV` in a child (the limits of `linkfix`): its exit code, its peak RSS in MB, its stderr."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "plugins"), str(ROOT / "fixtures")]), "HOME": str(cwd)}
+    try:
+        done = subprocess.run([sys.executable, "-c", _MEASURED, *argv], cwd=cwd, env=env, capture_output=True, text=True,
+                              timeout=timeout, preexec_fn=_limits)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"linkfix {' '.join(argv)} did not finish in {timeout} s")
+    peak, code = done.stdout.split()
+    return int(code), int(peak), done.stderr
+
+
+@pytest.mark.parametrize("expression", ['"x".center(1500000000)', '"%1500000000s" % "x"', '"{:>1500000000}".format("x")',
+                                        '"x".zfill(1500000000)', '["y"]|join("x" * 10000000) ~ (range(150)|join("x" * 10000000))'])
+def test_a_macros_page_cannot_take_the_memory_of_the_machine(tmp_path, expression):
+    """`"x".center(3000000000)` made 3 GB from a 70-byte page: only `*` and `**` were bounded."""
+    project = _mkdocs_project(tmp_path, "plugins: [macros]\n", {"index.md": f"# Home\n\n[x](https://example.com/{{{{ {expression} }}}})\n"})
+    code, peak, stderr = _peak_memory_mb(project, "check", "--offline", "--no-cache", "mkdocs.yml")
+    assert code in (0, 1), stderr
+    assert peak < 900, f"{expression}: {peak} MB"  # each takes 1.5 GB when it is made
