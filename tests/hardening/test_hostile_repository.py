@@ -9,9 +9,15 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+
+from linkfix.model import CheckResult, Status
+from linkfix.store.cache import Cache
 
 from .test_hostile_inputs import ROOT, _limits, linkfix
 
@@ -110,3 +116,40 @@ def test_a_macros_page_cannot_take_the_memory_of_the_machine(tmp_path, expressio
     code, peak, stderr = _peak_memory_mb(project, "check", "--offline", "--no-cache", "mkdocs.yml")
     assert code in (0, 1), stderr
     assert peak < 900, f"{expression}: {peak} MB"  # each takes 1.5 GB when it is made
+
+
+# -- finding 8: a planted cache record is trusted only within the run's --max-cache-age ------------
+class _Gone(BaseHTTPRequestHandler):
+    asked: list[str] = []  # noqa: RUF012  (the server's one log, read by the test)
+
+    def do_HEAD(self) -> None:
+        self.asked.append(self.path)
+        self.send_response(404)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    do_GET = do_HEAD
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_a_planted_cache_record_does_not_outlive_the_runs_max_cache_age(tmp_path):
+    """A record in the checkout's .linkfix-cache/ saying `ok`, fresh for ten years, was trusted
+    whatever --max-cache-age said: the dead link was ok and never asked."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Gone)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/gone"
+        (tmp_path / "linkfix.yml").write_text("allow_private: true\nmax_retries: 0\n", encoding="utf-8")
+        (tmp_path / "index.md").write_text(f"# Home\n\n[dead]({url})\n", encoding="utf-8")
+        with Cache(tmp_path / ".linkfix-cache", max_age=10 * 365 * 86400) as planted:  # what a pull request can commit
+            planted.put_result(url, CheckResult(url=url, status=Status.OK, http_status=200, checked_at=time.time() - 30 * 86400))
+        (tmp_path / ".linkfix-cache").chmod(0o777)
+        done = linkfix(tmp_path, "check", "--max-cache-age", "1d", "index.md", timeout=60)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert done.returncode == 1, (done.stdout, done.stderr)  # broken, asked again
+    assert _Gone.asked, "the planted record answered for the dead link"
+    assert "writable by every user" in done.stderr, done.stderr
