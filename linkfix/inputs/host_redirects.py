@@ -22,6 +22,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import InputError
 from ..files.read import Unreadable, read_bytes
 
 log = logging.getLogger(__name__)
@@ -127,6 +128,8 @@ def _vercel(path: Path, by: str) -> list[_Rule]:
     except ValueError:
         log.warning("%s is not JSON: its redirects are not read", path)
         return []
+    except RecursionError:
+        raise _too_deep(path) from None
     rules: list[_Rule] = []
     for key in ("redirects", "rewrites"):
         entries = data.get(key) if isinstance(data, dict) else None
@@ -148,6 +151,8 @@ def _netlify_toml(path: Path, by: str) -> list[_Rule]:
     except tomllib.TOMLDecodeError:
         log.warning("%s is not TOML: its redirects are not read", path)
         return []
+    except RecursionError:
+        raise _too_deep(path) from None
     rules: list[_Rule] = []
     entries = data.get("redirects")
     for entry in entries if isinstance(entries, list) else ():
@@ -157,6 +162,12 @@ def _netlify_toml(path: Path, by: str) -> list[_Rule]:
         if isinstance(source, str) and isinstance(destination, str) and source.startswith("/") and status in WORKING_STATUSES:
             rules.append(_Rule(source, destination, by, status))
     return rules
+
+
+def _too_deep(path: Path) -> InputError:
+    """A redirect file nested deeper than Python's parsers go (200,000 `[`): not a file of
+    redirects anyone writes; said as the input error it is, not a traceback."""
+    return InputError(f"{path}: nested too deeply to be read (its redirects decide which links work): not read")
 
 
 def _status(text: str) -> int:

@@ -118,6 +118,14 @@ def read_python(path: Path, project: Path, runs_as: tuple[tuple[str, str], ...] 
                 files.append(local)
     if runs_as:
         trees[0] = _named_as_events(trees[0], dict(runs_as))
+    try:
+        return _reading(path, trees)
+    except RecursionError:  # the readers walk expressions recursively: `x = a.b.b...` 1,500 deep
+        return PythonReading(path=path, error="cannot be read (its code is nested deeper than linkfix reads)")
+
+
+def _reading(path: Path, trees: list[ast.Module]) -> PythonReading:
+    """What the file `path` (its tree first, then those of the local modules it imports) can do."""
     reader = _Reader()
     for tree in trees:
         reader.constants(tree)

@@ -153,3 +153,23 @@ def test_a_planted_cache_record_does_not_outlive_the_runs_max_cache_age(tmp_path
     assert done.returncode == 1, (done.stdout, done.stderr)  # broken, asked again
     assert _Gone.asked, "the planted record answered for the dead link"
     assert "writable by every user" in done.stderr, done.stderr
+
+
+# -- finding 9: deep JSON, TOML and Python are input errors, never a traceback ---------------------
+@pytest.mark.parametrize(("name", "text"), [("docs/vercel.json", "[" * 200_000), ("netlify.toml", "a = " + "[" * 200_000)])
+def test_a_redirect_file_nested_too_deep_is_exit_2_naming_it(tmp_path, name, text):
+    project = _mkdocs_project(tmp_path, "")
+    (project / name).write_text(text, encoding="utf-8")
+    done = linkfix(project, "check", "--offline", "--no-cache", "mkdocs.yml", timeout=60)
+    assert done.returncode == 2, (done.returncode, done.stderr[-1500:])
+    assert "Traceback" not in done.stderr and "nested too deeply" in done.stderr and Path(name).name in done.stderr, done.stderr[-1500:]
+
+
+def test_a_hook_nested_too_deep_is_not_read_and_its_pages_unverified(tmp_path):
+    project = _mkdocs_project(tmp_path, "hooks: [hook.py]\n")
+    (project / "hook.py").write_text("def on_page_markdown(markdown, **kwargs):\n    x = a" + ".b" * 1500 + "\n"
+                                     "    return markdown.replace('zzz', 'y')\n", encoding="utf-8")
+    done = linkfix(project, "check", "--offline", "--no-cache", "mkdocs.yml", timeout=60)
+    assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr[-1500:]
+    assert "hook.py cannot be read (its code is nested deeper than linkfix reads)" in done.stderr, done.stderr[-1500:]
+    assert "unverified" in done.stdout

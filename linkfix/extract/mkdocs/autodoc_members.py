@@ -35,6 +35,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ...files.read import Unreadable, read_bytes
+
 # The handler options that decide which members a block renders; any other option leaves that alone.
 MEMBER_OPTIONS = ("members", "filters", "show_if_no_docstring", "extensions", "force_inspection")
 _DEFAULT_FILTERS = ["!^_[^_]"]
@@ -311,8 +313,8 @@ def _binds(file: str, name: str) -> bool:
 @functools.lru_cache(maxsize=256)
 def _parsed(file: str) -> ast.Module | None:
     try:
-        return ast.parse(Path(file).read_bytes(), filename=file)
-    except (OSError, SyntaxError, ValueError):
+        return ast.parse(read_bytes(Path(file)), filename=file)
+    except (Unreadable, SyntaxError, ValueError, RecursionError, MemoryError):  # MemoryError: the parser's own stack
         return None
 
 
