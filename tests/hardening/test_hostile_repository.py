@@ -173,3 +173,50 @@ def test_a_hook_nested_too_deep_is_not_read_and_its_pages_unverified(tmp_path):
     assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr[-1500:]
     assert "hook.py cannot be read (its code is nested deeper than linkfix reads)" in done.stderr, done.stderr[-1500:]
     assert "unverified" in done.stdout
+
+
+# -- finding 10: git in the checked tree runs none of its config's programs ----------------------
+def _git_repository_that_runs_programs(root: Path) -> Path:
+    """A work tree whose page guide.md was renamed (what --suggest reads in git), with a page
+    changed since, and a .git/config whose fsmonitor, filter, diff driver and signature
+    program each write a marker."""
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-c", "user.email=a@b", "-c", "user.name=a", *args], cwd=root, check=True, capture_output=True)
+
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "index.md").write_text("# Home\n\n[old](guide.md#setup)\n", encoding="utf-8")
+    (root / "docs" / "guide.md").write_text("# Guide\n\n## Setup\n", encoding="utf-8")
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-qm", "one")
+    git("mv", "docs/guide.md", "docs/manual.md")
+    git("commit", "-qm", "two")
+    (root / "docs" / "index.md").write_text("# Home\n\n[old](guide.md#setup)\n\n[new](https://example.com/x)\n", encoding="utf-8")
+    program = root / ".git" / "program.sh"
+    program.write_text(f"#!/bin/sh\necho \"$*\" >> {root / 'MARKER'}\ncat\n", encoding="utf-8")
+    program.chmod(0o755)
+    (root / ".git" / "info" / "attributes").write_text("*.md diff=run filter=run\n", encoding="utf-8")
+    for key, value in (("core.fsmonitor", f"{program} fsmonitor"), ("filter.run.clean", f"{program} clean"),
+                       ("filter.run.required", "true"), ("diff.run.textconv", f"{program} textconv"),
+                       ("log.showSignature", "true"), ("gpg.program", f"{program} gpg")):
+        git("config", key, value)
+    return root
+
+
+@pytest.mark.parametrize("flags", [("--suggest",), ("--changed-since", "HEAD~1")])
+def test_suggest_and_changed_since_run_no_program_of_the_checked_trees_git_config(tmp_path, flags):
+    root = _git_repository_that_runs_programs(tmp_path)
+    done = linkfix(root, "check", "--offline", "--no-cache", *flags, "docs", timeout=60)
+    assert done.returncode in (0, 1), done.stderr
+    assert not (root / "MARKER").exists(), (root / "MARKER").read_text()
+    if flags == ("--suggest",):  # and git still answers: the rename is found
+        assert "manual.md#setup" in done.stdout, done.stdout
+
+
+def test_blame_runs_no_program_of_the_checked_trees_git_config(tmp_path):
+    from linkfix.recover.gittime import _blame
+
+    root = _git_repository_that_runs_programs(tmp_path)
+    dated = _blame(root / "docs" / "index.md")
+    assert not (root / "MARKER").exists(), (root / "MARKER").read_text()
+    assert dated  # and git still answers: the committed lines are dated
