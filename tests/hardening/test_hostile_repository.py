@@ -220,3 +220,14 @@ def test_blame_runs_no_program_of_the_checked_trees_git_config(tmp_path):
     dated = _blame(root / "docs" / "index.md")
     assert not (root / "MARKER").exists(), (root / "MARKER").read_text()
     assert dated  # and git still answers: the committed lines are dated
+
+
+# -- finding 11: bounded memory for a tag of millions of attributes -----------------------------
+def test_a_tag_of_millions_of_attributes_takes_bounded_memory(tmp_path):
+    """One `<a>` of 3 million attributes (27 MB) took 888 MB: every attribute was kept."""
+    (tmp_path / "page.html").write_text('<a href="other.html" ' + " ".join(f"x{n:x}" for n in range(3_000_000)) + ">x</a>\n",
+                                        encoding="utf-8")
+    (tmp_path / "other.html").write_text("<p>other</p>\n", encoding="utf-8")
+    code, peak, stderr = _peak_memory_mb(tmp_path, "check", "--offline", "--no-cache", "page.html")
+    assert code == 0, stderr
+    assert peak < 300, f"{peak} MB"  # 71 MB with the fix
