@@ -76,6 +76,7 @@ class Project:
     mkdocs_files: MkDocsFiles | None = None
     site_files: frozenset[str] = frozenset()  # every file under root, root-relative posix paths
     site_dirs: frozenset[str] = frozenset()  # every directory under root, root-relative
+    outside_files: frozenset[str] = frozenset()  # site files that are symlinks leading out of the project (`refusal`)
     errors: list[str] = field(default_factory=list)  # inputs skipped, with the reason
     # Files are read only from under this directory (default: root), through no SKIP_DIRS
     # directory: a symlink in the docs cannot make linkfix read (and report) ../.git/config.
@@ -349,21 +350,37 @@ def outside_reason(path: Path, boundary: Path) -> str | None:
 
 
 def _finish(project: Project) -> Project:
-    """Index every file and directory under the root once, so resolution never stats."""
+    """Index every file and directory under the root once, so resolution never stats; and the
+    files that are symlinks leading out of the project (a link to one is never followed: its
+    target's existence or ids are no business of the report)."""
     files: set[str] = set()
     dirs: set[str] = {""}
-    root = str(project.root)
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
-        rel = os.path.relpath(dirpath, root)
-        rel = "" if rel == "." else rel.replace(os.sep, "/")
-        prefix = f"{rel}/" if rel else ""
-        for d in dirnames:
-            dirs.add(prefix + d)
-        for f in filenames:
-            files.add(prefix + f)
+    outside: set[str] = set()
+    boundary = project.boundary or project.root
+    pending = [(str(project.root), "")]
+    while pending:  # os.walk's order of business (a symlinked directory is one, not entered), with each entry's kind at hand
+        directory, prefix = pending.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if entry.name not in SKIP_DIRS:
+                    dirs.add(prefix + entry.name)
+                    if not entry.is_symlink():
+                        pending.append((entry.path, f"{prefix}{entry.name}/"))
+                continue
+            files.add(prefix + entry.name)
+            if entry.is_symlink() and outside_reason(Path(entry.path), boundary) is not None:
+                outside.add(prefix + entry.name)
     project.site_files = frozenset(files)
     project.site_dirs = frozenset(dirs)
+    project.outside_files = frozenset(outside)
     return project
 
 

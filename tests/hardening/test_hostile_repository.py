@@ -6,6 +6,7 @@ not take the machine down) and fails on the code before its fix.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -231,3 +232,23 @@ def test_a_tag_of_millions_of_attributes_takes_bounded_memory(tmp_path):
     code, peak, stderr = _peak_memory_mb(tmp_path, "check", "--offline", "--no-cache", "page.html")
     assert code == 0, stderr
     assert peak < 300, f"{peak} MB"  # 71 MB with the fix
+
+
+# -- finding 12: a page through a symlink out of the project is refused like any other --------------
+@pytest.mark.parametrize("config", ["plugins: [mkdocs-jupyter]\n", ""])
+def test_links_to_pages_symlinked_outside_the_project_are_refused_whatever_is_there(tmp_path, config):
+    """A notebook page symlinked outside was ok or broken by whether its target existed (an
+    oracle on the runner's files), and `p.md#x` through an outside symlink was ok, its fragment
+    unchecked."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "nb.ipynb").write_text('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}', encoding="utf-8")
+    (outside / "p.md").write_text("# P\n\n## Real\n", encoding="utf-8")
+    project = _mkdocs_project(tmp_path / "repo", config, {"index.md": "# Home\n\n[a](nb.ipynb) [b](gone.ipynb) [c](p.md#x) [d](p.md#real)\n"})
+    for name, target in (("nb.ipynb", "nb.ipynb"), ("gone.ipynb", "gone.ipynb"), ("p.md", "p.md")):
+        (project / "docs" / name).symlink_to(outside / target)
+    done = linkfix(project, "check", "--offline", "--no-cache", "-f", "json", "-o", "report.json", "mkdocs.yml", timeout=60)
+    assert done.returncode == 1, done.stderr
+    links = json.loads((project / "report.json").read_text(encoding="utf-8"))["links"]
+    assert {(link["url"], link["status"], link["reason"]) for link in links} == {
+        (url, "broken", "outside-root") for url in ("nb.ipynb", "gone.ipynb", "p.md#x", "p.md#real")}, links
