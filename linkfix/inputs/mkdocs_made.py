@@ -113,7 +113,7 @@ class PageRewriter:
             if event == "on_page_markdown" and found is not None:
                 start = first_change(found, markdown)
             elif event == "on_page_content" and found is not None:
-                start = 0 if any(re.search(s.pattern, text, s.flags | _LOOSE) for s in found for text in (html, markdown)) else None
+                start = 0 if any(s.first(text, _LOOSE) is not None for s in found for text in (html, markdown)) else None
             else:
                 text = markdown if event in ("on_page_read_source", "on_page_markdown") else html or markdown
                 start = 0 if reading.error or reading.touches(text) else None

@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..config.patterns import PatternError, RepositoryPattern, repository_pattern
 from ..files.read import Unreadable, read_bytes
 from .containment import outside_project
 from .hook_substitutions import Substitution, substitutions
@@ -68,7 +69,7 @@ class PythonReading:
             return False
         if self.error or self.patterns is None:
             return True
-        return any(re.search(pattern, text, _OVER) for pattern in self.patterns)
+        return any(_pattern(pattern, _OVER).matches(text, otherwise=True) for pattern in self.patterns)
 
     def may_name(self, path: str) -> bool:
         """Whether the file names `path` (see `names_match`); a file that could not be read may name any."""
@@ -85,12 +86,22 @@ def names_match(names: tuple[str, ...], path: str) -> bool:
         return False
     base = path.rsplit("/", 1)[-1]
     for name in names:
-        if re.fullmatch(name, path) or re.fullmatch(name, base) or re.match(name + "/", path):
+        if _pattern(name).matches(path, "fullmatch", otherwise=True) or _pattern(name).matches(base, "fullmatch", otherwise=True) \
+                or _pattern(name + "/").matches(path, "match", otherwise=True):
             return True
         directory = name.rpartition("/")[0]  # a file the code writes there: it writes others beside it
-        if directory and re.match(directory + "/", path):
+        if directory and _pattern(directory + "/").matches(path, "match", otherwise=True):
             return True
     return False
+
+
+def _pattern(pattern: str, flags: int = 0) -> RepositoryPattern:
+    """A pattern read from the project's code (or the shape of one of its f-strings: `x.+.+...\\.md`),
+    bounded in time: one that runs away may match anything (what it touches is unverified)."""
+    try:
+        return repository_pattern(pattern, flags, origin="a pattern of the project's hooks or scripts")
+    except PatternError:
+        return repository_pattern(".", flags, origin="a pattern of the project's hooks or scripts")  # any text: as unknown
 
 
 # Patterns are matched more widely than the hook matches them (case, lines and dots as loose as
@@ -261,8 +272,8 @@ class _Reader(ast.NodeVisitor):
                 self.unknown = True  # searching for "" matches everything
                 continue
             try:
-                re.compile(value if regex else re.escape(value), _OVER)
-            except re.error:
+                repository_pattern(value if regex else re.escape(value), _OVER, origin="a pattern of the project's hooks or scripts")
+            except PatternError:
                 self.unknown = True
                 continue
             self.patterns.append(value if regex else re.escape(value))

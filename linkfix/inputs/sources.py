@@ -9,13 +9,13 @@ from __future__ import annotations
 import functools
 import logging
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..config import Config
+from ..config.patterns import RepositoryPattern, repository_pattern
 from ..errors import InputError
 from ..files.read import display_path
 from .containment import git_top
@@ -123,7 +123,7 @@ def collect(inputs: list[str], config: Config) -> Project:
     for p in paths:
         if not p.exists() and not p.is_symlink():
             raise InputError(f"no such file or directory: {p}")
-    excluded = [re.compile(p) for p in config.exclude_path]
+    excluded = [repository_pattern(p, origin="the config's exclude_path") for p in config.exclude_path]
 
     if len(paths) == 1 and paths[0].is_file() and is_mkdocs_config(paths[0]):
         return _mkdocs_project(read_mkdocs(paths[0]), config, excluded)
@@ -214,7 +214,7 @@ def text_project(config: Config) -> Project:
     return _finish(Project(files=[], root=root.resolve(), markdown=True))
 
 
-def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[re.Pattern[str]], *,
+def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[RepositoryPattern], *,
                     given: list[Path] | None = None) -> Project:
     """A MkDocs project: its docs_dir walked (or the `given` files of it), resolved the way
     MkDocs renders links when the root is the docs_dir (MkDocsFiles)."""
@@ -250,7 +250,7 @@ def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[re.Pattern
     return project
 
 
-def _files_of(paths: list[Path], mk: MkDocsProject, excluded: list[re.Pattern[str]], config: Config) -> list[Path] | None:
+def _files_of(paths: list[Path], mk: MkDocsProject, excluded: list[RepositoryPattern], config: Config) -> list[Path] | None:
     """The markdown files `paths` name (a directory walked), or None for the whole docs_dir."""
     if any(p.is_dir() and Path(os.path.realpath(p)) == mk.docs_dir for p in paths):
         return None
@@ -293,7 +293,7 @@ def is_built_site(directory: Path, found: list[Path]) -> bool:
     return html * 2 > len(found) and any((directory / marker).is_file() for marker in BUILT_SITE_MARKERS)
 
 
-def say_unread_rst(top: Path, excluded: list[re.Pattern[str]], use_gitignore: bool) -> None:
+def say_unread_rst(top: Path, excluded: list[RepositoryPattern], use_gitignore: bool) -> None:
     """A warning when `top` holds reStructuredText pages (a Sphinx tree beside a README.md):
     they are not read, and passing on the markdown alone must not look like a checked site."""
     hint = unread_rst(top, excluded, use_gitignore)
@@ -301,7 +301,7 @@ def say_unread_rst(top: Path, excluded: list[re.Pattern[str]], use_gitignore: bo
         log.warning("%s", hint)
 
 
-def unread_rst(top: Path, excluded: list[re.Pattern[str]], use_gitignore: bool) -> str:
+def unread_rst(top: Path, excluded: list[RepositoryPattern], use_gitignore: bool) -> str:
     """'N reStructuredText pages under top/ were not read ...' ('' when there are none)."""
     pages = list(walk(top, excluded, use_gitignore, suffixes=RST_SUFFIXES))
     if not pages:
@@ -314,7 +314,7 @@ def unread_rst(top: Path, excluded: list[re.Pattern[str]], use_gitignore: bool) 
             f"check its built HTML instead: sphinx-build {source} {built} && linkfix check {built}")
 
 
-def nothing_read(top: Path, excluded: list[re.Pattern[str]], use_gitignore: bool, suffixes: frozenset[str], *, what: str = "") -> str:
+def nothing_read(top: Path, excluded: list[RepositoryPattern], use_gitignore: bool, suffixes: frozenset[str], *, what: str = "") -> str:
     """Why a walk of `top` found no document: what a walk without the filters finds, and
     which filter left it out (walked again: this is the error path only)."""
     kinds = "markdown" if suffixes == MARKDOWN_SUFFIXES else "markdown or HTML"
@@ -384,14 +384,14 @@ def _finish(project: Project) -> Project:
     return project
 
 
-def _is_excluded(path: Path, excluded: list[re.Pattern[str]]) -> bool:
+def _is_excluded(path: Path, excluded: list[RepositoryPattern]) -> bool:
     text = path.as_posix()
-    return any(p.search(text) for p in excluded)
+    return any(p.matches(text, otherwise=False) for p in excluded)
 
 
 def walk(
     top: Path,
-    excluded: list[re.Pattern[str]],
+    excluded: list[RepositoryPattern],
     use_gitignore: bool,
     *,
     suffixes: frozenset[str],
@@ -411,7 +411,7 @@ def walk(
 
 @dataclass(slots=True)
 class _Walker:
-    excluded: list[re.Pattern[str]]
+    excluded: list[RepositoryPattern]
     use_gitignore: bool
     suffixes: frozenset[str]
     boundary: Path | None

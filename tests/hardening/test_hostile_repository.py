@@ -252,3 +252,54 @@ def test_links_to_pages_symlinked_outside_the_project_are_refused_whatever_is_th
     links = json.loads((project / "report.json").read_text(encoding="utf-8"))["links"]
     assert {(link["url"], link["status"], link["reason"]) for link in links} == {
         (url, "broken", "outside-root") for url in ("nb.ipynb", "gone.ipynb", "p.md#x", "p.md#real")}, links
+
+
+# -- finding 5: a repository's regular expressions are matched within a time bound ------------------
+# Each pattern backtracks for hours in `re` on the string the page gives it (minutes at the least);
+# bounded, the run takes seconds. The margin: 30 s for what takes about 2 s here.
+_BOUNDED_RUN = 30
+
+
+def test_a_hooks_f_string_shape_does_not_backtrack_without_bound(tmp_path):
+    """`f"x{a}{b}...{l}.md"` is read as the shape `x.+.+...\\.md`, matched against every link's path."""
+    shape = "".join(f"{{v{n}}}" for n in range(12))
+    project = _mkdocs_project(tmp_path, "hooks: [hook.py]\n", {"index.md": f"# Home\n\n[x](x{'a' * 120}.png)\n"})
+    (project / "hook.py").write_text(f"def on_files(files, **kwargs):\n    name = f\"x{shape}.md\"\n", encoding="utf-8")
+    done = linkfix(project, "check", "--offline", "--no-cache", "mkdocs.yml", timeout=_BOUNDED_RUN)
+    assert done.returncode == 1, done.stderr  # the hook names no .png: the link is broken
+
+
+def test_a_redirect_source_does_not_backtrack_without_bound(tmp_path):
+    project = _mkdocs_project(tmp_path, "", {"index.md": f"# Home\n\n[x](/{'a' * 200}/)\n"})
+    (project / "docs" / "vercel.json").write_text(json.dumps({"redirects": [{"source": "/" + "(.*)" * 12 + "x", "destination": "/"}]}),
+                                                   encoding="utf-8")
+    done = linkfix(project, "check", "--offline", "--no-cache", "mkdocs.yml", timeout=_BOUNDED_RUN)
+    assert done.returncode == 1, done.stderr  # the link is broken: no rule that matches it was found
+
+
+def test_an_exclude_pattern_does_not_backtrack_without_bound(tmp_path):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Gone)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/{'a' * 40}!"
+        (tmp_path / "linkfix.yml").write_text("allow_private: true\nmax_retries: 0\nexclude: ['^http://127\\.0\\.0\\.1:\\d+/((a+)+)+$']\n",
+                                              encoding="utf-8")
+        (tmp_path / "index.md").write_text(f"# Home\n\n[dead]({url})\n", encoding="utf-8")
+        done = linkfix(tmp_path, "check", "--no-cache", "index.md", timeout=_BOUNDED_RUN)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert done.returncode == 1, (done.stdout, done.stderr)  # not excluded: checked, and broken
+
+
+def test_a_pattern_that_runs_away_is_stopped_once_said_once_and_answered_safely(caplog):
+    from linkfix.config.patterns import repository_pattern
+
+    pattern = repository_pattern("(x+x+)+y", origin="a test's exclude")  # exponential in `re` and in `regex` alike
+    started = time.monotonic()
+    assert pattern.matches("x" * 5000, otherwise=True) is True
+    assert pattern.matches("x" * 5000, otherwise=False) is False  # not matched again: answered at once
+    assert time.monotonic() - started < 10  # its bound is 0.25 s (of the machine's time, not the process's)
+    said = [record.getMessage() for record in caplog.records if "backtracks without bound" in record.getMessage()]
+    assert len(said) == 1 and "a test's exclude" in said[0], said
+    assert repository_pattern("^x+y$", origin="t").matches("xxy", otherwise=False)  # and ordinary ones match as before
