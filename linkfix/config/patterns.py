@@ -80,9 +80,12 @@ class RepositoryPattern:
 
     def matches(self, text: str, how: Literal["search", "match", "fullmatch"] = "search", *, otherwise: bool) -> bool:
         """Whether it matches `text` (`how`), or `otherwise` when it runs away."""
-        try:
-            return getattr(self, how)(text) is not None
-        except RunawayPattern:
+        if self.ran_away:
+            return otherwise
+        try:  # (the method called directly: this runs for every URL against every exclude pattern)
+            return getattr(self._compiled, how)(text, timeout=SECONDS + SECONDS_PER_MB * len(text) / 1_000_000) is not None
+        except TimeoutError:
+            self._runaway()
             return otherwise
 
     def _bounded(self, method: Callable[..., Any], text: str, pos: int) -> Any:
