@@ -4,7 +4,7 @@ A build knows what a source check can only guess: every link of every page as re
 build's own rewriting of `page.md` into `../page/`, what plugins add: API pages,
 cross-references, macros) and every id the written pages have. `SiteBuild` takes each rendered
 page, puts each link back on the place in the source where its target is written (the mapper
-of the source check, `extract.mkdocs.place_links`), and checks it against the built site as a
+of the source check, `mkdocs.pages.extract.place_links`), and checks it against the built site as a
 browser follows it: the link as rendered, from the page's own URL. Reports show each link as
 written, where it is written, so that `linkfix fix --from REPORT` edits it. A link the build
 made (no place in the source) is reported with an empty span at the place that made it, and is

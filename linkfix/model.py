@@ -252,7 +252,7 @@ class Link:
     # text from more than one file (an include spliced into the page). Reported as unverified.
     unverified: str = ""
     # How a macros template made this target ('' for a target written as is): the template text
-    # and the loop items it was rendered from, or why it could not be rendered (check.templates).
+    # and the loop items it was rendered from, or why it could not be rendered (mkdocs.plugins.macros).
     # The span holds the template, not this URL: `fix` never edits it.
     template: str = ""
 
@@ -299,7 +299,7 @@ class Document:
     """One extracted source file."""
 
     page: Page
-    links: Sequence[Link]  # a tuple, or a scanned page's links made on demand (extract.scanned)
+    links: Sequence[Link]  # a tuple, or a scanned page's links made on demand (formats.scanned)
     # What the extraction left out (a per-file limit reached), for the report's errors list.
     warnings: tuple[str, ...] = ()
     silenced: tuple[Silenced, ...] = ()  # lines an ignore comment covers

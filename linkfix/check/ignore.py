@@ -13,11 +13,11 @@ does not compile is a config error naming its file and line.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..config import Config
+from ..config.patterns import PatternError, RepositoryPattern, repository_pattern
 from ..errors import ConfigError
 from ..files.read import Unreadable, display_path, read_text
 from ..formats.silence import silencing
@@ -29,7 +29,7 @@ IGNORE_FILES = (".linkfixignore", ".lycheeignore")
 
 @dataclass(frozen=True, slots=True)
 class IgnorePattern:
-    pattern: re.Pattern[str]
+    pattern: RepositoryPattern
     source: str  # "file:line"
 
 
@@ -50,7 +50,7 @@ class Ignores:
         if comment is not None:
             return _ignored(target, f"ignored by the comment <!-- {comment.comment} --> on line {comment.line}")
         for rule in self.patterns:
-            if rule.pattern.search(link.url) or rule.pattern.search(target.resolved):
+            if rule.pattern.matches(link.url, otherwise=False) or rule.pattern.matches(target.resolved, otherwise=False):
                 return _ignored(target, f"ignored by {rule.source} ({rule.pattern.pattern})")
         return target
 
@@ -69,8 +69,8 @@ def read_ignore_file(path: Path) -> list[IgnorePattern]:
         if not line or line.startswith("#"):
             continue
         try:
-            patterns.append(IgnorePattern(re.compile(line), f"{display_path(path)}:{number}"))
-        except re.error as exc:
+            patterns.append(IgnorePattern(repository_pattern(line, origin=f"{display_path(path)}:{number}"), f"{display_path(path)}:{number}"))
+        except PatternError as exc:
             raise ConfigError(f"{display_path(path)}:{number}: invalid regex {line!r}: {exc}") from exc
     return patterns
 

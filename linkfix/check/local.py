@@ -135,7 +135,7 @@ class LocalChecker:
 
     def _resolve(self, url: str, page: Page, page_rel: str, as_written: bool = False) -> Target:
         unrendered = self.templates.unrendered(url) if self.templates is not None else None
-        if unrendered is not None:  # template text left as written (see check.templates)
+        if unrendered is not None:  # template text left as written (see mkdocs.plugins.macros)
             return Target(scope=Scope.INTERNAL, resolved=url, result=unrendered)
         base = page.base
         if base and _SCHEME.match(base) is None and not base.startswith("//"):
@@ -355,6 +355,9 @@ class LocalChecker:
                 return self._redirected(resolved, redirect, fragment)
             return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FILE,
                                detail=f"no such file: {path or '/'}", checked_at=self.now)
+        if found in self.project.outside_files:  # whether it exists there, and its ids, are not the repository's to tell
+            return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.OUTSIDE_ROOT, checked_at=self.now,
+                               detail=f"{found} is a symlink that leads outside the project: not followed")
         if fragment and self.config.include_fragments and not self._fragment_ok(found, fragment):
             made_by = self._build_time_ids(found, unquote(fragment))
             if made_by:

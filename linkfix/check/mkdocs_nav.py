@@ -22,7 +22,7 @@ from ..model import NAV_TAG, CheckResult, Dialect, Link, LinkKind, LinkResult, P
 from .local import LocalChecker
 
 #: Plugins known to make no page a nav could name, or whose pages linkfix knows already
-#: (inputs.mkdocs_made, inputs.mkdocs_blog, inputs.mkdocs_i18n). Any other plugin may make one.
+#: (mkdocs.made, mkdocs.plugins.blog, mkdocs.plugins.i18n). Any other plugin may make one.
 PLUGINS_KNOWN = frozenset({
     "search", "coverage", "tags", "blog", "i18n", "static-i18n", "gen-files", "monorepo", "print-site", "rss", "llmstxt", "offline",
     "privacy", "social", "meta", "info", "optimize", "typeset", "group", "mkdocstrings", "autorefs", "literate-nav",

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from urllib.parse import urlsplit
 
+from ..config.patterns import RunawayPattern, repository_pattern
 from ..model import Candidate, CheckResult, Redirect
 
 _ORIGIN = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*")
@@ -27,7 +28,8 @@ _ORIGIN = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#]*")
 
 class Remap:
     def __init__(self, rules: Sequence[str]) -> None:
-        self._rules = [(re.compile(pattern), replacement) for pattern, replacement in (rule.split(maxsplit=1) for rule in rules)]
+        self._rules = [(repository_pattern(pattern, origin="the config's remap"), replacement)
+                       for pattern, replacement in (rule.split(maxsplit=1) for rule in rules)]
         self._bases: dict[str, str] = {}  # request-space base -> document-space base
 
     def __bool__(self) -> bool:
@@ -36,7 +38,10 @@ class Remap:
     def request(self, url: str) -> str:
         """The URL requested for `url` (every rule applied in turn, as the checker does)."""
         for pattern, replacement in self._rules:
-            url = pattern.sub(replacement, url)
+            try:
+                url = pattern.sub(replacement, url)
+            except RunawayPattern:  # the rule is not applied: the URL is requested as written
+                continue
         return url
 
     def learn(self, urls: Iterable[str]) -> None:

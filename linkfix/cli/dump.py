@@ -9,13 +9,13 @@ Nothing is requested; internal targets are not even looked up.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 
 from ..check.ignore import Ignores
 from ..check.local import LocalChecker, Target
 from ..config import Config
+from ..config.patterns import url_filter
 from ..extract.documents import iter_documents, page_loader, stdin_document
 from ..inputs.sources import collect, text_project
 from ..model import Document, Link, Scope, Status
@@ -43,8 +43,7 @@ def links_to_check(inputs: Sequence[str], config: Config, *, stdin_text: str | N
         documents = [stdin_document(stdin_text, want_text=False), *documents]
     local = LocalChecker(project, config, {}, page_loader(project))
     ignores = Ignores.load(config)
-    exclude = [re.compile(p) for p in config.exclude]
-    include = [re.compile(p) for p in config.include]
+    excluded = url_filter(config.exclude, config.include)
     for rel, doc in documents:
         links, targets = resolve_links(rel, doc, local, ignores)
         for link, target in zip(links, targets, strict=True):
@@ -53,6 +52,6 @@ def links_to_check(inputs: Sequence[str], config: Config, *, stdin_text: str | N
             if target.scope is Scope.EXTERNAL:
                 if config.offline:
                     continue
-                if any(p.search(target.resolved) for p in exclude) and not any(p.search(target.resolved) for p in include):
+                if excluded(target.resolved):
                     continue
             yield link, target

@@ -154,10 +154,12 @@ def check_syntax(name: str, value: Any) -> None:
     """What a type cannot express: regexes compile, remap rules apply, accept ranges and
     durations read, formats exist. ConfigError names the key."""
     if name in ("exclude", "include", "exclude_path"):
+        from .patterns import PatternError, repository_pattern
+
         for pattern in value:
             try:
-                re.compile(pattern)
-            except re.error as exc:
+                repository_pattern(pattern, origin=f"the config's {name}")
+            except PatternError as exc:
                 raise ConfigError(f"{name}: invalid regex {pattern!r}: {exc}") from exc
     elif name == "remap":
         for index, rule in enumerate(value):
@@ -179,9 +181,12 @@ def check_remap_rule(rule: str, key: str = "remap") -> None:
     parts = rule.split(maxsplit=1)
     if len(parts) != 2:
         raise ConfigError(f"remap: expected 'REGEX REPLACEMENT', got {rule!r}")
+    from .patterns import PatternError, repository_pattern
+
     try:
-        pattern = re.compile(parts[0])
-    except re.error as exc:
+        repository_pattern(parts[0], origin="the config's remap")
+        pattern = re.compile(parts[0])  # (for its groups, and the replacement's check below, as `re` reads them)
+    except (PatternError, re.error) as exc:
         raise ConfigError(f"remap: invalid regex {parts[0]!r}: {exc}") from exc
     names = {index: name for name, index in pattern.groupindex.items()}
     sample = "".join(f"(?P<{names[i]}>)" if i in names else "()" for i in range(1, pattern.groups + 1))

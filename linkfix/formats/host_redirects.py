@@ -21,7 +21,10 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from ..config.patterns import PatternError, RepositoryPattern, RunawayPattern, repository_pattern
+from ..errors import InputError
 from ..files.read import Unreadable, read_bytes
 
 log = logging.getLogger(__name__)
@@ -52,10 +55,10 @@ class _Rule:
 class HostRedirects:
     def __init__(self, rules: list[_Rule]) -> None:
         self._exact: dict[str, tuple[int, _Rule]] = {}
-        self._patterns: list[tuple[int, re.Pattern[str], _Rule]] = []
+        self._patterns: list[tuple[int, RepositoryPattern, _Rule]] = []
         for index, rule in enumerate(rules[:MAX_RULES]):
             if _TOKEN.search(rule.source):
-                pattern = _compile(rule.source)
+                pattern = _compile(rule.source, rule.by)
                 if pattern is not None:
                     self._patterns.append((index, pattern, rule))
             else:
@@ -72,7 +75,10 @@ class HostRedirects:
         for index, pattern, rule in self._patterns:
             if index > first:
                 break
-            found = pattern.fullmatch(wanted)
+            try:
+                found = pattern.fullmatch(wanted)
+            except RunawayPattern:  # a source that backtracks without bound (`/(.*)(.*)...x`) matches nothing
+                continue
             if found is not None:
                 return HostRedirect(_substitute(rule.destination, found), rule.by, rule.status)
         if exact is None:
@@ -127,6 +133,8 @@ def _vercel(path: Path, by: str) -> list[_Rule]:
     except ValueError:
         log.warning("%s is not JSON: its redirects are not read", path)
         return []
+    except RecursionError:
+        raise _too_deep(path) from None
     rules: list[_Rule] = []
     for key in ("redirects", "rewrites"):
         entries = data.get(key) if isinstance(data, dict) else None
@@ -148,6 +156,8 @@ def _netlify_toml(path: Path, by: str) -> list[_Rule]:
     except tomllib.TOMLDecodeError:
         log.warning("%s is not TOML: its redirects are not read", path)
         return []
+    except RecursionError:
+        raise _too_deep(path) from None
     rules: list[_Rule] = []
     entries = data.get("redirects")
     for entry in entries if isinstance(entries, list) else ():
@@ -159,11 +169,17 @@ def _netlify_toml(path: Path, by: str) -> list[_Rule]:
     return rules
 
 
+def _too_deep(path: Path) -> InputError:
+    """A redirect file nested deeper than Python's parsers go (200,000 `[`): not a file of
+    redirects anyone writes; said as the input error it is, not a traceback."""
+    return InputError(f"{path}: nested too deeply to be read (its redirects decide which links work): not read")
+
+
 def _status(text: str) -> int:
     return int(text) if text.isdigit() else 0
 
 
-def _compile(source: str) -> re.Pattern[str] | None:
+def _compile(source: str, by: str) -> RepositoryPattern | None:
     parts = []
     for piece in _TOKEN.split(source):
         if piece == "*":
@@ -176,12 +192,12 @@ def _compile(source: str) -> re.Pattern[str] | None:
         else:
             parts.append(re.escape(piece))
     try:
-        return re.compile("".join(parts))
-    except re.error:  # the same name twice, say: a rule the host would refuse too
+        return repository_pattern("".join(parts), origin=f"{by}: the redirect source {source[:100]!r}")
+    except PatternError:  # the same name twice, say: a rule the host would refuse too
         return None
 
 
-def _substitute(destination: str, found: re.Match[str]) -> str:
+def _substitute(destination: str, found: Any) -> str:
     def value(reference: re.Match[str]) -> str:
         number, name = reference.groups()
         try:

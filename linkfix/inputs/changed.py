@@ -21,6 +21,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..model import Document
+from .git import git_command, git_environment
 
 log = logging.getLogger(__name__)
 
@@ -130,8 +131,8 @@ def _unquote(path: str) -> str:
 def _git(args: Sequence[str], cwd: Path) -> str:
     try:
         done = subprocess.run(
-            ["git", "-c", "core.quotePath=true", *args],
-            cwd=cwd, capture_output=True, timeout=GIT_TIMEOUT, check=False,
+            [*git_command(directory=cwd), "-c", "core.quotePath=true", *args],
+            capture_output=True, timeout=GIT_TIMEOUT, check=False, stdin=subprocess.DEVNULL, env=git_environment(),
         )
     except FileNotFoundError as exc:
         raise InputError("--changed-since needs git, which is not installed") from exc

@@ -9,13 +9,13 @@ from __future__ import annotations
 import functools
 import logging
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..config import Config
+from ..config.patterns import RepositoryPattern, repository_pattern
 from ..errors import InputError
 from ..files.containment import git_top
 from ..files.gitignore import Ignores, gitignores_above, ignored, read_gitignore
@@ -78,6 +78,7 @@ class Project:
     mkdocs_files: MkDocsFiles | None = None
     site_files: frozenset[str] = frozenset()  # every file under root, root-relative posix paths
     site_dirs: frozenset[str] = frozenset()  # every directory under root, root-relative
+    outside_files: frozenset[str] = frozenset()  # site files that are symlinks leading out of the project (`refusal`)
     errors: list[str] = field(default_factory=list)  # inputs skipped, with the reason
     # Files are read only from under this directory (default: root), through no SKIP_DIRS
     # directory: a symlink in the docs cannot make linkfix read (and report) ../.git/config.
@@ -124,7 +125,7 @@ def collect(inputs: list[str], config: Config) -> Project:
     for p in paths:
         if not p.exists() and not p.is_symlink():
             raise InputError(f"no such file or directory: {p}")
-    excluded = [re.compile(p) for p in config.exclude_path]
+    excluded = [repository_pattern(p, origin="the config's exclude_path") for p in config.exclude_path]
 
     if len(paths) == 1 and paths[0].is_file() and is_config(paths[0]):
         return _mkdocs_project(read_config(paths[0], generator=config.generator), config, excluded)
@@ -215,7 +216,7 @@ def text_project(config: Config) -> Project:
     return _finish(Project(files=[], root=root.resolve(), markdown=True))
 
 
-def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[re.Pattern[str]], *,
+def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[RepositoryPattern], *,
                     given: list[Path] | None = None) -> Project:
     """A MkDocs project: its docs_dir walked (or the `given` files of it), resolved the way
     MkDocs renders links when the root is the docs_dir (MkDocsFiles)."""
@@ -253,7 +254,7 @@ def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[re.Pattern
     return project
 
 
-def _files_of(paths: list[Path], mk: MkDocsProject, excluded: list[re.Pattern[str]], config: Config) -> list[Path] | None:
+def _files_of(paths: list[Path], mk: MkDocsProject, excluded: list[RepositoryPattern], config: Config) -> list[Path] | None:
     """The markdown files `paths` name (a directory walked), or None for the whole docs_dir."""
     if any(p.is_dir() and Path(os.path.realpath(p)) == mk.docs_dir for p in paths):
         return None
@@ -297,7 +298,7 @@ def is_built_site(directory: Path, found: list[Path]) -> bool:
     return html * 2 > len(found) and any((directory / marker).is_file() for marker in BUILT_SITE_MARKERS)
 
 
-def say_unread_rst(top: Path, excluded: list[re.Pattern[str]], use_gitignore: bool) -> None:
+def say_unread_rst(top: Path, excluded: list[RepositoryPattern], use_gitignore: bool) -> None:
     """A warning when `top` holds reStructuredText pages (a Sphinx tree beside a README.md):
     they are not read, and passing on the markdown alone must not look like a checked site."""
     hint = unread_rst(top, excluded, use_gitignore)
@@ -305,7 +306,7 @@ def say_unread_rst(top: Path, excluded: list[re.Pattern[str]], use_gitignore: bo
         log.warning("%s", hint)
 
 
-def unread_rst(top: Path, excluded: list[re.Pattern[str]], use_gitignore: bool) -> str:
+def unread_rst(top: Path, excluded: list[RepositoryPattern], use_gitignore: bool) -> str:
     """'N reStructuredText pages under top/ were not read ...' ('' when there are none)."""
     pages = list(walk(top, excluded, use_gitignore, suffixes=RST_SUFFIXES))
     if not pages:
@@ -318,7 +319,7 @@ def unread_rst(top: Path, excluded: list[re.Pattern[str]], use_gitignore: bool) 
             f"check its built HTML instead: sphinx-build {source} {built} && linkfix check {built}")
 
 
-def nothing_read(top: Path, excluded: list[re.Pattern[str]], use_gitignore: bool, suffixes: frozenset[str], *, what: str = "") -> str:
+def nothing_read(top: Path, excluded: list[RepositoryPattern], use_gitignore: bool, suffixes: frozenset[str], *, what: str = "") -> str:
     """Why a walk of `top` found no document: what a walk without the filters finds, and
     which filter left it out (walked again: this is the error path only)."""
     kinds = "markdown" if suffixes == MARKDOWN_SUFFIXES else "markdown or HTML"
@@ -354,32 +355,48 @@ def outside_reason(path: Path, boundary: Path) -> str | None:
 
 
 def _finish(project: Project) -> Project:
-    """Index every file and directory under the root once, so resolution never stats."""
+    """Index every file and directory under the root once, so resolution never stats; and the
+    files that are symlinks leading out of the project (a link to one is never followed: its
+    target's existence or ids are no business of the report)."""
     files: set[str] = set()
     dirs: set[str] = {""}
-    root = str(project.root)
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
-        rel = os.path.relpath(dirpath, root)
-        rel = "" if rel == "." else rel.replace(os.sep, "/")
-        prefix = f"{rel}/" if rel else ""
-        for d in dirnames:
-            dirs.add(prefix + d)
-        for f in filenames:
-            files.add(prefix + f)
+    outside: set[str] = set()
+    boundary = project.boundary or project.root
+    pending = [(str(project.root), "")]
+    while pending:  # os.walk's order of business (a symlinked directory is one, not entered), with each entry's kind at hand
+        directory, prefix = pending.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if entry.name not in SKIP_DIRS:
+                    dirs.add(prefix + entry.name)
+                    if not entry.is_symlink():
+                        pending.append((entry.path, f"{prefix}{entry.name}/"))
+                continue
+            files.add(prefix + entry.name)
+            if entry.is_symlink() and outside_reason(Path(entry.path), boundary) is not None:
+                outside.add(prefix + entry.name)
     project.site_files = frozenset(files)
     project.site_dirs = frozenset(dirs)
+    project.outside_files = frozenset(outside)
     return project
 
 
-def _is_excluded(path: Path, excluded: list[re.Pattern[str]]) -> bool:
+def _is_excluded(path: Path, excluded: list[RepositoryPattern]) -> bool:
     text = path.as_posix()
-    return any(p.search(text) for p in excluded)
+    return any(p.matches(text, otherwise=False) for p in excluded)
 
 
 def walk(
     top: Path,
-    excluded: list[re.Pattern[str]],
+    excluded: list[RepositoryPattern],
     use_gitignore: bool,
     *,
     suffixes: frozenset[str],
@@ -399,7 +416,7 @@ def walk(
 
 @dataclass(slots=True)
 class _Walker:
-    excluded: list[re.Pattern[str]]
+    excluded: list[RepositoryPattern]
     use_gitignore: bool
     suffixes: frozenset[str]
     boundary: Path | None

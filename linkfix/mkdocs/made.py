@@ -15,7 +15,7 @@ never `broken`:
 - a theme that is not installed here: its static files.
 
 And the project hooks that rewrite pages before or after rendering (`BuildMade.rewriters`): a
-page they could touch has its broken links and missing ids `unverified` (extract.mkdocs).
+page they could touch has its broken links and missing ids `unverified` (mkdocs.pages.extract).
 """
 
 from __future__ import annotations
@@ -29,10 +29,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import InputError
+from ..files.containment import describe_project, outside_project, project_of
+from ..files.read import Unreadable
 from .build_steps.gitignored import ignored_docs_dirs
 from .build_steps.scripted import scripted_docs_files
 from .config.project import MkDocsProject
-from .project_code.reading import FILE_EVENTS, MAX_BYTES, PythonReading, names_match, read_python
+from .project_code.reading import FILE_EVENTS, PythonReading, names_match, parse_python, read_python
 from .project_code.substitutions import first_change
 
 log = logging.getLogger(__name__)
@@ -110,7 +113,7 @@ class PageRewriter:
             if event == "on_page_markdown" and found is not None:
                 start = first_change(found, markdown)
             elif event == "on_page_content" and found is not None:
-                start = 0 if any(re.search(s.pattern, text, s.flags | _LOOSE) for s in found for text in (html, markdown)) else None
+                start = 0 if any(s.first(text, _LOOSE) is not None for s in found for text in (html, markdown)) else None
             else:
                 text = markdown if event in ("on_page_read_source", "on_page_markdown") else html or markdown
                 start = 0 if reading.error or reading.touches(text) else None
@@ -260,7 +263,7 @@ def _monorepo(mk: MkDocsProject, made: BuildMade) -> None:
     a path already). Their pages are published; their own links are not checked here."""
     if not any(name.split("/")[-1] == "monorepo" for name in mk.plugin_configs):
         return
-    base = mk.config_file.parent
+    base, project = mk.config_file.parent, project_of(mk.config_file)
     for entry in mk.nav_files:
         if entry.startswith("!include "):
             configs = [base / entry[len("!include "):].strip()]
@@ -269,13 +272,17 @@ def _monorepo(mk: MkDocsProject, made: BuildMade) -> None:
         else:
             continue
         for config in configs:
-            _monorepo_project(config, _shown(config.resolve(), base), made)
+            _monorepo_project(config, _shown(config.resolve(), base), project, made)
 
 
-def _monorepo_project(config: Path, shown: str, made: BuildMade) -> None:
+def _monorepo_project(config: Path, shown: str, project: Path, made: BuildMade) -> None:
+    """One included project's docs, read only inside this project (as INHERIT and docs_dir:
+    an `!include` or a `docs_dir` leading out of it is refused, naming it, and not read)."""
     from ..files.yamlfile import YamlRefused, read_yaml
     from .config.yaml_file import _TolerantLoader
 
+    if outside_project(config, project):
+        raise InputError(f"monorepo: the nav's !include {shown} is outside the project, {describe_project(project)}: not read")
     try:
         data = read_yaml(config, _TolerantLoader)
     except (YamlRefused, OSError) as exc:
@@ -287,6 +294,9 @@ def _monorepo_project(config: Path, shown: str, made: BuildMade) -> None:
     if not re.fullmatch(r"[a-zA-Z0-9_.\-/]+", alias):
         alias = re.sub(r"[^a-z0-9]+", "-", alias.lower()).strip("-")
     docs_dir = config.parent / str(data.get("docs_dir") or "docs")
+    if outside_project(docs_dir, project):
+        raise InputError(f"monorepo: {shown}: docs_dir '{data.get('docs_dir')}' is outside the project, {describe_project(project)}: "
+                         "linkfix reads nothing outside it")
     for top, subdirectories, names in os.walk(docs_dir):
         subdirectories[:] = [d for d in subdirectories if not d.startswith(".")]
         rel = os.path.relpath(top, docs_dir).replace(os.sep, "/")
@@ -302,9 +312,9 @@ def hook_rewriters(mk: MkDocsProject) -> list[PageRewriter]:
 
 
 @functools.lru_cache(maxsize=32)
-def _read_hook(path: Path, name: str, stamp: tuple[int, int], runs_as: tuple[tuple[str, str], ...] = ()) -> PythonReading:
+def _read_hook(path: Path, project: Path, name: str, stamp: tuple[int, int], runs_as: tuple[tuple[str, str], ...] = ()) -> PythonReading:
     """A hook's reading, once per file version (the check and the extraction both need it)."""
-    reading = read_python(path, runs_as)
+    reading = read_python(path, project, runs_as)
     if reading.error:
         log.warning("hook %s %s: every page and file it could touch is unverified", name, reading.error)
     return reading
@@ -319,11 +329,11 @@ def _stamp(path: Path) -> tuple[int, int]:
 
 
 def _hooks(mk: MkDocsProject, made: BuildMade) -> list[PageRewriter]:
-    base = mk.config_file.parent
+    base, project = mk.config_file.parent, project_of(mk.config_file)
     hooks: list[tuple[str, Path, str | tuple[tuple[str, str], ...]]] = [(_shown(path, base), path, ()) for path in mk.hooks]
-    hooks += [(f"{_shown(path, base)} (mkdocs-simple-hooks)", path, how) for path, how in _simple_hooks(mk)]
+    hooks += [(f"{_shown(path, base)} (mkdocs-simple-hooks)", path, how) for path, how in _simple_hooks(mk, project)]
     for name, path, how in hooks:
-        reading = PythonReading(path=path, error=how) if isinstance(how, str) else _read_hook(path, name, _stamp(path), how)
+        reading = PythonReading(path=path, error=how) if isinstance(how, str) else _read_hook(path, project, name, _stamp(path), how)
         if reading.error or reading.rewrites:
             made.rewriters.append(PageRewriter(name=name, reading=reading))
         if reading.error or reading.events & set(FILE_EVENTS):
@@ -343,7 +353,7 @@ def simple_hook_targets(plugin_configs: dict[str, dict]) -> list[tuple[str, str,
     return [(str(event), *str(target).partition(":")[::2]) for event, target in events.items()]
 
 
-def _simple_hooks(mk: MkDocsProject) -> list[tuple[Path, str | tuple[tuple[str, str], ...]]]:
+def _simple_hooks(mk: MkDocsProject, project: Path) -> list[tuple[Path, str | tuple[tuple[str, str], ...]]]:
     """The module files mkdocs-simple-hooks runs, each with the (function, event) pairs of the
     functions it runs on an event they are not named as (read as if so named), or why it is
     not read: a function run on two events, or named as an event the module has another
@@ -364,20 +374,20 @@ def _simple_hooks(mk: MkDocsProject) -> list[tuple[Path, str | tuple[tuple[str, 
     for path, renames in modules.items():
         if not renames or path in unread:
             continue
-        defined = _top_level_functions(path)
+        defined = _top_level_functions(path, project)
         if not renames.keys() <= defined or set(renames.values()) & defined:
             # imported or made at run time (read as nothing), or beside a function the reading would confuse it with
             unread[path] = "runs a function that is not one of its own top-level functions, or on an event another of them is named as, which is not read"
     return [(path, unread.get(path) or tuple(sorted(renames.items()))) for path, renames in modules.items()]
 
 
-def _top_level_functions(path: Path) -> set[str]:
+def _top_level_functions(path: Path, project: Path) -> set[str]:
     """The names of the module's top-level `def`s (none when it cannot be read)."""
     import ast
 
     try:
-        tree = ast.parse(path.read_bytes()[:MAX_BYTES + 1], str(path))
-    except (OSError, ValueError, SyntaxError):
+        tree = parse_python(path, project)
+    except Unreadable:
         return set()
     return {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
 
@@ -396,7 +406,10 @@ def _gen_files(mk: MkDocsProject, made: BuildMade) -> None:
         if written is not None:
             made.docs.update(written)
             return
-    readings = [read_python((base / script).resolve()) for script in scripts]
+    readings = [read_python(Path(os.path.abspath(base / script)), project_of(mk.config_file)) for script in scripts]
+    for script, reading in zip(scripts, readings):
+        if reading.error:
+            log.warning("mkdocs-gen-files script %s %s: every file it could write is unverified", script, reading.error)
     names = tuple(name for reading in readings for name in reading.names)
     unreadable = any(reading.error for reading in readings) or not names
     made.maybe.append(MaybeMade(by="the mkdocs-gen-files scripts " + ", ".join(scripts), why="a source check does not run the project's code",

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..inputs.git import git_command, git_environment
 from ..model import LinkResult
 
 log = logging.getLogger(__name__)
@@ -39,9 +40,9 @@ def _blame(path: Path) -> dict[int, datetime]:
     """Line number -> author time, or {} when the file is not in git (or git is missing)."""
     try:
         completed = subprocess.run(
-            ["git", "blame", "--line-porcelain", "--", path.name],
-            cwd=path.parent or Path("."), capture_output=True, text=True, timeout=_BLAME_SECONDS,
-            errors="replace",
+            [*git_command(directory=path.parent), "blame", "--line-porcelain", "--", path.name],
+            capture_output=True, text=True, timeout=_BLAME_SECONDS, errors="replace", stdin=subprocess.DEVNULL,
+            env=git_environment(),
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         log.debug("no git blame for %s: %s", path, exc)

@@ -7,8 +7,11 @@ for a link to stay broken over several runs and days before rewriting it. One re
 result and a history apart: a cold run then costs one read and one write per URL, which
 measured a third of the checker's CPU when it was four.
 
-A result that is no longer fresh (or never was: errors and timeouts) is still remembered for a
-day (`last_result`), so that the next run knows a URL failed last time.
+A result is fresh while its age (from its own `checked_at`) is within what this run accepts for
+its status (`max_age`, `--max-cache-age`) and within the `fresh_until` of its record: the
+record's word alone is never enough, since whoever wrote the directory chose it. A result that
+is no longer fresh (or never was: errors and timeouts) is still remembered for a day
+(`last_result`), so that the next run knows a URL failed last time.
 
 Everything lives in one diskcache store (`disk.py`: text only, never executed), in namespaces:
 `url:<normalised URL>` for the records, `<namespace>:<key>` for other stages' facts. Values
@@ -49,6 +52,7 @@ log = logging.getLogger(__name__)
 BROKEN_TTL = 3 * 3600.0  # a broken or blocked verdict is re-checked after a few hours
 HISTORY_TTL = 365 * 86400.0
 LAST_RESULT_TTL = 86400.0  # how long a result that is no longer fresh is still remembered
+CLOCK_SKEW = 300.0  # seconds a result's check time may be ahead of this machine's clock
 FLUSH_EVERY = 500
 RECORDS = "url:"  # key prefix of the per-URL records
 WHOLE_READ_RECORDS = 100_000  # up to this many records, the first lookup reads them all at once
@@ -97,9 +101,19 @@ class Cache:
     def get_result(self, url: str) -> CheckResult | None:
         """The URL's result while it is fresh, else None."""
         record = self._record(normalise_url(url))
-        if record.fresh_until <= time.time():
+        now = time.time()
+        if record.fresh_until <= now:
             return None
-        return decode_result(record.result, from_cache=True)
+        result = decode_result(record.result, from_cache=True)
+        return result if result is not None and self._young_enough(result, now) else None
+
+    def _young_enough(self, result: CheckResult, now: float) -> bool:
+        """Whether `result` was checked within what this run accepts (`max_age`, by status).
+        The record's own `fresh_until` is only an upper bound: whoever wrote the directory (a
+        cache committed in the checkout, a restored CI cache) chose it, and a result planted
+        fresh for years must not outlive the run's --max-cache-age. A check in the future is
+        no check (beyond a few minutes of clock difference between machines sharing a cache)."""
+        return now - result_ttl(result.status, self.max_age) < result.checked_at <= now + CLOCK_SKEW
 
     def last_result(self, url: str) -> CheckResult | None:
         """The URL's latest result, fresh or not (remembered `LAST_RESULT_TTL` at least)."""
@@ -198,7 +212,7 @@ class Cache:
         for text in texts.values():
             record = UrlRecord.decode(loads(text))
             result = decode_result(record.result)
-            if result is not None and record.fresh_until > now:
+            if result is not None and record.fresh_until > now and self._young_enough(result, now):
                 counts["results"] += 1
                 by_status[result.status.value] = by_status.get(result.status.value, 0) + 1
             counts["history"] += record.history.broken_runs > 0

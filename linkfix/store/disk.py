@@ -161,6 +161,7 @@ def open_store(directory: Path) -> InertStore:
     if created:  # what pytest, ruff and mypy do: their own directory never shows up as untracked
         (directory / ".gitignore").write_text(GITIGNORE, encoding="utf-8")
     _refuse_links(directory)
+    _say_if_anyone_may_write(directory)
     if any(os.path.lexists(directory / name) for name in OLD_FILES):
         log.info("cache: replacing the cache of an older linkfix version in %s (it is not read)", directory)
         remove_store_files(directory)
@@ -194,6 +195,21 @@ def _hex_dirs(directory: Path) -> list[Path]:
 def _remove_if_empty(directory: Path) -> None:
     with contextlib.suppress(OSError):  # not empty: something else lives there, leave it
         directory.rmdir()
+
+
+def _say_if_anyone_may_write(directory: Path) -> None:
+    """A warning when any user of the machine may write the store (its directory or database
+    world-writable): whoever can write it can plant results, ok for a dead link, within the
+    run's --max-cache-age."""
+    for path in (directory, directory / DBNAME):
+        try:
+            mode = path.stat().st_mode
+        except OSError:
+            continue
+        if mode & stat.S_IWOTH:
+            log.warning("cache: %s is writable by every user of this machine: any of them can plant results in it "
+                        "(`chmod o-w` it, or use --cache-dir)", path)
+            return
 
 
 def _refuse_links(directory: Path) -> None:

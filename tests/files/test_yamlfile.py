@@ -132,7 +132,7 @@ def test_a_plain_markdown_page_with_hostile_front_matter_keeps_its_links():
 
 
 def test_libyaml_marks_count_characters_as_pyyaml_does():
-    """The nav's spans come from the nodes' marks (inputs/mkdocs_nav): the same with either
+    """The nav's spans come from the nodes' marks (mkdocs/structure/nav): the same with either
     reader, astral characters included."""
     from linkfix.mkdocs.config.yaml_file import _TolerantLoader
 

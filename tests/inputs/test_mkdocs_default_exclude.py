@@ -1,4 +1,4 @@
-"""MkDocs' default exclude_docs matched by hand (inputs/mkdocs_files.DefaultExclude) gives what
+"""MkDocs' default exclude_docs matched by hand (mkdocs/structure/files.DefaultExclude) gives what
 pathspec's GitIgnoreSpec gives for the same patterns, which MkDocs uses."""
 
 from __future__ import annotations

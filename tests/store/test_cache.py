@@ -212,7 +212,7 @@ def test_entries_from_an_older_version_are_misses(tmp_path, table_reading):
     _write_raw_records(tmp_path / "c", [
         ("https://x.org/a", json.dumps({"result": {"status": "no-such-status", "url": "x"}, "fresh_until": fresh})),
         ("https://x.org/b", json.dumps("garbage")),
-        ("https://x.org/c", json.dumps({"result": {"url": "https://x.org/c", "status": "ok", "field_from_the_future": 1}, "fresh_until": fresh, "history": {"x": 1}})),
+        ("https://x.org/c", json.dumps({"result": {"url": "https://x.org/c", "status": "ok", "field_from_the_future": 1, "checked_at": time.time()}, "fresh_until": fresh, "history": {"x": 1}})),
         ("https://x.org/d", "{not json"),
     ])
     with Cache(tmp_path / "c") as cache:
@@ -320,26 +320,27 @@ def test_a_result_read_back_is_marked_cached_but_stored_as_fresh(tmp_path):
 
 def test_stored_records_leave_out_defaults_and_read_back_whole(tmp_path):
     plain, moved = "https://x.org/plain", "https://x.org/moved"
+    checked = float(int(time.time()))  # a result is reused only within the run's max_age of its check
     chain = (Redirect(url=moved, status=301, location="https://x.org/new"),)
     full = CheckResult(url=moved, status=Status.REDIRECTED, reason="301", detail="moved", http_status=301,
-                       redirects=chain, final_url="https://x.org/new", permanent=True, checked_at=5.0)
+                       redirects=chain, final_url="https://x.org/new", permanent=True, checked_at=checked)
     with Cache(tmp_path / "c") as cache:
-        cache.put_result(plain, CheckResult(url=plain, status=Status.OK, http_status=200, checked_at=5.0))
+        cache.put_result(plain, CheckResult(url=plain, status=Status.OK, http_status=200, checked_at=checked))
         cache.put_result(moved, full)
     stored = _stored_record(tmp_path / "c", plain)
-    assert stored == {"result": {"url": plain, "status": "ok", "http_status": 200, "checked_at": 5.0}, "fresh_until": stored["fresh_until"]}
+    assert stored == {"result": {"url": plain, "status": "ok", "http_status": 200, "checked_at": checked}, "fresh_until": stored["fresh_until"]}
     with Cache(tmp_path / "c") as cache:
         assert cache.get_result(moved) == replace(full, from_cache=True)
 
 
 def test_records_in_the_older_full_layout_still_read(tmp_path):
-    url = "https://x.org/a"
+    url, checked = "https://x.org/a", float(int(time.time()))
     old = {"result": {"url": url, "status": "broken", "reason": "404", "detail": "", "http_status": 404, "redirects": [],
-                      "final_url": "", "permanent": False, "checked_at": 5.0, "from_cache": False},
+                      "final_url": "", "permanent": False, "checked_at": checked, "from_cache": False},
            "fresh_until": time.time() + 60, "history": {"first_broken": 5.0, "last_broken": 5.0, "broken_runs": 1, "last_run": "r1"}}
     _write_raw_records(tmp_path / "c", [(url, json.dumps(old))])
     with Cache(tmp_path / "c") as cache:
-        assert cache.get_result(url) == CheckResult(url=url, status=Status.BROKEN, reason="404", http_status=404, checked_at=5.0, from_cache=True)
+        assert cache.get_result(url) == CheckResult(url=url, status=Status.BROKEN, reason="404", http_status=404, checked_at=checked, from_cache=True)
         assert cache.history(url).broken_runs == 1
 
 

@@ -4,13 +4,13 @@ and what their answers mean (`policy` decides; this module asks)."""
 
 from __future__ import annotations
 
-import re
 import time
 from collections.abc import Mapping, Set
 from dataclasses import dataclass, replace
 from typing import Literal
 
 from ...config import Config, parse_accept
+from ...config.patterns import url_filter
 from ...model import CheckResult, Reason, Redirect, Status
 from ...store.cache import Cache
 from ...urls import hostname, normalise_url, origin, request_host, sibling_key, split
@@ -59,8 +59,7 @@ class UrlCheck:
         self._want_ids = want_ids  # normalised URL -> the fragments submitted targets ask of its page (the front's)
         self._ids_read = ids_read  # normalised URLs whose page this run read for its ids (the front's)
         self._accept = parse_accept(config.accept)
-        self._exclude = [re.compile(p) for p in config.exclude]
-        self._include = [re.compile(p) for p in config.include]
+        self._excluded = url_filter(config.exclude, config.include) if config.exclude else None
         self._origin_refusals: dict[str, CheckResult | Literal[False]] = {}  # see refusal
         self._head_gone: dict[str, int] = {}  # sibling key -> HEAD 404s a GET confirmed, or _HEAD_MISLEADS
 
@@ -80,7 +79,7 @@ class UrlCheck:
                 self._origin_refusals[key] = refused
         if refused:
             return replace(refused, url=url, checked_at=time.time())
-        if self._exclude and any(p.search(url) for p in self._exclude) and not any(p.search(url) for p in self._include):
+        if self._excluded is not None and self._excluded(url):
             return CheckResult(url=url, status=Status.EXCLUDED, reason=Reason.EXCLUDED, detail="matches an exclude pattern", checked_at=time.time())
         return None
 

@@ -104,6 +104,11 @@ def project_from_data(data: dict[str, Any], path: Path, dialect: Dialect = MKDOC
     excluded = plugins.get("exclude") or {}
     theme = data.get("theme")
     custom_dir = theme.get("custom_dir") if isinstance(theme, dict) and isinstance(theme.get("custom_dir"), str) else ""
+    if custom_dir and outside_project(base / custom_dir, project):
+        # Its files are walked to know what the theme publishes: `custom_dir: /etc` made a link
+        # to `passwd` ok (an oracle on the runner's files), `/` walked the whole disk.
+        raise InputError(f"{path}: theme.custom_dir '{custom_dir}' is outside the project, {describe_project(project)}: "
+                         "linkfix reads nothing outside it")
     return MkDocsProject(
         config_file=path,
         docs_dir=docs_dir.resolve(),

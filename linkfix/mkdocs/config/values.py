@@ -27,7 +27,7 @@ class PythonCall:
 
 class EnvValue(str):
     """A `!ENV` config value read from the environment; `default` is what the file gives when
-    the variable is not set (a source check renders with that: see extract.mkdocs.setup)."""
+    the variable is not set (a source check renders with that: see mkdocs.extensions.setup)."""
 
     default: Any
 

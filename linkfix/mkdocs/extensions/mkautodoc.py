@@ -119,7 +119,7 @@ class _Sources:
             if len(self.trees) < MAX_FILES:
                 try:
                     tree = ast.parse(read_text(path)[0], str(path))
-                except (Unreadable, SyntaxError, ValueError):
+                except (Unreadable, SyntaxError, ValueError, RecursionError, MemoryError):  # MemoryError: the parser's own stack
                     tree = None
             self.trees[path] = tree
         return self.trees[path]

@@ -222,7 +222,7 @@ def load(setup: MarkdownSetup) -> Loaded | None:
             # It renders each page as a Jinja template with the build's variables (`extra`, data
             # files), which a source check does not have: rendered here it fails or drops text.
             # The page is read as written; template targets and the ids templates may make are
-            # unverified (check.local, extract.mkdocs.unknowns), in every environment.
+            # unverified (check.local, mkdocs.pages.unknowns), in every environment.
             log.debug("leaving out %s in a source check: it renders pages with the build's variables", name)
             continue
         refusal = None if setup.trust_project_code or name in OWN_EXTENSIONS else imports.extension_refusal(name)

@@ -48,7 +48,7 @@ class Renderer:
     def __init__(self, loaded: Loaded, project_dir: str, run_hooks_of: str = "") -> None:
         self.extensions = list(loaded.extensions)
         self.configs = loaded.configs
-        self.unsure = loaded.unsure  # left out here, may make ids: see extract.mkdocs.unknowns
+        self.unsure = loaded.unsure  # left out here, may make ids: see mkdocs.pages.unknowns
         self.unsure_packages = loaded.unsure_packages
         self.project_dir = project_dir
         self.refused_reads: list[str] = []  # includes the last `render` did not read (see snippet_reads)

@@ -3,7 +3,9 @@
 Jinja's `SandboxedEnvironment` (no attribute of Python's insides, `range` bounded), with what a
 check of someone else's repository needs on top:
 - `*` and `**` bounded (`'x' * 10**10` would take the machine's memory at once), the output
-  bounded (`OUTPUT_CHARS`), the CPU time bounded (`render`'s `seconds`);
+  bounded (`OUTPUT_CHARS`), the CPU time bounded (`render`'s `seconds`), and the memory
+  (`MEMORY_BYTES` more than the process had: `"x".center(3000000000)`, `ljust`, `zfill`, a join
+  or a `%` width allocate their result in one call no check of values could see first);
 - a name the data does not define is `unknown` rather than an error where that is sound: written
   out it is a mark with its name (`UNKNOWN`), so the caller can tell which text holds it; any
   use that could change what the page is (a loop over it, `if`, `is defined`, `default`, its
@@ -18,8 +20,10 @@ import functools
 from typing import Any
 
 from ...formats.cpu_limit import CpuLimitExceeded, cpu_limit
+from ...formats.memory_limit import memory_limit
 
 OUTPUT_CHARS = 20_000_000  # a page's rendering may write this much (memory, with the CPU bound)
+MEMORY_BYTES = 512 * 1024 * 1024  # address space a page's rendering may add (its output is at most ~80 MB)
 UNKNOWN = "\ue004"  # around the name of something the data does not define, where it is written out
 
 
@@ -38,7 +42,7 @@ def environment(loader: Any, **delimiters: str) -> Any:
 def render(env: Any, source: str, variables: dict[str, Any], seconds: float) -> str:
     """`source` rendered with `variables`; raises TooLarge past the bounds, Jinja's errors else."""
     try:
-        with cpu_limit(seconds):
+        with cpu_limit(seconds), memory_limit(MEMORY_BYTES):
             written: list[str] = []
             size = 0
             for piece in env.from_string(source).generate(**variables):
@@ -48,6 +52,8 @@ def render(env: Any, source: str, variables: dict[str, Any], seconds: float) -> 
                 written.append(piece)
     except CpuLimitExceeded:
         raise TooLarge(f"rendering the page took more than {seconds:g} s of CPU time") from None
+    except MemoryError:
+        raise TooLarge(f"rendering the page needs more than {MEMORY_BYTES // 2**20} MB of memory") from None
     return "".join(written)
 
 

@@ -35,6 +35,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ...config.patterns import PatternError, RepositoryPattern, repository_pattern
+from ...files.read import Unreadable, read_bytes
+
 # The handler options that decide which members a block renders; any other option leaves that alone.
 MEMBER_OPTIONS = ("members", "filters", "show_if_no_docstring", "extensions", "force_inspection")
 _DEFAULT_FILTERS = ["!^_[^_]"]
@@ -107,7 +110,7 @@ def member_ids(identifier: str, options: dict[str, Any], paths: list[str]) -> fr
 
 
 class _Rules:
-    def __init__(self, members: list[str] | None, filters: list[tuple[re.Pattern[str], bool]], need_docstring: bool) -> None:
+    def __init__(self, members: list[str] | None, filters: list[tuple[RepositoryPattern, bool]], need_docstring: bool) -> None:
         self.members = members
         self.filters = filters
         self.need_docstring = need_docstring
@@ -127,8 +130,8 @@ class _Rules:
         if not isinstance(filters, list) or not all(isinstance(f, str) for f in filters):
             return None  # `"public"` or something not plain
         try:
-            compiled = [(re.compile(f.removeprefix("!")), f.startswith("!")) for f in filters]
-        except re.error:
+            compiled = [(repository_pattern(f.removeprefix("!"), origin="mkdocstrings' filters"), f.startswith("!")) for f in filters]
+        except PatternError:
             return None
         show_undocumented = options.get("show_if_no_docstring", False)
         if not isinstance(show_undocumented, bool):
@@ -143,13 +146,13 @@ class _Rules:
         return _keep_object(name, self.filters) and (documented or not self.need_docstring)
 
 
-def _keep_object(name: str, filters: list[tuple[re.Pattern[str], bool]]) -> bool:
+def _keep_object(name: str, filters: list[tuple[RepositoryPattern, bool]]) -> bool:
     """mkdocstrings-python's own rule (rendering._keep_object)."""
     keep = None
     rules = set()
     for regex, exclude in filters:
         rules.add(exclude)
-        if regex.search(name):
+        if regex.matches(name, otherwise=False):
             keep = not exclude
     if keep is None:
         return rules != {False}
@@ -311,8 +314,8 @@ def _binds(file: str, name: str) -> bool:
 @functools.lru_cache(maxsize=256)
 def _parsed(file: str) -> ast.Module | None:
     try:
-        return ast.parse(Path(file).read_bytes(), filename=file)
-    except (OSError, SyntaxError, ValueError):
+        return ast.parse(read_bytes(Path(file)), filename=file)
+    except (Unreadable, SyntaxError, ValueError, RecursionError, MemoryError):  # MemoryError: the parser's own stack
         return None
 
 

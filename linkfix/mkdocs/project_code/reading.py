@@ -15,6 +15,10 @@ that only those are `unverified` and everything else stays exact:
   `f"sample/{n}-bottles.md"` is `sample/.+-bottles\\.md`), which is what it can write.
 
 Modules the file imports from its own directory (as MkDocs puts it on `sys.path`) are read too.
+Each file is read as every config file is (`files.read`: a regular file, size-capped, opened
+without blocking) and only inside the project: a `hooks: [/dev/zero]`, a FIFO, or a hook that
+leads out of the repository (`/etc/passwd`, `../../.bashrc`) is not read, and everything it
+could touch is unverified.
 """
 
 from __future__ import annotations
@@ -24,6 +28,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...config.patterns import PatternError, RepositoryPattern, repository_pattern
+from ...files.containment import outside_project
+from ...files.read import Unreadable, read_bytes
 from .substitutions import Substitution, substitutions
 
 MAX_BYTES = 1_000_000  # a hook or script larger than this is not read (every finding it could touch is unverified)
@@ -62,7 +69,7 @@ class PythonReading:
             return False
         if self.error or self.patterns is None:
             return True
-        return any(re.search(pattern, text, _OVER) for pattern in self.patterns)
+        return any(_pattern(pattern, _OVER).matches(text, otherwise=True) for pattern in self.patterns)
 
     def may_name(self, path: str) -> bool:
         """Whether the file names `path` (see `names_match`); a file that could not be read may name any."""
@@ -79,12 +86,22 @@ def names_match(names: tuple[str, ...], path: str) -> bool:
         return False
     base = path.rsplit("/", 1)[-1]
     for name in names:
-        if re.fullmatch(name, path) or re.fullmatch(name, base) or re.match(name + "/", path):
+        if _pattern(name).matches(path, "fullmatch", otherwise=True) or _pattern(name).matches(base, "fullmatch", otherwise=True) \
+                or _pattern(name + "/").matches(path, "match", otherwise=True):
             return True
         directory = name.rpartition("/")[0]  # a file the code writes there: it writes others beside it
-        if directory and re.match(directory + "/", path):
+        if directory and _pattern(directory + "/").matches(path, "match", otherwise=True):
             return True
     return False
+
+
+def _pattern(pattern: str, flags: int = 0) -> RepositoryPattern:
+    """A pattern read from the project's code (or the shape of one of its f-strings: `x.+.+...\\.md`),
+    bounded in time: one that runs away may match anything (what it touches is unverified)."""
+    try:
+        return repository_pattern(pattern, flags, origin="a pattern of the project's hooks or scripts")
+    except PatternError:
+        return repository_pattern(".", flags, origin="a pattern of the project's hooks or scripts")  # any text: as unknown
 
 
 # Patterns are matched more widely than the hook matches them (case, lines and dots as loose as
@@ -92,22 +109,19 @@ def names_match(names: tuple[str, ...], path: str) -> bool:
 _OVER = re.IGNORECASE | re.MULTILINE | re.DOTALL
 
 
-def read_python(path: Path, runs_as: tuple[tuple[str, str], ...] = ()) -> PythonReading:
-    """The reading of the Python file `path` (see the module docstring); `error` says why it
-    could not be read (then everything it could touch is touched). `runs_as`: (function, event)
-    for functions a plugin runs on an event they are not named as (mkdocs-simple-hooks'
-    `on_post_build: "docs.hooks:copy_get"`), read as if so named."""
+def read_python(path: Path, project: Path, runs_as: tuple[tuple[str, str], ...] = ()) -> PythonReading:
+    """The reading of the Python file `path` of the project `project` (a real path; see the
+    module docstring); `error` says why it could not be read (then everything it could touch is
+    touched). `runs_as`: (function, event) for functions a plugin runs on an event they are not
+    named as (mkdocs-simple-hooks' `on_post_build: "docs.hooks:copy_get"`), read as if so named."""
     files = [path]
     trees: list[ast.Module] = []
     for current in files:
         try:
-            data = current.read_bytes()
-            if len(data) > MAX_BYTES:
-                raise ValueError(f"larger than {MAX_BYTES} bytes")
-            tree = ast.parse(data, str(current))
-        except (OSError, ValueError, SyntaxError) as exc:
+            tree = parse_python(current, project)
+        except Unreadable as exc:
             if current == path:
-                return PythonReading(path=path, error=f"cannot be read ({type(exc).__name__}: {exc})")
+                return PythonReading(path=path, error=f"cannot be read ({exc})")
             continue
         trees.append(tree)
         for local in _local_imports(tree, current.parent):
@@ -115,6 +129,14 @@ def read_python(path: Path, runs_as: tuple[tuple[str, str], ...] = ()) -> Python
                 files.append(local)
     if runs_as:
         trees[0] = _named_as_events(trees[0], dict(runs_as))
+    try:
+        return _reading(path, trees)
+    except RecursionError:  # the readers walk expressions recursively: `x = a.b.b...` 1,500 deep
+        return PythonReading(path=path, error="cannot be read (its code is nested deeper than linkfix reads)")
+
+
+def _reading(path: Path, trees: list[ast.Module]) -> PythonReading:
+    """What the file `path` (its tree first, then those of the local modules it imports) can do."""
     reader = _Reader()
     for tree in trees:
         reader.constants(tree)
@@ -127,6 +149,18 @@ def read_python(path: Path, runs_as: tuple[tuple[str, str], ...] = ()) -> Python
     return PythonReading(path=path, events=events, rewrites=rewrites, patterns=None if unknown else tuple(dict.fromkeys(reader.patterns)),
                          names=tuple(dict.fromkeys(reader.names)),
                          substitutions=tuple((event, substitutions(trees[0], event)) for event in sorted(rewrites)))
+
+
+def parse_python(path: Path, project: Path) -> ast.Module:
+    """The syntax tree of the project's Python file `path`; Unreadable when it is outside
+    `project` (symlinks followed), not a regular file, larger than MAX_BYTES or not Python."""
+    if outside_project(path, project):
+        raise Unreadable(f"outside the project, {project}: not read")
+    data = read_bytes(path, limit=MAX_BYTES)
+    try:
+        return ast.parse(data, str(path))
+    except (ValueError, SyntaxError, RecursionError, MemoryError) as exc:  # MemoryError: the parser's own stack
+        raise Unreadable(f"{type(exc).__name__}: {exc}") from None
 
 
 def _named_as_events(tree: ast.Module, events: dict[str, str]) -> ast.Module:
@@ -238,8 +272,8 @@ class _Reader(ast.NodeVisitor):
                 self.unknown = True  # searching for "" matches everything
                 continue
             try:
-                re.compile(value if regex else re.escape(value), _OVER)
-            except re.error:
+                repository_pattern(value if regex else re.escape(value), _OVER, origin="a pattern of the project's hooks or scripts")
+            except PatternError:
                 self.unknown = True
                 continue
             self.patterns.append(value if regex else re.escape(value))

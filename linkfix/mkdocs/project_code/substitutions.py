@@ -20,6 +20,8 @@ import ast
 import re
 from dataclasses import dataclass
 
+from ...config.patterns import PatternError, RunawayPattern, repository_pattern
+
 MAX_DEPTH = 8  # functions followed from the event, one inside the other
 
 _RE_FLAGS = {name: int(getattr(re, name)) for name in ("A", "ASCII", "I", "IGNORECASE", "M", "MULTILINE", "S", "DOTALL",
@@ -33,9 +35,13 @@ class Substitution:
     pattern: str
     flags: int = 0
 
-    def first(self, text: str) -> int | None:
-        """Where its first match in `text` starts (None when it has none)."""
-        match = re.search(self.pattern, text, self.flags)
+    def first(self, text: str, loose: int = 0) -> int | None:
+        """Where its first match in `text` starts (None when it has none), with `loose` flags
+        added; 0 when the pattern runs away on it (it may match from the start)."""
+        try:
+            match = repository_pattern(self.pattern, self.flags | loose, origin="a pattern of the project's hooks").search(text)
+        except (PatternError, RunawayPattern):
+            return 0
         return match.start() if match is not None else None
 
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Literal, Protocol
 
+from ...config.patterns import PatternError, RepositoryPattern, repository_pattern
 from ...formats.host_redirects import read_host_redirects
 from ..config.project import MkDocsProject
 from ..made import BuildMade, MaybeMade, build_made
@@ -68,7 +69,7 @@ class MkDocsFiles:
         exclude = _spec(DEFAULT_EXCLUDE + mk.exclude_docs)
         drafts = _spec(mk.draft_docs) if mk.draft_docs else None
         theme_dirs = [d for d in (_docs_relative(t, mk.docs_dir) for t in mk.theme_dirs) if d is not None]
-        regexes = [re.compile(r) for r in mk.exclude_regexes if _compiles(r)]
+        regexes = [pattern for pattern in map(_compiled, mk.exclude_regexes) if pattern is not None]
         docs = set(docs_files)
         self.notebooks = notebook_pages(mk, docs)
         self.blog = blog_pages(mk, docs)
@@ -179,7 +180,7 @@ class MkDocsFiles:
         return self.made.may_make(*paths)
 
     def _left_out(self, path: str, exclude: Matcher, drafts: Matcher | None,
-                  theme_dirs: list[str], regexes: list[re.Pattern[str]]) -> str:
+                  theme_dirs: list[str], regexes: list[RepositoryPattern]) -> str:
         for directory in theme_dirs:
             if directory == "" or path.startswith(directory + "/"):
                 return f"inside the theme's custom_dir ({directory or '.'}/): templates, not documentation"
@@ -193,7 +194,7 @@ class MkDocsFiles:
             if fnmatch.fnmatchcase(path, glob):
                 return f"excluded by the mkdocs-exclude plugin (glob {glob})"
         for regex in regexes:
-            if regex.match(path):
+            if regex.matches(path, "match", otherwise=False):  # one that runs away excludes nothing: the file is checked
                 return f"excluded by the mkdocs-exclude plugin (regex {regex.pattern})"
         return ""
 
@@ -258,13 +259,12 @@ class DefaultExclude:
         return any(part.startswith(".") for part in parts) or (parts[0] == "templates" and len(parts) > 1)
 
 
-def _compiles(pattern: str) -> bool:
+def _compiled(pattern: str) -> RepositoryPattern | None:
     try:
-        re.compile(pattern)
-    except re.error as exc:
+        return repository_pattern(pattern, origin="mkdocs-exclude's regex")
+    except PatternError as exc:
         log.warning("mkdocs-exclude regex %r ignored: %s", pattern, exc)
-        return False
-    return True
+        return None
 
 
 def _docs_relative(directory: Path, docs_dir: Path) -> str | None:

@@ -82,7 +82,7 @@ def _entry(node: yaml.ScalarNode, config: Path, text: str) -> NavEntry | None:
     if not isinstance(value, str) or not value.strip() or _URL.match(value) or node.tag != "tag:yaml.org,2002:str":
         return None  # a URL, a number or null, a tagged value
     if value.startswith(("!include ", "*include ")):
-        return None  # mkdocs-monorepo-plugin's: another project's docs (inputs.mkdocs_made reads them)
+        return None  # mkdocs-monorepo-plugin's: another project's docs (mkdocs.made reads them)
     start, end = node.start_mark.index, node.end_mark.index
     if node.style in ("'", '"'):
         start, end = start + 1, end - 1

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...inputs.git import git_command
 from .history import GIT_SECONDS, STAGED, git_blobs, git_output
 from .names import near_ids
 
@@ -87,7 +88,7 @@ class GitPages:
     def __init__(self, root: Path, ids_of: Callable[[str, str], frozenset[str]], *, revision: str = "HEAD",
                  git_dir: Path | None = None, prefix: str | None = None, max_versions: int = MAX_VERSIONS,
                  seconds: float = GIT_SECONDS) -> None:
-        self._base = ["git", f"--git-dir={git_dir}"] if git_dir is not None else ["git", "-C", str(root)]
+        self._base = git_command(git_dir=git_dir) if git_dir is not None else git_command(directory=root)
         self._ids_of = ids_of  # (text, root-relative path) -> the page's ids
         self._revision, self._max, self._seconds = revision, max_versions, seconds
         self._prefix = prefix

@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ...inputs.git import git_command, git_environment
+
 log = logging.getLogger(__name__)
 
 #: Commits (that renamed something under the root) read at most, newest first.
@@ -99,7 +101,7 @@ def read_renames(root: Path, *, revision: str = "HEAD", git_dir: Path | None = N
 
     `git_dir` and `prefix` (the root's path inside the repository, 'docs/') read a bare
     repository instead of the work tree that holds `root` (the calibration benchmark does)."""
-    base = ["git", f"--git-dir={git_dir}"] if git_dir is not None else ["git", "-C", str(root)]
+    base = git_command(git_dir=git_dir) if git_dir is not None else git_command(directory=root)
     if prefix is None:
         shown = git_output([*base, "rev-parse", "--show-prefix"], seconds)
         if shown is None:
@@ -170,7 +172,7 @@ def git_blobs(base: list[str], specs: list[str], seconds: float) -> list[str | N
         return []
     try:
         done = subprocess.run([*base, "cat-file", "--batch"], input="".join(f"{s}\n" for s in specs).encode(),
-                              capture_output=True, timeout=seconds)
+                              capture_output=True, timeout=seconds, env=git_environment())
     except (OSError, subprocess.TimeoutExpired) as exc:
         log.debug("git cat-file not run: %s", exc)
         return [None] * len(specs)
@@ -193,7 +195,7 @@ def _git_partial(command: list[str], seconds: float) -> tuple[str, bool]:
     """(stdout, whether the command finished well). What a command printed before it failed
     or ran out of time is kept: a long history, a clone with missing objects."""
     try:
-        done = subprocess.run(command, capture_output=True, timeout=seconds, stdin=subprocess.DEVNULL)
+        done = subprocess.run(command, capture_output=True, timeout=seconds, stdin=subprocess.DEVNULL, env=git_environment())
     except subprocess.TimeoutExpired as exc:
         log.info("git took more than %.0f s; using what it printed by then", seconds)
         return _decode(exc.stdout), False
