@@ -210,7 +210,7 @@ class LocalChecker:
         """A full URL under the site's URL: a file of this build, unless it is beside it."""
         path_part, _, fragment = local.partition("#")
         path = unquote(path_part.partition("?")[0])
-        if self.site.beside_the_build(path):
+        if self.site.beside_the_build(path, written_in_full=True):
             return self._host_redirect(path, fragment) or self._outside_build(url)
         if self.mkdocs_links is not None:
             return self._mkdocs_url(path, fragment)

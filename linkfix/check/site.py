@@ -64,7 +64,7 @@ class SitePlace:
                 return url[len(stem):]
         return None
 
-    def beside_the_build(self, path: str) -> bool:
+    def beside_the_build(self, path: str, *, written_in_full: bool = False) -> bool:
         """Whether a site-relative path leads to a part of the site's host that this build does
         not hold (another language, a version, an API reference deployed beside it), when the
         site's URL is known: one of its directories is not the build's and the path goes on
@@ -74,7 +74,12 @@ class SitePlace:
         of its project sites (`https://org.github.io/griffe/`), or the site is versioned with
         mike and the path is a file at its root that the build does not have. A page-like
         `advanced/removed-page/` or a file (`nope.html`) is this build's to have, and so broken
-        when it does not."""
+        when it does not.
+
+        For a known project (`deployments`), a path written as a site path (`/zh/x/`, relative)
+        is beside the build only where the project says so: the link is written for the build.
+        A URL written in full (`https://docs.example.org/api/python/`) spells the host on
+        purpose, as links to another deployment are written: the rules above apply to it."""
         if not self.origin:
             return False
         segments = [s for s in path.split("/") if s]
@@ -83,7 +88,7 @@ class SitePlace:
         known = self.deployments
         if known is not None and any(path.startswith(named) for named in known.named):
             return not self.serves(path) and not self.has_directory(path.rstrip("/"))
-        if known is not None and not (known.versioned or known.languages or self.hosts_project_sites):
+        if known is not None and not (known.versioned or known.languages or self.hosts_project_sites or written_in_full):
             return False  # nothing says another deployment shares the host: the build's to have
         directories = segments if path.endswith("/") else segments[:-1]
         if self.versioned and len(segments) == 1 and not path.endswith("/") and posixpath.splitext(segments[0])[1] \

@@ -168,13 +168,17 @@ SITE_SAYS = {
 }
 
 
-async def test_urls_under_the_site_url_the_build_lacks_are_broken_when_nothing_says_another_deployment_serves_them(tmp_path):
-    """Issue 44.6: a single deployment's missing pages were excluded as "another language, version
-    or deployment" because their first directory was named like a language or went deeper."""
+async def test_a_site_path_the_build_lacks_is_broken_when_nothing_says_another_deployment_serves_it(tmp_path):
+    """Issue 44.6: a single deployment's missing pages, linked as site paths (`/es/features/`), were
+    excluded as "another language, version or deployment" because their first directory was named
+    like a language. A URL written in full, host and all, is how a page links to another deployment
+    on its host (an API reference): that is still taken to be beside the build."""
     got = await results(tmp_path, SITE)
+    assert got[("a.md", "/es/features/")].status is Status.BROKEN
     for url in ("https://docs.example.org/zh/", "https://docs.example.org/zh/tutorial/",
-                "https://docs.example.org/api/python/stable/x.html", "/es/features/", "https://docs.example.org/removed-page/"):
-        assert got[("a.md", url)].status is Status.BROKEN, url
+                "https://docs.example.org/api/python/stable/x.html"):
+        assert status(got[("a.md", url)]) == (Status.EXCLUDED, "outside-build"), url
+    assert got[("a.md", "https://docs.example.org/removed-page/")].status is Status.BROKEN
     assert got[("a.md", "https://docs.example.org/b/#section")].status is Status.OK
 
 
