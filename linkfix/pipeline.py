@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Protocol
 
 from .check.gather import Gathered
 from .check.ignore import Ignores
-from .check.local import LocalChecker, Target
+from .check.local import LocalChecker
 from .check.remap import Remap
 from .check.session import RunSession
+from .check.targets import Target
 from .config import Config
 from .errors import InputError, NetworkDownError
 from .extract.documents import Documents, iter_documents, page_loader, stdin_document

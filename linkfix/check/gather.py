@@ -17,7 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from ..model import CheckResult, Link, LinkResult, Reason, Scope, Status
-from .local import LocalChecker, Target
+from .local import LocalChecker
+from .targets import Target
 
 # A link waiting for this "page" waits for the end of the reading: no page read has this name.
 _THE_END = ""

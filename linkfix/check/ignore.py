@@ -22,7 +22,7 @@ from ..errors import ConfigError
 from ..files.read import Unreadable, display_path, read_text
 from ..formats.silence import silencing
 from ..model import CheckResult, Link, Reason, Silenced, Status
-from .local import Target
+from .targets import Target
 
 IGNORE_FILES = (".linkfixignore", ".lycheeignore")
 

@@ -24,19 +24,20 @@ import posixpath
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urljoin
 
 from ..config import Config
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..mkdocs.made import TRUST_HINT
-from ..mkdocs.structure.links import MkDocsLinks
+from ..mkdocs.structure.links import MkDocsLinks, Reached
 from ..model import CheckResult, Page, Reason, Scope, Status, id_key
+from .redirected import Redirects
 from .site import Deployments, SitePlace
+from .targets import Target, internal_target
 
 if TYPE_CHECKING:  # imported by the runs that render templates: it brings in the MkDocs extraction
-    from ..formats.host_redirects import HostRedirect
     from ..mkdocs.config.project import MkDocsProject
     from ..mkdocs.plugins.macros import TemplateTargets
 
@@ -47,32 +48,6 @@ _IMPLICIT_FRAGMENTS = frozenset({"", "top"})
 _PAGE_SUFFIXES = MARKDOWN_SUFFIXES | {".html", ".htm", ".xhtml"}
 
 
-@dataclass(frozen=True, slots=True)
-class Target:
-    """Where a link points once resolved."""
-
-    scope: Scope
-    resolved: str  # external: absolute URL (fragment kept); internal: root-relative path[#fragment]
-    fragment: str = ""
-    result: CheckResult | None = None  # set when resolution alone decides (unsupported, outside root)
-
-
-_TARGET_SLOTS = tuple(getattr(Target, name).__set__ for name in ("scope", "resolved", "fragment", "result"))
-
-
-def _internal_target(resolved: str, fragment: str) -> Target:
-    """Target(scope=Scope.INTERNAL, resolved=resolved, fragment=fragment), made without the
-    frozen dataclass's __init__ (as model.make_link): one per distinct link of a directory."""
-    target = object.__new__(Target)
-    set_scope, set_resolved, set_fragment, set_result = _TARGET_SLOTS
-    set_scope(target, Scope.INTERNAL)
-    set_resolved(target, resolved)
-    set_fragment(target, fragment)
-    set_result(target, None)
-    return target
-
-
-MAX_REDIRECT_MAPS = 10  # redirect_maps entries followed one after another before giving up
 MAX_IDS_LISTED = 8  # a missing fragment's detail lists this many of the page's ids
 
 
@@ -101,7 +76,7 @@ class LocalChecker:
         self._resolved: dict[tuple, Target] = {}  # of the pages of one directory (resolver_for)
         self._resolved_for: tuple = ()
         self._checked: dict[str, CheckResult] = {}
-        self._hosted: dict[str, HostRedirect] = {}  # built path the site lacks -> where its host redirects it
+        self.redirects = Redirects(self)  # mkdocs-redirects' stubs and the host's redirect files
         self.now = time.time()
 
     # -- resolution ------------------------------------------------------------------------
@@ -175,7 +150,7 @@ class LocalChecker:
                     return self._outside_build(self.site.origin + path_part + (f"#{fragment}" if fragment else ""))
                 rel = rel[len(prefix):]
             if self.site.beside_the_build(rel):
-                return self._host_redirect(rel, fragment) or self._outside_build(self.site.root + rel + (f"#{fragment}" if fragment else ""))
+                return self.redirects.host_redirect(rel, fragment) or self._outside_build(self.site.root + rel + (f"#{fragment}" if fragment else ""))
             if links is not None:
                 return self._mkdocs("/" + rel, fragment, page_rel, as_written)
             target_rel = rel
@@ -204,14 +179,14 @@ class LocalChecker:
             )
         normal = "" if normal == "." else normal
         resolved = normal + ("/" if trailing_slash and normal else "")
-        return _internal_target(resolved + (f"#{fragment}" if fragment else ""), fragment)
+        return internal_target(resolved + (f"#{fragment}" if fragment else ""), fragment)
 
     def _under_site_url(self, local: str, url: str) -> Target:
         """A full URL under the site's URL: a file of this build, unless it is beside it."""
         path_part, _, fragment = local.partition("#")
         path = unquote(path_part.partition("?")[0])
         if self.site.beside_the_build(path, written_in_full=True):
-            return self._host_redirect(path, fragment) or self._outside_build(url)
+            return self.redirects.host_redirect(path, fragment) or self._outside_build(url)
         if self.mkdocs_links is not None:
             return self._mkdocs_url(path, fragment)
         return self._internal(path, path.endswith("/"), fragment, "")
@@ -239,80 +214,35 @@ class LocalChecker:
 
     def _mkdocs(self, path: str, fragment: str, page_rel: str, as_written: bool) -> Target:
         """A link of a MkDocs page (path decoded; a root-relative one already without the
-        site's path prefix), resolved as the built site follows it."""
-        links = self.mkdocs_links
-        assert links is not None
-        suffix = f"#{fragment}" if fragment else ""
+        site's path prefix), resolved as the built site follows it (mkdocs.structure.links)."""
+        assert self.mkdocs_links is not None
         if not path:  # #fragment or ?query: this page
             return self._internal(page_rel, False, fragment, page_rel)
-        named = posixpath.normpath(posixpath.join(posixpath.dirname(page_rel), path))
-        if not as_written:
-            docs = links.rewritten(path, page_rel)
-            if docs is not None:
-                why = links.site.excluded.get(docs)
-                if why:
-                    return self._broken(docs + suffix, fragment, f"{docs} is not part of the built site: {why}")
-                if docs not in links.docs_files:  # a file a plugin puts among the docs (monorepo)
-                    return self._made(docs + suffix, fragment, links.site.made.docs[docs])
-                # a.md when a/index.md is built over it: the URL shows a/index.md
-                return self._internal(links.site.overwritten.get(docs, docs), False, fragment, page_rel)
-            if not path.startswith("/") and named in links.mkdocs.redirects:
-                # old.md of redirect_maps: reported as redirected (mkdocs-redirects keeps its URL alive)
-                return self._internal(named, False, fragment, page_rel)
-        if path.startswith("/"):
-            found = links.serve(path.lstrip("/"), root_relative=as_written or not links.mkdocs.absolute_links_to_docs)
-        else:
-            found = links.follow(path, page_rel)
-        if not as_written and named.startswith("../") and posixpath.splitext(path)[1].lower() in MARKDOWN_SUFFIXES:
-            # A markdown source outside docs_dir is no page of the site, whatever its host serves
-            # (MkDocs leaves the link as written; Zensical rewrites it to a page URL it never builds).
-            return self._broken(named + suffix, fragment, f"{named} is outside docs_dir: no page of the built site")
-        if found.climbs:
-            return self._internal(found.built, path.endswith("/"), fragment, page_rel, detail=found.broken)
-        if found.path:
-            return self._internal(found.path, False, fragment, page_rel)
-        if found.made:
-            return self._made(found.built + suffix, fragment, found.made)
-        maybe = links.site.may_make(*_made_names(named, found.built))
-        if maybe is not None:
-            return self._unverified_file((found.built or path) + suffix, fragment, maybe.sentence())
-        hosted = self._host_redirect(found.built, fragment)
-        if hosted is not None:
-            return hosted
-        if not as_written and not path.startswith("/") and posixpath.splitext(path.rstrip("/"))[1]:
-            # A file link MkDocs did not find among the docs (it warns: "not found among
-            # documentation files"), and left as written. What is missing is the source file it
-            # names, relative to the page's source: that path is the target (the one suggestions
-            # look up in the git history and the file list, and reports group by), not where a
-            # browser would end up from the page's URL (faq/configure/ + ../a.md: faq/a.md).
-            return self._broken(named + suffix, fragment, f"no such file: {named}{links.hint(named)}")
-        return self._broken((found.built or path) + suffix, fragment, found.broken)
+        reached = self.mkdocs_links.reach(path, page_rel, as_written=as_written, hosted=self._is_hosted)
+        return self._reached(reached, fragment, page_rel, trailing_slash=path.endswith("/"))
 
     def _mkdocs_url(self, path: str, fragment: str) -> Target:
         """A full URL under site_url, in a MkDocs project: what the built site has there."""
         assert self.mkdocs_links is not None
-        found = self.mkdocs_links.serve(path)
-        suffix = f"#{fragment}" if fragment else ""
-        if found.path:
-            return self._internal(found.path, False, fragment, "")
-        if found.made:
-            return self._made(found.built + suffix, fragment, found.made)
-        maybe = self.mkdocs_links.site.may_make(*_made_names(path, path))
-        if maybe is not None:
-            return self._unverified_file(path + suffix, fragment, maybe.sentence())
-        hosted = self._host_redirect(found.built, fragment)
-        if hosted is not None:
-            return hosted
-        return self._broken(path + suffix, fragment, found.broken)
+        return self._reached(self.mkdocs_links.reach_url(path, hosted=self._is_hosted), fragment, "", trailing_slash=False)
 
-    def _host_redirect(self, built: str, fragment: str) -> Target | None:
-        """A URL the built site lacks that its host redirects (vercel.json, _redirects): checked
-        at its destination when targets are checked (`_host_redirected`)."""
-        hosted = self._host_lookup(built) if built else None
-        if hosted is None:
-            return None
-        self._hosted[built] = hosted
-        return _internal_target(built + (f"#{fragment}" if fragment else ""), fragment)
+    def _reached(self, reached: Reached, fragment: str, page_rel: str, *, trailing_slash: bool) -> Target:
+        """The target of where a MkDocs link leads."""
+        suffix = f"#{fragment}" if fragment else ""
+        if reached.kind == "file":
+            return self._internal(reached.path, False, fragment, page_rel)
+        if reached.kind == "climbs":
+            return self._internal(reached.path, trailing_slash, fragment, page_rel, detail=reached.why)
+        if reached.kind == "made":
+            return self._made(reached.path + suffix, fragment, reached.by)
+        if reached.kind == "maybe":
+            return self._unverified_file(reached.path + suffix, fragment, reached.why)
+        if reached.kind == "hosted":
+            return self.redirects.hosted_target(reached.path, fragment)
+        return self._broken(reached.path + suffix, fragment, reached.why)
+
+    def _is_hosted(self, built: str) -> bool:
+        return self.redirects.host_lookup(built) is not None
 
     def _made(self, resolved: str, fragment: str, made_by: str) -> Target:
         """A file the build makes beside the docs (a theme's, a plugin's): there, though its ids
@@ -345,21 +275,21 @@ class LocalChecker:
         return result
 
     def _check(self, path: str, fragment: str, resolved: str) -> CheckResult:
-        hosted = self._hosted.get(path)
+        hosted = self.redirects.hosted(path)
         if hosted is not None:
-            return self._host_redirected(resolved, hosted, fragment)
+            return self.redirects.host_redirected(resolved, hosted, fragment)
         found = self.find_file(path)
         if found is None or (self.mkdocs_links is not None and found in self.mkdocs_links.site.stubbed):
-            redirect = self._mkdocs_redirect(found or path)
+            redirect = self.redirects.mapped(found or path)
             if redirect is not None:
-                return self._redirected(resolved, redirect, fragment)
+                return self.redirects.redirected(resolved, redirect, fragment)
             return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FILE,
                                detail=f"no such file: {path or '/'}", checked_at=self.now)
         if found in self.project.outside_files:  # whether it exists there, and its ids, are not the repository's to tell
             return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.OUTSIDE_ROOT, checked_at=self.now,
                                detail=f"{found} is a symlink that leads outside the project: not followed")
-        if fragment and self.config.include_fragments and not self._fragment_ok(found, fragment):
-            made_by = self._build_time_ids(found, unquote(fragment))
+        if fragment and self.config.include_fragments and not self.fragment_ok(found, fragment):
+            made_by = self.build_time_ids(found, unquote(fragment))
             if made_by:
                 return CheckResult(url=resolved, status=Status.UNVERIFIED, reason=Reason.BUILD_TIME_ID,
                                    detail=f"no id '{unquote(fragment)}' in the source of {found}; {made_by}", checked_at=self.now)
@@ -409,119 +339,20 @@ class LocalChecker:
             self.pages[file] = page
         return page.ids
 
-    def _redirected(self, resolved: str, redirect: str, fragment: str) -> CheckResult:
-        """A page mkdocs-redirects replaced by a stub: its target must exist, and a #fragment
-        (which the stub's script carries over) must be an id of the target page."""
-        moved = CheckResult(url=resolved, status=Status.REDIRECTED, reason=Reason.MKDOCS_REDIRECT,
-                            detail=f"redirected by mkdocs-redirects to {redirect}",
-                            final_url=redirect, permanent=True, checked_at=self.now)
-        if _SCHEME.match(redirect):
-            return moved
-        target, _, own_fragment = redirect.partition("#")
-        fragment = fragment or own_fragment
-        found = self.find_file(target)
-        seen = {target}
-        while found is None:  # a map may lead to another mapped page: its stub redirects again
-            onward = self._mkdocs_redirect(target)
-            if onward is None or len(seen) > MAX_REDIRECT_MAPS:
-                return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FILE, checked_at=self.now,
-                                   detail=f"redirect_maps sends it to {target}, which does not exist "
-                                          "(mkdocs-redirects writes no page for it)")
-            if _SCHEME.match(onward):
-                return moved
-            target, _, own_fragment = onward.partition("#")
-            fragment = fragment or own_fragment
-            if target in seen:
-                return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.REDIRECT_LOOP, checked_at=self.now,
-                                   detail=f"redirect_maps loop through {target}")
-            seen.add(target)
-            found = self.find_file(target)
-        if fragment and self.config.include_fragments and not self._fragment_ok(found, fragment):
-            return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FRAGMENT, checked_at=self.now,
-                               detail=f"redirected by mkdocs-redirects to {target}, which has no id '{unquote(fragment)}'",
-                               final_url=redirect)
-        return moved
-
-    def _host_redirected(self, resolved: str, hosted: HostRedirect, fragment: str) -> CheckResult:
-        """A URL the host redirects (or rewrites): its destination must be on the built site, or
-        on another one; a #fragment must be an id of the page it lands on (a browser keeps it
-        over a redirect whose destination names none)."""
-        links = self.mkdocs_links
-        assert links is not None
-        how = "rewritten" if hosted.status == 200 else "redirected"
-        served = CheckResult(url=resolved, status=Status.OK if hosted.status == 200 else Status.REDIRECTED,
-                             reason=Reason.NONE if hosted.status == 200 else Reason.HOST_REDIRECT,
-                             detail=f"{how} by {hosted.by} to {hosted.destination}", final_url=hosted.destination,
-                             permanent=hosted.status in (301, 308), checked_at=self.now)
-        destination = hosted.destination
-        for _ in range(MAX_REDIRECT_MAPS):
-            path, _, own_fragment = self._site_path(destination).partition("#")
-            if _SCHEME.match(path):
-                return served  # another site's page: checked there when online (its redirect is the host's word)
-            fragment = own_fragment or fragment
-            found = links.serve(unquote(path).lstrip("/"))
-            if found.made:
-                return served
-            if found.path:
-                file = self.find_file(found.path)
-                if file is None:  # a stub of mkdocs-redirects
-                    mapped = self._mkdocs_redirect(found.path)
-                    return self._redirected(resolved, mapped, fragment) if mapped is not None else served
-                if fragment and self.config.include_fragments and not self._fragment_ok(file, fragment):
-                    made_by = self._build_time_ids(file, unquote(fragment))
-                    return replace(served, status=Status.UNVERIFIED if made_by else Status.BROKEN,
-                                   reason=Reason.BUILD_TIME_ID if made_by else Reason.MISSING_FRAGMENT,
-                                   detail=f"{how} by {hosted.by} to {destination}, which has no id '{unquote(fragment)}'"
-                                          + (f" in its source; {made_by}" if made_by else ""))
-                return served
-            onward = self._host_lookup(unquote(path).lstrip("/"))
-            if onward is None:
-                return replace(served, status=Status.BROKEN, reason=Reason.MISSING_FILE, final_url="",
-                               detail=f"{how} by {hosted.by} to {destination}, which the built site does not have")
-            destination = onward.destination
-        return replace(served, status=Status.BROKEN, reason=Reason.REDIRECT_LOOP, final_url="",
-                       detail=f"{hosted.by} redirects it more than {MAX_REDIRECT_MAPS} times")
-
-    def _host_lookup(self, built: str) -> HostRedirect | None:
-        """Where the site's host sends the built path `built`, if it redirects it."""
-        redirects = self.mkdocs_links.site.host_redirects if self.mkdocs_links is not None else None
-        # The host's paths start at its root: above a site_url path (`/docs/`), with it.
-        return redirects.lookup(self.site_path_prefix + built) if redirects is not None else None
-
-    def _site_path(self, destination: str) -> str:
-        """A redirect's destination as a site path when it is on this site (`/x/`, or a URL
-        under site_url), else as it is."""
-        if destination.startswith(self.site.root) and self.site.root.startswith(("http://", "https://")):
-            return "/" + destination[len(self.site.root):]
-        if _SCHEME.match(destination):
-            return destination
-        path = destination.lstrip("/")
-        return "/" + (path[len(self.site_path_prefix):] if self.site_path_prefix and path.startswith(self.site_path_prefix) else path)
-
-    def _mkdocs_redirect(self, path: str) -> str | None:
-        mk = self.project.mkdocs
-        if mk is None or not mk.redirects:
-            return None
-        stem = path.rstrip("/")
-        for key in (path, stem, stem + ".md", stem + "/index.md", posixpath.splitext(stem)[0] + ".md"):
-            if key in mk.redirects:
-                return mk.redirects[key]
-        return None
-
     def rewritten(self, result: CheckResult, page: Page) -> CheckResult:
         """A broken result of a link written on a page the build rewrites unseen (a hook):
         unverified, as the page the site shows may not have the link."""
         return replace(result, status=Status.UNVERIFIED, reason=Reason.REWRITTEN_AT_BUILD,
                        detail=f"{result.detail}; but {page.rewritten_by} may rewrite this page when the site is built; {TRUST_HINT}")
 
-    def _build_time_ids(self, file: str, fragment: str) -> str:
+    def build_time_ids(self, file: str, fragment: str) -> str:
         """What may make the id `fragment` in `file` when the site is built ('' if nothing)."""
         page = self.pages.get(file)
         if page is None or (page.build_ids_below and not fragment.startswith(tuple(page.build_ids_below))):
             return ""
         return page.build_ids
 
-    def _fragment_ok(self, file: str, fragment: str) -> bool:
+    def fragment_ok(self, file: str, fragment: str) -> bool:
         if fragment in _IMPLICIT_FRAGMENTS or fragment.startswith(":~:"):
             return True  # `#top` and text fragments need no id
         suffix = posixpath.splitext(file)[1].lower()
@@ -559,18 +390,6 @@ def _ids_listed(ids: frozenset[str] | None, fragment: str) -> str:
     shown = ", ".join(f"#{i}" for i in ranked[:MAX_IDS_LISTED])
     more = f" and {len(ids) - MAX_IDS_LISTED} more" if len(ids) > MAX_IDS_LISTED else ""
     return f"; its ids: {shown}{more}"
-
-
-def _made_names(docs_path: str, built: str) -> list[str]:
-    """The docs- and site-relative names a missing target may have among the files a build
-    makes: as linked, and the page a directory URL would be (`reference/cli/` is `reference/cli.md`)."""
-    names = [docs_path.lstrip("/"), built]
-    stem = built.rstrip("/")
-    if stem and not posixpath.splitext(stem)[1]:
-        names += [stem + ".md", stem + "/index.md"]
-    elif stem.endswith(".html"):
-        names.append(stem[: -len(".html")] + ".md")
-    return names
 
 
 def _is_page_url(path: str) -> bool:

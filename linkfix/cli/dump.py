@@ -13,7 +13,8 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 
 from ..check.ignore import Ignores
-from ..check.local import LocalChecker, Target
+from ..check.local import LocalChecker
+from ..check.targets import Target
 from ..config import Config
 from ..config.patterns import url_filter
 from ..extract.documents import iter_documents, page_loader, stdin_document

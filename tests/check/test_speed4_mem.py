@@ -118,7 +118,7 @@ def test_resolutions_are_remembered_for_one_directory_at_a_time():
 
 def test_a_link_the_redirect_maps_send_to_a_fragment_waits_for_that_page():
     from linkfix.check.gather import Gathered
-    from linkfix.check.local import Target
+    from linkfix.check.targets import Target
     from linkfix.inputs.sources import Project
     from linkfix.mkdocs.config.project import MkDocsProject
     from linkfix.model import Link, LinkKind, Page, Span

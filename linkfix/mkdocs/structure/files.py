@@ -37,6 +37,7 @@ from ..config.project import MkDocsProject
 from ..made import BuildMade, MaybeMade, build_made
 from ..plugins.blog import BlogPages, blog_pages
 from ..plugins.i18n import i18n_of
+from ..plugins.redirects import stubs
 
 log = logging.getLogger(__name__)
 
@@ -98,13 +99,11 @@ class MkDocsFiles:
             else:
                 self._by_dest[dest] = Served("asset", path)
         self.stubbed: set[str] = set()  # pages mkdocs-redirects writes its stub over (redirect_maps keys that exist)
-        for old, new in mk.redirects.items():
-            target = new.partition("#")[0]
-            if new.lower().startswith(("http://", "https://")) or target in self.pages:
-                # Written after the build (on_post_build), over a page of the same URL if there is one.
-                if old in self.pages:
-                    self.stubbed.add(old)
-                self._by_dest[self.dest(old)] = Served("redirect", old)
+        for old in stubs(mk.redirects, self.pages):
+            # Written after the build (on_post_build), over a page of the same URL if there is one.
+            if old in self.pages:
+                self.stubbed.add(old)
+            self._by_dest[self.dest(old)] = Served("redirect", old)
         if self.i18n is not None:
             for copy, source in self.i18n.fallbacks.items():
                 if source not in self.excluded:

@@ -13,9 +13,29 @@ is what this module does, with MkDocsFiles saying what the built site serves the
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
-from .files import MkDocsFiles, is_page
+from .files import PAGE_SUFFIXES, MkDocsFiles, is_page
+
+
+@dataclass(frozen=True, slots=True)
+class Reached:
+    """Where a link of a MkDocs page leads on the built site, as facts the checker turns into a
+    verdict (check.local): one of
+    - `file`: a docs file (page or asset) of the build, docs-relative, still to be checked (it
+      may be missing: the path the link names when nothing else is known);
+    - `made`: a file the build makes beside the docs (`by` makes it);
+    - `maybe`: a file the build may make that a source check cannot list (`why`: the sentence);
+    - `hosted`: a site path the built site lacks, left to the host's redirect files;
+    - `broken`: nothing is there (`why`), at `path`;
+    - `climbs`: the link climbs above the site root from the page's URL (`why`)."""
+
+    kind: Literal["file", "made", "maybe", "hosted", "broken", "climbs"]
+    path: str
+    why: str = ""
+    by: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +54,66 @@ class MkDocsLinks:
         self.site = site
         self.docs_files = docs_files  # every file under docs_dir
         self.mkdocs = site.mkdocs
+
+    def reach(self, path: str, page: str, *, as_written: bool, hosted: Callable[[str], bool]) -> Reached:
+        """Where the link `path` (decoded; relative, or root-relative without the site's path
+        prefix) of the docs page `page` leads. `as_written`: a link MkDocs leaves as written
+        whatever it names (raw HTML in markdown). `hosted`: whether the host's redirect files
+        serve a site path (a missing file there is theirs to answer)."""
+        named = posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
+        if not as_written:
+            docs = self.rewritten(path, page)
+            if docs is not None:
+                why = self.site.excluded.get(docs)
+                if why:
+                    return Reached("broken", docs, f"{docs} is not part of the built site: {why}")
+                if docs not in self.docs_files:  # a file a plugin puts among the docs (monorepo)
+                    return Reached("made", docs, by=self.site.made.docs[docs])
+                # a.md when a/index.md is built over it: the URL shows a/index.md
+                return Reached("file", self.site.overwritten.get(docs, docs))
+            if not path.startswith("/") and named in self.mkdocs.redirects:
+                return Reached("file", named)  # old.md of redirect_maps: mkdocs-redirects keeps its URL alive
+            if named.startswith("../") and posixpath.splitext(path)[1].lower() in PAGE_SUFFIXES:
+                # A markdown source outside docs_dir is no page of the site, whatever its host serves
+                # (MkDocs leaves the link as written; Zensical rewrites it to a page URL it never builds).
+                return Reached("broken", named, f"{named} is outside docs_dir: no page of the built site")
+        if path.startswith("/"):
+            found = self.serve(path.lstrip("/"), root_relative=as_written or not self.mkdocs.absolute_links_to_docs)
+        else:
+            found = self.follow(path, page)
+        if found.climbs:
+            return Reached("climbs", found.built, found.broken)
+        if found.path:
+            return Reached("file", found.path)
+        if found.made:
+            return Reached("made", found.built, by=found.made)
+        maybe = self.site.may_make(*_made_names(named, found.built))
+        if maybe is not None:
+            return Reached("maybe", found.built or path, maybe.sentence())
+        if found.built and hosted(found.built):
+            return Reached("hosted", found.built)
+        if not as_written and not path.startswith("/") and posixpath.splitext(path.rstrip("/"))[1]:
+            # A file link MkDocs did not find among the docs (it warns: "not found among
+            # documentation files"), and left as written. What is missing is the source file it
+            # names, relative to the page's source: that path is the target (the one suggestions
+            # look up in the git history and the file list, and reports group by), not where a
+            # browser would end up from the page's URL (faq/configure/ + ../a.md: faq/a.md).
+            return Reached("broken", named, f"no such file: {named}{self.hint(named)}")
+        return Reached("broken", found.built or path, found.broken)
+
+    def reach_url(self, path: str, *, hosted: Callable[[str], bool]) -> Reached:
+        """Where a full URL under site_url (its site path `path`, decoded) leads."""
+        found = self.serve(path)
+        if found.path:
+            return Reached("file", found.path)
+        if found.made:
+            return Reached("made", found.built, by=found.made)
+        maybe = self.site.may_make(*_made_names(path, path))
+        if maybe is not None:
+            return Reached("maybe", path, maybe.sentence())
+        if found.built and hosted(found.built):
+            return Reached("hosted", found.built)
+        return Reached("broken", path, found.broken)
 
     def rewritten(self, path: str, page: str) -> str | None:
         """The docs file MkDocs rewrites a Markdown-syntax link `path` (decoded, relative or
@@ -99,3 +179,15 @@ class MkDocsLinks:
             if candidate in self.site.pages:
                 return candidate
         return None
+
+
+def _made_names(docs_path: str, built: str) -> list[str]:
+    """The docs- and site-relative names a missing target may have among the files a build
+    makes: as linked, and the page a directory URL would be (`reference/cli/` is `reference/cli.md`)."""
+    names = [docs_path.lstrip("/"), built]
+    stem = built.rstrip("/")
+    if stem and not posixpath.splitext(stem)[1]:
+        names += [stem + ".md", stem + "/index.md"]
+    elif stem.endswith(".html"):
+        names.append(stem[: -len(".html")] + ".md")
+    return names
