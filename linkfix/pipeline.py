@@ -109,7 +109,12 @@ async def run_check(
     started = time.time()
     if project is None:
         project = collect(list(inputs), config) if inputs or stdin_text is None else text_project(config)
-    if changed is not None:
+    keep: _Keep | None = None
+    if changed is not None and changed.deleted:
+        # Links to a deleted page live in files the change did not touch: every file is read,
+        # and a link is kept when it is on a changed line or leads to a deleted file.
+        keep = _keep_for(changed, project)
+    elif changed is not None:
         project = replace(project, files=changed.select_files(project.files))
     own = session is None
     session = session or RunSession(config, resolver=resolver, progress=progress)
@@ -118,7 +123,7 @@ async def run_check(
         try:
             errors: list[str] = []
             documents: Documents
-            if changed is not None:
+            if changed is not None and keep is None:
                 documents = changed.filter_documents(iter_documents(project, want_text=config.suggest, cache=cache, errors=errors), project.root)
             else:
                 from .extract.worker import extraction_for
@@ -127,9 +132,10 @@ async def run_check(
             if stdin_text is not None:
                 documents = _after(stdin_document(stdin_text, want_text=config.suggest), documents)
             # The config's nav is checked when the config itself is the input (not per changed file).
-            nav = changed is None and project.mkdocs is not None and [Path(i).resolve() for i in inputs] == [project.mkdocs.config_file.resolve()]
+            given_config = project.mkdocs is not None and [Path(i).resolve() for i in inputs] == [project.mkdocs.config_file.resolve()]
+            nav = project.mkdocs is not None and (keep is not None or (changed is None and given_config))
             report = await check_documents(documents, project, config, session=session, progress=progress, errors=errors, started=started,
-                                           link_times=link_times, on_recovery=on_recovery, nav=nav, keep_all=keep_all)
+                                           link_times=link_times, on_recovery=on_recovery, nav=nav, keep_all=keep_all, keep=keep)
             if not report.files and project.files and changed is None:
                 # Nothing read is not "no broken links" (--changed-since with no change is).
                 raise InputError(f"none of the {len(project.files)} files could be read"
@@ -166,6 +172,7 @@ async def check_documents(
     on_recovery: Callable[[RunStats], None] | None = None,
     nav: bool = False,
     keep_all: bool = True,
+    keep: _Keep | None = None,
 ) -> Report:
     """Check extracted documents (keyed by root-relative path) against `project`.
 
@@ -179,11 +186,12 @@ async def check_documents(
     files read (the session's, of the URLs checked). `nav`: the MkDocs config's nav entries are
     checked too (check/mkdocs_nav.py). `keep_all=False`: a working internal link's result, and a
     link not checked, are only counted (`Report.counted`: what no report but JSON and JUnit lists).
+    `keep`: which resolved links are checked at all (--changed-since with deleted files).
     """
     if session is None:
         async with RunSession(config, progress=progress) as own:
             return await check_documents(documents, project, config, session=own, progress=progress, errors=errors, started=started,
-                                         known=known, link_times=link_times, on_recovery=on_recovery, nav=nav, keep_all=keep_all)
+                                         known=known, link_times=link_times, on_recovery=on_recovery, nav=nav, keep_all=keep_all, keep=keep)
     started = time.time() if started is None else started
     pages: dict[str, Page] = {}
     local = LocalChecker(project, config, pages, page_loader(project))
@@ -202,6 +210,10 @@ async def check_documents(
             pages[rel] = doc.page
             page_rels[doc.page.path] = rel
             links, targets = resolve_links(rel, doc, local, ignores)
+            if keep is not None:
+                page = Path(rel) if Path(rel).is_absolute() else project.root / rel
+                kept = [i for i, (link, target) in enumerate(zip(links, targets, strict=True)) if keep(page, link, target)]
+                links, targets = [links[i] for i in kept], [targets[i] for i in kept]
             gathered.page_read(rel)
             gathered.add(links, targets)
             external.add_many(target.resolved for target in targets if target.scope is Scope.EXTERNAL and target.result is None)
@@ -223,7 +235,8 @@ async def check_documents(
     if nav:
         from .check.mkdocs_nav import nav_results
 
-        results.extend(nav_results(project, local))
+        results.extend(r for r in nav_results(project, local)
+                       if keep is None or keep(Path(r.link.span.path).resolve(), r.link, Target(r.scope, r.resolved)))
 
     return Report(
         results=tuple(results),
@@ -235,6 +248,32 @@ async def check_documents(
         errors=tuple(errors),
         rules=_rules(project),
     )
+
+
+class _Keep(Protocol):
+    def __call__(self, page: Path, link: Link, target: Target) -> bool: ...
+
+
+def _keep_for(changed: Changes, project: Project) -> _Keep:
+    """--changed-since (or --staged) with deleted files: a link on a changed line of a changed
+    file, or one that leads to a deleted file (as written, or at the URL a family build gave it)."""
+    gone: set[str] = set()
+    for path in changed.deleted:
+        rel = project.relative(Path(path))
+        if rel is None:
+            continue
+        gone.add(rel)
+        if project.mkdocs_files is not None and project.mkdocs_files.is_page(rel):
+            url = project.mkdocs_files.url(rel)
+            gone.update({url, url.rstrip("/"), url + "index.html"} if url else {""})
+
+    def keep(page: Path, link: Link, target: Target) -> bool:
+        """`page`: the absolute path of the document the link was read from."""
+        if target.scope is Scope.INTERNAL and target.resolved.partition("#")[0] in gone:
+            return True
+        return changed.covers(page, link.span.line)
+
+    return keep
 
 
 def _rules(project: Project) -> str:

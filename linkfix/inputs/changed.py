@@ -8,6 +8,12 @@ Renames are a delete plus an add on purpose: a moved page's relative links may a
 
 A reference-style link is judged by its definition line (that is where its span points), so
 using an old `[label]` on a new line is not re-checked.
+
+A change that deletes a file (or renames one away) breaks the links *to* it, which live in files
+the change did not touch: the most common way docs links break. So the deleted files are part
+of the change too (`deleted`): every link of the inputs whose target is one of them is checked,
+wherever it is written. `staged` is the same for the index (a pre-commit hook: the commit being
+made), with the files pre-commit passes as the changed ones.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ class Changes:
 
     ref: str
     files: Mapping[str, frozenset[int] | None]
+    deleted: frozenset[str] = frozenset()  # absolute posix paths the change deletes or renames away
 
     def changed(self, path: Path) -> bool:
         return _key(path) in self.files
@@ -144,6 +151,27 @@ def _git(args: Sequence[str], cwd: Path) -> str:
     return done.stdout.decode("utf-8", errors="replace")
 
 
+def _deleted(top: Path, args: Sequence[str]) -> frozenset[str]:
+    """The files `git diff ARGS` shows deleted (a rename is a deletion plus an addition)."""
+    names = _git(["diff", "--name-only", "--no-renames", "--diff-filter=D", "-z", *args, "--"], top)
+    return frozenset((top / path).resolve().as_posix() for path in filter(None, names.split("\0")))
+
+
+def staged(paths: Sequence[str], *, cwd: Path | None = None) -> Changes:
+    """The commit being made: the staged files pre-commit passes (`paths`, wholly changed) and
+    the files the index deletes or renames away, against HEAD."""
+    cwd = cwd or Path.cwd()
+    top = Path(_git(["rev-parse", "--show-toplevel"], cwd).strip())
+    try:
+        _git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], cwd)
+    except InputError:  # the first commit: nothing can be deleted yet
+        deleted: frozenset[str] = frozenset()
+    else:
+        deleted = _deleted(top, ["--cached", "HEAD"])
+    files: dict[str, frozenset[int] | None] = {Path(path).resolve().as_posix(): None for path in paths}
+    return Changes(ref="the index", files=files, deleted=deleted)
+
+
 def changed_since(ref: str, *, cwd: Path | None = None) -> Changes:
     """Files and lines changed between `ref` and the working tree of the repo at `cwd`."""
     cwd = cwd or Path.cwd()
@@ -162,5 +190,6 @@ def changed_since(ref: str, *, cwd: Path | None = None) -> Changes:
     untracked = _git(["ls-files", "--others", "--exclude-standard", "-z"], top)
     for path in filter(None, untracked.split("\0")):
         files[(top / path).resolve().as_posix()] = None
-    log.info("--changed-since %s: %d changed file(s)", ref, len(files))
-    return Changes(ref=ref, files=files)
+    deleted = _deleted(top, [ref])
+    log.info("--changed-since %s: %d changed file(s), %d deleted", ref, len(files), len(deleted))
+    return Changes(ref=ref, files=files, deleted=deleted)

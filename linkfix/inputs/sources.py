@@ -267,6 +267,32 @@ def _files_of(paths: list[Path], mk: MkDocsProject, excluded: list[RepositoryPat
     return files
 
 
+def project_inputs(paths: list[str]) -> list[str]:
+    """The inputs that hold every link to `paths` (files, which may no longer exist): the
+    family config whose docs_dir holds them all, else the git work tree's top (else their
+    common directory)."""
+    real = [Path(os.path.realpath(p)) for p in paths]
+    current = Path(os.path.commonpath([p.parent for p in real]))
+    while not current.is_dir():
+        current = current.parent
+    top = git_top(current)
+    directory = current
+    while True:
+        for name in CONFIG_NAMES:
+            config = directory / name
+            if config.is_file():
+                try:
+                    mk = read_config(config)
+                except InputError:
+                    continue
+                if all(p.is_relative_to(mk.docs_dir) for p in real):
+                    return [str(config)]
+        if directory == top or directory.parent == directory:
+            break
+        directory = directory.parent
+    return [str(top or current)]
+
+
 def enclosing_mkdocs(paths: list[Path], *, generator: str = "") -> MkDocsProject | None:
     """The family project whose docs_dir holds every one of `paths` (files or directories), looked
     for from their common directory up to the git work tree's top, each directory's configs in the

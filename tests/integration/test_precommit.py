@@ -96,6 +96,19 @@ def test_linkfix_hook_checks_staged_files_offline(hook_repo, docs_repo, precommi
     assert "Passed" in passed.stdout
 
 
+def test_linkfix_hook_fails_a_commit_that_deletes_a_linked_page(hook_repo, docs_repo, precommit_env):
+    """Issue 44.1: pre-commit passes a deleting commit no markdown file; the hook runs anyway
+    (`always_run`) and checks every link to what the index deletes (`--staged`)."""
+    (docs_repo / "docs" / "index.md").write_text("# Docs\n\n[a](guide/a.md) [setup](guide/a.md#setup)\n")
+    git(docs_repo, "add", "docs/index.md")
+    git(docs_repo, "commit", "-q", "-m", "index")
+    git(docs_repo, "rm", "-q", "docs/guide/a.md")
+    failed = try_repo(hook_repo, "linkfix", docs_repo, precommit_env)
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "guide/a.md" in failed.stdout and "Skipped" not in failed.stdout
+    assert "nowhere.md" not in failed.stdout  # the inherited rot is not the commit's
+
+
 async def test_linkfix_fix_hook_rewrites_and_fails_the_commit(hook_repo, docs_repo, precommit_env):
     from linkfix_simweb import SimWeb
 

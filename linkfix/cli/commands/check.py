@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -25,7 +26,11 @@ USES_CONFIG = True
 def configure(parser: argparse.ArgumentParser) -> None:
     add_input_arguments(parser, required=True, help="directories, files, or a mkdocs.yml (a URL with --crawl)")
     parser.add_argument("--changed-since", metavar="REF",
-                        help="only links in files changed since git REF, and on changed lines of modified files")
+                        help="only links in files changed since git REF, on changed lines of modified files, and every link to a file "
+                             "deleted or renamed since REF")
+    parser.add_argument("--staged", action="store_true",
+                        help="the commit being made (the pre-commit hook): the files given, and every link to a file the index "
+                             "deletes or renames away")
     parser.add_argument("--dump", action="store_true",
                         help="list the links that would be checked (TARGET<TAB>FILE:LINE:COL), check none (lychee's --dump)")
     crawl = parser.add_argument_group("crawl options")
@@ -48,6 +53,21 @@ def run(args: argparse.Namespace, config: Config) -> int:
     from ..progress import progress_bar
 
     inputs = gather_inputs(args)
+    changed = None
+    if args.staged:
+        if args.changed_since is not None or args.crawl:
+            raise InputError("--staged is the commit being made: not with --changed-since or --crawl")
+        from ...inputs.changed import staged
+        from ...inputs.sources import project_inputs
+
+        changed = staged(inputs.paths)
+        if changed.deleted:
+            # The links to what the commit deletes are in files it does not touch: the project's.
+            inputs.paths[:] = project_inputs([*inputs.paths, *changed.deleted])
+        elif not inputs.paths:
+            if not args.quiet:
+                sys.stderr.write("linkfix: nothing staged to check (no documentation file, nothing deleted)\n")
+            return EXIT_OK
     if not inputs.paths and inputs.stdin_text is None:
         raise InputError("nothing to check: give a directory, files, a mkdocs.yml, --files-from FILE, or '-' (a document on stdin)")
     args.inputs = inputs.paths
@@ -69,7 +89,6 @@ def run(args: argparse.Namespace, config: Config) -> int:
 
             report = asyncio.run(crawl_check(args.inputs[0], config, _crawl_limits(args), progress=progress))
         else:
-            changed = None
             if args.changed_since is not None:
                 from ...inputs.changed import changed_since
 
