@@ -125,6 +125,9 @@ class PageRewriter:
 @dataclass(slots=True, kw_only=True)
 class BuildMade:
     files: dict[str, str] = field(default_factory=dict)  # site-relative path -> what makes it
+    # The theme's static files among them: MkDocs adds them to the build's files before pages
+    # render (Files.add_files_from_theme), so a Markdown link to one is rewritten as to a docs file.
+    theme: set[str] = field(default_factory=set)
     docs: dict[str, str] = field(default_factory=dict)  # docs-relative files a plugin adds to the docs -> what adds it
     maybe: list[MaybeMade] = field(default_factory=list)
     rewriters: list[PageRewriter] = field(default_factory=list)
@@ -194,6 +197,7 @@ def _theme(mk: MkDocsProject, made: BuildMade) -> None:
     by = f"the theme '{mk.theme_name}'" if mk.theme_name else "the theme"
     for path in _theme_files(directories, templates):
         made.files.setdefault(path, by)
+        made.theme.add(path)
     for template in templates:
         made.files.setdefault(template, by)
         if template == "sitemap.xml":

@@ -67,8 +67,8 @@ class MkDocsLinks:
                 why = self.site.excluded.get(docs)
                 if why:
                     return Reached("broken", docs, f"{docs} is not part of the built site: {why}")
-                if docs not in self.docs_files:  # a file a plugin puts among the docs (monorepo)
-                    return Reached("made", docs, by=self.site.made.docs[docs])
+                if docs not in self.docs_files:  # a file a plugin puts among the docs (monorepo), or a theme's
+                    return Reached("made", docs, by=self.site.made.docs.get(docs) or self.site.made.files[docs])
                 # a.md when a/index.md is built over it: the URL shows a/index.md
                 return Reached("file", self.site.overwritten.get(docs, docs))
             if not path.startswith("/") and named in self.mkdocs.redirects:
@@ -121,7 +121,7 @@ class MkDocsLinks:
         if path.startswith("/") and not self.mkdocs.absolute_links_to_docs:
             return None
         target = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)).lstrip("/")
-        if target in self.docs_files or target in self.site.made.docs:
+        if target in self.docs_files or target in self.site.made.docs or target in self.site.made.theme:
             return target
         if self.site.i18n is not None:  # the page's language, the default's, as written
             return next((found for found in self.site.i18n.lookups(target, page) if found in self.docs_files), None)
