@@ -75,7 +75,7 @@ class SiteTruth:
         wanted = normal_target(target)
         record = self.pages.get(page, {})
         for _tag, _attr, written, rendered, *_ in record.get("links", []):
-            if normal_target(written) == wanted:
+            if normal_target(written) == wanted and rendered is not None:  # None: a link the site does not hold
                 return rendered
         for _tag, _attr, url in record.get("raw", []):
             if normal_target(url) == wanted:

@@ -35,7 +35,7 @@ _LINK_ATTRS = {
 }
 _GENERATED_CLASSES = {"headerlink", "footnote-ref", "footnote-backref", "autorefs", "autorefs-internal", "autorefs-external"}
 _TAG = re.compile(r"<(" + "|".join(_LINK_ATTRS) + r")\b[^<>]*>", re.I)
-_MARKED = re.compile(r"\s" + MARK + r'="(\d+)"')
+_MARKED = re.compile(r"\s" + MARK + r"=[\"']?(\d+)[\"']?")
 _state: dict = {"next": 0, "marks": {}, "pages": {}}
 
 
@@ -225,8 +225,9 @@ def main(config_file: str) -> int:
     rendered = _collect(site) if site.is_dir() else {}
     pages: dict[str, dict] = {path: {"links": [], "raw": [], "ids": []} for path in _state["pages"]}
     for number, (path, tag, attr, written, generated) in sorted(_state["marks"].items()):
+        # a mark the site does not hold is a link Zensical did not publish: it renders nothing (None)
         pages.setdefault(path, {"links": [], "raw": [], "ids": []})["links"].append(
-            [tag, attr, html.unescape(written), rendered.get(number, written), generated])
+            [tag, attr, html.unescape(written), rendered.get(number), generated])
     theme = config.get("theme") or {}
     record = {
         "generator": "zensical",
@@ -238,6 +239,7 @@ def main(config_file: str) -> int:
         "custom_dir": str((root / theme["custom_dir"]).resolve()) if theme.get("custom_dir") else "",
         "files": _files(docs, site) if docs.is_dir() else {},
         "pages": pages,
+        "unpublished_marks": len(_state["marks"]) - len(rendered),
         "log": [],
     }
     target = os.environ.get("REALDOCS_RECORD")
