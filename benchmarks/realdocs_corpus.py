@@ -3,7 +3,7 @@ exported from their git mirrors to a directory outside the repository, each with
 virtualenv of its own.
 
     python benchmarks/realdocs_corpus.py export           # mirrors -> $REALDOCS_MORE_DIR (default /work/realdocs-more)
-    python benchmarks/realdocs_corpus.py venvs            # one venv per project: MkDocs 1.6.1 + its docs' packages + linkfix
+    python benchmarks/realdocs_corpus.py venvs            # one venv per project: MkDocs 1.6.1 (or Zensical) + its docs' packages + linkfix
     python benchmarks/realdocs_corpus.py export --project jrnl
 
 A mirror is a bare git repository at <mirrors>/<owner>+<name>/repo, the layout the search
@@ -30,6 +30,7 @@ from pathlib import Path
 
 import yaml
 from realdocs_build import Project
+from realdocs_zensical import DEFAULT_VERSION
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -64,7 +65,7 @@ def fetched_projects(path: Path = MANIFEST) -> list[Project]:
             drop_hooks=entry.get("drop_hooks") or {}, plugin_edits=entry.get("plugin_edits") or {},
             stub_files=entry.get("stub_files") or {}, notes=tuple(entry.get("notes") or ()),
             requirements=tuple(entry.get("requirements") or ()), exercises=tuple(entry.get("exercises") or ()),
-            source_paths=tuple(entry.get("source_paths") or ()),
+            source_paths=tuple(entry.get("source_paths") or ()), generator=entry.get("generator", "mkdocs"),
         ))
     return projects
 
@@ -169,8 +170,16 @@ def interpreter(version: str) -> str | None:
     return None
 
 
+def oracle_package(entry: dict) -> str:
+    """What builds the project's oracle site: MkDocs 1.6.1, or Zensical at the manifest's release
+    (0.0.73 by default: the newest that installs here, later ones need zensical-ui wheels)."""
+    if entry.get("generator", "mkdocs") == "zensical":
+        return f"zensical=={entry.get('zensical') or DEFAULT_VERSION}"
+    return "mkdocs==1.6.1"
+
+
 def make_venv(entry: dict, pattern: str) -> int:
-    """MkDocs 1.6.1, the docs' requirements, then linkfix from this checkout (editable)."""
+    """The oracle (MkDocs 1.6.1 or Zensical), the docs' requirements, then linkfix from this checkout (editable)."""
     venv = venv_for(entry["name"], pattern)
     python = venv / "bin" / "python"
     tool = uv()
@@ -182,7 +191,7 @@ def make_venv(entry: dict, pattern: str) -> int:
         made = [tool, "venv", "-q", "--python", base, str(venv)] if tool else [base, "-m", "venv", str(venv)]
         subprocess.run(made, check=True)
     pip = [tool, "pip", "install", "-q", "--python", str(python)] if tool else [str(python), "-m", "pip", "install", "-q"]
-    code = subprocess.run([*pip, "mkdocs==1.6.1", *(entry.get("requirements") or [])]).returncode
+    code = subprocess.run([*pip, oracle_package(entry), *(entry.get("requirements") or [])]).returncode
     if code == 0 and entry.get("requirements_no_deps"):
         # A theme that pins an older MkDocs than the oracle's: installed without its pins.
         code = subprocess.run([*pip, "--no-deps", *entry["requirements_no_deps"]]).returncode
@@ -205,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.project and entry["name"] not in args.project:
             continue
         if args.action == "list":
-            print(f"{entry['name']:20} {entry['repository']}@{entry['commit'][:10]} {entry['config']}: {', '.join(entry.get('exercises') or [])}")
+            print(f"{entry['name']:20} {entry['repository']}@{entry['commit'][:10]} {entry['config']} "
+                  f"({oracle_package(entry)}): {', '.join(entry.get('exercises') or [])}")
         elif args.action == "export":
             said = export(entry, args.mirrors, dest)
             failures += not said.startswith(("exported", "up to date"))

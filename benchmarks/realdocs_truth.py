@@ -75,7 +75,7 @@ class SiteTruth:
         wanted = normal_target(target)
         record = self.pages.get(page, {})
         for _tag, _attr, written, rendered, *_ in record.get("links", []):
-            if normal_target(written) == wanted:
+            if normal_target(written) == wanted and rendered is not None:  # None: a link the site does not hold
                 return rendered
         for _tag, _attr, url in record.get("raw", []):
             if normal_target(url) == wanted:
@@ -138,7 +138,7 @@ class SiteTruth:
             return Verdict(broken=False, reason="a Jinja expression: the project's macros replace it before Markdown "
                                                 "runs, and the page has the expanded links instead")
         if href is None:
-            return Verdict(broken=False, reason="MkDocs renders no link with this target on this page "
+            return Verdict(broken=False, reason="the build renders no link with this target on this page "
                                                 "(it is in code, a comment, or not link syntax for Python-Markdown)")
         return self.judge_href(info["dest"], href, page=page)
 
@@ -188,6 +188,17 @@ class SiteTruth:
             return Verdict(broken=None, reason=f"id '{fragment}' would be made by mkdocstrings, left out of the oracle build",
                            where=where)
         return Verdict(broken=True, reason=f"no id '{fragment}' in the built {found}", where=where)
+
+    def broken_links(self):
+        """Every link a page renders from its source that the built site says is broken, as
+        (page, target as written, verdict): the whole truth, not only what some tool reported."""
+        for page, record in sorted(self.pages.items()):
+            for _tag, _attr, written, _rendered, *generated in record.get("links", []):
+                if any(generated):
+                    continue
+                verdict = self.judge(page, written)
+                if verdict.broken:
+                    yield page, written, verdict
 
     def written_for(self, page: str, rendered_href: str) -> str | None:
         """The target as written in the source for a link MkDocs rendered as rendered_href."""
