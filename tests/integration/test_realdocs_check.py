@@ -42,17 +42,9 @@ _ORMAR = ("6 misses left unverified: its gen-files script may write the targets 
 # The Zensical section (issue 39, 2026-12-01): linkfix does not read zensical.toml (it checks the TOML
 # file as one document and finds 0 links: a clean pass having checked nothing, which --check fails),
 # and under a zensical.yml it applies MkDocs' rules where Zensical's differ.
-_TOML = "zensical.toml not read: linkfix checks the TOML file itself, 0 internal links (issue 39)"
-_RAW_HTML = ("4 false alarms: raw-HTML <a href=\"x.md\"> links, which Zensical rewrites to the page's URL and MkDocs "
-             "leaves as written (issue 39)")
 KNOWN_WRONG: dict[tuple[str, str], str] = {
     ("logfire", "alone"): _LOGFIRE, ("logfire", "beside"): _LOGFIRE,
     ("ormar", "alone"): _ORMAR, ("ormar", "beside"): _ORMAR,
-    **{(name, env): _TOML for name in ("paperless-ngx", "simyan", "crudadmin", "cib-mango-tree")
-       for env in ("alone", "beside")},
-    ("datamodel-codegen-zensical", "alone"): _TOML + ", so its 1 broken fragment is missed",
-    ("datamodel-codegen-zensical", "beside"): _TOML + ", so its 1 broken fragment is missed",
-    ("beancount-docs", "alone"): _RAW_HTML, ("beancount-docs", "beside"): _RAW_HTML,
 }
 
 
