@@ -312,9 +312,14 @@ def resolve_links(rel: str, doc: Document, local: LocalChecker, ignores: Ignores
         links = local.templates.links(local.project.root / rel, doc)
     # (Zensical rewrites raw HTML links as it does Markdown ones: mkdocs.config.dialect.)
     raw_as_written = not (local.project.mkdocs is not None and local.project.mkdocs.dialect.rewrites_raw_html)
-    targets = [_not_checked(link) if link.unverified else
-               resolve(f"http://{link.url}" if link.kind is LinkKind.BARE and is_gfm_www(link.url) else decode(link),
-                       raw_as_written and link.kind is LinkKind.HTML and link.span.start != link.span.end) for link in links]
+    if local.mkdocs_links is not None and rel in local.mkdocs_links.site.nav_documents:
+        from .check.mkdocs_nav import nav_document_targets  # literate-nav's SUMMARY.md: its links are nav entries
+
+        targets = nav_document_targets(local, doc.page, rel, links)
+    else:
+        targets = [_not_checked(link) if link.unverified else
+                   resolve(f"http://{link.url}" if link.kind is LinkKind.BARE and is_gfm_www(link.url) else decode(link),
+                           raw_as_written and link.kind is LinkKind.HTML and link.span.start != link.span.end) for link in links]
     if ignores.patterns or doc.silenced:
         targets = [ignores.target(link, target, doc.silenced) for link, target in zip(links, targets, strict=True)]
     return links, targets

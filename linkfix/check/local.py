@@ -30,7 +30,7 @@ from urllib.parse import unquote, urljoin
 
 from ..config import Config
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
-from ..mkdocs.made import TRUST_HINT
+from ..mkdocs.building import TRUST_HINT
 from ..mkdocs.structure.links import MkDocsLinks, Reached
 from ..model import CheckResult, Page, Reason, Scope, Status, id_key
 from .redirected import Redirects

@@ -17,6 +17,8 @@ from pathlib import Path
 from ...files.containment import project_of
 from ...files.gitignore import gitignore_lines
 from ...files.read import Unreadable
+from ..building import BuildMade, MaybeMade
+from ..config.project import MkDocsProject
 
 _GLOB = frozenset("*?[")
 
@@ -59,3 +61,12 @@ def _anchored(line: str, directory: Path) -> Path | None:
     if not parts or any(p in (".", "..") for p in parts):
         return None
     return directory.joinpath(*parts)
+
+
+def add_gitignored(mk: MkDocsProject, made: BuildMade) -> None:
+    prefixes, lines = ignored_docs_dirs(mk.config_file, mk.docs_dir)
+    if prefixes:
+        made.maybe.append(MaybeMade(by=f"a build step MkDocs' config does not show (the repository's .gitignore lists {', '.join(lines[:3])})",
+                                    why="a source check sees only what the repository keeps",
+                                    hint="check the built site (linkfix check site/) or with the linkfix MkDocs plugin",
+                                    static_prefixes=prefixes))

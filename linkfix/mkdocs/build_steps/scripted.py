@@ -17,6 +17,8 @@ from pathlib import Path
 
 from ...files.containment import project_of
 from ...files.read import Unreadable, read_bytes
+from ..building import BuildMade, MaybeMade
+from ..config.project import MkDocsProject
 
 MAX_BYTES = 512 * 1024
 BUILD_FILES = ("Makefile", "makefile", "justfile", "noxfile.py", "tox.ini", ".readthedocs.yaml", ".readthedocs.yml")
@@ -51,3 +53,13 @@ def _text(path: Path) -> str:
         return read_bytes(path, limit=MAX_BYTES).decode("utf-8", errors="replace")
     except Unreadable:
         return ""
+
+
+def add_scripted(mk: MkDocsProject, made: BuildMade) -> None:
+    by_file: dict[str, list[str]] = {}
+    for path, build_file in scripted_docs_files(mk.config_file, mk.docs_dir).items():
+        by_file.setdefault(build_file, []).append(re.escape(path))
+    for build_file, names in by_file.items():
+        made.maybe.append(MaybeMade(by=f"a build step in {build_file} (it names the file)", why="a source check does not run the repository's build steps",
+                                    hint="check the built site (linkfix check site/) or with the linkfix MkDocs plugin",
+                                    names=tuple(names)))

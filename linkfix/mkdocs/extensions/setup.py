@@ -42,11 +42,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..building import PageRewriter
 from ..config.dialect import CONFIG_NAMES, MKDOCS_BUILTIN_EXTENSIONS
 from ..config.project import MkDocsProject
-from ..made import PageRewriter, hook_rewriters, simple_hook_targets
 from ..plugins.markdown_exec import BUILD_TIME_CLASS, EXEC_PLUGINS, add_exec_fences, remember_extensions
 from ..plugins.mkdocstrings import autodoc_settings
+from ..project_code.hooks import hook_rewriters, simple_hook_targets
 from . import imports
 from .config_values import Unimportable, distribution, import_names, import_value, named, plain, python_names, tagged
 from .own import (

@@ -24,10 +24,10 @@ from typing import Any
 
 from ...files.read import Unreadable, read_text
 from ...model import id_key
+from ..building import TRUST_HINT, install_hint
 from ..extensions.mkautodoc import blocks_make_no_ids
 from ..extensions.setup import BUILD_TIME_CLASS, MarkdownSetup, is_template_extension
 from ..extensions.snippet_reads import read_refusal
-from ..made import TRUST_HINT, install_hint
 from ..plugins.markdown_exec import line_ids
 from .render import Renderer
 

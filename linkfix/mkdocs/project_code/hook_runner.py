@@ -37,7 +37,7 @@ def _simple_hooks(config_file: Path) -> list[tuple[str, Any]]:
     from types import SimpleNamespace
 
     from ..config.load import read_config
-    from ..made import simple_hook_targets
+    from .hooks import simple_hook_targets
 
     targets = simple_hook_targets(read_config(config_file).plugin_configs)
     if not targets:

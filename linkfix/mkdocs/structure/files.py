@@ -33,11 +33,14 @@ from typing import Literal, Protocol
 
 from ...config.patterns import PatternError, RepositoryPattern, repository_pattern
 from ...formats.host_redirects import read_host_redirects
+from ..building import BuildMade, MaybeMade
 from ..config.project import MkDocsProject
-from ..made import BuildMade, MaybeMade, build_made
+from ..made import build_made
+from ..plugins import configured
 from ..plugins.blog import BlogPages, blog_pages
 from ..plugins.i18n import i18n_of
 from ..plugins.redirects import stubs
+from .nav import NavEntry
 
 log = logging.getLogger(__name__)
 
@@ -122,6 +125,14 @@ class MkDocsFiles:
         for dest in self._by_dest:
             parts = dest.split("/")[:-1]
             self._directories.update("/".join(parts[:i]) for i in range(len(parts) + 1))
+        plugins = configured(mk)
+        # The docs files that are a plugin's navigation (literate-nav's SUMMARY.md), and the nav
+        # entries plugins read from files that are not pages (awesome-nav's .nav.yml).
+        self.nav_documents: set[str] = set().union(*(plugin.nav_documents(docs) for plugin in plugins))
+        self.plugin_nav: list[NavEntry] = [entry for plugin in plugins for entry in plugin.nav_entries(docs)]
+        self.unknown_pages = [plugin.name for plugin in plugins if not plugin.knows_its_pages]
+        self.docs_directories = frozenset(posixpath.dirname(path) for path in docs) | {""}
+        self.docs_directories |= {"/".join(d.split("/")[:i]) for d in self.docs_directories for i in range(1, d.count("/") + 1)}
         at_root = frozenset(dest for dest, served in self._by_dest.items() if served.kind == "asset" and "/" not in dest)
         self.host_redirects = read_host_redirects(mk.docs_dir, mk.config_file.parent, at_root)
 

@@ -6,14 +6,16 @@ the build gives every page of the site a link to nothing (MkDocs 1.6 warns, and 
 of its YAML scalar; INHERIT'd configs: the file that wrote the `nav` MkDocs
 uses (the nearest one: a list is replaced, not merged).
 
-Out of scope: awesome-nav's `.nav.yml` and literate-nav's SUMMARY.md files.
+The nav files of plugins are read here too: awesome-nav's `.nav.yml` (`file_nav_entries`, each
+entry relative to the file's directory, `base`); literate-nav's SUMMARY.md is a Markdown page,
+whose links are its entries (plugins.literate_nav).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import yaml
@@ -34,6 +36,7 @@ class NavEntry:
     start: int  # offsets of the path in the file's text (inside any quotes)
     end: int
     exact: bool  # text[start:end] is the path as written (a plain or simply quoted scalar)
+    base: str = ""  # the docs directory the path is relative to (a plugin's nav file's; "": the docs' root)
 
 
 def nav_entries(config_file: Path) -> tuple[NavEntry, ...]:
@@ -58,6 +61,24 @@ def nav_entries(config_file: Path) -> tuple[NavEntry, ...]:
             return ()
         path = (path.parent / parent.value).resolve()
     return ()
+
+
+def file_nav_entries(path: Path, base: str) -> tuple[NavEntry, ...]:
+    """The entries of the `nav` list of a plugin's YAML nav file (awesome-nav's `.nav.yml`),
+    relative to the docs directory `base`; () when it cannot be read."""
+    from ..config.yaml_file import _TolerantLoader
+
+    try:
+        text = read_bytes(path, limit=MAX_YAML_BYTES).decode("utf-8")
+        root = yaml.compose(text, Loader=with_libyaml(_TolerantLoader))
+    except (Unreadable, UnicodeDecodeError, yaml.YAMLError, RecursionError):
+        return ()
+    if not isinstance(root, yaml.MappingNode):
+        return ()
+    values = {key.value: value for key, value in root.value if isinstance(key, yaml.ScalarNode)}
+    if "nav" not in values:
+        return ()
+    return tuple(replace(entry, base=base) for entry in _entries(values["nav"], path, text))
 
 
 def _entries(node: yaml.Node, config: Path, text: str) -> Iterator[NavEntry]:
