@@ -29,12 +29,13 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ...formats.cpu_limit import CpuLimitExceeded, cpu_limit
 from ...formats.html import extract_html
 from ...formats.markdown import extract_markdown
 from ...model import Dialect, Document, Link, LinkKind, Page
-from ..extensions.setup import INCLUDE_NAMES, MarkdownSetup, announce, setup_of
+from ..extensions.setup import INCLUDE_NAMES, MarkdownSetup, announce, is_template_extension, setup_of
 from ..extensions.snippet_reads import snippets_name
 from ..plugins.mkdocstrings import root_ids
 from ..project_code.rewritten import links_a_rewrite_may_show
@@ -94,9 +95,44 @@ def render_seconds(text: str) -> float:
     return RENDER_SECONDS + RENDER_SECONDS_PER_MB * len(text) / 1_000_000
 
 
+#: What a space inside template text (`{{ git.tag }}`) is read as: no Markdown reader ends a link
+#: destination at it (Python-Markdown's `[^\s]+`, CommonMark's no-space rule), one character for
+#: one, so that every offset stays the source's. Put back in what a page's links and text say.
+TEMPLATE_SPACE = "\u2423"
+_TEMPLATE_TEXT = re.compile(r"\{\{[^\n]*?\}\}|\{%[^\n]*?%\}")
+
+
 def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: bool = True) -> Document:
     """Every link MkDocs renders from the page `text` (file `path`), with its source span, and
-    the page with the ids MkDocs gives it."""
+    the page with the ids MkDocs gives it.
+
+    A page the macros plugin renders as a template is read with its template text kept whole:
+    `[guide]: https://x.dev/docs/{{ git.tag }}/guide/` is a reference definition once the
+    template is filled in, and read as written its space ended the destination (the link was
+    cut to `https://x.dev/docs/{{`, or lost with its definition)."""
+    if is_templated(setup) and TEMPLATE_SPACE not in text and ("{{" in text or "{%" in text):
+        shadow = _TEMPLATE_TEXT.sub(lambda m: m.group(0).replace(" ", TEMPLATE_SPACE), text)
+        if shadow != text:
+            return _spaces_back(_extract(shadow, path, setup, want_text))
+    return _extract(text, path, setup, want_text)
+
+
+def is_templated(setup: MarkdownSetup) -> bool:
+    """Pages are Jinja templates (the macros plugin, or a macros Markdown extension)."""
+    return setup.has_plugin("macros") or any(is_template_extension(name) for name in setup.extensions)
+
+
+def _spaces_back(document: Document) -> Document:
+    def back(value: str) -> str:
+        return value.replace(TEMPLATE_SPACE, " ")
+
+    page = replace(document.page, text=back(document.page.text), title=back(document.page.title))
+    links = tuple(replace(link, url=back(link.url), anchor_text=back(link.anchor_text), context=back(link.context), page=page)
+                  for link in document.links)
+    return Document(page=page, links=links, warnings=document.warnings)
+
+
+def _extract(text: str, path: str, setup: MarkdownSetup, want_text: bool) -> Document:
     renderer = renderer_for(setup)
     if renderer is None:
         return _commonmark(text, path, want_text)
