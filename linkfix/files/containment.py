@@ -24,12 +24,16 @@ def git_top(directory: Path) -> Path | None:
         current = current.parent
 
 
-def project_of(config_file: Path) -> Path:
+def project_of(config_file: Path, *, built_from: Path | None = None) -> Path:
     """The project `config_file` belongs to (real path): the git work tree holding it (found
-    from where the file is named, so a symlink to it elsewhere does not move it), else its
-    directory."""
+    from where the file is named, so a symlink to it elsewhere does not move it), else the
+    directory its build runs from when the repository's build steps name one above it
+    (`built_from`), else its directory."""
     directory = Path(os.path.abspath(config_file)).parent
-    return Path(os.path.realpath(git_top(directory) or directory))
+    top = git_top(directory)
+    if top is None and built_from is not None and directory.is_relative_to(os.path.abspath(built_from)):
+        top = built_from
+    return Path(os.path.realpath(top or directory))
 
 
 def outside_project(path: Path, project: Path) -> bool:
@@ -38,6 +42,10 @@ def outside_project(path: Path, project: Path) -> bool:
 
 
 def describe_project(project: Path) -> str:
-    """How error messages name the project: where it is and why it is the project."""
-    why = "the git work tree holding the config" if (project / ".git").exists() else "the config's directory; no git work tree holds it"
-    return f"{project} ({why})"
+    """How error messages name the project: where it is and why it is the project, and how to
+    make it the repository's when that is meant."""
+    if (project / ".git").exists():
+        return f"{project} (the git work tree holding the config)"
+    return (f"{project} (the config's directory; no git work tree holds it: check from a git checkout, or name the "
+            "directory the build runs from: run linkfix there, as `mkdocs build -f path/to/mkdocs.yml` runs, or say it in a "
+            "build step linkfix reads, the repository's Makefile or workflow)")

@@ -9,7 +9,6 @@ definition was no definition (its uses vanished: a miss) or the target was cut t
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 

@@ -13,6 +13,7 @@ left out. Read once per repository and run.
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 from ...files.read import Unreadable, read_bytes
@@ -43,6 +44,28 @@ def dependency_texts(root: Path) -> tuple[tuple[str, str], ...]:
         if folder.is_dir():
             candidates += sorted(p for p in folder.iterdir() if p.name.startswith("requirements") and p.suffix in (".txt", ".in"))
     return _texts(root, candidates)
+
+
+_MKDOCS_WITH_CONFIG = re.compile(r"\b(?:mkdocs|properdocs|zensical)\s+(?:build|serve|gh-deploy)\b[^\n]*?(?:-f|--config-file)[ =]+([\w./\-]+)")
+_LEVELS_UP = 4  # how far above a config its repository's build files are looked for
+
+
+def build_directory(config_file: Path) -> Path | None:
+    """Where the build runs, when a build step names the config from a directory above its own
+    (`mkdocs build -f hack/api-docs/mkdocs.yml` in the repository's Makefile or workflow): the
+    directory relative paths of the build (a macros `include_dir`, snippets' `base_path`, and
+    `docs_dir: ../../docs`) are taken from. None when no step says so."""
+    config = config_file.resolve()
+    directory = config.parent.parent
+    for _ in range(_LEVELS_UP):
+        for _, text in build_step_texts(directory):
+            for match in _MKDOCS_WITH_CONFIG.finditer(text):
+                if (directory / match.group(1)).resolve() == config:
+                    return directory
+        if (directory / ".git").exists() or directory.parent == directory:
+            return None
+        directory = directory.parent
+    return None
 
 
 def _texts(root: Path, paths: list[Path]) -> tuple[tuple[str, str], ...]:

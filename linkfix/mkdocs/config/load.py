@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from ..build_steps.steps import build_directory
 from .dialect import CONFIG_NAMES
 from .generator import generator_of
 from .project import MkDocsProject, project_from_data
@@ -34,11 +35,24 @@ def read_config_data(path: Path) -> dict:
     return read_toml_config(path) if path.suffix.lower() == ".toml" else read_yaml_config(path)
 
 
+def built_from(path: Path) -> Path | None:
+    """The directory the build of the config `path` runs from, when it is above the config's own:
+    a build step names it (`mkdocs build -f docs/site/mkdocs.yml` in the Makefile), or linkfix
+    runs there (as `mkdocs build -f` would, from the working directory)."""
+    found = build_directory(path)
+    if found is not None:
+        return found
+    here, config_dir = Path.cwd().resolve(), path.resolve().parent
+    return here if config_dir.is_relative_to(here) and config_dir != here else None
+
+
 def read_config(path: Path, *, generator: str = "") -> MkDocsProject:
     """The project of the config `path`, built by the generator `generator` names (the setting:
     mkdocs, properdocs, zensical) or, by default, the one the project shows (see `generator`)."""
     choice = generator_of(path, generator)
-    project = project_from_data(read_config_data(path), path, choice.dialect)
+    build_dir = built_from(path)
+    data = read_toml_config(path) if path.suffix.lower() == ".toml" else read_yaml_config(path, built_from=build_dir)
+    project = project_from_data(data, path, choice.dialect, built_from=build_dir)
     beside = [name for name in CONFIG_NAMES[: CONFIG_NAMES.index(path.name)] if (path.parent / name).is_file()] \
         if path.name in CONFIG_NAMES else []
     notes = [choice.ambiguous] if choice.ambiguous else []

@@ -58,7 +58,11 @@ class MkDocsProject:
     trust_project_code: bool = False
     # -- Which generator builds it (dialect), and what that changes ---------------------------
     dialect: Dialect = MKDOCS
-    generator_why: str = ""  # what decided the generator, in words ("zensical.toml", ...)
+    generator_why: str = ""
+    # Where the build runs (`mkdocs build -f sub/mkdocs.yml` from the repository's root): relative
+    # paths the build opens from its working directory (snippets' base_path, macros' include_dir)
+    # are taken from here when they are not beside the config.
+    build_dir: Path | None = None  # what decided the generator, in words ("zensical.toml", ...)
     # What the generator leaves out that the config names (Zensical's dropped plugins and hooks),
     # and an ambiguous generator: said once by the run.
     notes: tuple[str, ...] = ()
@@ -70,11 +74,12 @@ class MkDocsProject:
         return any(name.split("/")[-1].split(".")[-1] == "macros" for name in (*self.plugins, *self.markdown_extensions))
 
 
-def project_from_data(data: dict[str, Any], path: Path, dialect: Dialect = MKDOCS) -> MkDocsProject:
-    """The project a family config's data (as mkdocs.yml spells it) describes, built by `dialect`."""
+def project_from_data(data: dict[str, Any], path: Path, dialect: Dialect = MKDOCS, *, built_from: Path | None = None) -> MkDocsProject:
+    """The project a family config's data (as mkdocs.yml spells it) describes, built by `dialect`
+    from the directory `built_from` (None: the config's own)."""
     base = path.parent
     docs_dir = base / str(data.get("docs_dir", "docs"))
-    project = project_of(path)
+    project = project_of(path, built_from=built_from)
     if outside_project(docs_dir, project):
         raise InputError(f"{path}: docs_dir '{data.get('docs_dir')}' is outside the project, {describe_project(project)}: "
                          "linkfix reads no documentation outside it")
@@ -131,6 +136,7 @@ def project_from_data(data: dict[str, Any], path: Path, dialect: Dialect = MKDOC
         versioned=_enabled(plugins, "mike") or _version_provider(data.get("extra")) == "mike",
         dialect=dialect,
         notes=tuple(notes),
+        build_dir=(built_from or base).resolve(),
         **_markdown_settings(data, base.resolve(), docs_dir.resolve(), dialect),
     )
 

@@ -85,13 +85,13 @@ _TolerantLoader.add_multi_constructor("", _unknown_tag)
 _TolerantLoader.add_constructor("!ENV", _env_tag)
 
 
-def read_yaml_config(path: Path) -> dict[str, Any]:
+def read_yaml_config(path: Path, *, built_from: Path | None = None) -> dict[str, Any]:
     """The config of `path` over the configs it INHERITs from, merged as MkDocs merges them
     (mergedeep's default: mappings merged key by key, everything else replaced by the nearer
     file's value): `plugins: {offline: ...}` in a child keeps the parent's other plugins.
     The chain is followed to MAX_INHERIT files; a loop is refused, and so is a file outside the
     project (`containment`): neither its lines nor its settings are the repository's to use."""
-    project = project_of(path)
+    project = project_of(path, built_from=built_from)
     if outside_project(path, project):
         raise InputError(f"{path}: a symlink that leads outside the project, {describe_project(project)}: not read")
     chain = [path.resolve()]

@@ -43,14 +43,14 @@ def own_includes(configs: dict[str, Any], extensions: tuple[str, ...], config_di
 
 
 def adjust_snippets(configs: dict[str, Any], extensions: tuple[str, ...], config_dir: str, project_dir: str,
-                    problems: list[str]) -> None:
+                    problems: list[str], *, build_dir: str = "") -> None:
     """pymdownx.snippets as a source check needs it (see the module docstring)."""
     name = snippets_name(extensions)
     if name is None:
         return
     config = configs.setdefault(name, {})
     bases = []
-    for base, refusal in allowed_bases(config.get("base_path", ["."]), config_dir, project_dir):
+    for base, refusal in allowed_bases(config.get("base_path", ["."]), config_dir, project_dir, build_dir=build_dir):
         if refusal is None:
             bases.append(str(base))
         else:

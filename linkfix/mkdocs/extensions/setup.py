@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...files.containment import project_of
 from ..building import PageRewriter
 from ..config.dialect import CONFIG_NAMES, MKDOCS_BUILTIN_EXTENSIONS
 from ..config.project import MkDocsProject
@@ -60,7 +61,6 @@ from .own import (
     own_includes,
 )
 from .pymarkdown import build_extension, python_markdown
-from .snippet_reads import project_dir_of
 
 # Re-exported: what other modules take from the Markdown setup.
 __all__ = ["BUILD_TIME_CLASS", "INCLUDE_NAMES", "Loaded", "MarkdownSetup", "announce", "fingerprint",
@@ -87,6 +87,7 @@ class MarkdownSetup:
     config_dir: str = "."
     docs_dir: str = "."
     project_dir: str = "."  # what included files may be read from (see snippet_reads)
+    build_dir: str = "."  # where the build runs: relative include paths not beside the config are taken from here
     trust_project_code: bool = False  # the runner's choice (command line), never the config's
     # The project hooks that rewrite pages, as read without running them: a page one of them
     # may touch has its broken links and missing ids unverified (unless the hooks ran on it).
@@ -103,7 +104,7 @@ class MarkdownSetup:
             digest = hashlib.blake2b(digest_size=16)
             hooks = [f"{r.name}:{r.reading!r}" for r in self.rewriters]
             for part in (*self.extensions, "\0", self.configs_json, "\0", *self.plugins, "\0", self.config_dir, self.docs_dir,
-                         self.project_dir, str(self.trust_project_code), "\0", *hooks, "\0", self.run_hooks_of, self.autodoc,
+                         self.project_dir, self.build_dir, str(self.trust_project_code), "\0", *hooks, "\0", self.run_hooks_of, self.autodoc,
                          "\0", *self.include_dirs):
                 digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
             object.__setattr__(self, "key", digest.hexdigest())
@@ -127,24 +128,26 @@ def setup_of(project: MkDocsProject) -> MarkdownSetup:
         plugins=tuple(project.plugins),
         config_dir=str(config_dir),
         docs_dir=str(project.docs_dir),
-        project_dir=str(project_dir_of(config_dir)),
+        project_dir=str(project_of(project.config_file, built_from=project.build_dir)),
+        build_dir=str(project.build_dir or config_dir),
         trust_project_code=trusted,
         rewriters=tuple(hook_rewriters(project)),
         run_hooks_of=str(project.config_file.resolve()) if trusted and (project.hooks or simple_hook_targets(project.plugin_configs)) else "",
         autodoc=autodoc_settings(project.plugin_configs, str(config_dir)),
-        include_dirs=macros_include_dirs(project.plugin_configs, config_dir),
+        include_dirs=macros_include_dirs(project.plugin_configs, config_dir, project.build_dir or Path.cwd()),
     )
 
 
-def macros_include_dirs(plugin_configs: dict[str, dict], config_dir: Path) -> tuple[str, ...]:
+def macros_include_dirs(plugin_configs: dict[str, dict], config_dir: Path, build_dir: Path) -> tuple[str, ...]:
     """The macros plugin's relative `include_dir`, which it opens from where `mkdocs build` runs:
-    the config's directory, or, when it is not there, where linkfix runs (a project that builds
-    with `mkdocs build -f sub/mkdocs.yml` from its repository root, as external-secrets does)."""
+    the config's directory, or, when it is not there, the directory the build runs from (a
+    project that builds with `mkdocs build -f sub/mkdocs.yml` from its repository root, as
+    external-secrets does: config.load.built_from)."""
     given = [config.get("include_dir") for name, config in plugin_configs.items() if name.split("/")[-1] in ("macros", "mkdocs-macros")]
     found = []
     for include_dir in given:
         if isinstance(include_dir, str) and include_dir:
-            from_config, from_here = config_dir / include_dir, Path.cwd() / include_dir
+            from_config, from_here = config_dir / include_dir, build_dir / include_dir
             found.append(str((from_here if not from_config.is_dir() and from_here.is_dir() else from_config).resolve()))
     return tuple(found)
 
@@ -174,7 +177,7 @@ def load(setup: MarkdownSetup) -> Loaded | None:
     configs = setup.configs()
     for name in list(configs):
         configs[name] = import_names(configs[name], name, problems, setup.trust_project_code)
-    adjust_snippets(configs, setup.extensions, setup.config_dir, setup.project_dir, problems)
+    adjust_snippets(configs, setup.extensions, setup.config_dir, setup.project_dir, problems, build_dir=setup.build_dir)
     names = own_includes(configs, setup.extensions, setup.config_dir, setup.project_dir)
     if setup.has_plugin(*AUTOREFS_PLUGINS):
         names.append(AUTOREFS_EXTENSION)

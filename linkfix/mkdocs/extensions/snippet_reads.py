@@ -17,8 +17,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ...files.containment import git_top
-
 #: Directories of version-control systems: their files are the checkout's, not the docs'.
 VCS_DIRS = frozenset({".git", ".hg", ".svn", ".bzr", "_darcs", "CVS", ".jj", ".pijul", ".sl"})
 SNIPPETS = "pymdownx.snippets"
@@ -27,12 +25,6 @@ SNIPPETS = "pymdownx.snippets"
 def snippets_name(extensions: tuple[str, ...]) -> str | None:
     """How the config names pymdownx.snippets (`pymdownx.snippets`, or `module:Class`), if at all."""
     return next((name for name in extensions if name.partition(":")[0] == SNIPPETS), None)
-
-
-def project_dir_of(config_dir: Path) -> Path:
-    """What includes may read: the git work tree holding `config_dir`, else `config_dir`."""
-    real = Path(os.path.realpath(config_dir))
-    return git_top(real) or real
 
 
 def read_refusal(path: str | Path, project: str | Path) -> str | None:
@@ -50,15 +42,18 @@ def read_refusal(path: str | Path, project: str | Path) -> str | None:
     return None
 
 
-def allowed_bases(value: Any, config_dir: str, project: str) -> list[tuple[Path, str | None]]:
+def allowed_bases(value: Any, config_dir: str, project: str, *, build_dir: str = "") -> list[tuple[Path, str | None]]:
     """(base, why it is refused or None) for each of pymdownx.snippets' `base_path` entries,
-    relative ones taken from the config's directory."""
+    relative ones taken from the config's directory, or, when not there, from the directory the
+    build runs from (`build_dir`: pymdownx takes them from the working directory)."""
     bases = [value] if isinstance(value, str) else value if isinstance(value, list) else ["."]
     found: list[tuple[Path, str | None]] = []
     for base in bases:
         if not isinstance(base, str):
             continue
         path = Path(config_dir) / base
+        if build_dir and not path.exists() and (Path(build_dir) / base).exists():
+            path = Path(build_dir) / base
         try:
             Path(os.path.realpath(path)).relative_to(os.path.realpath(project))
             found.append((path, None))

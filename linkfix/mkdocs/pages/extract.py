@@ -99,7 +99,10 @@ def render_seconds(text: str) -> float:
 #: destination at it (Python-Markdown's `[^\s]+`, CommonMark's no-space rule), one character for
 #: one, so that every offset stays the source's. Put back in what a page's links and text say.
 TEMPLATE_SPACE = "\u2423"
-_TEMPLATE_TEXT = re.compile(r"\{\{[^\n]*?\}\}|\{%[^\n]*?%\}")
+# Template text inside a target: right after a character of it (`/docs/{{ git.tag }}`, `({{ url }}`),
+# or a reference definition's `]: `. Elsewhere (a heading, `{% include %}` on a line of its own) it
+# stays as written: what reads templates as such (mkdocs.pages.unknowns) reads it there.
+_TEMPLATE_TEXT = re.compile(r"(?:(?<=\S)|(?<=\]: )|(?<=\]:\t))(?:\{\{[^\n]*?\}\}|\{%[^\n]*?%\})")
 
 
 def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: bool = True) -> Document:

@@ -84,8 +84,8 @@ class IncludedFiles:
             if name in setup.extensions:
                 bases.append(given.get("base_path", ".") if isinstance(given, dict) and isinstance(given.get("base_path"), str) else ".")
         self.project = setup.project_dir
-        self.bases = [base for base, refusal in allowed_bases(list(dict.fromkeys(bases)), setup.config_dir, setup.project_dir)
-                      if refusal is None]
+        self.bases = [base for base, refusal in allowed_bases(list(dict.fromkeys(bases)), setup.config_dir, setup.project_dir,
+                                                              build_dir=setup.build_dir) if refusal is None]
         self.texts: dict[str, tuple[Path, str] | None] = {}
 
     def read(self, name: str) -> tuple[Path, str] | None:

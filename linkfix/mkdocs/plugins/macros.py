@@ -27,12 +27,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ...files.containment import project_of
 from ...files.read import Unreadable, read_text
 from ...files.yamlfile import YamlRefused, load_safely
 from ...model import CheckResult, Document, Link, Reason, Status
 from ..config.project import MkDocsProject
 from ..config.values import EnvValue, PythonCall, PythonName
-from ..extensions.snippet_reads import project_dir_of, read_refusal
+from ..extensions.snippet_reads import read_refusal
 from ..pages.render import split_meta
 from . import macros_sandbox as jinja_sandbox
 
@@ -75,7 +76,7 @@ class TemplateTargets:
         self.mkdocs = mkdocs
         self.engine = _engine(mkdocs)
         self.config_dir = mkdocs.config_file.parent.resolve()
-        self.project_dir = project_dir_of(self.config_dir)
+        self.project_dir = project_of(mkdocs.config_file, built_from=mkdocs.build_dir)
         # Data files as read once for the whole run, as the macros plugin reads them once per
         # build (fastapi's are read for each of its pages that has a template link otherwise:
         # a quarter of an offline check's own time).
