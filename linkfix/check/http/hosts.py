@@ -6,6 +6,8 @@
 * a host's requests start at least `request_interval` apart;
 * a 429/503 with Retry-After pauses the whole host, not just the URL that got it; retries back
   off (`attempt`), and a directory whose answer needed one has its waiting URLs checked first;
+* with a shared store (`cache_url`), these limits and pauses hold for every run sharing it
+  together (global_hosts.py);
 * a host's URLs are checked a few at a time (`queue`), the hosts with the most work left are
   served first (admission.py), and hosts off the critical path are paced by time.
 """
@@ -32,6 +34,7 @@ from ...urls import hostname, route, split
 from .. import policy
 from .admission import Admission
 from .budget import RequestBudget
+from .global_hosts import GlobalHosts
 from .network import NetworkWatch
 from .transport import Answer, Extra, Transport
 
@@ -79,9 +82,10 @@ class Host:
     later as a woken waiter would: on a busy loop every step costs the host a few milliseconds
     per round trip)."""
 
-    __slots__ = ("backlog", "checking", "concurrency", "early", "head_ok", "heads", "heads_wasted", "interval", "next_start", "paused_until", "pending", "queue", "rtt", "runners", "strikes", "troubled")
+    __slots__ = ("backlog", "checking", "concurrency", "early", "head_ok", "heads", "heads_wasted", "interval", "key", "next_start", "paused_until", "pending", "queue", "rtt", "runners", "strikes", "troubled")
 
-    def __init__(self, concurrency: int, interval: float) -> None:
+    def __init__(self, concurrency: int, interval: float, key: str = "") -> None:
+        self.key = key  # "name:port" (HostScheduler.host_for)
         self.concurrency = max(1, concurrency)
         self.queue: list[tuple[int, int, _Job]] = []  # heap: (priority, arrival, job)
         self.runners = 0
@@ -135,10 +139,11 @@ class HostScheduler:
 
     def __init__(
         self, config: Config, cache: Cache, transport: Transport, network: NetworkWatch, *, backoff: float, max_retry_after: float,
-        budget: RequestBudget | None = None,
+        budget: RequestBudget | None = None, shared: GlobalHosts | None = None,
     ) -> None:
         self.config = config
         self.budget = budget  # requests the run may still send (shared by its clients), None: no limit
+        self.shared = shared  # the limits every run sharing a store holds together, None: this run's alone
         self.cache = cache
         self.requests_sent = 0
         self.in_flight = 0
@@ -180,7 +185,7 @@ class HostScheduler:
         key = f"{name}:{parts.port or ''}"
         host = self.hosts.get(key)
         if host is None:
-            host = Host(int(self.config.host_settings(name).get("concurrency", self.config.host_concurrency)), self._interval(name))
+            host = Host(int(self.config.host_settings(name).get("concurrency", self.config.host_concurrency)), self._interval(name), key)
             if self.cache.get(HOST_NAMESPACE, key) == "get":  # learned in an earlier run
                 host.head_ok = False
             self.hosts[key] = host
@@ -342,18 +347,24 @@ class HostScheduler:
         admission = self._admission
         assert admission is not None
         request = self._transport.request
+        shared = self.shared
         try:
             while host.queue and host.runners <= self.connections_for(host):
                 _, _, job = heapq.heappop(host.queue)
                 if job.answer.done():
                     continue  # its URL's check was cancelled meanwhile
+                lease = None
                 try:
                     if host.interval or host.paused_until:  # (most hosts: neither; a coroutine per request costs)
                         await host.turn()
+                    if shared is not None:  # before a global slot: a request waiting for its host holds none
+                        lease = await shared.acquire(host.key, host.concurrency, host.interval)
                     # The host with the most work left goes first; hosts on the critical path go now.
                     rounds = host.backlog / host.concurrency
                     await admission.acquire(-rounds, urgent=rounds > 0 and rounds >= CRITICAL_SHARE * self.most_rounds)
                 except BaseException:
+                    if shared is not None and lease is not None:
+                        shared.release(host.key, lease)
                     job.answer.cancel()
                     raise
                 self.in_flight += 1
@@ -378,6 +389,8 @@ class HostScheduler:
                 finally:
                     self.in_flight -= 1
                     admission.release()
+                    if shared is not None and lease is not None:
+                        shared.release(host.key, lease)
                 self._slow_down(host, answer)  # before this runner sends the host anything else
                 if not job.answer.done():
                     job.answer.set_result(answer)
@@ -390,6 +403,8 @@ class HostScheduler:
         if pause is not None:
             host.strikes += 1
             host.pause(pause)  # the turn() of every request to the host sees it
+            if self.shared is not None:
+                self.shared.pause(host.key, pause)  # and every other run's next request to it
         elif answer.status:
             host.strikes = 0
 
