@@ -112,7 +112,9 @@ async def serve(args: argparse.Namespace, loop_name: str) -> None:
             data = {}
             for host in simweb.sites:
                 s = simweb.stats(host)
-                data[host] = {"requests": s.requests, "peak": s.peak_concurrent, "methods": dict(s.methods)}
+                gaps = [later - earlier for earlier, later in zip(s.times, s.times[1:])]
+                data[host] = {"requests": s.requests, "peak": s.peak_concurrent, "methods": dict(s.methods),
+                              "min_gap": min(gaps, default=None)}  # the least time between two arrivals
             return aioweb.json_response(data)
 
         async def reset(_request: aioweb.Request) -> aioweb.Response:

@@ -59,8 +59,11 @@ if holder == ARGV[1] or redis.call('EXISTS', ARGV[3] .. holder) == 0 then
 end
 return holder
 """
-# Give up claim KEYS[1] if ARGV[1] holds it, and say so on channel ARGV[2] (message ARGV[3]).
-_RELEASE = """
+# Store rows KEYS[2..] (texts and ms to keep: ARGV[4], ARGV[5], ...), give up claim KEYS[1] if
+# ARGV[1] holds it, and say so on channel ARGV[2] (message ARGV[3]): one step, so a waiter woken
+# by the message finds the rows.
+_FINISH = """
+for i = 2, #KEYS do redis.call('SET', KEYS[i], ARGV[2 * i], 'PX', ARGV[2 * i + 1]) end
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 redis.call('PUBLISH', ARGV[2], ARGV[3])
 return 0
@@ -145,7 +148,7 @@ class SharedStore:
                 client_name=f"linkfix-{self.run_id[:12]}",
             )
             self._client = Redis(connection_pool=pool)
-            for key, text in (("claim", _CLAIM), ("release", _RELEASE), ("take", _TAKE), ("free", _FREE), ("hold", _HOLD)):
+            for key, text in (("claim", _CLAIM), ("finish", _FINISH), ("take", _TAKE), ("free", _FREE), ("hold", _HOLD)):
                 self._scripts[key] = self._client.register_script(text)
             pubsub = self._client.pubsub(ignore_subscribe_messages=True)
             await asyncio.wait_for(self._client.ping(), OP_SECONDS)
@@ -234,9 +237,12 @@ class SharedStore:
         """Store `rows` (the claimed URL's answer), then give up the claim and wake its waiters."""
         if not self.up:
             return
-        pipe = self._rows(self._client.pipeline(transaction=True), rows)
-        self._scripts["release"](keys=[PREFIX + "claim:" + key], args=[self.run_id, PREFIX + DONE, key], client=pipe)
-        await self._call(pipe.execute(), None)
+        rows = list(rows)
+        keys = [PREFIX + "claim:" + key, *(PREFIX + row for row, _, _ in rows)]
+        args: list[str | bytes | int] = [self.run_id, PREFIX + DONE, key]
+        for _, text, keep in rows:
+            args += [text.encode("utf-8", "surrogatepass"), max(1, int(keep * 1000))]
+        await self._call(self._scripts["finish"](keys=keys, args=args), None)
 
     # -- gates: a host's leases, spacing and pause across runs -----------------------------------------------
     async def take_slot(self, gate: str, token: str, limit: int, spacing: float, hold: float) -> float | None:
