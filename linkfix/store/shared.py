@@ -3,7 +3,7 @@
 The runs of an organisation's CI jobs meet here: the URLs' records (one entry per URL, whoever
 checked it), a claim per URL being checked (one fetch at a time, `claim` / `finish`), and per
 host a gate of leases with the time its next request may start and a pause (`take_slot`,
-`free_slot`, `hold_off`). Two pub/sub channels wake the runs waiting for a URL's answer or a
+`take_turn`, `free_slot`, `hold_off`). Two pub/sub channels wake the runs waiting for a URL's answer or a
 host's free lease; every wait also has a timeout, so a lost message costs time, never a hang.
 
 Faults never fail a run. The first command that errs or takes longer than `OP_SECONDS` (the
@@ -68,21 +68,28 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 redis.call('PUBLISH', ARGV[2], ARGV[3])
 return 0
 """
-# A lease ARGV[1] on gate KEYS[1..3] (leases, next start, pause): 0 when taken; else the ms to
-# wait (pause or spacing), or -1 when ARGV[2] leases are out. ARGV[3]: ms until the next start
-# after this one, ARGV[4]: ms a lease lasts. Times are the server's: runs' clocks never meet.
+# A lease ARGV[1] on gate KEYS[1..2] (leases, pause): 0 when taken; else the ms to wait (the
+# pause), or -1 when ARGV[2] leases are out. ARGV[3]: ms a lease lasts. Times are the server's:
+# the runs' clocks never meet.
 _TAKE = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local paused = tonumber(redis.call('GET', KEYS[3])) or 0
+local paused = tonumber(redis.call('GET', KEYS[2])) or 0
 if paused > now then return paused - now end
-local start = tonumber(redis.call('GET', KEYS[2])) or 0
-if start > now then return start - now end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return -1 end
-redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
-if tonumber(ARGV[3]) > 0 then redis.call('SET', KEYS[2], now + tonumber(ARGV[3]), 'PX', ARGV[3]) end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 0
+"""
+# A start on gate KEYS[1..2] (next start, pause), ARGV[1] ms after the one before: 0 when it may
+# start now (the next then waits), else the ms to wait.
+_TURN = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local wait = math.max(tonumber(redis.call('GET', KEYS[2])) or 0, tonumber(redis.call('GET', KEYS[1])) or 0) - now
+if wait > 0 then return wait end
+redis.call('SET', KEYS[1], now + tonumber(ARGV[1]), 'PX', ARGV[1])
 return 0
 """
 _FREE = """
@@ -148,7 +155,7 @@ class SharedStore:
                 client_name=f"linkfix-{self.run_id[:12]}",
             )
             self._client = Redis(connection_pool=pool)
-            for key, text in (("claim", _CLAIM), ("finish", _FINISH), ("take", _TAKE), ("free", _FREE), ("hold", _HOLD)):
+            for key, text in (("claim", _CLAIM), ("finish", _FINISH), ("take", _TAKE), ("turn", _TURN), ("free", _FREE), ("hold", _HOLD)):
                 self._scripts[key] = self._client.register_script(text)
             pubsub = self._client.pubsub(ignore_subscribe_messages=True)
             await asyncio.wait_for(self._client.ping(), OP_SECONDS)
@@ -245,14 +252,23 @@ class SharedStore:
         await self._call(self._scripts["finish"](keys=keys, args=args), None)
 
     # -- gates: a host's leases, spacing and pause across runs -----------------------------------------------
-    async def take_slot(self, gate: str, token: str, limit: int, spacing: float, hold: float) -> float | None:
-        """Take lease `token` on `gate` (at most `limit` out; starts `spacing` s apart; a lease
-        lasts `hold` s unless freed): 0.0 when taken, seconds to wait (spacing or pause) or -1.0
-        (all out: wait for a FREE wake-up) otherwise; None when the store is down."""
+    async def take_slot(self, gate: str, token: str, limit: int, hold: float) -> float | None:
+        """Take lease `token` on `gate` (at most `limit` out; a lease lasts `hold` s unless freed):
+        0.0 when taken, seconds to wait (a pause) or -1.0 (all out: wait for a FREE wake-up)
+        otherwise; None when the store is down."""
+        keys = [PREFIX + f"gate:{gate}:{part}" for part in ("leases", "pause")]
+        return await self._gate_call("take", keys, [token, limit, max(1, int(hold * 1000))])
+
+    async def take_turn(self, gate: str, spacing: float) -> float | None:
+        """Start a request on `gate` now, the next one `spacing` s later: 0.0 when it may, else
+        seconds to wait (spacing or a pause); None when the store is down."""
+        keys = [PREFIX + f"gate:{gate}:{part}" for part in ("next", "pause")]
+        return await self._gate_call("turn", keys, [max(1, int(spacing * 1000))])
+
+    async def _gate_call(self, script: str, keys: list[str], args: list[str | int]) -> float | None:
         if not self.up:
             return None
-        keys = [PREFIX + f"gate:{gate}:{part}" for part in ("leases", "next", "pause")]
-        waited = await self._call(self._scripts["take"](keys=keys, args=[token, limit, int(spacing * 1000), max(1, int(hold * 1000))]), None)
+        waited = await self._call(self._scripts[script](keys=keys, args=args), None)
         if type(waited) is not int:
             return None
         return -1.0 if waited < 0 else waited / 1000

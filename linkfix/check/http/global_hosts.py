@@ -2,8 +2,9 @@
 and 429/Retry-After pauses held by all of them together, not by each.
 
 Each request to a host first takes a lease on the host's gate in the store (store/shared.py):
-at most the host's concurrency leases are out at once, each start at least its interval after
-the one before, none while the host is paused. A lease lasts the request's timeout and a margin
+at most the host's concurrency leases are out at once, none while the host is paused; and once
+the request holds its run's own slots, its start waits until its interval after the last start
+of any run (`space`: spacing checked earlier would let requests that waited for slots bunch up). A lease lasts the request's timeout and a margin
 unless given back, so a killed run's share comes free by itself. A pause one run learns (a 429,
 a 503 with Retry-After) is put on the gate, and every run's next request to the host waits it out.
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+from collections.abc import Awaitable, Callable
 
 from ...store.shared import FREE, SharedStore, name
 from .. import policy
@@ -41,29 +43,43 @@ class GlobalHosts:
             found = self._gates[host_key] = name("host", host_key)
         return found
 
-    async def acquire(self, host_key: str, concurrency: int, interval: float) -> str | None:
+    async def acquire(self, host_key: str, concurrency: int) -> str | None:
         """A lease for one request to `host_key` (its token, to `release`), or None: go without."""
         if self._distrusted or not self.store.up:
             return None
         gate, token = self.gate(host_key), uuid.uuid4().hex
+        waited = await self._wait(host_key, lambda: self.store.take_slot(gate, token, concurrency, self.hold), self.hold)
+        if waited is None:
+            return None
+        self.waits += waited
+        return token
+
+    async def space(self, host_key: str, interval: float) -> None:
+        """Wait until `host_key` may be sent a request, `interval` after the last start of any run.
+        Asked once the request holds everything else it needs, so that it is sent at once."""
+        if not self._distrusted and self.store.up and interval > 0:
+            gate = self.gate(host_key)
+            await self._wait(host_key, lambda: self.store.take_turn(gate, interval), interval)
+
+    async def _wait(self, host_key: str, ask: Callable[[], Awaitable[float | None]], longest: float) -> bool | None:
+        """Ask the gate until it says go: whether it made this run wait; None: go without it.
+        Past `longest` and the longest pause, no gate of linkfix's making holds a request (every
+        lease has expired by then): one that does is not obeyed."""
         loop = asyncio.get_running_loop()
-        # Longer than this, no gate of linkfix's making holds a request: every lease has expired
-        # by then, and no pause or spacing lasts longer.
-        give_up = loop.time() + self.hold + policy.MAX_RETRY_AFTER + interval
+        give_up = loop.time() + longest + policy.MAX_RETRY_AFTER
         waited = False
         while True:
-            wait = await self.store.take_slot(gate, token, concurrency, interval, self.hold)
+            wait = await ask()
             if wait is None:
                 return None
             if wait == 0:
-                self.waits += waited
-                return token
+                return waited
             waited = True
             if loop.time() + max(wait, 0) > give_up:
                 self._distrust(host_key, wait)
                 return None
             if wait < 0:
-                await self.store.woken(FREE, gate, FULL_POLL)
+                await self.store.woken(FREE, self.gate(host_key), FULL_POLL)
             else:
                 await asyncio.sleep(wait)
 

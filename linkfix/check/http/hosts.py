@@ -82,7 +82,7 @@ class Host:
     later as a woken waiter would: on a busy loop every step costs the host a few milliseconds
     per round trip)."""
 
-    __slots__ = ("backlog", "checking", "concurrency", "early", "head_ok", "heads", "heads_wasted", "interval", "key", "next_start", "paused_until", "pending", "queue", "rtt", "runners", "strikes", "troubled")
+    __slots__ = ("backlog", "checking", "concurrency", "early", "head_ok", "heads", "heads_wasted", "interval", "key", "last_start", "next_start", "paused_until", "pending", "queue", "rtt", "runners", "strikes", "troubled")
 
     def __init__(self, concurrency: int, interval: float, key: str = "") -> None:
         self.key = key  # "name:port" (HostScheduler.host_for)
@@ -104,6 +104,7 @@ class Host:
         self.backlog = 0  # URLs of this host being checked or waiting to be: its share of the work left
         self.interval = interval
         self.next_start = 0.0
+        self.last_start = -math.inf  # loop time the last request to it was sent (see HostScheduler._spaced)
         self.paused_until = 0.0
         self.head_ok = True
         self.heads = 0  # URLs of this host checked with HEAD first ...
@@ -358,10 +359,12 @@ class HostScheduler:
                     if host.interval or host.paused_until:  # (most hosts: neither; a coroutine per request costs)
                         await host.turn()
                     if shared is not None:  # before a global slot: a request waiting for its host holds none
-                        lease = await shared.acquire(host.key, host.concurrency, host.interval)
+                        lease = await shared.acquire(host.key, host.concurrency)
                     # The host with the most work left goes first; hosts on the critical path go now.
                     rounds = host.backlog / host.concurrency
                     await admission.acquire(-rounds, urgent=rounds > 0 and rounds >= CRITICAL_SHARE * self.most_rounds)
+                    if host.interval:
+                        await self._spaced(host)
                 except BaseException:
                     if shared is not None and lease is not None:
                         shared.release(host.key, lease)
@@ -396,6 +399,19 @@ class HostScheduler:
                     job.answer.set_result(answer)
         finally:
             host.runners -= 1
+
+    async def _spaced(self, host: Host) -> None:
+        """The interval since the host's last start, exactly, now that the request holds its
+        slot: `turn` spaced the runners before they waited for slots, and two that waited
+        different times would otherwise start together. With a shared store, since any run's."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        start = host.last_start = max(now, host.last_start + host.interval)  # taken before waiting: the next runner waits longer
+        if start > now:
+            await asyncio.sleep(start - now)
+        if self.shared is not None:
+            await self.shared.space(host.key, host.interval)
+            host.last_start = max(host.last_start, loop.time())
 
     def _slow_down(self, host: Host, answer: Answer) -> None:
         """Pause the whole host when `answer` asks for it (see `_host_pause`)."""
