@@ -42,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "fixtures"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import external  # noqa: E402
+
 from linkfix_simweb.store_server import RedisServer  # noqa: E402
 
 RUN_TIMEOUT = 600  # seconds one run may take before it is killed

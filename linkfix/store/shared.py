@@ -42,6 +42,7 @@ OP_SECONDS = 2.0  # one command; past it the store counts as down (a slow store 
 CONNECTIONS = 16  # at most, per run: commands queue for one rather than open hundreds
 HEARTBEAT = 2.0  # seconds between two renewals of this run's `alive` key ...
 ALIVE_SECONDS = 8.0  # ... which expires this long after the last: then its claims are free
+LONGEST_LEASE = 600.0  # no lease lasts longer (a request's timeout is at most 300 s)
 CLAIM_SECONDS = 3600.0  # a claim's own expiry, the bound on what a dead run leaves behind
 LISTEN_SECONDS = 1.0  # the listener's look for a message, again and again
 DONE, FREE = "done", "free"  # channels: a URL's claim finished; a host's lease is free
@@ -69,14 +70,16 @@ redis.call('PUBLISH', ARGV[2], ARGV[3])
 return 0
 """
 # A lease ARGV[1] on gate KEYS[1..2] (leases, pause): 0 when taken; else the ms to wait (the
-# pause), or -1 when ARGV[2] leases are out. ARGV[3]: ms a lease lasts. Times are the server's:
-# the runs' clocks never meet.
+# pause), or -1 when ARGV[2] leases are out. ARGV[3]: ms a lease lasts; a lease said to last
+# longer than ARGV[4] ms was not taken by linkfix and is dropped. Times are the server's: the
+# runs' clocks never meet.
 _TAKE = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local paused = tonumber(redis.call('GET', KEYS[2])) or 0
 if paused > now then return paused - now end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '(' .. (now + tonumber(ARGV[4])), '+inf')
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return -1 end
 redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
@@ -257,7 +260,7 @@ class SharedStore:
         0.0 when taken, seconds to wait (a pause) or -1.0 (all out: wait for a FREE wake-up)
         otherwise; None when the store is down."""
         keys = [PREFIX + f"gate:{gate}:{part}" for part in ("leases", "pause")]
-        return await self._gate_call("take", keys, [token, limit, max(1, int(hold * 1000))])
+        return await self._gate_call("take", keys, [token, limit, max(1, int(hold * 1000)), int(LONGEST_LEASE * 1000)])
 
     async def take_turn(self, gate: str, spacing: float) -> float | None:
         """Start a request on `gate` now, the next one `spacing` s later: 0.0 when it may, else

@@ -48,7 +48,7 @@ class GlobalHosts:
         if self._distrusted or not self.store.up:
             return None
         gate, token = self.gate(host_key), uuid.uuid4().hex
-        waited = await self._wait(host_key, lambda: self.store.take_slot(gate, token, concurrency, self.hold), self.hold)
+        waited = await self._wait(host_key, lambda: self.store.take_slot(gate, token, concurrency, self.hold), policy.MAX_RETRY_AFTER)
         if waited is None:
             return None
         self.waits += waited
@@ -59,14 +59,14 @@ class GlobalHosts:
         Asked once the request holds everything else it needs, so that it is sent at once."""
         if not self._distrusted and self.store.up and interval > 0:
             gate = self.gate(host_key)
-            await self._wait(host_key, lambda: self.store.take_turn(gate, interval), interval)
+            await self._wait(host_key, lambda: self.store.take_turn(gate, interval), max(interval, policy.MAX_RETRY_AFTER))
 
     async def _wait(self, host_key: str, ask: Callable[[], Awaitable[float | None]], longest: float) -> bool | None:
         """Ask the gate until it says go: whether it made this run wait; None: go without it.
-        Past `longest` and the longest pause, no gate of linkfix's making holds a request (every
-        lease has expired by then): one that does is not obeyed."""
+        No gate of linkfix's making asks for a wait over `longest` (a pause, a spacing), nor keeps
+        every lease out for longer than a lease lasts: one that does is not obeyed."""
         loop = asyncio.get_running_loop()
-        give_up = loop.time() + longest + policy.MAX_RETRY_AFTER
+        full_until = loop.time() + self.hold
         waited = False
         while True:
             wait = await ask()
@@ -75,7 +75,7 @@ class GlobalHosts:
             if wait == 0:
                 return waited
             waited = True
-            if loop.time() + max(wait, 0) > give_up:
+            if wait > longest + 1 or (wait < 0 and loop.time() > full_until):
                 self._distrust(host_key, wait)
                 return None
             if wait < 0:
