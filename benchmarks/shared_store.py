@@ -20,6 +20,11 @@ linkfix run is its own process with its own, empty cache directory: a CI job of 
    requests (`--restart`: started again at once, empty): every run still right, with the exit
    code of phase 1, and each saying once that it goes on without the store.
 
+6. what the store holds for the URLs (`--cost-urls`, 100,000 by default): the records and page
+   ids the shared runs of phase 3 wrote, copied under new names until there are that many URLs
+   (each copy as the runs wrote it: same sizes, same expiry), then Redis's own count of keys and
+   memory (INFO's used_memory) before and after.
+
 Prints one line per phase and PASS/FAIL per target; exits 1 when a target fails. Everything
 stops by itself: every run has a timeout, the web's child exits with this process, the Redis
 server is this process's child in a temporary directory.
@@ -28,7 +33,9 @@ server is this process's child in a temporary directory.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -43,6 +50,7 @@ sys.path.insert(0, str(ROOT / "fixtures"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import external  # noqa: E402
 
+from linkfix.store.shared import PREFIX  # noqa: E402
 from linkfix_simweb.store_server import RedisServer  # noqa: E402
 
 RUN_TIMEOUT = 600  # seconds one run may take before it is killed
@@ -107,6 +115,33 @@ def stop_when_busy(server: external.Server, redis: RedisServer, requests: int, *
     return threading.Thread(target=watch, daemon=True)
 
 
+def store_cost(redis: RedisServer, urls: int) -> dict:
+    """Keys and bytes the store holds per URL, for `urls` URLs shaped as the runs left them."""
+    import redis as redis_client
+
+    client = redis_client.Redis.from_url(redis.url)
+    rows = []  # (kind, value, ms to keep) of every record and ids entry the runs wrote
+    for key in client.scan_iter(PREFIX + "*", count=1000):
+        tail = key[len(PREFIX):]
+        if len(tail) == 32 or tail.startswith(b"ids:"):
+            rows.append((b"ids:" if tail.startswith(b"ids:") else b"", client.get(key), max(1, client.pttl(key))))
+    records = sum(1 for kind, _, _ in rows if not kind)
+    client.flushdb()
+    before, keys_before = client.info("memory")["used_memory"], client.dbsize()
+    copies = math.ceil(urls / max(records, 1))
+    pipe = client.pipeline(transaction=False)
+    for copy in range(copies):
+        for index, (kind, value, keep) in enumerate(rows):
+            pipe.set(PREFIX.encode() + kind + hashlib.sha256(b"%d:%d" % (copy, index)).hexdigest()[:32].encode(), value, px=keep)
+        if copy % 20 == 19:
+            pipe.execute()
+    pipe.execute()
+    made = copies * records
+    memory, keys = client.info("memory")["used_memory"] - before, client.dbsize() - keys_before
+    return {"urls": made, "keys": keys, "bytes": memory, "value_bytes": sum(len(value) for _, value, _ in rows) * copies,
+            "ids_share": (len(rows) - records) / max(records, 1)}
+
+
 def report(result: dict, one_run: int, total: int) -> None:
     exits = sorted({run["exit"] for run in result["runs"]})
     right = min(run["right"] for run in result["runs"])
@@ -133,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rate-limited", action="store_true", help="keep the 429-then-ok URLs (Retry-After: 1 each)")
     parser.add_argument("--restart", action="store_true", help="phase 5 starts Redis again at once (empty) instead of leaving it stopped")
     parser.add_argument("--no-uvloop", action="store_true")
+    parser.add_argument("--cost-urls", type=int, default=100_000, help="URLs phase 6 fills the store with (0: no phase 6)")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     args = parser.parse_args(argv)
     if not RedisServer.available():
@@ -162,6 +198,12 @@ def main(argv: list[str] | None = None) -> int:
         report(shared, one_run, total)
         later = run_together(server, args, workdir, "later run, shared", 1, redis.url)
         report(later, one_run, total)
+        cost = store_cost(redis, args.cost_urls) if args.cost_urls else None
+        if cost:
+            per = 100_000 / cost["urls"]
+            print(f"{'store cost':<22} {cost['urls']} URLs as the shared runs stored them ({cost['ids_share']:.0%} with page ids): "
+                  f"{cost['keys']} keys, {cost['bytes'] / 2**20:.1f} MiB used_memory ({cost['value_bytes'] / 2**20:.1f} MiB of it "
+                  f"values); per 100,000 URLs {cost['keys'] * per:,.0f} keys, {cost['bytes'] * per / 2**20:.1f} MiB")
         redis.stop()
         redis.start()  # empty: the runs find nothing and claim everything
         watcher = stop_when_busy(server, redis, max(1, int(one_run * STOP_AT)), restart=args.restart)

@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 PREFIX = "linkfix:1:"  # every key and channel; the number changes when the layout does
-OP_SECONDS = 2.0  # one command; past it the store counts as down (a slow store is a fault)
+OP_SECONDS = 5.0  # one command; past it the store counts as down (a slow store is a fault; a busy loop is not)
 CONNECTIONS = 16  # at most, per run: commands queue for one rather than open hundreds
 HEARTBEAT = 2.0  # seconds between two renewals of this run's `alive` key ...
 ALIVE_SECONDS = 8.0  # ... which expires this long after the last: then its claims are free

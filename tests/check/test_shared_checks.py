@@ -15,8 +15,9 @@ import pytest
 
 from linkfix.check.http import HttpChecker
 from linkfix.check.http.shared_results import SharedResults
+from linkfix.check.http.url_check import Outcome
 from linkfix.config import Config
-from linkfix.model import Status
+from linkfix.model import CheckResult, Status
 from linkfix.store import shared as shared_module
 from linkfix.store.cache import Cache
 from linkfix.store.shared import PREFIX, SharedStore, name
@@ -242,3 +243,39 @@ def raw_value(server, key) -> bytes:
     if kind == b"zset":
         return b"".join(client.zrange(key, 0, -1))
     return b""
+
+
+async def test_an_answer_stored_between_a_look_and_a_claim_is_taken(redis_server):
+    """Run A finishes its check of a URL just after run B looked (nothing there yet) and just
+    before B claims it (free again): B must take A's answer, not check the URL a second time."""
+    url = "https://docs.example.test/page.html"
+    cfg = config()
+    first_cache, second_cache = Cache(None), Cache(None)
+    first, second = SharedStore(redis_server.url, run_id="first"), SharedStore(redis_server.url, run_id="second")
+    try:
+        results = SharedResults(cfg, first_cache, first)
+        key = name(results.profile(url), normalise_url(url))
+        assert await first.open() and await second.open() and await first.claim(key)
+        first_cache.put_result(url, CheckResult(url=url, status=Status.OK, http_status=200, checked_at=time.time()))
+        row = results._rows(url, key, first_cache.record(url))
+        claim = second.claim
+
+        async def claim_once_the_first_is_done(name_: str):
+            await first.finish(key, row)  # between B's look and B's claim
+            return await claim(name_)
+
+        second.claim = claim_once_the_first_is_done
+        checks = []
+
+        async def check():
+            checks.append(url)
+            raise AssertionError("checked a second time")
+
+        waiter = SharedResults(cfg, second_cache, second)
+        known = lambda: Outcome(result=second_cache.get_result(url)) if second_cache.get_result(url) else None  # noqa: E731
+        outcome = await waiter.outcome(url, want_ids=False, known=known, check=check)
+        assert checks == [] and outcome.result.status is Status.OK and outcome.result.from_cache
+        assert await first.claim(key)  # B gave its claim up again
+    finally:
+        await first.close()
+        await second.close()

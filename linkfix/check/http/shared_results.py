@@ -76,30 +76,40 @@ class SharedResults:
         items = [(key, RECORD_BYTES), *([("ids:" + key, IDS_BYTES)] if want_ids else [])]
         loop = asyncio.get_running_loop()
         deadline = loop.time() + WAIT_LIMIT
-        seen: str | None = None  # the record's text when this run began to wait
-        waited = False
+        seen: str | None = None  # the record's text at the last look
+        looked = claimed = False
         while True:
             texts = await self.store.read(items)
             text = texts.get(key)
-            if text is not None and text != seen:  # there before, or a new answer
-                adopted = self._adopt(url, text, texts.get("ids:" + key))
-                if adopted is not None:
-                    found = known()
-                    if found is not None:
-                        self.waited += waited
-                        return found
-                    answer, fresh = adopted
-                    if waited and not fresh:  # the answer to this round of checks, if not for later runs
-                        self.waited += 1
-                        return Outcome(result=answer)
-            seen = text
-            claimed = await self.store.claim(key)
-            if claimed:
+            if text is not None and text != seen:  # there from before, or a new answer
+                found = self._answer(url, text, texts.get("ids:" + key), known, new=looked)
+                if found is not None:
+                    if claimed:  # the answer came just before the claim: give it up
+                        await self.store.finish(key, [])
+                    return found
+            if claimed:  # and no answer came in meanwhile
                 return await self._checked(url, key, check)
-            if claimed is None or loop.time() > deadline:
+            seen, looked = text, True
+            claimed = bool(await self.store.claim(key))
+            if claimed:
+                continue  # one more look: a run may have stored its answer between the look and the claim
+            if not self.store.up or loop.time() > deadline:
                 return await check()
-            waited = True
             await self.store.woken(DONE, key, WAIT_POLL)
+
+    def _answer(self, url: str, text: str, ids_text: str | None, known: Callable[[], Outcome | None], *, new: bool) -> Outcome | None:
+        """The outcome a stored record gives: a fresh one answers as the local cache would;
+        one `new` since this run first looked (another run's check of this round) answers even
+        when it is not for reuse (an error)."""
+        adopted = self._adopt(url, text, ids_text)
+        if adopted is None:
+            return None
+        found = known()
+        answer, fresh = adopted
+        if found is None and new and not fresh:
+            found = Outcome(result=answer)
+        self.waited += found is not None and new
+        return found
 
     async def _checked(self, url: str, key: str, check: Callable[[], Awaitable[Outcome]]) -> Outcome:
         """`check()` under this run's claim; its answer stored, the claim given up, whatever happens."""
