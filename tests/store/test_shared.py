@@ -175,3 +175,28 @@ async def test_a_store_that_never_answers_is_given_up(unused_tcp_port):
 def test_names_are_fixed_size_hashes():
     assert len(name("profile", "https://example.com/" + "a" * 10000)) == 32
     assert name("a", "b") != name("ab")
+
+
+async def test_the_redis_user_the_docs_give_linkfix_is_enough(redis_server):
+    """docs/ci.md's `user linkfix ...` line, applied as written: every command linkfix sends passes."""
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "ci.md").read_text(encoding="utf-8")
+    (line,) = [line for line in docs.splitlines() if line.startswith("user linkfix ")]
+    rules = line.split()[2:]
+    client = raw(redis_server)
+    client.execute_command("ACL", "SETUSER", "linkfix", *[rule.replace("CHANGE-ME", "pw") for rule in rules])
+    environ = {"LINKFIX_CACHE_USERNAME": "linkfix", "LINKFIX_CACHE_PASSWORD": "pw"}
+    async with opened(redis_server.url, environ=environ) as first, opened(redis_server.url, environ=environ) as second:
+        assert await first.open() and await second.open()
+        await first.write([("k", "1", 10)])
+        assert await first.read([("k", 10)]) == {"k": "1"}
+        assert await first.claim("u") is True and await second.claim("u") is False
+        await first.finish("u", [("u", "2", 10)])
+        assert await first.take_slot("g", "t", 1, 5) == 0 and await first.take_turn("g", 0.1) == 0
+        first.hold_off("g", 1)
+        first.free_slot("g", "t")
+        await asyncio.sleep(0.2)
+        assert await second.take_slot("g", "t2", 1, 5) > 0
+        assert first.up and second.up, (first.problem, second.problem)
+    assert client.acl_log() == []
