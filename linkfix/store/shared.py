@@ -130,8 +130,10 @@ class SharedStore:
         self._opened: asyncio.Future[bool] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()  # the listener, the heartbeat, fire-and-forget calls
         self._wakers: dict[tuple[str, str], list[asyncio.Future[None]]] = {}
-        self._reads: list[tuple[list[tuple[str, int]], asyncio.Future[dict[str, str]]]] = []
-        self._read_due = False
+        self._batches: dict[str, list[tuple[Any, asyncio.Future[Any]]]] = {}  # reads and claims asked in this step
+        # Commands out at once; the rest wait here, where waiting is no fault of the store (the
+        # pool's own wait for a connection would count against OP_SECONDS).
+        self._slots = asyncio.Semaphore(CONNECTIONS)
 
     @property
     def up(self) -> bool:
@@ -152,7 +154,7 @@ class SharedStore:
 
             # No retries, no waiting for a connection past OP_SECONDS: a fault is a fault now.
             pool = BlockingConnectionPool.from_url(
-                self.url, max_connections=CONNECTIONS, timeout=OP_SECONDS, socket_timeout=OP_SECONDS,
+                self.url, max_connections=CONNECTIONS + 2, timeout=OP_SECONDS,  # + the listener's and the heartbeat's socket_timeout=OP_SECONDS,
                 socket_connect_timeout=OP_SECONDS, retry=Retry(NoBackoff(), 0), health_check_interval=0,
                 username=self._environ.get(ENV_USERNAME) or None, password=self._environ.get(ENV_PASSWORD) or None,
                 client_name=f"linkfix-{self.run_id[:12]}",
@@ -191,35 +193,45 @@ class SharedStore:
     # -- records and facts ----------------------------------------------------------------------------
     async def read(self, items: Iterable[tuple[str, int]]) -> dict[str, str]:
         """key name -> text, for those of (key name, most bytes) the store has: at most that many
-        bytes of each are read, and a value that fills them, or is not UTF-8, is not returned.
-        Reads asked in one step of the event loop go in one round trip."""
+        bytes of each are read, and a value that fills them, or is not UTF-8, is not returned."""
         wanted = list(items)
         if not self.up or not wanted:
             return {}
-        done: asyncio.Future[dict[str, str]] = asyncio.get_running_loop().create_future()
-        self._reads.append((wanted, done))
-        if not self._read_due:
-            self._read_due = True
-            self._spawn(self._read_batch())
+        return await self._batched("read", wanted, {})
+
+    async def _read_batch(self, batch: list[tuple[list[tuple[str, int]], asyncio.Future[dict[str, str]]]]) -> None:
+        keys = list(dict.fromkeys((key, limit) for wanted, _ in batch for key, limit in wanted))
+        pipe = self._client.pipeline(transaction=False)
+        for key, limit in keys:
+            pipe.getrange(PREFIX + key, 0, limit - 1)
+        found: dict[str, str] = {}
+        for (key, limit), value in zip(keys, await self._call(pipe.execute(), [])):
+            if type(value) is bytes and 0 < len(value) < limit:
+                with contextlib.suppress(UnicodeDecodeError):
+                    found[key] = value.decode("utf-8")
+        for wanted, done in batch:
+            done.set_result({key: found[key] for key, _ in wanted if key in found})
+
+    async def _batched(self, kind: str, item: Any, failed: Any) -> Any:
+        """`item`'s answer from one round trip for every `kind` of call asked in this step of
+        the event loop (a run asks about hundreds of URLs at once); `failed` if it cannot be had."""
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        batch = self._batches.setdefault(kind, [])
+        batch.append((item, done))
+        if len(batch) == 1:
+            self._spawn(self._run_batch(kind, failed))
         return await done
 
-    async def _read_batch(self) -> None:
-        await asyncio.sleep(0)  # the other reads of this step join this one
-        batch, self._reads, self._read_due = self._reads, [], False
-        keys = list(dict.fromkeys((key, limit) for wanted, _ in batch for key, limit in wanted))
-        found: dict[str, str] = {}
-        if self.up:
-            pipe = self._client.pipeline(transaction=False)
-            for key, limit in keys:
-                pipe.getrange(PREFIX + key, 0, limit - 1)
-            values = await self._call(pipe.execute(), [])
-            for (key, limit), value in zip(keys, values):
-                if type(value) is bytes and 0 < len(value) < limit:
-                    with contextlib.suppress(UnicodeDecodeError):
-                        found[key] = value.decode("utf-8")
-        for wanted, done in batch:
-            if not done.done():
-                done.set_result({key: found[key] for key, _ in wanted if key in found})
+    async def _run_batch(self, kind: str, failed: Any) -> None:
+        await asyncio.sleep(0)  # the other calls of this step join
+        batch = self._batches.pop(kind, [])
+        try:
+            if self.up:
+                await (self._read_batch(batch) if kind == "read" else self._claim_batch(batch))
+        finally:
+            for _, done in batch:
+                if not done.done():
+                    done.set_result(failed)
 
     async def write(self, rows: Iterable[tuple[str, str, float]]) -> None:
         """Store (key name, text, seconds to keep) rows, in one round trip."""
@@ -239,9 +251,17 @@ class SharedStore:
         it, None when the store is down."""
         if not self.up:
             return None
-        holder = await self._call(self._scripts["claim"](keys=[PREFIX + "claim:" + key],
-                                                         args=[self.run_id, int(CLAIM_SECONDS * 1000), PREFIX + "alive:"]), None)
-        return None if holder is None else holder in (b"", "")
+        return await self._batched("claim", key, None)
+
+    async def _claim_batch(self, batch: list[tuple[str, asyncio.Future[bool | None]]]) -> None:
+        pipe = self._client.pipeline(transaction=False)
+        for key, _ in batch:
+            await self._scripts["claim"](keys=[PREFIX + "claim:" + key], args=[self.run_id, int(CLAIM_SECONDS * 1000), PREFIX + "alive:"],
+                                         client=pipe)  # queued: a pipeline answers at execute()
+        holders = await self._call(pipe.execute(), None)
+        if holders is not None:
+            for (_, done), holder in zip(batch, holders):
+                done.set_result(holder in (b"", ""))
 
     async def finish(self, key: str, rows: Iterable[tuple[str, str, float]]) -> None:
         """Store `rows` (the claimed URL's answer), then give up the claim and wake its waiters."""
@@ -329,25 +349,27 @@ class SharedStore:
     async def _beat(self) -> None:
         while self.up:
             await asyncio.sleep(HEARTBEAT)
-            await self._call(self._alive(), None)
+            await self._call(self._alive(), None, queue=False)  # on time, however many commands wait
 
     async def _alive(self) -> None:
         await self._client.set(PREFIX + "alive:" + self.run_id, b"1", px=int(ALIVE_SECONDS * 1000))
 
     # -- faults ---------------------------------------------------------------------------------------------
-    async def _call(self, command: Awaitable[T], failed: T) -> T:
-        """`command`'s answer, or `failed` once the store is down (this fault puts it down)."""
-        if not self.up:
-            if asyncio.iscoroutine(command):
-                command.close()
-            return failed
-        try:
-            return await asyncio.wait_for(command, OP_SECONDS)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            self._fail("stopped answering", exc)
-            return failed
+    async def _call(self, command: Awaitable[T], failed: T, *, queue: bool = True) -> T:
+        """`command`'s answer, or `failed` once the store is down (this fault puts it down).
+        Queued behind the other commands unless `queue` is false; timed once it is sent."""
+        async with self._slots if queue else contextlib.nullcontext():
+            if not self.up:
+                if asyncio.iscoroutine(command):
+                    command.close()
+                return failed
+            try:
+                return await asyncio.wait_for(command, OP_SECONDS)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self._fail("stopped answering", exc)
+                return failed
 
     def _background(self, command: Awaitable[Any]) -> None:
         self._spawn(self._call(command, None), name="call")

@@ -26,7 +26,7 @@ from .. import policy
 log = logging.getLogger(__name__)
 
 HOLD_MARGIN = 5.0  # a lease outlasts its request's timeout by this much
-FULL_POLL = 0.25  # all leases out: look again this often without a wake-up (a lost message)
+FULL_POLL = 1.0  # all leases out: look again this often without a wake-up (a lost message, an expired lease)
 
 
 class GlobalHosts:

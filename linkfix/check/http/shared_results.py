@@ -39,7 +39,7 @@ log = logging.getLogger(__name__)
 
 RECORD_BYTES = 65_536  # a record is a few hundred bytes; one this long was not written by linkfix
 IDS_BYTES = 4 * 1024 * 1024  # a page's kept ids (fragments.KEPT_ID_CHARS), escaped, with room
-WAIT_POLL = 1.0  # a waiter looks again this often without a wake-up (a lost message, a dead holder)
+WAIT_POLL = 4.0  # a waiter looks again this often without a wake-up (a lost message, a dead holder)
 WAIT_LIMIT = 600.0  # a claim waited on this long is checked here all the same
 IDS_MIN_SECONDS = 3600.0  # as url_check keeps them: an hour at least
 
