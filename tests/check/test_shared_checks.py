@@ -279,3 +279,4 @@ async def test_an_answer_stored_between_a_look_and_a_claim_is_taken(redis_server
     finally:
         await first.close()
         await second.close()
+

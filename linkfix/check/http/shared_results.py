@@ -72,7 +72,10 @@ class SharedResults:
         outcome the local cache gives once a record is adopted (None: requests are needed)."""
         if not await self.store.open():
             return await check()
-        key = name(self.profile(url), normalise_url(url))
+        try:
+            key = name(self.profile(url), normalise_url(url))
+        except ValueError:  # a URL the checker will refuse (invalid): nothing to share
+            return await check()
         items = [(key, RECORD_BYTES), *([("ids:" + key, IDS_BYTES)] if want_ids else [])]
         loop = asyncio.get_running_loop()
         deadline = loop.time() + WAIT_LIMIT
@@ -104,7 +107,10 @@ class SharedResults:
         adopted = self._adopt(url, text, ids_text)
         if adopted is None:
             return None
-        found = known()
+        try:
+            found = known()
+        except Exception:  # a damaged local record: as good as none (as HttpChecker treats it)
+            found = None
         answer, fresh = adopted
         if found is None and new and not fresh:
             found = Outcome(result=answer)
