@@ -126,6 +126,7 @@ class SharedStore:
         self.problem = ""  # why the store is not used, once it is given up
         self._environ = os.environ if environ is None else environ
         self._client: Any = None
+        self._pool: Any = None
         self._scripts: dict[str, Any] = {}
         self._opened: asyncio.Future[bool] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()  # the listener, the heartbeat, fire-and-forget calls
@@ -153,8 +154,9 @@ class SharedStore:
             from redis.backoff import NoBackoff
 
             # No retries, no waiting for a connection past OP_SECONDS: a fault is a fault now.
-            pool = BlockingConnectionPool.from_url(
-                self.url, max_connections=CONNECTIONS + 2, timeout=OP_SECONDS,  # + the listener's and the heartbeat's socket_timeout=OP_SECONDS,
+            # Two connections more than commands go out at once: the listener's and the heartbeat's.
+            self._pool = pool = BlockingConnectionPool.from_url(
+                self.url, max_connections=CONNECTIONS + 2, timeout=OP_SECONDS, socket_timeout=OP_SECONDS,
                 socket_connect_timeout=OP_SECONDS, retry=Retry(NoBackoff(), 0), health_check_interval=0,
                 username=self._environ.get(ENV_USERNAME) or None, password=self._environ.get(ENV_PASSWORD) or None,
                 client_name=f"linkfix-{self.run_id[:12]}",
@@ -185,9 +187,9 @@ class SharedStore:
             await self._call(self._client.delete(PREFIX + "alive:" + self.run_id), None)
         for task in list(self._tasks):
             task.cancel()
-        client, self._client = self._client, None
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(client.aclose(), OP_SECONDS)
+        self._client = None
+        with contextlib.suppress(Exception):  # the pool was passed in: the client leaves it open
+            await asyncio.wait_for(self._pool.disconnect(), OP_SECONDS)
         self._wake_all()
 
     # -- records and facts ----------------------------------------------------------------------------
