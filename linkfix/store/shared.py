@@ -185,8 +185,10 @@ class SharedStore:
                 await asyncio.wait_for(task, OP_SECONDS)
         if self.up:
             await self._call(self._client.delete(PREFIX + "alive:" + self.run_id), None)
-        for task in list(self._tasks):
+        tasks = list(self._tasks)
+        for task in tasks:
             task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)  # the listener gives its connection back
         self._client = None
         with contextlib.suppress(Exception):  # the pool was passed in: the client leaves it open
             await asyncio.wait_for(self._pool.disconnect(), OP_SECONDS)

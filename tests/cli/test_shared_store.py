@@ -60,10 +60,13 @@ async def test_an_unreachable_store_changes_neither_report_nor_exit_code(site):
 
 
 async def test_a_store_that_never_answers_holds_no_run(site):
-    silent = await asyncio.start_server(lambda reader, writer: None, "127.0.0.1", 0)
+    accepted = []
+    silent = await asyncio.start_server(lambda reader, writer: accepted.append(writer), "127.0.0.1", 0)
     async with silent:
         port = silent.sockets[0].getsockname()[1]
         alone = await check(site, "alone")
         slow = await check(site, "silent", "--cache-url", f"redis://127.0.0.1:{port}/0")
+    for writer in accepted:
+        writer.close()
     assert slow[:2] == alone[:2]
     assert slow[2].count("shared cache") == 1

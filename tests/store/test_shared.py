@@ -166,10 +166,13 @@ async def test_a_store_stopped_mid_run_is_given_up_once(redis_server, caplog):
 
 async def test_a_store_that_never_answers_is_given_up(unused_tcp_port):
     """A slow store is a fault: a server that accepts and says nothing costs OP_SECONDS, not a hang."""
-    server = await asyncio.start_server(lambda reader, writer: None, "127.0.0.1", unused_tcp_port)
+    accepted = []
+    server = await asyncio.start_server(lambda reader, writer: accepted.append(writer), "127.0.0.1", unused_tcp_port)
     async with server, opened(f"redis://127.0.0.1:{unused_tcp_port}/0") as store:
         assert not await asyncio.wait_for(store.open(), 10 * shared_module.OP_SECONDS)
         assert "Timeout" in store.problem
+    for writer in accepted:
+        writer.close()
 
 
 def test_names_are_fixed_size_hashes():
