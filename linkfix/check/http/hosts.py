@@ -6,8 +6,7 @@
 * a host's requests start at least `request_interval` apart;
 * a 429/503 with Retry-After pauses the whole host, not just the URL that got it; retries back
   off (`attempt`), and a directory whose answer needed one has its waiting URLs checked first;
-* with a shared store (`cache_url`), these limits and pauses hold for every run sharing it
-  together (global_hosts.py);
+* with a shared store (`cache_url`), every run sharing it holds these together (global_hosts.py);
 * a host's URLs are checked a few at a time (`queue`), the hosts with the most work left are
   served first (admission.py), and hosts off the critical path are paced by time.
 """
@@ -85,7 +84,7 @@ class Host:
     __slots__ = ("backlog", "checking", "concurrency", "early", "head_ok", "heads", "heads_wasted", "interval", "key", "last_start", "next_start", "paused_until", "pending", "queue", "rtt", "runners", "strikes", "troubled")
 
     def __init__(self, concurrency: int, interval: float, key: str = "") -> None:
-        self.key = key  # "name:port" (HostScheduler.host_for)
+        self.key = key  # "name:port", as HostScheduler.host_for spells it
         self.concurrency = max(1, concurrency)
         self.queue: list[tuple[int, int, _Job]] = []  # heap: (priority, arrival, job)
         self.runners = 0
@@ -298,9 +297,9 @@ class HostScheduler:
         so the retry waits for the host's turn like every other request to it."""
         if answer.status == 0:
             return self._jittered(attempt) if answer.error in _RETRY_ERRORS else None
-        if not policy.is_retryable(answer.status) or is_challenge(answer):
+        if not policy.is_retryable(answer.status) or answer.is_challenge():
             return None  # a challenge does not go away by asking again
-        if retry_after(answer) > policy.MAX_RETRY_AFTER:
+        if answer.retry_after() > policy.MAX_RETRY_AFTER:
             return None  # asks for longer than linkfix waits: final now (see _host_pause)
         if self._host_pause(answer, 0) is not None:
             return 0.0
@@ -314,9 +313,9 @@ class HostScheduler:
         A Retry-After longer than policy.MAX_RETRY_AFTER is not waited for at all: the answer is
         final at once (blocked or error), and the host is not paused, since a wait that is cut
         short serves the server no better than none. Its other URLs then get one request each."""
-        if answer.status not in (429, 503) or is_challenge(answer):
+        if answer.status not in (429, 503) or answer.is_challenge():
             return None
-        wait = retry_after(answer)
+        wait = answer.retry_after()
         if wait > policy.MAX_RETRY_AFTER:
             return None
         if wait >= 0:
@@ -348,26 +347,25 @@ class HostScheduler:
         admission = self._admission
         assert admission is not None
         request = self._transport.request
-        shared = self.shared
         try:
             while host.queue and host.runners <= self.connections_for(host):
                 _, _, job = heapq.heappop(host.queue)
                 if job.answer.done():
                     continue  # its URL's check was cancelled meanwhile
-                lease = None
+                lease, admitted = None, False
                 try:
                     if host.interval or host.paused_until:  # (most hosts: neither; a coroutine per request costs)
                         await host.turn()
-                    if shared is not None:  # before a global slot: a request waiting for its host holds none
-                        lease = await shared.acquire(host.key, host.concurrency)
+                    # The lease before a global slot: a request waiting for its host holds no slot.
+                    lease = await self.shared.acquire(host.key, host.concurrency) if self.shared is not None else None
                     # The host with the most work left goes first; hosts on the critical path go now.
                     rounds = host.backlog / host.concurrency
                     await admission.acquire(-rounds, urgent=rounds > 0 and rounds >= CRITICAL_SHARE * self.most_rounds)
+                    admitted = True
                     if host.interval:
                         await self._spaced(host)
                 except BaseException:
-                    if shared is not None and lease is not None:
-                        shared.release(host.key, lease)
+                    self._release(host, lease, admitted)
                     job.answer.cancel()
                     raise
                 self.in_flight += 1
@@ -391,19 +389,22 @@ class HostScheduler:
                     continue
                 finally:
                     self.in_flight -= 1
-                    admission.release()
-                    if shared is not None and lease is not None:
-                        shared.release(host.key, lease)
+                    self._release(host, lease, admitted=True)
                 self._slow_down(host, answer)  # before this runner sends the host anything else
                 if not job.answer.done():
                     job.answer.set_result(answer)
         finally:
             host.runners -= 1
 
+    def _release(self, host: Host, lease: str | None, admitted: bool) -> None:
+        if admitted and self._admission is not None:
+            self._admission.release()
+        if lease is not None and self.shared is not None:
+            self.shared.release(host.key, lease)
+
     async def _spaced(self, host: Host) -> None:
-        """The interval since the host's last start, exactly, now that the request holds its
-        slot: `turn` spaced the runners before they waited for slots, and two that waited
-        different times would otherwise start together. With a shared store, since any run's."""
+        """The interval since the host's last start (any run's, with a shared store), once the
+        request holds its slot: runners `turn` spaced that then waited unlike would start together."""
         loop = asyncio.get_running_loop()
         now = loop.time()
         start = host.last_start = max(now, host.last_start + host.interval)  # taken before waiting: the next runner waits longer
@@ -423,18 +424,6 @@ class HostScheduler:
                 self.shared.pause(host.key, pause)  # and every other run's next request to it
         elif answer.status:
             host.strikes = 0
-
-
-def retry_after(answer: Answer) -> float:
-    """The answer's Retry-After in seconds, uncapped; -1 when it has none (or none readable)."""
-    if answer.status not in (429, 503):
-        return -1.0
-    wait = policy.parse_retry_after(answer.header_map.get("Retry-After"), cap=math.inf)
-    return -1.0 if wait is None else wait
-
-
-def is_challenge(answer: Answer) -> bool:
-    return policy.is_bot_challenge(answer.status, answer.header_map, answer.text()[:20000] if answer.body else "")
 
 
 def _settle(outcome: asyncio.Future[T], task: asyncio.Task[T]) -> None:
