@@ -25,3 +25,15 @@ async def simweb_session(simweb):
     connector = aiohttp.TCPConnector(resolver=simweb.resolver)
     async with aiohttp.ClientSession(connector=connector) as session:
         yield session
+
+
+@pytest.fixture
+def redis_server():
+    """A real redis-server on 127.0.0.1 (a free port, a temp dir, nothing persisted), stopped
+    after the test; skipped where Debian's redis-server is not installed (.ci/run installs it)."""
+    from linkfix_simweb.store_server import RedisServer
+
+    if not RedisServer.available():
+        pytest.skip("redis-server is not installed (apt-get install redis-server)")
+    with RedisServer() as server:
+        yield server

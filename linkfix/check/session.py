@@ -7,6 +7,9 @@ checker learned to slow down for), and all of them read and write one Cache. The
 path outside it is `fix --update-redirects` confirming cached redirects (fix.confirm): that
 answer must come from a client that reads no cache record, so it asks with its own.
 
+With `cache_url`, the client also shares the run's results, its checks and its per-host
+limits with every other run using that store (store/shared.py); the cache stays the run's own.
+
 Both open when first asked for: the client at the first request, so that aiohttp loads only
 then (offline runs and runs without external links never import it); the cache at the first
 use (an offline run may need none).
@@ -18,11 +21,13 @@ import logging
 from typing import TYPE_CHECKING
 
 from ..config import Config, parse_duration
+from ..errors import ConfigError
 from ..store.cache import Cache
 
 if TYPE_CHECKING:
     from aiohttp.abc import AbstractResolver
 
+    from ..store.shared import SharedStore
     from .http import HttpChecker, Progress, RequestBudget
 
 log = logging.getLogger(__name__)
@@ -33,6 +38,21 @@ def open_cache(config: Config) -> Cache:
     keeps only what this run writes."""
     directory = config.path(config.cache_dir) if config.cache and not config.offline else None
     return Cache(directory, max_age=parse_duration(config.max_cache_age, "max_cache_age"))
+
+
+def open_shared(config: Config, cache: Cache) -> SharedStore | None:
+    """The shared store `cache_url` names, when the run keeps results at all (caching on,
+    online); None without one. ConfigError when the redis client is not installed: asked for
+    a store, a run without one would silently be a different run."""
+    if not config.cache_url or not config.cache or config.offline:
+        return None
+    import importlib.util
+
+    if importlib.util.find_spec("redis") is None:
+        raise ConfigError("--cache-url: the shared store needs the redis client: pip install 'linkfix[redis]'")
+    from ..store.shared import SharedStore
+
+    return SharedStore(config.cache_url, run_id=cache.run_id)
 
 
 class RunSession:
@@ -71,7 +91,8 @@ class RunSession:
         if self._client is None:
             from .http import HttpChecker  # aiohttp loads only when there is a request to send
 
-            client = HttpChecker(self.config, self.cache, resolver=self.resolver, progress=self.progress, budget=self.budget)
+            client = HttpChecker(self.config, self.cache, resolver=self.resolver, progress=self.progress, budget=self.budget,
+                                 shared=open_shared(self.config, self.cache))
             client.open()
             self._client = client
         return self._client

@@ -21,6 +21,7 @@ from ..urls import normalise_host
 from .convert import Invalid, convert, duration_unit
 from .providers import ArchiveSettings, SearchSettings, SiteSettings, WaybackSettings
 from .types import (
+    CacheUrl,
     Count,
     Days,
     Duration,
@@ -104,6 +105,9 @@ class Config:
     cache: bool = _key(True, CACHE, "keep results between runs")
     cache_dir: str = _key(".linkfix-cache", CACHE, "where the cache lives (relative to the config file)")
     max_cache_age: Duration = _key("1d", CACHE, "how long an ok result stays fresh (e.g. 30m, 12h, 2d)")
+    cache_url: CacheUrl = _key("", CACHE, "a Redis server that many runs share results, one check per URL and per-host limits "
+                               "through, e.g. redis://cache.internal:6379/0 (rediss:// for TLS); user and password from "
+                               "LINKFIX_CACHE_USERNAME and LINKFIX_CACHE_PASSWORD. Command line only, never from a config file")
     # recovery
     suggest: bool = _key(False, RECOVERY, "find replacements for broken links (internal ones from the project itself, offline too)")
     archive: list[ArchiveSettings] = _key(lambda: [WaybackSettings()], RECOVERY, "archive providers (JSON list on the command line)", factory=True)

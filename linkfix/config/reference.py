@@ -30,8 +30,9 @@ INTRO = """\
 # Configuration reference
 
 Every key of `linkfix.yml`, `[tool.linkfix]` in `pyproject.toml`, and the MkDocs plugin's
-options (all but {not_plugin}: the plugin writes its report to `report` instead, and a build runs
-the project's code anyway), generated from the declarations in `linkfix/config/`. Each key is
+options (all but {not_plugin}: the plugin writes its report to `report` instead, a build runs
+the project's code anyway, and mkdocs.yml is the repository's, which does not pick the shared
+store), generated from the declarations in `linkfix/config/`. Each key is
 also a flag of `linkfix check` and `linkfix fix`: `key_name` is `--key-name`. A key or setting
 marked *command line only* decides where secrets go, where files are written or whether the
 project's code runs: a config file that sets it is refused ([what a checked repository may
@@ -40,7 +41,7 @@ configuration and how a value is checked: [Configuration](index.md).
 """
 # Keys the MkDocs plugin does not take as options (tests/test_docs_reference.py holds this to the
 # plugin's own list).
-NOT_PLUGIN_OPTIONS = ("format", "output", "trust_project_code")
+NOT_PLUGIN_OPTIONS = ("format", "output", "trust_project_code", "cache_url")
 COMMAND_LINE_ONLY = "*command line only*: a config file that sets it is refused"
 # Keys whose values hold nested settings, and the section of this page that describes them.
 NESTED_SECTIONS = {"hosts": "per-host-settings", "archive": "provider-settings", "search": "provider-settings"}

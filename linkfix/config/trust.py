@@ -20,6 +20,9 @@ from ..errors import ConfigError
 RUNNER_ONLY = {
     "output": ("where reports are written", "--output"),
     "trust_project_code": ("whether the project's own code runs", "--trust-project-code"),
+    # A store a repository named would get the job's store credentials (LINKFIX_CACHE_PASSWORD),
+    # and its answers would decide the job's verdicts (and the fixes they lead to).
+    "cache_url": ("where the run's results and the shared store's credentials go", "--cache-url"),
 }
 #: Providers that send a key from the runner's environment even when none is named (Brave reads
 #: BRAVE_API_KEY): a file may use them, but not move them to another `url`.

@@ -95,3 +95,9 @@ class HostSettings(Settings, frozen=True):
         """The value of `key`, or `default` (the global key's value) when it is not set."""
         value = getattr(self, key, UNSET)
         return default if value is UNSET else value
+# cache_url: a Redis server (redis://, rediss:// for TLS, unix:// for a socket), or '' for none. No
+# user or password in it: a URL is shown in logs and written in workflow files; they come from the
+# environment (store/shared.py).
+CacheUrl = Annotated[str, Meta(pattern=r"^(?:(?:rediss?|unix)://[^\s@]+)?$",
+                               extra={"expects": "a redis://, rediss:// or unix:// URL without a user or password (those come from "
+                                                 "LINKFIX_CACHE_USERNAME and LINKFIX_CACHE_PASSWORD), or ''"})]

@@ -45,7 +45,7 @@ from .values import MISS, dumps, loads
 if TYPE_CHECKING:
     from .disk import InertStore
 
-__all__ = ["BROKEN_TTL", "Cache", "History", "result_ttl"]
+__all__ = ["BROKEN_TTL", "Cache", "History", "keep_seconds", "result_ttl"]
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +70,13 @@ def result_ttl(status: Status, max_age: float) -> float:
         # what a polite client should not do; but it is checked again within hours.
         return min(BROKEN_TTL, max_age)
     return 0.0  # timeout, error: transient; excluded/unsupported: free to recompute
+
+
+def keep_seconds(record: UrlRecord) -> float:
+    """How long a store keeps `record`: while its result is fresh, a day at least (the last
+    result is remembered), a year while it has a broken history (confirmations wait for it)."""
+    fresh = max(0.0, record.fresh_until - time.time())
+    return max(fresh, LAST_RESULT_TTL, HISTORY_TTL if record.history.broken_runs else 0.0)
 
 
 class Cache:
@@ -124,8 +131,20 @@ class Cache:
         history = next_history(self._record(key).history, result, self.run_id)
         ttl = result_ttl(result.status, self.max_age)
         fresh_until = time.time() + ttl if ttl > 0 else 0.0
-        self._records[key] = UrlRecord(result=encode_result(result), fresh_until=fresh_until, history=history)
-        self._unsaved[key] = max(ttl, LAST_RESULT_TTL, HISTORY_TTL if history.broken_runs else 0.0)
+        self._keep(key, UrlRecord(result=encode_result(result), fresh_until=fresh_until, history=history))
+
+    def record(self, url: str) -> UrlRecord:
+        """The URL's record as this run knows it (read from the store once), fresh or not."""
+        return self._record(normalise_url(url))
+
+    def adopt(self, url: str, record: UrlRecord) -> None:
+        """Take `record` (another run's, from a shared store) as the URL's record: answered
+        from it as from any record, and stored with this run's writes."""
+        self._keep(normalise_url(url), record)
+
+    def _keep(self, key: str, record: UrlRecord) -> None:
+        self._records[key] = record
+        self._unsaved[key] = keep_seconds(record)
         if len(self._unsaved) + len(self._facts) >= FLUSH_EVERY:
             self.flush()
 

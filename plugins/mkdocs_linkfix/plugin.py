@@ -57,8 +57,9 @@ from .written import WrittenTargets
 log = get_plugin_logger(__name__)
 
 # Config keys that make no sense inside a build: the plugin has `report` instead; and a build
-# runs the project's code anyway (hooks, plugins, `!!python/object/apply`), so it is trusted.
-_NOT_OPTIONS = frozenset({"format", "output", "trust_project_code"})
+# runs the project's code anyway (hooks, plugins, `!!python/object/apply`), so it is trusted; and
+# mkdocs.yml is the repository's, which may not pick the shared store (config/trust.py).
+_NOT_OPTIONS = frozenset({"format", "output", "trust_project_code", "cache_url"})
 # Said (at info level), not failing: the check could not tell.
 _NOT_VERIFIED = {Status.BLOCKED, Status.TIMEOUT, Status.ERROR, Status.UNVERIFIED}
 # Where MkDocs logs what its link validation finds ("Doc file 'a.md' contains a link 'b.md', ...").

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import math
 import tracemalloc
@@ -409,6 +410,26 @@ async def test_request_interval_spaces_requests(web):
     # A lower bound on the whole span (not per gap: connection set-up shifts single arrivals
     # by a millisecond or so); without the interval the requests would arrive together.
     assert times[-1] - times[0] >= 0.9 * 0.05 * (len(times) - 1)
+
+
+async def test_request_interval_holds_for_requests_that_waited_for_a_slot(web):
+    """Runners pass their host's turn before they wait for a global slot; two that then wait
+    for it together must still start an interval apart, not back to back once it frees."""
+    web.add_site("slow.example.test", latency=0.3)
+    cfg = config(request_interval=0.1, max_concurrency=1, host_concurrency=4)
+    sent: list[float] = []
+    async with checker(web, cfg) as c:
+        request = c.transport.request
+
+        async def recorded(method, url, read, extra=None):
+            if HOST in url:
+                sent.append(asyncio.get_running_loop().time())  # when linkfix sends it: what the code controls
+            return await request(method, url, read, extra)
+
+        c.transport.request = recorded
+        await check_all(c, [(web.url("slow.example.test", "/ok/slow.html"), ""), *((web.url(HOST, f"/ok/{i}.html"), "") for i in range(4))])
+    gaps = [later - earlier for earlier, later in itertools.pairwise(sent)]
+    assert len(sent) >= 4 and min(gaps) >= 0.1 - 0.005  # less a timer's granularity
 
 
 async def test_custom_headers_go_to_their_host_only(web):

@@ -129,8 +129,9 @@ def test_every_config_key_is_an_option(in_process_plugin):
     from mkdocs_linkfix.plugin import LinkfixPlugin
 
     options = {name for name, _ in LinkfixPlugin.config_scheme}
-    assert {f.name for f in Config.key_fields()} - {"format", "output", "trust_project_code"} <= options
+    assert {f.name for f in Config.key_fields()} - {"format", "output", "trust_project_code", "cache_url"} <= options
     assert "trust_project_code" not in options  # a build runs the project's code anyway: no switch for it
+    assert "cache_url" not in options  # mkdocs.yml is the repository's: it does not pick the shared store
     assert {"fail_on", "report", "serve_external"} <= options
 
 

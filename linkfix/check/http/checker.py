@@ -22,14 +22,17 @@ from ...config import Config
 from ...errors import NetworkDownError
 from ...model import CheckResult, Reason, Status
 from ...store.cache import Cache
+from ...store.shared import SharedStore
 from ...urls import hostname, normalise_url
 from .. import policy
 from ..netsafety import SocketFactory
 from .budget import RequestBudget
 from .fragments import IDS_NAMESPACE, decode_record, fragment_always_ok, ids_for, judge_fragment
+from .global_hosts import GlobalHosts
 from .hosts import CONTINUE, RETRY_BACKOFF, HostScheduler
 from .network import NETWORK_FAILURES, NetworkWatch
 from .redirects import Redirects
+from .shared_results import SharedResults
 from .transport import Answer, Fetched, Transport
 from .url_check import Outcome, UrlCheck
 
@@ -60,16 +63,21 @@ class HttpChecker:
         backoff: float = RETRY_BACKOFF,
         max_retry_after: float = policy.MAX_RETRY_AFTER,
         budget: RequestBudget | None = None,
+        shared: SharedStore | None = None,
     ) -> None:
         """`max_retry_after` caps each wait for a Retry-After (tests shorten it); a Retry-After
         over policy.MAX_RETRY_AFTER is not waited for at all. `budget`: the requests the run may
-        send at most, shared with its other clients (a crawl's)."""
+        send at most, shared with its other clients (a crawl's). `shared`: the store this run
+        shares results, claims and per-host limits with (`cache_url`); the checker closes it."""
         self.config = config
         self.cache = cache
+        self.shared = shared
         self.transport = Transport(config, resolver=resolver, socket_factory=socket_factory)
         self.network = NetworkWatch(config.network_probe, self.transport.resolves)
+        self.global_hosts = None if shared is None else GlobalHosts(shared, timeout=config.timeout)
+        self.shared_results = None if shared is None else SharedResults(config, cache, shared)
         self.hosts = HostScheduler(config, cache, self.transport, self.network, backoff=backoff, max_retry_after=max_retry_after,
-                                   budget=budget)
+                                   budget=budget, shared=self.global_hosts)
         self.redirects = Redirects(config, self.hosts, self.transport)
         # normalised URL -> the #fragments asked of its page: what a run keeps of a page's ids
         # is the answer to these (fragments.py), whatever the page holds.
@@ -109,6 +117,14 @@ class HttpChecker:
         self.urls.probes.cancel()
         await self.transport.close()
         self.cache.flush()
+        if self.shared is not None:
+            await self._close_shared(self.shared)
+
+    async def _close_shared(self, shared: SharedStore) -> None:
+        if shared.up and self.shared_results is not None and self.global_hosts is not None:
+            log.info("shared cache %s: %d URLs answered by another run's check, %d requests waited for another run's lease",
+                     shared.url, self.shared_results.waited, self.global_hosts.waits)
+        await shared.close()
 
     def end_progress(self) -> None:
         """Report no more progress (the checks are in; what is asked later is recovery's)."""
@@ -239,7 +255,11 @@ class HttpChecker:
                 known, looked_up = None, False
             else:
                 looked_up = True
-            if known is None:
+            if known is None and self.shared_results is not None:  # another run may have it, or be checking it
+                future = asyncio.ensure_future(self.shared_results.outcome(
+                    base, want_ids=want_ids, known=lambda: self._known_outcome(base, want_ids=want_ids, known=None),
+                    check=lambda: self._queued(base, want_ids=want_ids)))
+            elif known is None:
                 future = self.hosts.queue(base, lambda: self._guarded_check(base, want_ids=want_ids, looked_up=looked_up))
             else:  # answered without a request: no task to schedule (most URLs of a warm run)
                 future = asyncio.get_running_loop().create_future()
@@ -259,6 +279,10 @@ class HttpChecker:
             ids_future = asyncio.ensure_future(self._ids_after(ids_future or future, base, fragment))
             self._id_outcomes[key] = ids_future
         return ids_future
+
+    async def _queued(self, base: str, *, want_ids: bool) -> Outcome:
+        """`base` checked by this run, queued at its host (its record may have come in meanwhile)."""
+        return await self.hosts.queue(base, lambda: self._guarded_check(base, want_ids=want_ids))
 
     def _advance(self, _: object) -> None:
         self._done += 1

@@ -6,6 +6,7 @@
 * a host's requests start at least `request_interval` apart;
 * a 429/503 with Retry-After pauses the whole host, not just the URL that got it; retries back
   off (`attempt`), and a directory whose answer needed one has its waiting URLs checked first;
+* with a shared store (`cache_url`), every run sharing it holds these together (global_hosts.py);
 * a host's URLs are checked a few at a time (`queue`), the hosts with the most work left are
   served first (admission.py), and hosts off the critical path are paced by time.
 """
@@ -32,6 +33,7 @@ from ...urls import hostname, route, split
 from .. import policy
 from .admission import Admission
 from .budget import RequestBudget
+from .global_hosts import GlobalHosts
 from .network import NetworkWatch
 from .transport import Answer, Extra, Transport
 
@@ -79,9 +81,10 @@ class Host:
     later as a woken waiter would: on a busy loop every step costs the host a few milliseconds
     per round trip)."""
 
-    __slots__ = ("backlog", "checking", "concurrency", "early", "head_ok", "heads", "heads_wasted", "interval", "next_start", "paused_until", "pending", "queue", "rtt", "runners", "strikes", "troubled")
+    __slots__ = ("backlog", "checking", "concurrency", "early", "head_ok", "heads", "heads_wasted", "interval", "key", "last_start", "next_start", "paused_until", "pending", "queue", "rtt", "runners", "strikes", "troubled")
 
-    def __init__(self, concurrency: int, interval: float) -> None:
+    def __init__(self, concurrency: int, interval: float, key: str = "") -> None:
+        self.key = key  # "name:port", as HostScheduler.host_for spells it
         self.concurrency = max(1, concurrency)
         self.queue: list[tuple[int, int, _Job]] = []  # heap: (priority, arrival, job)
         self.runners = 0
@@ -100,6 +103,7 @@ class Host:
         self.backlog = 0  # URLs of this host being checked or waiting to be: its share of the work left
         self.interval = interval
         self.next_start = 0.0
+        self.last_start = -math.inf  # loop time the last request to it was sent (see HostScheduler._spaced)
         self.paused_until = 0.0
         self.head_ok = True
         self.heads = 0  # URLs of this host checked with HEAD first ...
@@ -135,10 +139,11 @@ class HostScheduler:
 
     def __init__(
         self, config: Config, cache: Cache, transport: Transport, network: NetworkWatch, *, backoff: float, max_retry_after: float,
-        budget: RequestBudget | None = None,
+        budget: RequestBudget | None = None, shared: GlobalHosts | None = None,
     ) -> None:
         self.config = config
         self.budget = budget  # requests the run may still send (shared by its clients), None: no limit
+        self.shared = shared  # the limits every run sharing a store holds together, None: this run's alone
         self.cache = cache
         self.requests_sent = 0
         self.in_flight = 0
@@ -180,7 +185,7 @@ class HostScheduler:
         key = f"{name}:{parts.port or ''}"
         host = self.hosts.get(key)
         if host is None:
-            host = Host(int(self.config.host_settings(name).get("concurrency", self.config.host_concurrency)), self._interval(name))
+            host = Host(int(self.config.host_settings(name).get("concurrency", self.config.host_concurrency)), self._interval(name), key)
             if self.cache.get(HOST_NAMESPACE, key) == "get":  # learned in an earlier run
                 host.head_ok = False
             self.hosts[key] = host
@@ -292,9 +297,9 @@ class HostScheduler:
         so the retry waits for the host's turn like every other request to it."""
         if answer.status == 0:
             return self._jittered(attempt) if answer.error in _RETRY_ERRORS else None
-        if not policy.is_retryable(answer.status) or is_challenge(answer):
+        if not policy.is_retryable(answer.status) or answer.is_challenge():
             return None  # a challenge does not go away by asking again
-        if retry_after(answer) > policy.MAX_RETRY_AFTER:
+        if answer.retry_after() > policy.MAX_RETRY_AFTER:
             return None  # asks for longer than linkfix waits: final now (see _host_pause)
         if self._host_pause(answer, 0) is not None:
             return 0.0
@@ -308,9 +313,9 @@ class HostScheduler:
         A Retry-After longer than policy.MAX_RETRY_AFTER is not waited for at all: the answer is
         final at once (blocked or error), and the host is not paused, since a wait that is cut
         short serves the server no better than none. Its other URLs then get one request each."""
-        if answer.status not in (429, 503) or is_challenge(answer):
+        if answer.status not in (429, 503) or answer.is_challenge():
             return None
-        wait = retry_after(answer)
+        wait = answer.retry_after()
         if wait > policy.MAX_RETRY_AFTER:
             return None
         if wait >= 0:
@@ -347,13 +352,20 @@ class HostScheduler:
                 _, _, job = heapq.heappop(host.queue)
                 if job.answer.done():
                     continue  # its URL's check was cancelled meanwhile
+                lease, admitted = None, False
                 try:
                     if host.interval or host.paused_until:  # (most hosts: neither; a coroutine per request costs)
                         await host.turn()
+                    # The lease before a global slot: a request waiting for its host holds no slot.
+                    lease = await self.shared.acquire(host.key, host.concurrency) if self.shared is not None else None
                     # The host with the most work left goes first; hosts on the critical path go now.
                     rounds = host.backlog / host.concurrency
                     await admission.acquire(-rounds, urgent=rounds > 0 and rounds >= CRITICAL_SHARE * self.most_rounds)
+                    admitted = True
+                    if host.interval:
+                        await self._spaced(host)
                 except BaseException:
+                    self._release(host, lease, admitted)
                     job.answer.cancel()
                     raise
                 self.in_flight += 1
@@ -377,12 +389,30 @@ class HostScheduler:
                     continue
                 finally:
                     self.in_flight -= 1
-                    admission.release()
+                    self._release(host, lease, admitted=True)
                 self._slow_down(host, answer)  # before this runner sends the host anything else
                 if not job.answer.done():
                     job.answer.set_result(answer)
         finally:
             host.runners -= 1
+
+    def _release(self, host: Host, lease: str | None, admitted: bool) -> None:
+        if admitted and self._admission is not None:
+            self._admission.release()
+        if lease is not None and self.shared is not None:
+            self.shared.release(host.key, lease)
+
+    async def _spaced(self, host: Host) -> None:
+        """The interval since the host's last start (any run's, with a shared store), once the
+        request holds its slot: runners `turn` spaced that then waited unlike would start together."""
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        start = host.last_start = max(now, host.last_start + host.interval)  # taken before waiting: the next runner waits longer
+        if start > now:
+            await asyncio.sleep(start - now)
+        if self.shared is not None:
+            await self.shared.space(host.key, host.interval)
+            host.last_start = max(host.last_start, loop.time())
 
     def _slow_down(self, host: Host, answer: Answer) -> None:
         """Pause the whole host when `answer` asks for it (see `_host_pause`)."""
@@ -390,20 +420,10 @@ class HostScheduler:
         if pause is not None:
             host.strikes += 1
             host.pause(pause)  # the turn() of every request to the host sees it
+            if self.shared is not None:
+                self.shared.pause(host.key, pause)  # and every other run's next request to it
         elif answer.status:
             host.strikes = 0
-
-
-def retry_after(answer: Answer) -> float:
-    """The answer's Retry-After in seconds, uncapped; -1 when it has none (or none readable)."""
-    if answer.status not in (429, 503):
-        return -1.0
-    wait = policy.parse_retry_after(answer.header_map.get("Retry-After"), cap=math.inf)
-    return -1.0 if wait is None else wait
-
-
-def is_challenge(answer: Answer) -> bool:
-    return policy.is_bot_challenge(answer.status, answer.header_map, answer.text()[:20000] if answer.body else "")
 
 
 def _settle(outcome: asyncio.Future[T], task: asyncio.Task[T]) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import math
 import os
 import re
 import socket
@@ -22,6 +23,7 @@ from aiohttp.resolver import DefaultResolver
 from ...config import Config
 from ...model import Reason, Redirect
 from ...urls import hostname, request_host, split
+from .. import policy
 from ..netsafety import ConnectionGuard, GuardedResolver, Reach, SocketFactory, allowed, classify_host, forbidden_in, parse_address, refusal
 
 GITHUB_HOSTS = frozenset({"github.com", "api.github.com", "raw.githubusercontent.com"})
@@ -68,6 +70,17 @@ class Answer:
     def is_html(self) -> bool:
         kind = self.header_map.get("Content-Type", "").split(";")[0].strip().lower()
         return kind in ("", "text/html", "application/xhtml+xml")
+
+    def retry_after(self) -> float:
+        """Its Retry-After in seconds, uncapped; -1 when it has none (or none readable)."""
+        if self.status not in (429, 503):
+            return -1.0
+        wait = policy.parse_retry_after(self.header_map.get("Retry-After"), cap=math.inf)
+        return -1.0 if wait is None else wait
+
+    def is_challenge(self) -> bool:
+        """A bot wall's answer (it does not go away by asking again)."""
+        return policy.is_bot_challenge(self.status, self.header_map, self.text()[:20000] if self.body else "")
 
 
 class Transport:

@@ -17,7 +17,7 @@ from ...urls import hostname, normalise_url, origin, request_host, sibling_key, 
 from .. import policy
 from ..netsafety import allowed, classify_host, refusal
 from .fragments import IDS_NAMESPACE, PageIds, ids_for, kept_record, page_ids
-from .hosts import START, Host, retry_after
+from .hosts import START, Host
 from .network import NetworkWatch
 from .probes import Soft404Probes
 from .redirects import Redirects
@@ -201,7 +201,7 @@ class UrlCheck:
         verdict = policy.judge_status(
             answer.status, answer.header_map, accept=self._accept, blocked_is_broken=self.config.blocked_is_broken, body=body
         )
-        if retry_after(answer) > policy.MAX_RETRY_AFTER and verdict.status is not Status.OK:
+        if answer.retry_after() > policy.MAX_RETRY_AFTER and verdict.status is not Status.OK:
             asked = answer.header_map.get("Retry-After", "").strip()
             verdict = replace(verdict, detail=f"{verdict.detail} (it asks to wait {asked}: longer than linkfix waits, {policy.MAX_RETRY_AFTER:.0f} s)")
         if chain and verdict.status is Status.OK and normalise_url(answer.url) == normalise_url(chain[0].url):
