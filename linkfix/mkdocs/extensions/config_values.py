@@ -4,7 +4,8 @@ that provides an extension (what the hints tell a user to install)."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from ..config.values import EnvValue, PythonCall, PythonName
 from . import imports
@@ -59,54 +60,78 @@ def named(value: Any) -> str:
     return value.name if isinstance(value, PythonCall) else str(value)
 
 
-def import_names(value: Any, extension: str, problems: list[str], trusted: bool, *, in_list: bool = False,
+@dataclass(frozen=True, slots=True)
+class LeftOut:
+    """A setting of an extension left out because what it names is not imported here: an
+    `option` of the extension's settings, or an `entry` of a list among them (a custom fence)."""
+
+    extension: str
+    kind: Literal["option", "entry"]
+    key: str  # the option's name; for an entry, the list's option (custom_fences)
+    names: str  # the dotted name it imports or calls
+    why: str  # the sentence `imports` gives
+    entry: str = ""  # the entry's `name` (a custom fence's), when it has one
+
+    def sentence(self) -> str:
+        if self.kind == "option":
+            return f"markdown extension '{self.extension}': option '{self.key}' names {self.why}; left out"
+        what = f" '{self.entry}'" if self.entry else ""
+        return (f"markdown extension '{self.extension}': an entry{what} names {self.why}; that entry is left out "
+                "(what it renders is read as ordinary Markdown)")
+
+
+def import_names(value: Any, extension: str, left_out: list[LeftOut], trusted: bool, *, in_list: bool = False,
                  option: str = "") -> Any:
     """`value` with every PythonName imported and every PythonCall made (as far as `imports`
     allows). A name that cannot be imported takes its list entry with it (a custom fence: its
-    blocks are then read as ordinary fences), else its key. `option` is where `value` stands in
-    the extension's settings (`custom_fences.format`): what a name may be depends on it."""
+    blocks are then read as ordinary fences), else its key; each is added to `left_out`.
+    `option` is where `value` stands in the extension's settings (`custom_fences.format`): what
+    a name may be depends on it."""
     if isinstance(value, PythonName):
         return import_value(value, trusted, option=(extension, option))
     if isinstance(value, PythonCall):
-        args = import_names(list(value.args), extension, problems, trusted, in_list=True, option=option)
-        kwds = import_names(value.kwds, extension, problems, trusted, in_list=True, option=option)
+        args = import_names(list(value.args), extension, left_out, trusted, in_list=True, option=option)
+        kwds = import_names(value.kwds, extension, left_out, trusted, in_list=True, option=option)
         try:
             return imports.call(value.name, args, kwds, trusted=trusted)
         except imports.Refused as exc:
-            raise Unimportable(str(exc)) from exc
+            raise Unimportable(str(exc), value.name) from exc
         except Exception as exc:  # the project's own callable: any failure
-            raise Unimportable(f"{value.name}(...), which fails here ({type(exc).__name__}: {exc})") from exc
+            raise Unimportable(f"{value.name}(...), which fails here ({type(exc).__name__}: {exc})", value.name) from exc
     if isinstance(value, dict):
         out = {}
         for key, item in value.items():
             try:
-                out[key] = import_names(item, extension, problems, trusted, in_list=in_list, option=f"{option}.{key}".lstrip("."))
+                out[key] = import_names(item, extension, left_out, trusted, in_list=in_list, option=f"{option}.{key}".lstrip("."))
             except Unimportable as exc:
                 if in_list:
                     raise
-                problems.append(f"markdown extension '{extension}': option '{key}' names {exc}; left out")
+                left_out.append(LeftOut(extension, "option", key, exc.names, str(exc)))
         return out
     if isinstance(value, list):
         items = []
         for item in value:
             try:
-                items.append(import_names(item, extension, problems, trusted, in_list=True, option=option))
+                items.append(import_names(item, extension, left_out, trusted, in_list=True, option=option))
             except Unimportable as exc:
-                what = f" '{item['name']}'" if isinstance(item, dict) and isinstance(item.get("name"), str) else ""
-                problems.append(f"markdown extension '{extension}': an entry{what} names {exc}; that entry is left out "
-                                "(what it renders is read as ordinary Markdown)")
+                entry = item["name"] if isinstance(item, dict) and isinstance(item.get("name"), str) else ""
+                left_out.append(LeftOut(extension, "entry", option, exc.names, str(exc), entry=entry))
         return items
     return value
 
 
 class Unimportable(Exception):
-    pass
+    """A name a setting imports that cannot be imported here; `names` is the name."""
+
+    def __init__(self, message: str, names: str = "") -> None:
+        super().__init__(message)
+        self.names = names
 
 
 def import_value(name: str, trusted: bool, option: tuple[str, str] | None = None) -> Any:
     try:
         return imports.import_name(name, trusted=trusted, option=option)
     except imports.Refused as exc:
-        raise Unimportable(str(exc)) from exc
+        raise Unimportable(str(exc), name) from exc
     except Exception as exc:  # the module's own import may fail any way
-        raise Unimportable(f"{name}, which cannot be imported here ({type(exc).__name__})") from exc
+        raise Unimportable(f"{name}, which cannot be imported here ({type(exc).__name__})", name) from exc

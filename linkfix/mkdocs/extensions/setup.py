@@ -37,7 +37,6 @@ import functools
 import hashlib
 import json
 import logging
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,7 +49,7 @@ from ..plugins.markdown_exec import BUILD_TIME_CLASS, EXEC_PLUGINS, add_exec_fen
 from ..plugins.mkdocstrings import autodoc_settings
 from ..project_code.hooks import hook_rewriters, simple_hook_targets
 from . import imports
-from .config_values import Unimportable, distribution, import_names, import_value, named, plain, python_names, tagged
+from .config_values import LeftOut, Unimportable, distribution, import_names, import_value, named, plain, python_names, tagged
 from .own import (
     AUTOREFS_EXTENSION,
     AUTOREFS_PLUGINS,
@@ -174,9 +173,10 @@ def load(setup: MarkdownSetup) -> Loaded | None:
     except ImportError:
         return None
     problems: list[str] = []
+    left_out: list[LeftOut] = []
     configs = setup.configs()
     for name in list(configs):
-        configs[name] = import_names(configs[name], name, problems, setup.trust_project_code)
+        configs[name] = import_names(configs[name], name, left_out, setup.trust_project_code)
     adjust_snippets(configs, setup.extensions, setup.config_dir, setup.project_dir, problems, build_dir=setup.build_dir)
     names = own_includes(configs, setup.extensions, setup.config_dir, setup.project_dir)
     if setup.has_plugin(*AUTOREFS_PLUGINS):
@@ -189,10 +189,10 @@ def load(setup: MarkdownSetup) -> Loaded | None:
     unsure: list[str] = []
     packages: list[str] = []
     for name, key in _dropped_options(setup, configs):
-        said = [problem for problem in problems if f"'{name}': option '{key}'" in problem]
+        said = [item for item in left_out if item.kind == "option" and (item.extension, item.key) == (name, key)]
         if (name, key) in HARMLESS_OPTIONS:
-            problems[:] = [problem for problem in problems if problem not in said]
-            notes += [f"{problem} (it makes no link and no id)" for problem in said]
+            left_out = [item for item in left_out if item not in said]
+            notes += [f"{item.sentence()} (it makes no link and no id)" for item in said]
             for option, value in HARMLESS_OPTIONS[(name, key)].items():
                 try:
                     configs[name][option] = import_value(value, trusted=False)
@@ -203,11 +203,11 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         elif "slugify" in key:
             unsure.append(f"{name}'s {key}")
             packages.append(distribution(named(setup.configs()[name][key])))
-    for problem in problems:  # a custom fence left out: read as a code block, its headings too
-        entry = re.search(r"'([^']+)': an entry(?: '([^']*)')? names ([\w.]+)", problem)
-        if entry is not None:
-            unsure.append(f"the custom fence {entry.group(2) or ''} of {entry.group(1)}".replace("  ", " "))
-            packages.append(distribution(entry.group(3)))
+    for item in left_out:
+        if item.kind == "entry":  # a custom fence left out: read as a code block, its headings too
+            unsure.append(f"the custom fence {item.entry} of {item.extension}".replace("  ", " "))
+            packages.append(distribution(item.names))
+    problems[:0] = [item.sentence() for item in left_out]
 
     def leave_out(name: str, exc: Exception) -> None:
         if name in NO_LINKS_OR_IDS:
