@@ -124,7 +124,7 @@ def _config_keys_epilog() -> str:
         lines.append(f"  {group + ':':11} {', '.join(keys)}")
     lines.append("\ndurations (timeout, request_interval, max_seconds, archive_seconds, max_cache_age, confirm_days): a number "
                  "of seconds (of days for confirm_days), or one with a unit: 500ms, 10s, 30m, 12h, 2d, 1w")
-    lines.append("\nexit codes: 0 clean, 1 broken links (or files changed by fix), 2 usage/config error, 3 unexpected, 130 interrupted")
+    lines.append("\nexit codes: 0 clean, 1 broken links (or files changed by fix), 2 usage/config/input error (a file not read), 3 unexpected, 130 interrupted")
     return "\n".join(lines)
 
 

@@ -87,13 +87,15 @@ def terminal_text(report: Report) -> str:
 
 def failing_lines(report: Report) -> str:
     """`-q`'s text: one line per link that fails the run (`file:line:col  BROKEN  url
-    (detail)`), nothing else."""
+    (detail)`), and one per input error (`ERROR  file: why`: `-q` hides the warnings, and
+    these make the run exit 2), nothing else."""
     lines = []
     for item in sorted((r for r in report.results if r.failing), key=lambda r: (r.link.span.path, r.link.span.line, r.link.span.column)):
         span, result = item.link.span, item.result
         detail = result.detail or result.reason
         lines.append(f"{clean(span.path)}:{span.line}:{span.column}  {result.status.value.upper()}  {clean(item.link.url)}"
                      + (f"  ({clean(detail)})" if detail else "") + "\n")
+    lines += [f"ERROR  {clean(error)}\n" for error in report.errors]
     return "".join(lines)
 
 
