@@ -269,10 +269,3 @@ def test_an_unknown_key_in_the_unused_config_file_is_an_error(tmp_path):
     (tmp_path / ".linkfix.yml").write_text("timout: 3\n")
     with pytest.raises(ConfigError, match=r"\.linkfix\.yml: unknown key 'timout'"):
         load_config(search_dir=tmp_path)
-
-
-def test_an_explicit_config_file_reads_no_other(tmp_path, caplog):
-    (tmp_path / "linkfix.yml").write_text("timeout: 3\n")
-    (tmp_path / "pyproject.toml").write_text('[tool.linkfix]\nmax_concurrency = 0\n')
-    assert load_config(explicit=tmp_path / "linkfix.yml").timeout == 3
-    assert not [r for r in caplog.records if r.levelname == "WARNING"]
