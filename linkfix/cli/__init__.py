@@ -362,12 +362,14 @@ def run_program(working_tree: str | None = None) -> NoReturn:
 
 
 def _search_dir(args: argparse.Namespace) -> Path | None:
-    """Where to look for linkfix.yml: the working directory, or a mkdocs.yml's directory."""
+    """Where to look for linkfix.yml: the working directory, or the directory of the project
+    checked (a mkdocs.yml given, or a directory holding one: checked as that project)."""
     from ..mkdocs.config.dialect import CONFIG_NAMES  # here: `linkfix --version` needs no YAML reader
 
     inputs = getattr(args, "inputs", None) or []
-    if len(inputs) == 1 and Path(inputs[0]).name in CONFIG_NAMES:
-        directory = Path(inputs[0]).parent
+    given = Path(inputs[0]) if len(inputs) == 1 else None
+    if given is not None and (given.name in CONFIG_NAMES or (given.is_dir() and any((given / n).is_file() for n in CONFIG_NAMES))):
+        directory = given.parent if given.name in CONFIG_NAMES else given
         if any((directory / name).is_file() for name in ("linkfix.yml", "linkfix.yaml", ".linkfix.yml")):
             return directory
     return None
