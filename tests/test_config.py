@@ -269,3 +269,16 @@ def test_an_unknown_key_in_the_unused_config_file_is_an_error(tmp_path):
     (tmp_path / ".linkfix.yml").write_text("timout: 3\n")
     with pytest.raises(ConfigError, match=r"\.linkfix\.yml: unknown key 'timout'"):
         load_config(search_dir=tmp_path)
+
+
+@pytest.mark.parametrize("flag, value, said", [
+    ("format", ["bogus"], "--format: unknown format 'bogus'"),
+    ("accept", ["x"], "--accept: cannot read 'x'"),
+    ("exclude", ["("], "--exclude: invalid regex '('"),
+    ("remap", ["a \\3"], "--remap: replacement '\\\\3' cannot be applied to 'a'"),
+])
+def test_a_flag_s_error_names_the_flag_once(tmp_path, flag, value, said):
+    """It said `--format: format: unknown format`: the key twice, once as a flag."""
+    with pytest.raises(ConfigError) as raised:
+        load_config(search_dir=tmp_path, overrides={flag: value})
+    assert str(raised.value).startswith(said)

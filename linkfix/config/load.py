@@ -112,7 +112,10 @@ def coerce(name: str, value: Any, where: str) -> Any:
     try:
         check_syntax(name, value)
     except ConfigError as exc:
-        raise ConfigError(f"{where}: {exc}") from None
+        message = str(exc)
+        if where.startswith("--"):  # the flag names the key: `--format: unknown format`, not `--format: format: ...`
+            message = re.sub(rf"^{re.escape(name)}(\[\d+\])?: ", "", message)
+        raise ConfigError(f"{where}: {message}") from None
     return value
 
 
