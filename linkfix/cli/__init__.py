@@ -39,10 +39,12 @@ def flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
-def add_config_flags(parser: argparse.ArgumentParser) -> None:
-    """One flag per config key, in `--help` groups; unset flags stay absent (file wins)."""
-    groups = {g: parser.add_argument_group(f"{g} options") for g in GROUPS}
-    for f in Config.key_fields():
+def add_config_flags(parser: argparse.ArgumentParser, keys: Sequence[str] | None = None) -> None:
+    """One flag per config key (of `keys`, default: every key), in `--help` groups; unset flags
+    stay absent (file wins)."""
+    fields = [f for f in Config.key_fields() if keys is None or f.name in keys]
+    groups = {g: parser.add_argument_group(f"{g} options") for g in GROUPS if any(f.metadata["group"] == g for f in fields)}
+    for f in fields:
         group = groups[f.metadata["group"]]
         kwargs: dict[str, Any] = {"dest": f"cfg_{f.name}", "default": argparse.SUPPRESS, "help": f.metadata["help"]}
         names = [flag(f.name)]
@@ -153,7 +155,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP, allow_abbrev=False)
         module.configure(command)
         if getattr(module, "USES_CONFIG", False):
-            add_config_flags(command)
+            add_config_flags(command, getattr(module, "CONFIG_FLAGS", None))
         command.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
         command.add_argument("-q", "--quiet", action="store_true", help="only errors on stderr")
         command.set_defaults(module=module)

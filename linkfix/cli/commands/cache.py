@@ -12,6 +12,7 @@ NAME = "cache"
 HELP = "show what the result cache holds (stats) or empty it (clear)"
 ORDER = 40
 USES_CONFIG = True
+CONFIG_FLAGS = ("cache_dir", "max_cache_age")  # what it reads of the config
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
