@@ -96,9 +96,9 @@ def config_from_args(args: argparse.Namespace, *, search_dir: Path | None = None
                 value = parse_flag_value(f.name, value)
             overrides[f.name] = value
     config = load_config(explicit=getattr(args, "config", None), search_dir=search_dir, overrides=overrides)
-    from .output import check_written_order, report_targets
+    from .output import check_output_directories, check_written_order, report_targets
 
-    report_targets(config.format, config.output)  # refused before the run, not after it
+    check_output_directories(report_targets(config.format, config.output))  # refused before the run, not after it
     check_written_order(getattr(args, "report_flags", []), config.format, config.output)
     return config
 

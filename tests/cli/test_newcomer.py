@@ -40,3 +40,12 @@ def test_cache_and_report_take_their_own_flags_and_refuse_check_s(tree, capsys):
             main(argv)
         assert stopped.value.code == 2
         assert "unrecognized arguments" in capsys.readouterr().err
+
+
+# -- -o into a directory that does not exist ------------------------------------------------------------
+def test_an_output_file_in_a_missing_directory_is_refused_before_the_run(tree, capsys):
+    """`-o /nonexistent/x.sarif` made the directory without a word: a typo wrote elsewhere."""
+    assert main(["check", "--offline", "--no-cache", "docs", "-f", "sarif", "-o", "reprots/x.sarif"]) == 2
+    err = capsys.readouterr().err
+    assert "reprots" in err and "no such directory" in err
+    assert not Path("reprots").exists()
