@@ -213,15 +213,23 @@ def _did_you_mean(words: Sequence[str], known: Sequence[str]) -> str:
     return ""
 
 
+def readable_lines(message: str) -> str:
+    """A message that quotes a third party's text (a YAML error, a hook's exception), as shown:
+    each line escaped (`report.text.clean`: control characters, bidi controls, a file name's
+    undecodable bytes), the lines after the first indented, so that none of them can pass for a
+    line of linkfix's own, drive the terminal or reorder what the reader sees."""
+    first, *rest = (line.removesuffix("\r") for line in message.rstrip("\r\n").split("\n"))  # \r\n: one line end
+    return "\n".join([clean(first), *(f"  {clean(line)}" for line in rest)])
+
+
 class EscapingFormatter(logging.Formatter):
-    """Log messages carry paths, URLs and titles from sources and fetched pages: each is shown
-    escaped (`report.text.clean`: control characters, bidi controls, line separators, a file
-    name's undecodable bytes), so it cannot forge a log line, drive the terminal or reorder
-    what the reader sees. A traceback keeps its lines, each escaped the same way."""
+    """Log messages carry paths, URLs and titles from sources and fetched pages, and the
+    errors of a project's own code: each shown as `readable_lines`, the same way as an error.
+    A traceback keeps its lines, each escaped the same way."""
 
     def formatMessage(self, record: logging.LogRecord) -> str:
         shown = copy.copy(record)  # other handlers get the record as it was
-        shown.message = clean(record.message)
+        shown.message = readable_lines(record.message)
         return super().formatMessage(shown)
 
     def formatException(self, ei: Any) -> str:
@@ -340,11 +348,9 @@ def main(argv: Sequence[str] | None = None, working_tree: str | None = None) -> 
 
 
 def error_text(message: str) -> str:
-    """`linkfix: error: ...` for a message that names hostile paths and values: each line
-    escaped (`clean`), the lines after the first indented, so that none of them can pass for
-    a line of linkfix's own (a YAML error's source line and caret keep their places)."""
-    first, *rest = message.split("\n")
-    return "\n".join([f"linkfix: error: {clean(first)}", *(f"  {clean(line)}" for line in rest)])
+    """`linkfix: error: ...` for a message that names hostile paths and values, as
+    `readable_lines` (a YAML error's source line and caret keep their places)."""
+    return f"linkfix: error: {readable_lines(message)}"
 
 
 def run_program(working_tree: str | None = None) -> NoReturn:

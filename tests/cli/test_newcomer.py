@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -49,3 +51,21 @@ def test_an_output_file_in_a_missing_directory_is_refused_before_the_run(tree, c
     err = capsys.readouterr().err
     assert "reprots" in err and "no such directory" in err
     assert not Path("reprots").exists()
+
+
+# -- a warning that quotes a third party's text keeps its lines ------------------------------------------
+def test_a_warning_quoting_a_hook_s_multi_line_error_shows_its_lines_indented(tmp_path):
+    """It showed `line one\\x0alinkfix: ERROR: ...` on one line: unreadable; an indented
+    continuation is readable and still cannot pass for a line of linkfix's own."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n")
+    (tmp_path / "mkdocs.yml").write_text("site_name: X\nhooks:\n  - hooks.py\n")
+    (tmp_path / "hooks.py").write_text('def on_page_markdown(markdown, **kw):\n'
+                                       '    raise RuntimeError("line one\\nlinkfix: ERROR: forged \\x1b[31m red")\n')
+    done = subprocess.run([sys.executable, "-m", "linkfix", "check", "mkdocs.yml", "--offline", "--no-cache", "--trust-project-code"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    lines = done.stderr.splitlines()
+    at = next(i for i, line in enumerate(lines) if "hook hooks.py fails" in line)
+    assert lines[at].startswith("linkfix: WARNING: ") and lines[at].endswith("line one")
+    assert lines[at + 1] == "  linkfix: ERROR: forged \\x1b[31m red): what it changes there is unverified"
+    assert "\\x0a" not in done.stderr and "\x1b" not in done.stderr
