@@ -12,9 +12,10 @@ the terminal, forge a line or reorder what the reader sees.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 
-from ..model import LinkResult, Report, Status
+from ..model import LinkResult, Reason, Report, Status
 from . import evidence, register
 from .common import archive_note, cache_summary, deferred_summary, problems, status_counts, top_suggestion
 from .groups import SHOWN_PLACES, Group, group_results, place
@@ -124,7 +125,8 @@ def _other_places(group: Group, paint: Paint) -> list[str]:
 def summarize(report: Report) -> str:
     """'123 links in 4 files: 120 ok, 2 broken, 1 redirected (1.2 s)'."""
     counts = status_counts(report)
-    parts = [f"{counts[s]} {s.value}" for s in Status if counts[s]]
+    why = why_excluded(report) if counts[Status.EXCLUDED] else ""
+    parts = [f"{counts[s]} {s.value}" + (f" ({why})" if s is Status.EXCLUDED and why else "") for s in Status if counts[s]]
     total = report.total
     noun = "link" if total == 1 else "links"
     files = "file" if report.files == 1 else "files"
@@ -141,3 +143,17 @@ def summarize(report: Report) -> str:
     if report.duration:
         text += f" ({report.duration:.1f} s)"
     return text
+
+
+#: How a reason reads after its count where its code would not ("1 excluded (1 excluded)").
+_REASON_WORDS: dict[str, str] = {Reason.EXCLUDED: "by exclude", "": "no reason given"}
+
+
+def why_excluded(report: Report) -> str:
+    """'2 offline, 1 by exclude': the excluded links by reason, most first; the reason alone
+    when it is the only one ('offline'); '' when none is known."""
+    reasons = Counter(report.excluded_reasons)
+    reasons.update(str(item.result.reason) for item in report.results if item.result.status is Status.EXCLUDED)
+    if len(reasons) == 1:
+        return next(_REASON_WORDS.get(reason, reason) for reason in reasons)
+    return ", ".join(f"{n} {_REASON_WORDS.get(reason, reason)}" for reason, n in reasons.most_common())

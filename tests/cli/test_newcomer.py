@@ -69,3 +69,10 @@ def test_a_warning_quoting_a_hook_s_multi_line_error_shows_its_lines_indented(tm
     assert lines[at].startswith("linkfix: WARNING: ") and lines[at].endswith("line one")
     assert lines[at + 1] == "  linkfix: ERROR: forged \\x1b[31m red): what it changes there is unverified"
     assert "\\x0a" not in done.stderr and "\x1b" not in done.stderr
+
+
+# -- why a link was excluded, in the text output ---------------------------------------------------------
+def test_the_text_summary_says_why_links_were_excluded(tree, capsys):
+    Path("docs/guide.md").write_text("# Guide\n\n[web](https://example.org/)\n\n<!-- linkfix-disable-next-line -->\n[x](gone.md)\n")
+    assert main(["check", "--offline", "--no-cache", "docs"]) == 1
+    assert "2 excluded (1 offline, 1 ignored)" in capsys.readouterr().out
