@@ -58,8 +58,10 @@ def _annotation(group: Group) -> str:
         message += f" ({result.detail or result.reason})"
     message += "".join(f"\n{line}" for line in follow_up(item))
     if group.count > 1:
-        others = ", ".join(place(other) for other in group.items[1:SHOWN_PLACES])
-        hidden = group.count - SHOWN_PLACES
-        message += f"\n{group.count} links to {group.target}; also at {others}" + (f" and {hidden} more (see the full report)" if hidden > 0 else "")
+        places = group.places
+        others = ", ".join(place(other.item) for other in places[1:SHOWN_PLACES])
+        hidden = len(places) - SHOWN_PLACES
+        message += f"\n{group.count} links to {group.target}" + (f"; also at {others}" if others else "")
+        message += (f" and {hidden} more (see the full report)" if hidden > 0 else "") + (f"\nhere: {places[0].uses_note}" if places[0].uses_note else "")
     props = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
     return f"::{_LEVEL[result.status]} {props}::{escape_data(message)}"

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from ..model import LinkResult, Reason, Report, Status
 from . import evidence, register
 from .common import archive_note, cache_summary, deferred_summary, problems, status_counts, top_suggestion
-from .groups import SHOWN_PLACES, Group, group_results, place
+from .groups import SHOWN_PLACES, Group, Place, group_results, place
 
 _COLOURS = {
     Status.BROKEN: "\x1b[31m",  # red
@@ -74,8 +74,11 @@ def format_text(report: Report, *, color: bool = False) -> str:
     groups = group_results(shown)
     lines: list[str] = []
     for group in groups:
+        places = group.places
         lines.extend(_describe(group.first, paint))
-        lines.extend(_other_places(group, paint))
+        if places[0].uses_note:
+            lines.append(paint(_DIM, f"    {clean(places[0].uses_note)}"))
+        lines.extend(_other_places(group, places, paint))
     if groups:
         lines.append("")
     if len(groups) < len(shown):
@@ -110,13 +113,16 @@ def _describe(item: LinkResult, paint: Paint) -> list[str]:
     return lines
 
 
-def _other_places(group: Group, paint: Paint) -> list[str]:
-    """'    and 2 more links to configuration.md:' and those places, SHOWN_PLACES in all at most."""
-    if group.count == 1:
+def _other_places(group: Group, places: list[Place], paint: Paint) -> list[str]:
+    """'    and 2 more links to configuration.md:' and those places (each once, with its uses),
+    SHOWN_PLACES in all at most."""
+    more = group.count - places[0].uses
+    if not more:
         return []
-    lines = [paint(_DIM, f"    and {group.count - 1} more link{'s' if group.count > 2 else ''} to {clean(group.target)}:")]
-    lines += [f"      {clean(place(item))}  {clean(item.link.url)}" for item in group.items[1:SHOWN_PLACES]]
-    hidden = group.count - SHOWN_PLACES
+    lines = [paint(_DIM, f"    and {more} more link{'s' if more > 1 else ''} to {clean(group.target)}:")]
+    lines += [f"      {clean(place(other.item))}  {clean(other.item.link.url)}" + (f"  ({other.uses} uses)" if other.uses > 1 else "")
+              for other in places[1:SHOWN_PLACES]]
+    hidden = len(places) - SHOWN_PLACES
     if hidden > 0:
         lines.append(paint(_DIM, f"      and {hidden} more (the JSON and HTML reports list every place)"))
     return lines
