@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..model import Report, Status
 from . import register
-from .common import follow_up, problems
+from .common import follow_up, plural, problems
 from .groups import SHOWN_PLACES, Group, group_results, place
 from .text import clean, summarize
 
@@ -38,7 +38,7 @@ def format_github(report: Report) -> str:
     groups = group_results(listed)
     summary = summarize(report)
     if len(groups) < len(listed):
-        summary += f"; {len(listed)} problem links to {len(groups)} targets, one annotation each, at its first place"
+        summary += f"; {len(listed)} problem links to {plural(len(groups), 'target')}, one annotation each, at its first place"
     if len(groups) > SHOWN_PER_STEP:
         summary += f"; GitHub shows {SHOWN_PER_STEP} annotations of each level per step: the full report lists every one"
     lines = [f"::notice title=linkfix::{escape_data(summary)}"]

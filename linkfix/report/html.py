@@ -32,7 +32,16 @@ from urllib.parse import urlsplit
 
 from ..model import Candidate, Evidence, LinkResult, Report
 from . import evidence, register
-from .common import DECISIONS_SCHEMA, archive_note, deferred_summary, is_safe_url, replacement_url, status_counts, unsafe_replacement_reason
+from .common import (
+    DECISIONS_SCHEMA,
+    archive_note,
+    deferred_summary,
+    is_safe_url,
+    plural,
+    replacement_url,
+    status_counts,
+    unsafe_replacement_reason,
+)
 from .groups import STATUS_ORDER, Group, group_results
 from .hints import what_to_do
 from .text import escape_surrogates
@@ -276,6 +285,7 @@ def format_html(report: Report) -> str:
         # a host filter only where links leave the site: with none, it would offer "(local)" alone
         hosts=hosts if any(host not in ("(local)", "(invalid)") for host in hosts) else [],
         page_title=page_title,
+        plural=plural,
         accept_floor=ACCEPT_FLOOR,
         script=script,
         script_hash=_script_hash(script),

@@ -15,7 +15,7 @@ import re
 
 from ..model import Report, Status
 from . import evidence, register
-from .common import archive_note, deferred_summary, is_safe_url, problems, status_counts, top_suggestion
+from .common import archive_note, deferred_summary, is_safe_url, plural, problems, status_counts, top_suggestion
 from .groups import Group, Place, group_results, place
 from .text import clean
 
@@ -52,12 +52,12 @@ def format_markdown(report: Report) -> str:
     listed = problems(report)
     groups = group_results(listed)
     broken = counts[Status.BROKEN]
-    headline = "✅ no broken links" if not broken else f"❌ {broken} broken link{'s' if broken != 1 else ''}"
+    headline = "✅ no broken links" if not broken else f"❌ {plural(broken, 'broken link')}"
     lines = [f"### linkfix: {headline}", ""]
     totals = " · ".join(f"{n} {s.value}" for s, n in counts.items() if n)
     deferred = deferred_summary(report)
-    grouped = f" · {len(listed)} problem links to {len(groups)} targets" if len(groups) < len(listed) else ""
-    lines.append(f"{report.total} links in {report.files} files" + (f": {totals}" if totals else "")
+    grouped = f" · {len(listed)} problem links to {plural(len(groups), 'target')}" if len(groups) < len(listed) else ""
+    lines.append(f"{plural(report.total, 'link')} in {plural(report.files, 'file')}" + (f": {totals}" if totals else "")
                  + grouped + (f" · {deferred}" if deferred else ""))
     lines.append("")
     if listed:
@@ -66,7 +66,7 @@ def format_markdown(report: Report) -> str:
         lines += [_row(group, budget) for group in groups[:MAX_ROWS]]
         if len(groups) > MAX_ROWS:
             rest = sum(group.count for group in groups[MAX_ROWS:])
-            lines += ["", f"… and {len(groups) - MAX_ROWS} more targets, {rest} links (see the full report)."]
+            lines += ["", f"… and {plural(len(groups) - MAX_ROWS, 'more target')}, {plural(rest, 'link')} (see the full report)."]
         lines.append("")
     if report.errors:
         lines += ["**Inputs that could not be read**", ""]
@@ -113,5 +113,4 @@ def _more_places(group: Group, places: list[Place], budget: list[int]) -> str:
     cut = len(others) - len(shown)
     if cut:
         shown.append(f"… {cut} more in the full report")
-    noun = "link" if links == 1 else "links"
-    return f"<br><details><summary>and {links} more {noun}</summary>{'<br>'.join(shown)}</details>"
+    return f"<br><details><summary>and {plural(links, 'more link')}</summary>{'<br>'.join(shown)}</details>"

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from ..model import LinkResult, Reason, Report, Status
 from . import evidence, register
-from .common import archive_note, cache_summary, deferred_summary, problems, status_counts, top_suggestion
+from .common import archive_note, cache_summary, deferred_summary, plural, problems, status_counts, top_suggestion
 from .groups import SHOWN_PLACES, Group, Place, group_results, place
 
 _COLOURS = {
@@ -82,7 +82,7 @@ def format_text(report: Report, *, color: bool = False) -> str:
     if groups:
         lines.append("")
     if len(groups) < len(shown):
-        lines.append(f"{len(shown)} problem links to {len(groups)} targets: each target once, with its places")
+        lines.append(f"{len(shown)} problem links to {plural(len(groups), 'target')}: each target once, with its places")
     for error in report.errors:
         lines.append(f"{paint(_COLOURS[Status.ERROR], 'ERROR')}  {clean(error)}")
     if report.errors:
@@ -119,7 +119,7 @@ def _other_places(group: Group, places: list[Place], paint: Paint) -> list[str]:
     more = group.count - places[0].uses
     if not more:
         return []
-    lines = [paint(_DIM, f"    and {more} more link{'s' if more > 1 else ''} to {clean(group.target)}:")]
+    lines = [paint(_DIM, f"    and {plural(more, 'more link')} to {clean(group.target)}:")]
     lines += [f"      {clean(place(other.item))}  {clean(other.item.link.url)}" + (f"  ({other.uses} uses)" if other.uses > 1 else "")
               for other in places[1:SHOWN_PLACES]]
     hidden = len(places) - SHOWN_PLACES
@@ -133,16 +133,13 @@ def summarize(report: Report) -> str:
     counts = status_counts(report)
     why = why_excluded(report) if counts[Status.EXCLUDED] else ""
     parts = [f"{counts[s]} {s.value}" + (f" ({why})" if s is Status.EXCLUDED and why else "") for s in Status if counts[s]]
-    total = report.total
-    noun = "link" if total == 1 else "links"
-    files = "file" if report.files == 1 else "files"
-    text = f"{total} {noun} in {report.files} {files}"
+    text = f"{plural(report.total, 'link')} in {plural(report.files, 'file')}"
     if report.rules:
         text += f", by {report.rules}"
     if parts:
         text += ": " + ", ".join(parts)
     if report.errors:
-        text += f"; {len(report.errors)} input error{'s' if len(report.errors) != 1 else ''}"
+        text += f"; {plural(len(report.errors), 'input error')}"
     for clause in (deferred_summary(report), cache_summary(report)):
         if clause:
             text += f"; {clause}"

@@ -76,3 +76,15 @@ def test_the_text_summary_says_why_links_were_excluded(tree, capsys):
     Path("docs/guide.md").write_text("# Guide\n\n[web](https://example.org/)\n\n<!-- linkfix-disable-next-line -->\n[x](gone.md)\n")
     assert main(["check", "--offline", "--no-cache", "docs"]) == 1
     assert "2 excluded (1 offline, 1 ignored)" in capsys.readouterr().out
+
+
+# -- plurals --------------------------------------------------------------------------------------------
+def test_cache_clear_says_one_entry(tree, capsys):
+    from linkfix.model import CheckResult, Status
+    from linkfix.store.cache import Cache
+
+    with Cache(tree / ".linkfix-cache") as cache:
+        cache.put_result("https://x.org/a", CheckResult(url="https://x.org/a", status=Status.OK, checked_at=1.0))
+        assert cache.stats()["entries"] == 1
+    assert main(["cache", "clear"]) == 0
+    assert "cleared 1 entry from" in capsys.readouterr().out  # it said "1 entries"
