@@ -451,6 +451,7 @@ class Report:
     # Links checked whose results are not in `results`, by status: a run whose reports list
     # only problems keeps no record of a working internal link (check.gather.ONLY_COUNTED).
     counted: Mapping[Status, int] = field(default_factory=dict)
+    excluded_reasons: Mapping[str, int] = field(default_factory=dict)  # why those counted as excluded were (reason -> links)
     # Whose rules resolved the links, for a MkDocs-family project: "Zensical's rules (zensical.toml)".
     rules: str = ""
 

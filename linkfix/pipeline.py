@@ -241,6 +241,7 @@ async def check_documents(
     return Report(
         results=tuple(results),
         counted=dict(gathered.counted),
+        excluded_reasons=dict(gathered.excluded_reasons),
         root=display_path(project.root),
         started=datetime.fromtimestamp(started, UTC).isoformat(timespec="seconds"),
         duration=round(time.time() - started, 3),

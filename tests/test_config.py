@@ -242,3 +242,43 @@ def test_the_schema_and_linkfix_agree(tmp_path, text):
         accepted = False
     errors = list(jsonschema.Draft202012Validator(config_schema()).iter_errors(yaml.safe_load(text) or {}))
     assert accepted == (not errors), (accepted, [e.message for e in errors])
+
+
+# -- two config files (issue 44.5): the one used is said, the other is held to the same rules -------------
+def test_a_pyproject_table_beside_linkfix_yml_is_said_to_be_unused(tmp_path, caplog):
+    (tmp_path / "linkfix.yml").write_text("timeout: 3\n")
+    (tmp_path / "pyproject.toml").write_text('[tool.linkfix]\nmax_concurrency = 4\n')
+    config = load_config(search_dir=tmp_path)
+    assert config.timeout == 3 and config.max_concurrency != 4
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1
+    assert "[tool.linkfix] in" in warnings[0] and "pyproject.toml" in warnings[0] and "is not used" in warnings[0]
+    assert "linkfix.yml" in warnings[0]
+
+
+def test_an_invalid_value_in_the_unused_config_file_is_an_error(tmp_path):
+    """It passed without a word: `max_concurrency = 0` where linkfix.yml won."""
+    (tmp_path / "linkfix.yml").write_text("timeout: 3\n")
+    (tmp_path / "pyproject.toml").write_text('[tool.linkfix]\nmax_concurrency = 0\n')
+    with pytest.raises(ConfigError, match=r"pyproject\.toml: max_concurrency: .*not used.*linkfix\.yml"):
+        load_config(search_dir=tmp_path)
+
+
+def test_an_unknown_key_in_the_unused_config_file_is_an_error(tmp_path):
+    (tmp_path / "linkfix.yml").write_text("timeout: 3\n")
+    (tmp_path / ".linkfix.yml").write_text("timout: 3\n")
+    with pytest.raises(ConfigError, match=r"\.linkfix\.yml: unknown key 'timout'"):
+        load_config(search_dir=tmp_path)
+
+
+@pytest.mark.parametrize("flag, value, said", [
+    ("format", ["bogus"], "--format: unknown format 'bogus'"),
+    ("accept", ["x"], "--accept: cannot read 'x'"),
+    ("exclude", ["("], "--exclude: invalid regex '('"),
+    ("remap", ["a \\3"], "--remap: replacement '\\\\3' cannot be applied to 'a'"),
+])
+def test_a_flag_s_error_names_the_flag_once(tmp_path, flag, value, said):
+    """It said `--format: format: unknown format`: the key twice, once as a flag."""
+    with pytest.raises(ConfigError) as raised:
+        load_config(search_dir=tmp_path, overrides={flag: value})
+    assert str(raised.value).startswith(said)

@@ -52,6 +52,7 @@ class Gathered:
         self._external: list[_Waiting] = []  # waiting for the checker's answers
         self._files: dict[str, str | None] = {}  # a link's path -> the site file it names
         self.counted: Counter[Status] = Counter()
+        self.excluded_reasons: Counter[str] = Counter()  # why the links only counted as excluded were
 
     def add(self, links: Sequence[Link], targets: Sequence[Target]) -> None:
         """The links of a page just read (its Page already among the checker's pages) and
@@ -71,6 +72,7 @@ class Gathered:
                     if result is None:
                         if not keep_all:  # not checked (offline): only counted
                             counted[Status.EXCLUDED] += 1
+                            self.excluded_reasons[Reason.OFFLINE] += 1
                             continue
                         result = replace(_OFFLINE, url=target.resolved)
                 else:
@@ -84,7 +86,7 @@ class Gathered:
             if keep_all or (result.status, target.scope) not in ONLY_COUNTED:
                 items.append(self._item(links[index], target, result))
             else:
-                counted[result.status] += 1
+                self._count(result)
 
     def page_read(self, rel: str) -> None:
         """The page at `rel` is read: the links waiting for its ids are checked."""
@@ -126,7 +128,13 @@ class Gathered:
         if self._keep_all or (result.status, target.scope) not in ONLY_COUNTED:
             self._items[place] = self._item(link, target, result)
         else:
-            self.counted[result.status] += 1
+            self._count(result)
+
+    def _count(self, result: CheckResult) -> None:
+        """A result only counted: its status, and why, for an excluded one (the text report says)."""
+        self.counted[result.status] += 1
+        if result.status is Status.EXCLUDED:
+            self.excluded_reasons[result.reason] += 1
 
     def _item(self, link: Link, target: Target, result: CheckResult) -> LinkResult:
         # Nothing here makes a result only counted (a rewritten page's broken link is unverified).

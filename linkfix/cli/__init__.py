@@ -39,10 +39,12 @@ def flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
-def add_config_flags(parser: argparse.ArgumentParser) -> None:
-    """One flag per config key, in `--help` groups; unset flags stay absent (file wins)."""
-    groups = {g: parser.add_argument_group(f"{g} options") for g in GROUPS}
-    for f in Config.key_fields():
+def add_config_flags(parser: argparse.ArgumentParser, keys: Sequence[str] | None = None) -> None:
+    """One flag per config key (of `keys`, default: every key), in `--help` groups; unset flags
+    stay absent (file wins)."""
+    fields = [f for f in Config.key_fields() if keys is None or f.name in keys]
+    groups = {g: parser.add_argument_group(f"{g} options") for g in GROUPS if any(f.metadata["group"] == g for f in fields)}
+    for f in fields:
         group = groups[f.metadata["group"]]
         kwargs: dict[str, Any] = {"dest": f"cfg_{f.name}", "default": argparse.SUPPRESS, "help": f.metadata["help"]}
         names = [flag(f.name)]
@@ -94,9 +96,9 @@ def config_from_args(args: argparse.Namespace, *, search_dir: Path | None = None
                 value = parse_flag_value(f.name, value)
             overrides[f.name] = value
     config = load_config(explicit=getattr(args, "config", None), search_dir=search_dir, overrides=overrides)
-    from .output import check_written_order, report_targets
+    from .output import check_output_directories, check_written_order, report_targets
 
-    report_targets(config.format, config.output)  # refused before the run, not after it
+    check_output_directories(report_targets(config.format, config.output))  # refused before the run, not after it
     check_written_order(getattr(args, "report_flags", []), config.format, config.output)
     return config
 
@@ -124,7 +126,7 @@ def _config_keys_epilog() -> str:
         lines.append(f"  {group + ':':11} {', '.join(keys)}")
     lines.append("\ndurations (timeout, request_interval, max_seconds, archive_seconds, max_cache_age, confirm_days): a number "
                  "of seconds (of days for confirm_days), or one with a unit: 500ms, 10s, 30m, 12h, 2d, 1w")
-    lines.append("\nexit codes: 0 clean, 1 broken links (or files changed by fix), 2 usage/config error, 3 unexpected, 130 interrupted")
+    lines.append("\nexit codes: 0 clean, 1 broken links (or files changed by fix), 2 usage/config/input error (a file not read), 3 unexpected, 130 interrupted")
     return "\n".join(lines)
 
 
@@ -153,7 +155,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         command = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP, allow_abbrev=False)
         module.configure(command)
         if getattr(module, "USES_CONFIG", False):
-            add_config_flags(command)
+            add_config_flags(command, getattr(module, "CONFIG_FLAGS", None))
         command.add_argument("-v", "--verbose", action="count", default=0, help="more log output (-vv for debug)")
         command.add_argument("-q", "--quiet", action="store_true", help="only errors on stderr")
         command.set_defaults(module=module)
@@ -211,15 +213,23 @@ def _did_you_mean(words: Sequence[str], known: Sequence[str]) -> str:
     return ""
 
 
+def readable_lines(message: str) -> str:
+    """A message that quotes a third party's text (a YAML error, a hook's exception), as shown:
+    each line escaped (`report.text.clean`: control characters, bidi controls, a file name's
+    undecodable bytes), the lines after the first indented, so that none of them can pass for a
+    line of linkfix's own, drive the terminal or reorder what the reader sees."""
+    first, *rest = (line.removesuffix("\r") for line in message.rstrip("\r\n").split("\n"))  # \r\n: one line end
+    return "\n".join([clean(first), *(f"  {clean(line)}" for line in rest)])
+
+
 class EscapingFormatter(logging.Formatter):
-    """Log messages carry paths, URLs and titles from sources and fetched pages: each is shown
-    escaped (`report.text.clean`: control characters, bidi controls, line separators, a file
-    name's undecodable bytes), so it cannot forge a log line, drive the terminal or reorder
-    what the reader sees. A traceback keeps its lines, each escaped the same way."""
+    """Log messages carry paths, URLs and titles from sources and fetched pages, and the
+    errors of a project's own code: each shown as `readable_lines`, the same way as an error.
+    A traceback keeps its lines, each escaped the same way."""
 
     def formatMessage(self, record: logging.LogRecord) -> str:
         shown = copy.copy(record)  # other handlers get the record as it was
-        shown.message = clean(record.message)
+        shown.message = readable_lines(record.message)
         return super().formatMessage(shown)
 
     def formatException(self, ei: Any) -> str:
@@ -338,11 +348,9 @@ def main(argv: Sequence[str] | None = None, working_tree: str | None = None) -> 
 
 
 def error_text(message: str) -> str:
-    """`linkfix: error: ...` for a message that names hostile paths and values: each line
-    escaped (`clean`), the lines after the first indented, so that none of them can pass for
-    a line of linkfix's own (a YAML error's source line and caret keep their places)."""
-    first, *rest = message.split("\n")
-    return "\n".join([f"linkfix: error: {clean(first)}", *(f"  {clean(line)}" for line in rest)])
+    """`linkfix: error: ...` for a message that names hostile paths and values, as
+    `readable_lines` (a YAML error's source line and caret keep their places)."""
+    return f"linkfix: error: {readable_lines(message)}"
 
 
 def run_program(working_tree: str | None = None) -> NoReturn:
@@ -362,12 +370,14 @@ def run_program(working_tree: str | None = None) -> NoReturn:
 
 
 def _search_dir(args: argparse.Namespace) -> Path | None:
-    """Where to look for linkfix.yml: the working directory, or a mkdocs.yml's directory."""
+    """Where to look for linkfix.yml: the working directory, or the directory of the project
+    checked (a mkdocs.yml given, or a directory holding one: checked as that project)."""
     from ..mkdocs.config.dialect import CONFIG_NAMES  # here: `linkfix --version` needs no YAML reader
 
     inputs = getattr(args, "inputs", None) or []
-    if len(inputs) == 1 and Path(inputs[0]).name in CONFIG_NAMES:
-        directory = Path(inputs[0]).parent
+    given = Path(inputs[0]) if len(inputs) == 1 else None
+    if given is not None and (given.name in CONFIG_NAMES or (given.is_dir() and any((given / n).is_file() for n in CONFIG_NAMES))):
+        directory = given.parent if given.name in CONFIG_NAMES else given
         if any((directory / name).is_file() for name in ("linkfix.yml", "linkfix.yaml", ".linkfix.yml")):
             return directory
     return None

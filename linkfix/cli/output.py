@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from ..config import Config
 from ..errors import ConfigError
@@ -41,6 +42,17 @@ def report_targets(formats: Sequence[str], outputs: Sequence[str]) -> list[tuple
         raise ConfigError(f"{_listed(to_stdout)} would all go to stdout, where one document cannot be told from the next: "
                           "give -o FILE for all but one of them ('-' for stdout)")
     return pairs
+
+
+def check_output_directories(targets: Sequence[tuple[str, str]]) -> None:
+    """Each report file's directory must exist: ConfigError naming the missing one. Made
+    without a word, a typo (`-o reprots/x.sarif`) wrote the report where nobody looks."""
+    for _, target in targets:
+        if target == STDOUT:
+            continue
+        directory = Path(target).expanduser().parent
+        if not directory.is_dir():
+            raise ConfigError(f"--output {target}: no such directory {directory} (create it first)")
 
 
 def check_written_order(written: Sequence[tuple[str, str]], formats: Sequence[str], outputs: Sequence[str]) -> None:
@@ -87,13 +99,15 @@ def terminal_text(report: Report) -> str:
 
 def failing_lines(report: Report) -> str:
     """`-q`'s text: one line per link that fails the run (`file:line:col  BROKEN  url
-    (detail)`), nothing else."""
+    (detail)`), and one per input error (`ERROR  file: why`: `-q` hides the warnings, and
+    these make the run exit 2), nothing else."""
     lines = []
     for item in sorted((r for r in report.results if r.failing), key=lambda r: (r.link.span.path, r.link.span.line, r.link.span.column)):
         span, result = item.link.span, item.result
         detail = result.detail or result.reason
         lines.append(f"{clean(span.path)}:{span.line}:{span.column}  {result.status.value.upper()}  {clean(item.link.url)}"
                      + (f"  ({clean(detail)})" if detail else "") + "\n")
+    lines += [f"ERROR  {clean(error)}\n" for error in report.errors]
     return "".join(lines)
 
 

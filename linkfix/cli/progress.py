@@ -61,7 +61,7 @@ class ProgressBar:
                 fill = done / max(total, 1)
             paused = paused_hosts()
             if paused:
-                parts.append(f"{paused} host(s) in backoff")
+                parts.append(f"{paused} host{'s' if paused != 1 else ''} in backoff")
         filled = int(self.WIDTH * fill)
         self._stream.write(f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {'  '.join(parts)}\033[K")
         self._stream.flush()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import logging
 import os
 import re
 from pathlib import Path
@@ -23,11 +24,20 @@ from .durations import parse_duration
 from .model import FORMAT_NAMES, Config, key_kind, key_types
 from .trust import refuse_runner_only
 
+log = logging.getLogger(__name__)
+
 CONFIG_FILES = ("linkfix.yml", "linkfix.yaml", ".linkfix.yml", "pyproject.toml")
 MAX_CONFIG_BYTES = 4 * 1024 * 1024
 
 
 def find_config_file(start: Path) -> Path | None:
+    """The config file a run in `start` reads: the first of CONFIG_FILES present there."""
+    return next(iter(config_files(start)), None)
+
+
+def config_files(start: Path) -> list[Path]:
+    """Every config file present in `start`, in CONFIG_FILES' order (the first is the one used)."""
+    found = []
     for name in CONFIG_FILES:
         candidate = start / name
         # Present counts, not only "a regular file": a linkfix.yml that is a FIFO or a link to
@@ -35,8 +45,13 @@ def find_config_file(start: Path) -> Path | None:
         if os.path.lexists(candidate) and not candidate.is_dir():
             if name == "pyproject.toml" and not _pyproject_section(candidate):
                 continue
-            return candidate
-    return None
+            found.append(candidate)
+    return found
+
+
+def _named(path: Path) -> str:
+    """A config file as a message names it: `[tool.linkfix] in pyproject.toml` for the table."""
+    return f"[tool.linkfix] in {display_path(path)}" if path.name == "pyproject.toml" else display_path(path)
 
 
 def _toml(path: Path) -> dict:
@@ -97,7 +112,10 @@ def coerce(name: str, value: Any, where: str) -> Any:
     try:
         check_syntax(name, value)
     except ConfigError as exc:
-        raise ConfigError(f"{where}: {exc}") from None
+        message = str(exc)
+        if where.startswith("--"):  # the flag names the key: `--format: unknown format`, not `--format: format: ...`
+            message = re.sub(rf"^{re.escape(name)}(\[\d+\])?: ", "", message)
+        raise ConfigError(f"{where}: {message}") from None
     return value
 
 
@@ -119,23 +137,44 @@ def load_config(
     search_dir: Path | None = None,
     overrides: dict[str, Any] | None = None,
 ) -> Config:
-    """Build the effective Config: defaults, then the file, then flag overrides."""
-    path = explicit if explicit is not None else find_config_file(search_dir or Path.cwd())
+    """Build the effective Config: defaults, then the file, then flag overrides.
+
+    Found by search, the first config file present is used; another one beside it (a
+    `[tool.linkfix]` table beside linkfix.yml) is named in a warning, and read all the same:
+    whoever wrote it believes it applies, so a value in it that is wrong is an error, not
+    something that passes unseen because the other file won."""
+    found = [explicit] if explicit is not None else config_files(search_dir or Path.cwd())
     if explicit is not None and not (os.path.lexists(explicit) and not explicit.is_dir()):
         raise ConfigError(f"--config: no such file: {explicit}")
     values: dict[str, Any] = {}
     config_dir = "."
-    if path is not None:
+    if found:
+        path, unused = found[0], found[1:]
         config_dir = str(path.parent)
-        where = display_path(path)
-        for key, value in read_config_file(path).items():
-            values[str(key)] = coerce(str(key), value, where)
-            refuse_runner_only(str(key), values[str(key)], where, path.parent, written=value)
+        values = _file_values(path)
+        for other in unused:
+            try:
+                _file_values(other)
+            except ConfigError as exc:
+                raise ConfigError(f"{exc} ({_named(other)} is not used: {_named(path)} is; fix or remove it)") from None
+            log.warning("%s is not used: %s is (the first of %s); remove one, or give --config", _named(other), _named(path),
+                        ", ".join(CONFIG_FILES))
     for key, value in (overrides or {}).items():
         values[key] = coerce(key, value, f"--{key.replace('_', '-')}")
     config = Config(**values, config_dir=config_dir)
     validate(config)
     return config
+
+
+def _file_values(path: Path) -> dict[str, Any]:
+    """A config file's keys, each checked against its type and its syntax, and none a key only
+    the runner may set."""
+    values: dict[str, Any] = {}
+    where = display_path(path)
+    for key, value in read_config_file(path).items():
+        values[str(key)] = coerce(str(key), value, where)
+        refuse_runner_only(str(key), values[str(key)], where, path.parent, written=value)
+    return values
 
 
 def validate(config: Config) -> None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import InputError
+from ..files.containment import git_top
 from ..files.read import Unreadable, display_path, read_text
 from ..mkdocs.config.dialect import CONFIG_NAMES
 from ..mkdocs.config.load import read_config_data
@@ -35,6 +36,16 @@ _HEAD_BYTES = 64_000  # the canonical link is in the head
 class SiteUrl:
     url: str  # with a trailing slash
     source: str  # where it came from, in words
+
+
+def published_at(site: Path) -> str:
+    """The URL of the built site in `site`, said; '' when nothing says."""
+    found = site_url_of(site, git_top(site.resolve()))
+    if found is None:
+        return ""
+    log.warning("note: %s is published at %s (from %s): links under it are this site's own (give --base-url to say otherwise)",
+                display_path(site), found.url, found.source)
+    return found.url
 
 
 def site_url_of(site: Path, top: Path | None) -> SiteUrl | None:

@@ -23,6 +23,7 @@ from ..files.read import display_path
 from ..mkdocs.config.dialect import CONFIG_NAMES
 from ..mkdocs.config.load import is_config, read_config
 from ..mkdocs.config.project import MkDocsProject
+from .project_dir import built_site, left_out_note, project_of_directory
 
 if TYPE_CHECKING:
     from ..mkdocs.structure.files import MkDocsFiles
@@ -137,6 +138,10 @@ def collect(inputs: list[str], config: Config) -> Project:
                              "INHERIT followed; for TOML, in its [project] table) and not a documentation file")
 
     file_list = all(not p.is_dir() for p in paths)
+    if not config.root_dir and len(paths) == 1 and paths[0].is_dir():
+        mk = project_of_directory(paths[0], generator=config.generator)
+        if mk is not None:  # `linkfix check .` in the project's root: as its config, its build left out (said)
+            return _directory_project(paths[0], mk, config, excluded)
     if not config.root_dir:
         # Pages, or directories, of a MkDocs project's docs_dir (what pre-commit passes, or
         # `linkfix check docs`): checked by MkDocs' rules, as the site that is published from them.
@@ -171,7 +176,9 @@ def collect(inputs: list[str], config: Config) -> Project:
                 # A built site: its .md files are assets served as text (mkdocs-llmstxt), not pages.
                 found = [f for f in found if f.suffix.lower() not in MARKDOWN_SUFFIXES]
                 if len(paths) == 1 and not config.base_url:
-                    site_url = _published_at(p)
+                    from .site_url import published_at
+
+                    site_url = published_at(p)
             if not found:
                 raise InputError(nothing_read(p, excluded, config.gitignore, MARKDOWN_SUFFIXES | HTML_SUFFIXES))
             files.extend(found)
@@ -192,19 +199,6 @@ def collect(inputs: list[str], config: Config) -> Project:
         if p.is_dir():
             say_unread_rst(p, excluded, config.gitignore)
     return project
-
-
-def _published_at(site: Path) -> str:
-    """The URL of the built site in `site` (its MkDocs config's site_url, or its home page's
-    canonical link), said; '' when nothing says."""
-    from .site_url import site_url_of
-
-    found = site_url_of(site, git_top(site.resolve()))
-    if found is None:
-        return ""
-    log.warning("note: %s is published at %s (from %s): links under it are this site's own (give --base-url to say otherwise)",
-                display_path(site), found.url, found.source)
-    return found.url
 
 
 def text_project(config: Config) -> Project:
@@ -251,6 +245,17 @@ def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[Repository
                 log.info("%d of %d markdown files are not published by MkDocs (exclude_docs, drafts, theme templates, ...): "
                          "not checked", len(files) - len(published), len(files))
             project.files = published
+    return project
+
+
+def _directory_project(directory: Path, mk: MkDocsProject, config: Config, excluded: list[RepositoryPattern]) -> Project:
+    """The project whose config `directory` holds, and the note on what it leaves out there."""
+    project = _mkdocs_project(mk, config, excluded)
+    site = built_site(mk)
+    leaves = [mk.docs_dir, *([site.resolve()] if site is not None else [])]
+    outside = [f for f in walk(directory, excluded, config.gitignore, suffixes=MARKDOWN_SUFFIXES)
+               if not any(Path(os.path.realpath(f)).is_relative_to(leave) for leave in leaves)]
+    log.warning("%s", left_out_note(directory, mk, site, outside))
     return project
 
 

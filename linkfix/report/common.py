@@ -24,6 +24,11 @@ DECISIONS_SCHEMA = "https://linkfix.dev/schema/decisions-1.json"
 PROBLEMS = (Status.BROKEN, Status.ERROR, Status.TIMEOUT, Status.BLOCKED, Status.UNVERIFIED)
 
 
+def plural(n: int, noun: str, many: str = "") -> str:
+    """'1 target', '2 targets': a count with its noun (`many` where it is not noun + 's')."""
+    return f"{n} {noun if n == 1 else (many or noun + 's')}"
+
+
 def problems(report: Report) -> list[LinkResult]:
     """Problem links sorted by file, line and column."""
     return sorted(
@@ -73,7 +78,7 @@ def deferred_summary(report: Report) -> str:
     n = deferred_lookups(report)
     if not n:
         return ""
-    return f"{n} archive lookup{'s' if n != 1 else ''} deferred (run again, or --archive-wait)"
+    return f"{plural(n, 'archive lookup')} deferred (run again, or --archive-wait)"
 
 
 def cache_summary(report: Report) -> str:
@@ -91,7 +96,7 @@ def cache_summary(report: Report) -> str:
     if len(cached) < len(checked):
         return f"{len(cached)} of {len(checked)} external results from the cache"
     oldest = age(_started(report) - min(cached))
-    return f"all {len(cached)} external result{'s' if len(cached) != 1 else ''} from the cache (the oldest {oldest} old): none checked in this run"
+    return f"all {plural(len(cached), 'external result')} from the cache (the oldest {oldest} old): none checked in this run"
 
 
 def _started(report: Report) -> float:

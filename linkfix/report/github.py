@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ..model import Report, Status
 from . import register
-from .common import follow_up, problems
+from .common import follow_up, plural, problems
 from .groups import SHOWN_PLACES, Group, group_results, place
 from .text import clean, summarize
 
@@ -38,7 +38,7 @@ def format_github(report: Report) -> str:
     groups = group_results(listed)
     summary = summarize(report)
     if len(groups) < len(listed):
-        summary += f"; {len(listed)} problem links to {len(groups)} targets, one annotation each, at its first place"
+        summary += f"; {len(listed)} problem links to {plural(len(groups), 'target')}, one annotation each, at its first place"
     if len(groups) > SHOWN_PER_STEP:
         summary += f"; GitHub shows {SHOWN_PER_STEP} annotations of each level per step: the full report lists every one"
     lines = [f"::notice title=linkfix::{escape_data(summary)}"]
@@ -58,8 +58,10 @@ def _annotation(group: Group) -> str:
         message += f" ({result.detail or result.reason})"
     message += "".join(f"\n{line}" for line in follow_up(item))
     if group.count > 1:
-        others = ", ".join(place(other) for other in group.items[1:SHOWN_PLACES])
-        hidden = group.count - SHOWN_PLACES
-        message += f"\n{group.count} links to {group.target}; also at {others}" + (f" and {hidden} more (see the full report)" if hidden > 0 else "")
+        places = group.places
+        others = ", ".join(place(other.item) for other in places[1:SHOWN_PLACES])
+        hidden = len(places) - SHOWN_PLACES
+        message += f"\n{group.count} links to {group.target}" + (f"; also at {others}" if others else "")
+        message += (f" and {hidden} more (see the full report)" if hidden > 0 else "") + (f"\nhere: {places[0].uses_note}" if places[0].uses_note else "")
     props = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
     return f"::{_LEVEL[result.status]} {props}::{escape_data(message)}"

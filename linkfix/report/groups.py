@@ -44,6 +44,31 @@ class Group:
     def count(self) -> int:
         return len(self.items)
 
+    @property
+    def places(self) -> list[Place]:
+        """Its places, each once, in file order: a reference definition used three times is
+        three links at one place (the definition's), listed once with its uses."""
+        found: dict[tuple[str, int, int], list[LinkResult]] = {}
+        for item in self.items:
+            found.setdefault(_position(item), []).append(item)
+        return [Place(item=items[0], uses=len(items)) for items in found.values()]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Place:
+    """One place of a group's links: its first link, and how many links are there."""
+
+    item: LinkResult
+    uses: int
+
+    @property
+    def uses_note(self) -> str:
+        """'used 3 times: the reference definition [ref]' ('' for a place of one link)."""
+        if self.uses == 1:
+            return ""
+        reference = self.item.link.reference
+        return f"used {self.uses} times" + (f": the reference definition [{reference}]" if reference else " at this place")
+
 
 def target_of(item: LinkResult) -> str:
     """What a link's finding is about: its checked target, with the fragment only when the

@@ -24,7 +24,7 @@ import base64
 import functools
 import hashlib
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,7 +32,16 @@ from urllib.parse import urlsplit
 
 from ..model import Candidate, Evidence, LinkResult, Report
 from . import evidence, register
-from .common import DECISIONS_SCHEMA, archive_note, deferred_summary, is_safe_url, replacement_url, status_counts, unsafe_replacement_reason
+from .common import (
+    DECISIONS_SCHEMA,
+    archive_note,
+    deferred_summary,
+    is_safe_url,
+    plural,
+    replacement_url,
+    status_counts,
+    unsafe_replacement_reason,
+)
 from .groups import STATUS_ORDER, Group, group_results
 from .hints import what_to_do
 from .text import escape_surrogates
@@ -228,7 +237,7 @@ def page_title(title: str) -> str:
     return title.rstrip().rstrip(_PERMALINK_SIGNS).rstrip()
 
 
-def _summary(rows: list[_Row], root: str) -> dict[str, Any]:
+def _summary(rows: list[_Row]) -> dict[str, Any]:
     """The summary's lists: targets with most links; files with most findings; per status, its
     links and targets."""
     files: dict[str, int] = {}
@@ -250,9 +259,14 @@ def _summary(rows: list[_Row], root: str) -> dict[str, Any]:
         "more_files": max(0, len(files) - SUMMARY_ROWS),
         "statuses": [(name, links, targets) for name, (links, targets) in statuses.items()],
         "links": sum(row.group.count for row in rows),
-        # files under the report's root shown without it (its full name is the row's title)
-        "short": lambda file: file.removeprefix(root.rstrip("/") + "/") if root and root != "." else file,
     }
+
+
+def root_relative(root: str) -> Callable[[str], str]:
+    """How the report shows a file: without the report's root when under it, as the text report
+    shows places (its full name stays where `fix --apply` reads it, and in a title)."""
+    prefix = root.rstrip("/") + "/" if root and root != "." else ""
+    return lambda file: file.removeprefix(prefix) if prefix else file
 
 
 def _script_hash(script: str) -> str:
@@ -269,13 +283,15 @@ def format_html(report: Report) -> str:
     return _environment().get_template("report.html.j2").render(
         report=report,
         rows=rows,
-        summary=_summary(rows, report.root),
+        summary=_summary(rows),
         counts=[(status.value, n) for status, n in counts.items() if n],
         statuses=[status.value for status in STATUS_ORDER if any(row.group.status is status for row in rows)],
         files=sorted({place.item.link.span.path for row in rows for place in row.places}),
         # a host filter only where links leave the site: with none, it would offer "(local)" alone
         hosts=hosts if any(host not in ("(local)", "(invalid)") for host in hosts) else [],
         page_title=page_title,
+        plural=plural,
+        short=root_relative(report.root),
         accept_floor=ACCEPT_FLOOR,
         script=script,
         script_hash=_script_hash(script),

@@ -15,8 +15,8 @@ import re
 
 from ..model import Report, Status
 from . import evidence, register
-from .common import archive_note, deferred_summary, is_safe_url, problems, status_counts, top_suggestion
-from .groups import Group, group_results, place
+from .common import archive_note, deferred_summary, is_safe_url, plural, problems, status_counts, top_suggestion
+from .groups import Group, Place, group_results, place
 from .text import clean
 
 #: Rows (targets) shown; a PR comment is limited to 65536 characters.
@@ -52,12 +52,12 @@ def format_markdown(report: Report) -> str:
     listed = problems(report)
     groups = group_results(listed)
     broken = counts[Status.BROKEN]
-    headline = "✅ no broken links" if not broken else f"❌ {broken} broken link{'s' if broken != 1 else ''}"
+    headline = "✅ no broken links" if not broken else f"❌ {plural(broken, 'broken link')}"
     lines = [f"### linkfix: {headline}", ""]
     totals = " · ".join(f"{n} {s.value}" for s, n in counts.items() if n)
     deferred = deferred_summary(report)
-    grouped = f" · {len(listed)} problem links to {len(groups)} targets" if len(groups) < len(listed) else ""
-    lines.append(f"{report.total} links in {report.files} files" + (f": {totals}" if totals else "")
+    grouped = f" · {len(listed)} problem links to {plural(len(groups), 'target')}" if len(groups) < len(listed) else ""
+    lines.append(f"{plural(report.total, 'link')} in {plural(report.files, 'file')}" + (f": {totals}" if totals else "")
                  + grouped + (f" · {deferred}" if deferred else ""))
     lines.append("")
     if listed:
@@ -66,7 +66,7 @@ def format_markdown(report: Report) -> str:
         lines += [_row(group, budget) for group in groups[:MAX_ROWS]]
         if len(groups) > MAX_ROWS:
             rest = sum(group.count for group in groups[MAX_ROWS:])
-            lines += ["", f"… and {len(groups) - MAX_ROWS} more targets, {rest} links (see the full report)."]
+            lines += ["", f"… and {plural(len(groups) - MAX_ROWS, 'more target')}, {plural(rest, 'link')} (see the full report)."]
         lines.append("")
     if report.errors:
         lines += ["**Inputs that could not be read**", ""]
@@ -78,7 +78,9 @@ def format_markdown(report: Report) -> str:
 def _row(group: Group, budget: list[int]) -> str:
     item = group.first
     result = item.result
-    where = escape(place(item)) + _more_places(group, budget)
+    places = group.places
+    uses = f" (used {places[0].uses} times)" if places[0].uses > 1 else ""
+    where = escape(place(item)) + uses + _more_places(group, places, budget)
     detail = escape(result.detail or result.reason)
     top = top_suggestion(item)
     if top is not None:
@@ -94,15 +96,16 @@ def _row(group: Group, budget: list[int]) -> str:
     return f"| {icon} {result.status.value} | {where} | {escape(item.link.url)} | {detail} | {suggestion} |"
 
 
-def _more_places(group: Group, budget: list[int]) -> str:
+def _more_places(group: Group, places: list[Place], budget: list[int]) -> str:
     """'<br><details><summary>and 1450 more links</summary>a.md:3:1<br>…</details>': every other
-    place, as far as `budget` (characters left, shared by the rows) goes."""
-    if group.count == 1:
+    place (each once, with its uses), as far as `budget` (characters left, shared by the rows) goes."""
+    links = group.count - places[0].uses
+    if not links:
         return ""
-    others = group.items[1:]
+    others = places[1:]
     shown = []
-    for item in others:
-        text = f"{escape(place(item))} {escape(item.link.url)}"
+    for other in others:
+        text = f"{escape(place(other.item))} {escape(other.item.link.url)}" + (f" ({other.uses} uses)" if other.uses > 1 else "")
         if budget[0] < len(text) + 4:
             break
         budget[0] -= len(text) + 4
@@ -110,5 +113,4 @@ def _more_places(group: Group, budget: list[int]) -> str:
     cut = len(others) - len(shown)
     if cut:
         shown.append(f"… {cut} more in the full report")
-    noun = "link" if len(others) == 1 else "links"
-    return f"<br><details><summary>and {len(others)} more {noun}</summary>{'<br>'.join(shown)}</details>"
+    return f"<br><details><summary>and {plural(links, 'more link')}</summary>{'<br>'.join(shown)}</details>"

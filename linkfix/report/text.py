@@ -12,12 +12,13 @@ the terminal, forge a line or reorder what the reader sees.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 
-from ..model import LinkResult, Report, Status
+from ..model import LinkResult, Reason, Report, Status
 from . import evidence, register
-from .common import archive_note, cache_summary, deferred_summary, problems, status_counts, top_suggestion
-from .groups import SHOWN_PLACES, Group, group_results, place
+from .common import archive_note, cache_summary, deferred_summary, plural, problems, status_counts, top_suggestion
+from .groups import SHOWN_PLACES, Group, Place, group_results, place
 
 _COLOURS = {
     Status.BROKEN: "\x1b[31m",  # red
@@ -73,12 +74,15 @@ def format_text(report: Report, *, color: bool = False) -> str:
     groups = group_results(shown)
     lines: list[str] = []
     for group in groups:
+        places = group.places
         lines.extend(_describe(group.first, paint))
-        lines.extend(_other_places(group, paint))
+        if places[0].uses_note:
+            lines.append(paint(_DIM, f"    {clean(places[0].uses_note)}"))
+        lines.extend(_other_places(group, places, paint))
     if groups:
         lines.append("")
     if len(groups) < len(shown):
-        lines.append(f"{len(shown)} problem links to {len(groups)} targets: each target once, with its places")
+        lines.append(f"{len(shown)} problem links to {plural(len(groups), 'target')}: each target once, with its places")
     for error in report.errors:
         lines.append(f"{paint(_COLOURS[Status.ERROR], 'ERROR')}  {clean(error)}")
     if report.errors:
@@ -109,13 +113,16 @@ def _describe(item: LinkResult, paint: Paint) -> list[str]:
     return lines
 
 
-def _other_places(group: Group, paint: Paint) -> list[str]:
-    """'    and 2 more links to configuration.md:' and those places, SHOWN_PLACES in all at most."""
-    if group.count == 1:
+def _other_places(group: Group, places: list[Place], paint: Paint) -> list[str]:
+    """'    and 2 more links to configuration.md:' and those places (each once, with its uses),
+    SHOWN_PLACES in all at most."""
+    more = group.count - places[0].uses
+    if not more:
         return []
-    lines = [paint(_DIM, f"    and {group.count - 1} more link{'s' if group.count > 2 else ''} to {clean(group.target)}:")]
-    lines += [f"      {clean(place(item))}  {clean(item.link.url)}" for item in group.items[1:SHOWN_PLACES]]
-    hidden = group.count - SHOWN_PLACES
+    lines = [paint(_DIM, f"    and {plural(more, 'more link')} to {clean(group.target)}:")]
+    lines += [f"      {clean(place(other.item))}  {clean(other.item.link.url)}" + (f"  ({other.uses} uses)" if other.uses > 1 else "")
+              for other in places[1:SHOWN_PLACES]]
+    hidden = len(places) - SHOWN_PLACES
     if hidden > 0:
         lines.append(paint(_DIM, f"      and {hidden} more (the JSON and HTML reports list every place)"))
     return lines
@@ -124,20 +131,32 @@ def _other_places(group: Group, paint: Paint) -> list[str]:
 def summarize(report: Report) -> str:
     """'123 links in 4 files: 120 ok, 2 broken, 1 redirected (1.2 s)'."""
     counts = status_counts(report)
-    parts = [f"{counts[s]} {s.value}" for s in Status if counts[s]]
-    total = report.total
-    noun = "link" if total == 1 else "links"
-    files = "file" if report.files == 1 else "files"
-    text = f"{total} {noun} in {report.files} {files}"
+    why = why_excluded(report) if counts[Status.EXCLUDED] else ""
+    parts = [f"{counts[s]} {s.value}" + (f" ({why})" if s is Status.EXCLUDED and why else "") for s in Status if counts[s]]
+    text = f"{plural(report.total, 'link')} in {plural(report.files, 'file')}"
     if report.rules:
         text += f", by {report.rules}"
     if parts:
         text += ": " + ", ".join(parts)
     if report.errors:
-        text += f"; {len(report.errors)} input error{'s' if len(report.errors) != 1 else ''}"
+        text += f"; {plural(len(report.errors), 'input error')}"
     for clause in (deferred_summary(report), cache_summary(report)):
         if clause:
             text += f"; {clause}"
     if report.duration:
         text += f" ({report.duration:.1f} s)"
     return text
+
+
+#: How a reason reads after its count where its code would not ("1 excluded (1 excluded)").
+_REASON_WORDS: dict[str, str] = {Reason.EXCLUDED: "by exclude", "": "no reason given"}
+
+
+def why_excluded(report: Report) -> str:
+    """'2 offline, 1 by exclude': the excluded links by reason, most first; the reason alone
+    when it is the only one ('offline'); '' when none is known."""
+    reasons = Counter(report.excluded_reasons)
+    reasons.update(str(item.result.reason) for item in report.results if item.result.status is Status.EXCLUDED)
+    if len(reasons) == 1:
+        return next(_REASON_WORDS.get(reason, reason) for reason in reasons)
+    return ", ".join(f"{n} {_REASON_WORDS.get(reason, reason)}" for reason, n in reasons.most_common())

@@ -98,7 +98,7 @@ def test_the_json_report_still_lists_every_link_and_text_counts_them_all(site, m
     assert len(data["links"]) == data["totals"]["total"] == 12
     capsys.readouterr()
     assert main(["check", "--offline", "--no-cache", "--include-fragments", "."]) == 1
-    assert "12 links in 3 files: 5 ok, 5 broken, 1 excluded, 1 unsupported" in capsys.readouterr().out
+    assert "12 links in 3 files: 5 ok, 5 broken, 1 excluded (offline), 1 unsupported" in capsys.readouterr().out
 
 
 def test_resolutions_are_remembered_for_one_directory_at_a_time():

@@ -103,6 +103,7 @@ def test_missing_input_exits_2(project, capsys):
 
 
 def test_bad_inputs_are_reported_not_fatal(project, capsys):
+    """The run goes on and reports every file it could read; it exits 2 (an input error, issue 44.4)."""
     bad = Path("bad")
     bad.mkdir()
     (bad / "binary.md").write_bytes(b"\x00\x01\x02binary")
@@ -110,7 +111,7 @@ def test_bad_inputs_are_reported_not_fatal(project, capsys):
     (bad / "huge.md").write_text(("lorem ipsum dolor sit amet " * 800 + "[a](b.md) ") * 100)  # 2 MB, one line
     (bad / "b.md").write_text("# b\n")
     code, data = check_json("bad")
-    assert code == 1
+    assert code == 2
     assert any("binary.md: binary file" in e for e in data["errors"])
     assert any("latin1.md: not valid UTF-8" in e for e in data["errors"])
     assert [b[2] for b in broken(data)] == ["missing.md"]

@@ -38,7 +38,7 @@ def test_fix_applies_an_internal_suggestion_at_the_threshold(moved, capsys):
     confidence = confidence_of("git-rename")
     assert main(["fix", "docs", "--offline", "--min-confidence", str(confidence)]) == 1
     assert (moved / "index.md").read_text() == "# Home\n\nRead [the setup](guide/installation.md#usage) first.\n"
-    assert "1 link(s) changed in 1 file(s)" in capsys.readouterr().err
+    assert "1 link changed in 1 file; 0 notes" in capsys.readouterr().err
 
 
 def test_by_default_fix_follows_a_git_mv(moved):

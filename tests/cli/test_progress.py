@@ -30,7 +30,7 @@ def test_the_bar_shows_urls_done_and_hosts_in_backoff():
     bar.finish()
     lines = stream.getvalue().split("\r")
     assert lines[1].startswith("[#######.......................] 1/4 URLs")
-    assert lines[2].startswith("[##############################] 4/4 URLs  2 host(s) in backoff")
+    assert lines[2].startswith("[##############################] 4/4 URLs  2 hosts in backoff")
     assert stream.getvalue().endswith("\n")
 
 

@@ -143,7 +143,7 @@ def test_an_include_of_the_checkouts_git_config_is_not_read_fetched_or_reported(
     code = _check(root, monkeypatch, form, "-f", "json", "--output", "report.json")
     report = (root / "report.json").read_text(encoding="utf-8")
     assert SECRET not in internet.everything() and SECRET not in report
-    assert code in (0, 1) and "included file '.git/config' is not read: it is inside .git/" in report
+    assert code == 2 and "included file '.git/config' is not read: it is inside .git/" in report  # an input error (issue 44.4)
     assert "GET http://attacker.test/x?q=" in internet.everything()  # the control: the page's own URL is checked
 
 

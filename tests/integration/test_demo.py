@@ -30,7 +30,7 @@ def demo_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("demo") / "linkfix-demo"
     stdout = io.StringIO()  # module scope: capsys is per test, so capture by hand
     with contextlib.redirect_stdout(stdout):
-        code = main(["demo", "--output-dir", str(out), "-q"])
+        code = main(["demo", "--output-dir", str(out)])
     return {"code": code, "out": out, "stdout": stdout.getvalue(), "pristine": tree_digest(DOCS_DIR) == before}
 
 
@@ -141,7 +141,9 @@ def test_demo_in_a_checkout_that_ignores_its_output(tmp_path, monkeypatch):
     (tmp_path / ".git").mkdir()
     (tmp_path / ".gitignore").write_text("linkfix-demo/\n")
     monkeypatch.chdir(tmp_path)
-    with contextlib.redirect_stdout(io.StringIO()):
-        main(["demo", "-q"])
+    stdout = io.StringIO()
+    with contextlib.redirect_stdout(stdout):
+        assert main(["demo", "-q"]) == 0
+    assert stdout.getvalue() == ""  # -q: the reports are written, nothing is printed (it printed all of it)
     result = json.loads((tmp_path / "linkfix-demo" / "result.json").read_text())
     assert result["files"] > 5 and any(link["suggestions"] for link in result["links"])

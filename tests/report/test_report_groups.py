@@ -122,3 +122,37 @@ def test_html_has_one_card_per_target_and_every_place_in_it():
     assert [a.text_content() for a in doc.xpath("//section[@class='by-target']//a")] == ["changelog.md", "api.md#x", "api.md#y"]
     files = [(tr.xpath("./td")[0].text_content(), tr.xpath(".//button")[0].get("data-file")) for tr in doc.xpath("//section[@class='by-file']//tr")]
     assert files[:3] == [("3", "docs/a.md"), ("3", "docs/b.md"), ("2", "docs/guide/c.md")]
+
+
+def _reference_used(times: int, *, also: int = 0) -> Report:
+    """`[ref]: missing.md` used `times` times: that many links, all at the definition's place;
+    and `also` links to the same page elsewhere."""
+    page = Page(path="docs/a.md", title="A")
+    span = Span(path="docs/a.md", line=5, column=8, start=55, end=65)
+    result = CheckResult(url="missing.md", status=Status.BROKEN, reason=Reason.MISSING_FILE, detail="no such file: missing.md")
+    uses = [LinkResult(link=Link(url="missing.md", kind=LinkKind.REFERENCE, span=span, page=page, anchor_text=f"use {n}", reference="ref"),
+                       resolved="missing.md", scope=Scope.INTERNAL, result=result) for n in range(times)]
+    others = [_link("docs/b.md", n + 1, "a/../missing.md", "missing.md", Reason.MISSING_FILE, "no such file: missing.md") for n in range(also)]
+    return Report(root="docs", files=2, results=(*uses, *others))
+
+
+def test_text_lists_a_reference_definition_used_three_times_once():
+    """It listed `docs/a.md:5:8  missing.md` three times: one place, three uses."""
+    text = FORMATS["text"](_reference_used(3))
+    assert text.count("docs/a.md:5:8") == 1
+    assert "    used 3 times: the reference definition [ref]" in text
+    assert "more link" not in text
+
+
+def test_text_counts_the_uses_of_each_place_it_lists():
+    text = FORMATS["text"](_reference_used(2, also=1))
+    assert text.count("docs/a.md:5:8") == 1
+    assert "    and 1 more link to missing.md:" in text and "      docs/b.md:1:5  a/../missing.md" in text
+
+
+def test_markdown_and_github_list_a_place_once_with_its_uses():
+    markdown = FORMATS["markdown"](_reference_used(3, also=1))
+    assert markdown.count("docs/a.md:5:8") == 1 and "docs/a.md:5:8 (used 3 times)" in markdown
+    github = FORMATS["github"](_reference_used(3, also=1))
+    assert "4 links to missing.md; also at docs/b.md:1:5" in github
+    assert github.count("docs/a.md:5:8") == 0 and "line=5,col=8" in github

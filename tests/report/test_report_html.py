@@ -131,3 +131,23 @@ def test_html_has_a_host_filter_only_when_links_leave_the_site(report):
 def test_html_page_titles_have_no_permalink_sign(report):
     doc = lxml_html.fromstring(format_html(_one(report, title="Configuration¶")))
     assert doc.xpath("//dd[@class='page-title']")[0].text_content() == "Configuration"
+
+
+def test_html_places_are_root_relative_like_its_summary(report):
+    """The places said /tmp/checkout/docs/guide.md:3:14 where the summary said guide.md: the
+    file a place names is the one fix edits (data-file), shown as the summary shows it."""
+    import dataclasses
+
+    from linkfix.model import Span
+
+    def moved(item):
+        span = item.link.span
+        return dataclasses.replace(item, link=dataclasses.replace(item.link, span=Span(
+            path=f"/tmp/checkout/{span.path}", line=span.line, column=span.column, start=span.start, end=span.end)))
+
+    far = dataclasses.replace(report, root="/tmp/checkout/docs", results=tuple(moved(item) for item in report.results))
+    doc = lxml_html.fromstring(format_html(far))
+    shown = doc.xpath("//code[@class='where']/text()")
+    assert "guide.md:3:14" in shown and not [where for where in shown if where.startswith("/tmp/checkout/docs/")]
+    assert "/tmp/checkout/docs/guide.md" in doc.xpath("//li[@class='place']/@data-file")
+    assert "guide.md" in doc.xpath("//select[@id='filter-file']/option/text()")

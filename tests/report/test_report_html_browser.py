@@ -212,7 +212,7 @@ def test_decisions_carry_the_exact_name_of_a_file_that_is_not_utf8(browser, repo
     path = tmp_path / "odd.html"
     path.write_text(format_html(dataclasses.replace(report, results=(dataclasses.replace(first, link=link),))), encoding="utf-8")
     browser.open(path.as_uri())
-    assert browser.run("return document.querySelector('article.group code.where').textContent") == "docs/\\xff name.md:3:14"
+    assert browser.run("return document.querySelector('article.group code.where').textContent") == "\\xff name.md:3:14"  # root-relative (the report's root is docs)
     browser.click("article.group li.candidate[data-index='0'] button.accept")
     preview = json.loads(browser.run("return document.getElementById('decisions-preview').textContent"))
     assert [entry["file"] for entry in preview["decisions"]] == [odd]

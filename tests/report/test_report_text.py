@@ -19,7 +19,7 @@ def test_text_lists_problems_grouped_by_file(report):
     # ok, redirected, excluded and unsupported links are only counted
     assert "img/logo.png" not in out and "mailto:" not in out and "example.com/moved" not in out
     assert lines[-1] == (
-        "10 links in 3 files: 1 ok, 1 redirected, 3 broken, 1 blocked, 1 timeout, 1 error, 1 excluded, "
+        "10 links in 3 files: 1 ok, 1 redirected, 3 broken, 1 blocked, 1 timeout, 1 error, 1 excluded (private), "
         "1 unsupported; 1 input error (2.5 s)"
     )
 
@@ -49,3 +49,12 @@ def test_text_colour_only_when_asked(report):
 
 def test_text_golden(report, golden):
     golden("sample.txt", format_text(report))
+
+
+def test_text_says_why_links_were_excluded(report):
+    """Only JSON said why a link was `excluded`: the summary names the reasons, with those of
+    the links a run only counted (`Report.excluded_reasons`)."""
+    out = format_text(dataclasses.replace(report, counted={Status.EXCLUDED: 2}, excluded_reasons={"offline": 2}))
+    assert "3 excluded (2 offline, 1 private), " in out.splitlines()[-1]
+    one = dataclasses.replace(report, results=tuple(r for r in report.results if r.result.status is Status.EXCLUDED))
+    assert format_text(one).splitlines()[-1].startswith("1 link in 3 files: 1 excluded (private); ")

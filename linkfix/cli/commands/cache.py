@@ -12,6 +12,7 @@ NAME = "cache"
 HELP = "show what the result cache holds (stats) or empty it (clear)"
 ORDER = 40
 USES_CONFIG = True
+CONFIG_FLAGS = ("cache_dir", "max_cache_age")  # what it reads of the config
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -19,6 +20,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, config: Config) -> int:
+    from ...report.common import plural
     from ...store.cache import Cache  # here, not at the top: `linkfix --help` need not load the cache
 
     directory = config.path(config.cache_dir)
@@ -32,7 +34,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
             cache.clear()  # a cache that could not be used is replaced by an empty one
             if cache.problem:
                 raise InputError(f"cache_dir: cannot clear the cache at {directory}: {cache.problem}")
-            print(f"cleared {removed} entries from {directory}")
+            print(f"cleared {plural(removed, 'entry', 'entries')} from {directory}")
             return EXIT_OK
         stats = cache.stats()
         if cache.problem:

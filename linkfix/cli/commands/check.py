@@ -9,13 +9,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...config import Config
-from ...errors import EXIT_BROKEN, EXIT_OK, InputError
+from ...errors import EXIT_BROKEN, EXIT_OK, EXIT_USAGE, InputError
 from ...report import LISTS_EVERY_LINK
 from ..inputs import add_input_arguments, gather_inputs
 from ..output import write_reports
 
 if TYPE_CHECKING:
     from ...check.crawl import CrawlLimits
+    from ...model import Report
 
 NAME = "check"
 HELP = "check the links of markdown sources, a built site, a mkdocs.yml project, or files"
@@ -106,6 +107,15 @@ def run(args: argparse.Namespace, config: Config) -> int:
         if progress is not None:
             progress.finish()  # the line ends before the report or an error is written
     write_reports(report, config, quiet=args.quiet)
+    return exit_code(report)
+
+
+def exit_code(report: Report) -> int:
+    """The README's table: an input the run could not read (whole or in part) is an input error,
+    2, even beside broken links, whose list is then not the whole story; else 1 for a link that
+    fails the run, 0 when clean."""
+    if report.errors:
+        return EXIT_USAGE
     return EXIT_BROKEN if any(r.failing for r in report.results) else EXIT_OK
 
 

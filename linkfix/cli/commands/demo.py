@@ -29,6 +29,8 @@ def run(args: argparse.Namespace, config: Config | None) -> int:
 
     started = time.monotonic()
     result = asyncio.run(run_demo(args.output_dir))
+    if args.quiet:  # the reports are in --output-dir, as its help says; nothing else is wanted
+        return EXIT_OK
     out = sys.stdout
     out.write(terminal_text(result.report))
     out.write("\nSuggested patch (what `linkfix fix --update-redirects` would change):\n\n")

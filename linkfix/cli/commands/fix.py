@@ -51,6 +51,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, config: Config) -> int:
     from ...fix.changes import prepare_changes, write_changes
+    from ...report.common import plural
     from ...report.text import clean
 
     base = Path.cwd()
@@ -74,7 +75,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
     if not args.quiet:
         verb = "would change" if args.dry_run else "changed"
         count = sum(len({edit.span.start for edit in change.edits}) for change in changes if change.path in changed)
-        sys.stderr.write(f"{count} link(s) {verb} in {len(changed)} file(s); {len(plan.notes)} note(s)\n")
+        sys.stderr.write(f"{plural(count, 'link')} {verb} in {plural(len(changed), 'file')}; {plural(len(plan.notes), 'note')}\n")
         if plan.needs_review:
             sys.stderr.write(_review_hint(plan.needs_review, [path for name, path in written if name == "html"]))
     if problems:
@@ -95,7 +96,9 @@ def _write_report_files(report: Report, config: Config) -> list[tuple[str, str]]
 
 
 def _review_hint(count: int, html_files: list[str]) -> str:
-    links = f"{count} link{'s' if count != 1 else ''} with a suggestion held for review"
+    from ...report.common import plural
+
+    links = f"{plural(count, 'link')} with a suggestion held for review"
     if html_files:
         return f"{links}: accept or reject them in {html_files[0]}, then `linkfix fix --apply DECISIONS.json`\n"
     return f"{links}: write the HTML report to review them (add -f html -o FILE), then `linkfix fix --apply DECISIONS.json`\n"

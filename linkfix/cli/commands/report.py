@@ -15,6 +15,7 @@ NAME = "report"
 HELP = "render a saved JSON result (from check --format json) in other formats"
 ORDER = 30
 USES_CONFIG = True
+CONFIG_FLAGS = ("format", "output")  # what it reads of the config
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
