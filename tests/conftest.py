@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from linkfix_simweb import SimWeb
+
+pytest_plugins = ["pytester"]  # tests/test_skip_summary.py runs a small suite with this file
 
 
 @pytest.fixture
@@ -25,3 +29,32 @@ async def simweb_session(simweb):
     connector = aiohttp.TCPConnector(resolver=simweb.resolver)
     async with aiohttp.ClientSession(connector=connector) as session:
         yield session
+
+
+# A test that needs corpus data at a fixed path (the real projects of ../shared/realdocs and
+# /work/realdocs-more, the real-moves sets of ../shared/recovery-dev) skips with a reason that
+# starts so, then names the missing directory: the summary below counts those skips as one.
+CORPUS_ABSENT = "corpus absent: "
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """One line on why tests were skipped, also under -q: most skips need corpus data that a
+    fresh checkout does not have (docs/development.md says where it comes from)."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    if skipped:
+        terminalreporter.write_line(skip_summary([_skip_reason(report) for report in skipped]))
+
+
+def _skip_reason(report) -> str:
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+    return reason.removeprefix("Skipped: ")
+
+
+def skip_summary(reasons: list[str]) -> str:
+    """`N skipped: K corpus absent (dirs); M <reason>; ... — see docs/development.md`, the
+    largest group first."""
+    absent = sorted({reason[len(CORPUS_ABSENT):].split(" (")[0] for reason in reasons if reason.startswith(CORPUS_ABSENT)})
+    groups = Counter(f"real-project corpus absent ({', '.join(absent)})" if reason.startswith(CORPUS_ABSENT) else reason for reason in reasons)
+    parts = [f"{count} {label}" for label, count in sorted(groups.items(), key=lambda item: (-item[1], item[0]))]
+    return f"{len(reasons)} skipped: {'; '.join(parts)} — see docs/development.md"
