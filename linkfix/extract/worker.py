@@ -278,13 +278,15 @@ def _take(queue: _Queue, cache: Cache | None, errors: list[str], project: Projec
 
 def _stop_pool(pool: ProcessPoolExecutor, waiting: list[Future[Any]]) -> None:
     """Stop `pool`, whose `waiting` files were not taken, and wait for it to end. Files not
-    started are dropped; while any is being parsed, the workers are ended at once: its outcome
+    started are dropped; while any is being parsed, the workers are killed at once: its outcome
     is not wanted any more, and a page can take a parser hours (SIGTERM while a worker rendered
-    a hostile page waited for its 15 s bound). Waited for: a pool left to wind down on its own
-    races the interpreter's exit hook, which then writes to the pool's closed wake-up pipe and
-    prints a traceback (CPython 3.11, seen on SIGTERM)."""
-    running = [future for future in waiting if not future.cancel() and not future.done()]
-    if running:
+    a hostile page waited for its 15 s bound). The pool's own thread cancels the files not
+    started (`cancel_futures`): one cancelled here, in the moment the pool's thread sees a
+    killed worker, made that thread fail with InvalidStateError and print its traceback
+    (CPython 3.11). Waited for: a pool left to wind down on its own races the interpreter's exit
+    hook, which then writes to the pool's closed wake-up pipe and prints a traceback (CPython
+    3.11, seen on SIGTERM)."""
+    if any(future.running() for future in waiting):
         _end_workers(pool)
     pool.shutdown(wait=True, cancel_futures=True)
 
