@@ -3,13 +3,23 @@
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 import pytest
+from hypothesis import settings
 
 from linkfix_simweb import SimWeb
 
 pytest_plugins = ["pytester"]  # tests/test_skip_summary.py runs a small suite with this file
+
+# Hypothesis' example counts, one for the whole suite: `quick` (Hypothesis' own 100, which found
+# every bug these properties have caught) unless LINKFIX_HYPOTHESIS=thorough asks for 500 (before
+# a release, or after a change to a parser). Built on the profile Hypothesis chose itself (its
+# `ci` one under CI: derandomized, no example database). No deadline: a loaded machine misses it.
+settings.register_profile("quick", settings.default, max_examples=100, deadline=None)
+settings.register_profile("thorough", settings.default, max_examples=500, deadline=None)
+settings.load_profile(os.environ.get("LINKFIX_HYPOTHESIS", "quick"))
 
 
 @pytest.fixture
