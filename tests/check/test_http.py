@@ -314,6 +314,7 @@ async def test_a_later_run_reads_a_page_over_the_cap_again_rather_than_guess(web
     assert web.stats(HOST).paths["/many/page"] == 2
 
 
+@pytest.mark.slow  # under tracemalloc
 async def test_a_run_keeps_of_a_page_only_the_ids_its_fragments_asked_for(web):
     """Twelve links to pages of 40,000 ids each: what the checker holds afterwards is the
     answer to the fragments asked, not the pages' ids (the issue's 40 links of 600,000 ids

@@ -48,6 +48,7 @@ def test_saved_crash_input_keeps_every_invariant(target: str, path: Path) -> Non
     harness.CHECKS[target](path.read_bytes())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", BOUNDED, ids=[p.name for p in BOUNDED])
 def test_hostile_page_extracts_in_bounded_time_and_memory(path: Path) -> None:
     chars = int(path.name.rsplit("-", 1)[1])

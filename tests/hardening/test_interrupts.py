@@ -162,6 +162,7 @@ def _leftovers(root: Path) -> list[str]:
     return sorted(p.name for p in root.iterdir() if p.name.endswith(".linkfix-tmp"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
 async def test_fix_killed_at_random_points_never_half_writes(tmp_path, signum):
     rng = random.Random(f"fix-{signum}")  # reproducible "random" kill points
@@ -430,6 +431,7 @@ async def test_sigterm_stops_an_offline_run_while_its_workers_send_large_pages(t
         await _wait_for(lambda: not _processes_mentioning(str(site)), limit=10)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="watches the run's worker processes in /proc")
 async def test_an_offline_run_whose_worker_is_killed_reads_every_file_and_says_so_once(tmp_path):
     """A worker killed mid-run (out of memory, an operator): the files it had, and those queued

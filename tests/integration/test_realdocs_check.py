@@ -53,6 +53,7 @@ def cases():
             yield pytest.param(project, env, marks=marks, id=f"{project.name}-{env}")
 
 
+@pytest.mark.slow  # a real project's check each: minutes for the corpus
 @pytest.mark.parametrize(("project", "env"), list(cases()))
 def test_linkfix_source_check_matches_the_judged_truth(project, env, capsys):
     directory = realdocs.project_dir_of(project, CORPUS, MORE)
