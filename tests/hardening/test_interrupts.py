@@ -350,8 +350,7 @@ async def _cpu_after(pids: list[int], running: asyncio.Task) -> dict[int, float]
     """The CPU time each of `pids` had when last seen, watched until each is gone and `running` is done."""
     last = {pid: _cpu_seconds(pid) for pid in pids}
     while not running.done() or any(Path(f"/proc/{pid}").exists() for pid in last):
-        for pid in last:
-            last[pid] = max(last[pid], _cpu_seconds(pid))
+        last = {pid: max(seconds, _cpu_seconds(pid)) for pid, seconds in last.items()}
         await asyncio.sleep(0.01)
     return last
 
@@ -359,26 +358,20 @@ async def _cpu_after(pids: list[int], running: asyncio.Task) -> dict[int, float]
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="watches the run's CPU time in /proc")
 @pytest.mark.parametrize("where", ["in-process", "worker", "offline-workers"])
 async def test_sigterm_stops_a_run_promptly_while_a_hostile_page_renders(tmp_path, where):
-    """A page of a million `[` keeps Python-Markdown busy for far longer than any test (its bound
-    grows with the page's size: 15 s of CPU here). SIGTERM stops the run at once all the same:
-    in this process the signal is delivered again when the event loop does not run, and an
-    extraction worker is killed instead of waited for.
-
-    Promptness is measured in what the run controls, CPU time, which a busy machine does not
-    stretch: after the signal, the process rendering the page and the run itself use a fraction of
-    a second of it (one wall second of re-delivery grace at most, in this process), where waiting
-    for the render would use the rest of its 15 s bound."""
+    """A page of a million `[` keeps Python-Markdown busy for its whole bound (15 s of CPU here).
+    SIGTERM stops the run at once all the same: in this process the signal is delivered again
+    when the event loop does not run, and an extraction worker is killed, not waited for.
+    Measured in CPU time, which a busy machine does not stretch: after the signal the renderer
+    and the run use a fraction of a second of it, where waiting would use the rest of the bound."""
     from linkfix.extract.worker import MIN_FILES
 
     docs = tmp_path / "docs"
     docs.mkdir()
     (tmp_path / "mkdocs.yml").write_text("site_name: x\n", encoding="utf-8")
-    many = 0 if where == "in-process" else MIN_FILES
-    for i in range(many):
+    for i in range(0 if where == "in-process" else MIN_FILES):
         (docs / f"page-{i:03d}.md").write_text(f"# Page {i}\n\n[next](page-{i + 1:03d}.md)\n", encoding="utf-8")
     (docs / "zz-slow.md").write_text("# Slow\n\n" + "[" * 1_000_000 + "\n", encoding="utf-8")
-    # Few files are parsed in-process; many, in a worker (a run that checks the network too)
-    # or in workers (offline).
+    # Few files are parsed in-process; many, in a worker (online) or in workers (offline).
     argv = ["check", "mkdocs.yml", "--no-cache"] if where == "in-process" else ["check", "mkdocs.yml", "--cache-dir", "cache"]
     process = await _linkfix(*argv, "--timeout=5" if where == "worker" else "--offline", cwd=tmp_path)
 
@@ -389,15 +382,14 @@ async def test_sigterm_stops_a_run_promptly_while_a_hostile_page_renders(tmp_pat
 
     try:
         await _wait_for(renderers, limit=120)
-        watched = sorted({process.pid, *renderers()})
-        before = {pid: _cpu_seconds(pid) for pid in watched}
+        before = {pid: _cpu_seconds(pid) for pid in sorted({process.pid, *renderers()})}
         process.send_signal(signal.SIGTERM)
         running = asyncio.ensure_future(process.communicate())
-        after = await asyncio.wait_for(_cpu_after(watched, running), 120)  # a bound for a hang, not for promptness
+        after = await asyncio.wait_for(_cpu_after(list(before), running), 120)  # a bound for a hang, not for promptness
         _, err = running.result()
     finally:
         await _end_left_behind(process)
-    spent = {pid: round(after[pid] - before[pid], 2) for pid in watched}
+    spent = {pid: round(after[pid] - before[pid], 2) for pid in before}
     assert all(seconds < 4.0 for seconds in spent.values()), f"CPU seconds after SIGTERM: {spent}"
     assert process.returncode == 143, err.decode()
     assert "linkfix: terminated" in err.decode() and "Traceback" not in err.decode()
@@ -408,8 +400,8 @@ async def test_sigterm_stops_a_run_promptly_while_a_hostile_page_renders(tmp_pat
 async def test_sigterm_stops_an_offline_run_while_its_workers_send_large_pages(tmp_path):
     """An offline check of many large pages reads them in worker processes, whose answers are
     larger than a pipe holds. A worker ended while it sent one left half a message in the pipe,
-    and the run then waited for the rest for ever (python3.11-doc, SIGTERM): the workers are
-    given time to finish the pages they are on before they are ended."""
+    and the run then waited for the rest for ever (python3.11-doc, SIGTERM): the run closes its
+    own end of that pipe, so that its reader sees the end once the killed workers' ends are gone."""
     from linkfix.extract.worker import MIN_FILES
 
     site = tmp_path / "site"
