@@ -60,7 +60,6 @@ MIN_MISSES = 8  # files to parse (not in the extraction cache) before a worker i
 MAX_WORKERS = 4  # an offline check's: past this, building and checking the Documents here is what waits
 AHEAD = 64  # files an offline check's workers may be ahead of it: what waits for it is held in memory
 BATCH = 8  # files an offline check hands a worker at once
-STOP_GRACE = 2.0  # seconds a stopped check waits for the pages its workers are parsing
 # fork on Linux: the worker is ready in milliseconds with the parsers already imported (spawn
 # needs ~0.4 s, during which this process parses anyway). The pool starts before the first
 # request, so there are no threads yet to copy in a broken state. Elsewhere, spawn.
@@ -198,7 +197,7 @@ def extract_in_workers(project: Project, *, want_text: bool, cache: Cache | None
 
     def take() -> tuple[str, Document] | None:
         nonlocal broken
-        path, outcome, key = queue.popleft()
+        path, outcome, key = queue[0]  # taken off once its outcome is there: the batch awaited is one the stop ends
         if isinstance(outcome, _Part):
             try:
                 outcome = received(path, outcome.batch.result()[outcome.place])
@@ -207,6 +206,7 @@ def extract_in_workers(project: Project, *, want_text: bool, cache: Cache | None
                     log.warning("extraction worker stopped; parsing the remaining files in this process")
                     broken = True
                 outcome = extract_file(path, want_text, markdown)
+        queue.popleft()
         remember_outcome(cache, key, outcome)
         return accept_outcome(project, path, outcome, errors)
 
@@ -278,20 +278,31 @@ def _take(queue: _Queue, cache: Cache | None, errors: list[str], project: Projec
 
 def _stop_pool(pool: ProcessPoolExecutor, waiting: list[Future[Any]]) -> None:
     """Stop `pool`, whose `waiting` files were not taken, and wait for it to end. Files not
-    started are dropped; the ones being parsed get STOP_GRACE seconds, then their workers are
-    ended (a page can take a parser hours). Not at once: a worker ended while it sends a page
-    back leaves half a message in the pipe, and the pool's own thread then waits for the rest
-    for ever (SIGTERM on an offline check of python3.11-doc hung so). Waited for: a pool left to
-    wind down on its own races the interpreter's exit hook, which then writes to the pool's
-    closed wake-up pipe and prints a traceback (CPython 3.11, seen on SIGTERM)."""
-    from concurrent.futures import wait
-
-    running = [future for future in waiting if not future.cancel() and not future.done()]
-    if running and wait(running, timeout=STOP_GRACE).not_done:
-        # The executor has no public way to stop a task.
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
-            process.terminate()
+    started are dropped; while any is being parsed, the workers are killed at once: its outcome
+    is not wanted any more, and a page can take a parser hours (SIGTERM while a worker rendered
+    a hostile page waited for its 15 s bound). The pool's own thread cancels the files not
+    started (`cancel_futures`): one cancelled here, in the moment the pool's thread sees a
+    killed worker, made that thread fail with InvalidStateError and print its traceback
+    (CPython 3.11). Waited for: a pool left to wind down on its own races the interpreter's exit
+    hook, which then writes to the pool's closed wake-up pipe and prints a traceback (CPython
+    3.11, seen on SIGTERM)."""
+    if any(future.running() for future in waiting):
+        _end_workers(pool)
     pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """Kill `pool`'s workers. One killed while it sends a page back leaves half a message in the
+    answers' pipe, and the pool's own thread, reading it, would wait for the rest for ever
+    (SIGTERM on an offline check of python3.11-doc hung so): this process's end for writing to
+    that pipe is closed too, so that once the workers' ends are gone with them the reader sees
+    the pipe's end. The executor has no public way to do either."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.kill()
+    answers = getattr(pool, "_result_queue", None)
+    writer = getattr(answers, "_writer", None)
+    if writer is not None:
+        writer.close()
 
 
 def _ready() -> None:

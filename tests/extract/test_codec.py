@@ -45,7 +45,7 @@ def _through_disk(document: Document) -> Document | None:
 
 
 @given(documents())
-@settings(max_examples=300, deadline=None)  # no timing in unit tests (a loaded machine misses 200 ms)
+@settings(deadline=None)  # no timing in unit tests (a loaded machine misses 200 ms)
 def test_any_document_round_trips_exactly_through_json_text(document):
     again = _through_disk(document)
     assert again == document
@@ -82,13 +82,13 @@ json_values = st.recursive(
 
 
 @given(json_values)
-@settings(max_examples=300, deadline=None)  # no timing in unit tests (a loaded machine misses 200 ms)
+@settings(deadline=None)  # no timing in unit tests (a loaded machine misses 200 ms)
 def test_any_other_data_is_refused_without_raising(data):
     assert codec.decode(data) is None or isinstance(codec.decode(data), Document)
 
 
 @given(documents(), st.data())
-@settings(max_examples=200, deadline=None)  # no timing in unit tests (a loaded machine misses 200 ms)
+@settings(deadline=None)  # no timing in unit tests (a loaded machine misses 200 ms)
 def test_a_document_with_one_value_changed_in_type_is_refused(document, data):
     encoded = codec.encode(document)
     rows = [("pages", i) for i in range(len(encoded["pages"]))] + [("links", i) for i in range(len(encoded["links"]))]

@@ -34,7 +34,7 @@ def split_everything(text: str, start: int, end: int, words: int = 12) -> str:
 PIECES = ["a", "bb", "ccc ", " ", "  ", "\n", "\t", "x" * 40, "é", "\u2028", "\xa0"]
 
 
-@settings(max_examples=500, deadline=None)
+@settings(deadline=None)
 @given(
     text=st.lists(st.sampled_from(PIECES), max_size=120).map("".join),
     start=st.integers(-5, 2000),

@@ -200,7 +200,7 @@ def test_unescape_attribute(raw: str, decoded: str) -> None:
     assert unescape_attribute(raw) == decoded
 
 
-@settings(max_examples=300, deadline=None)
+@settings(deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("&#;xX0123456789abcdeflmnopt=<> \n")) | st.characters(), max_size=60))
 def test_text_references_decode_like_html_unescape(text: str) -> None:
     assert _unescape_text(text) == html.unescape(text)
@@ -322,7 +322,7 @@ noise = st.one_of(
 documents = st.lists(st.one_of(link_tag(), noise), max_size=25).map("".join)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents, st.booleans())
 def test_links_agree_with_html_parser(text: str, want_text: bool) -> None:
     document = extract_html(text, "random.html", want_text=want_text)
@@ -335,7 +335,7 @@ def test_links_agree_with_html_parser(text: str, want_text: bool) -> None:
 # --- robustness ---------------------------------------------------------------------------
 
 
-@settings(max_examples=200, deadline=None)
+@settings(deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from(list("<>\"'=/!-&;# \n")), max_size=300))
 def test_never_raises_and_spans_stay_exact(text: str) -> None:
     for want_text in (True, False):

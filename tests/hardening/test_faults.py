@@ -238,6 +238,7 @@ def _methods(report) -> list[str]:
     return [s.method for r in report.results for s in r.suggestions]
 
 
+@pytest.mark.slow  # the 429 mode waits out the archive's Retry-After, as asked
 async def test_recovery_degrades_when_archive_and_search_fail(recovery_web):
     web, project, cfg = recovery_web
     healthy = await run_check([str(project)], cfg, resolver=web.resolver)

@@ -18,7 +18,7 @@ from linkfix.formats.html import extract_html
 from linkfix.formats.markdown import extract_markdown
 from linkfix.model import LinkKind, Span
 
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def span(start: int, end: int) -> Span:

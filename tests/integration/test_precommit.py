@@ -1,8 +1,11 @@
-"""The hooks of .pre-commit-hooks.yaml, run by the real `pre-commit try-repo`.
+"""The hooks of .pre-commit-hooks.yaml, run by the real `pre-commit run` on a config naming the
+repository and its revision, as a project's .pre-commit-config.yaml does.
 
-try-repo needs a committed repository, so the package is copied into a temporary git repo and
+pre-commit clones a committed repository, so the package is copied into a temporary git repo and
 committed there; pre-commit then builds its own virtualenv and pip-installs linkfix from it (that
-step downloads the dependencies from PyPI once per test session: marked slow).
+step downloads the dependencies from PyPI once per module, in the module's pre-commit home:
+marked slow). Not `pre-commit try-repo`: it builds that virtualenv again on each call, in a store
+of its own.
 """
 
 from __future__ import annotations
@@ -56,8 +59,12 @@ def precommit_env(tmp_path_factory) -> dict[str, str]:
     return env
 
 
-def try_repo(hook_repo: Path, hook: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), hook, "--verbose"],
+def run_hook(hook_repo: Path, hook: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """`hook` of `hook_repo` run on the staged files of the repository at `cwd`."""
+    config = Path(env["PRE_COMMIT_HOME"]).parent / f"config-{hook}.yaml"
+    config.write_text(f"repos:\n  - repo: {hook_repo}\n    rev: {git(hook_repo, 'rev-parse', 'HEAD').strip()}\n"
+                      f"    hooks:\n      - id: {hook}\n", encoding="utf-8")
+    return subprocess.run([sys.executable, "-m", "pre_commit", "run", "--config", str(config), "--verbose"],
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
 
 
@@ -82,7 +89,7 @@ def test_linkfix_hook_checks_staged_files_offline(hook_repo, docs_repo, precommi
     )
     (docs / "guide" / "b.md").write_text("# B\n\n[up two](../../README.md) [sibling](a.md#setup)\n")
     git(docs_repo, "add", "docs/index.md", "docs/guide/b.md")
-    failed = try_repo(hook_repo, "linkfix", docs_repo, precommit_env)
+    failed = run_hook(hook_repo, "linkfix", docs_repo, precommit_env)
     assert failed.returncode == 1, failed.stdout + failed.stderr
     out = failed.stdout
     assert "guide/nope.md" in out and "guide/a.md#nope" in out
@@ -91,7 +98,7 @@ def test_linkfix_hook_checks_staged_files_offline(hook_repo, docs_repo, precommi
 
     (docs / "index.md").write_text("# Docs\n\n[a](guide/a.md) [setup](guide/a.md#setup) [web](https://example.com/x)\n")
     git(docs_repo, "add", "docs/index.md")
-    passed = try_repo(hook_repo, "linkfix", docs_repo, precommit_env)
+    passed = run_hook(hook_repo, "linkfix", docs_repo, precommit_env)
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "Passed" in passed.stdout
 
@@ -103,7 +110,7 @@ def test_linkfix_hook_fails_a_commit_that_deletes_a_linked_page(hook_repo, docs_
     git(docs_repo, "add", "docs/index.md")
     git(docs_repo, "commit", "-q", "-m", "index")
     git(docs_repo, "rm", "-q", "docs/guide/a.md")
-    failed = try_repo(hook_repo, "linkfix", docs_repo, precommit_env)
+    failed = run_hook(hook_repo, "linkfix", docs_repo, precommit_env)
     assert failed.returncode == 1, failed.stdout + failed.stderr
     assert "guide/a.md" in failed.stdout and "Skipped" not in failed.stdout
     assert "nowhere.md" not in failed.stdout  # the inherited rot is not the commit's
@@ -122,7 +129,7 @@ async def test_linkfix_fix_hook_rewrites_and_fails_the_commit(hook_repo, docs_re
         page = docs_repo / "docs" / "index.md"
         page.write_text(f"# Docs\n\nRead the [install guide]({base}/guide/install.html).\n")
         git(docs_repo, "add", "-A")
-        done = await asyncio.to_thread(try_repo, hook_repo, "linkfix-fix", docs_repo, precommit_env)
+        done = await asyncio.to_thread(run_hook, hook_repo, "linkfix-fix", docs_repo, precommit_env)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "files were modified by this hook" in done.stdout
     assert f"[install guide]({base}/guide/install/)" in page.read_text()

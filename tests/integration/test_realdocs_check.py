@@ -56,11 +56,12 @@ def cases():
             yield pytest.param(project, env, marks=marks, id=f"{project.name}-{env}")
 
 
-@pytest.mark.parametrize(("project", "env"), cases())
+@pytest.mark.slow  # a real project's check each: minutes for the corpus
+@pytest.mark.parametrize(("project", "env"), list(cases()))
 def test_linkfix_source_check_matches_the_judged_truth(project, env, capsys):
     directory = realdocs.project_dir_of(project, CORPUS, MORE)
     if not directory.is_dir():
-        pytest.skip(f"{directory} is absent")
+        pytest.skip(f"corpus absent: {directory.parent} ({project.name})")  # tests/conftest.py counts these
     if (realdocs.load_judgements()["projects"].get(project.name) or {}).get("expected") is None:
         pytest.skip(f"no judged truth stored for {project.name} (its oracle build has not been judged)")
     if env == "beside" and os.environ.get("LINKFIX_REALDOCS_BESIDE") != "1":

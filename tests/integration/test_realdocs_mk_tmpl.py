@@ -174,7 +174,12 @@ def test_fix_never_edits_a_template_target(tmp_path):
     assert "a template renders this target" in done.stdout + done.stderr
 
 
-def test_a_template_that_would_take_the_machines_memory_is_refused(tmp_path):
+def test_a_template_that_would_take_the_machines_memory_is_refused(tmp_path, monkeypatch):
+    from linkfix.check import templates
+
+    # The CPU bound made small, as the output bound is what the loops meet on a quiet machine:
+    # in a full suite's large heap they spent all 5 s of it (38 s of a loaded machine's wall).
+    monkeypatch.setattr(templates, "RENDER_SECONDS", 0.5)
     loops = "{%for i in range(99999)%}{%for j in range(99999)%}a{%endfor%}{%endfor%}"
     results = check(tmp_path, PLUGIN, {"index.md": "[x]({{'x'*10**10}})\n", "loops.md": f"[y]({loops})\n"},
                     {"data/links.yml": "links: []\n"})

@@ -22,7 +22,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(deadline=None)
 @given(st.one_of(st.text(max_size=300), json_values.map(json.dumps)))
 def test_parsers_never_raise(text):
     parse_cdx_json(text)
@@ -39,7 +39,7 @@ def test_parsers_never_raise(text):
     analyse_anchor(text)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(deadline=None)
 @given(st.text(max_size=80), st.text(max_size=80))
 def test_url_rules_never_raise(a, b):
     cheap_rewrites(a)

@@ -4,6 +4,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "recovery_eval.py"
 
 
@@ -15,6 +17,7 @@ def load_script():
     return module
 
 
+@pytest.mark.slow
 def test_eval_script_prints_metrics_and_papers(capsys, tmp_path):
     script = load_script()
     out_file = tmp_path / "outcomes.json"

@@ -60,7 +60,7 @@ SMALL = ArchiveLimits(search_limit=1000, search_window=1.0, playback_limit=1000,
 
 
 @pytest.mark.skipif(not {*SUBSET_SITES} <= {c.site for c in load_dataset(*dataset_dirs()).cases} if dataset_dirs() else True,
-                    reason="the real-moves development set (../shared/recovery-dev, ../shared/recovery-dev-grown) is not here")
+                    reason="corpus absent: ../shared/recovery-dev-grown (the real-moves sets with tljh, oauthenticator and zarr)")
 async def test_a_fixed_subset_of_real_moves_through_the_real_ranking(simweb, tmp_path):
     dataset = load_dataset(*dataset_dirs())
     cases = [c for c in dataset.cases if c.site in SUBSET_SITES and c.parents]

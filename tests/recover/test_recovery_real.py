@@ -58,7 +58,8 @@ def test_a_held_best_guess_is_not_counted_as_an_automatic_fix():
     assert not SCRIPT_MODULE._top_held([])
 
 
-@pytest.mark.skipif(SCRIPT_MODULE.dataset_dir() is None, reason="../shared/recovery-dev is not here")
+@pytest.mark.slow
+@pytest.mark.skipif(SCRIPT_MODULE.dataset_dir() is None, reason="corpus absent: ../shared/recovery-dev (the real-moves set)")
 def test_every_mode_runs_end_to_end_on_one_site(capsys, tmp_path):
     dump, saved = tmp_path / "cands.jsonl", tmp_path / "saved.json"
     assert SCRIPT_MODULE.main(["--sites", "tljh.jupyter.org/en/latest", "--dump", str(dump), "--save", str(saved),

@@ -297,7 +297,7 @@ def _large_report(folder: Path) -> tuple[Path, str]:
     return path, name
 
 
-@pytest.mark.parametrize("size", ["demo", "large"])
+@pytest.mark.parametrize("size", ["demo", pytest.param("large", marks=pytest.mark.slow)])
 def test_what_a_reviewer_sees_first(browser, artifacts, size, capsys):
     """The report opened at 1280x900: screenshots of the first screen and of the page (to 6,000
     px), the page's height and load time printed and written to figures.txt (no timing is asserted)."""

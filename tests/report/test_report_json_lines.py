@@ -79,7 +79,7 @@ def link_results(draw) -> LinkResult:
     return LinkResult(link=link, resolved=draw(TEXT), scope=scope, result=result, suggestions=tuple(suggestions), archived=archived)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(deadline=None)
 @given(st.lists(link_results(), min_size=1, max_size=3))
 def test_link_lines_are_jsons_own_encoding(items):
     report = Report(results=tuple(items))

@@ -95,7 +95,7 @@ async def test_remap_rules_and_canonical_urls_round_trip(real):
     assert real.canonical("http://docs.example.test/latest/") == "http://docs.example.test/latest/"  # not ours: unchanged
 
 
-@pytest.mark.skipif(dataset_dir() is None, reason="../shared/recovery-dev is not here")
+@pytest.mark.skipif(dataset_dir() is None, reason="corpus absent: ../shared/recovery-dev (the real-moves set)")
 async def test_on_the_real_set_every_new_url_is_live_and_every_old_url_is_404(simweb):
     dataset = load_dataset(dataset_dir())
     chosen = ["tljh.jupyter.org/en/latest", "docs.pola.rs"]

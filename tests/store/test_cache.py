@@ -15,6 +15,20 @@ from linkfix.store.cache import BROKEN_TTL, Cache, History, result_ttl
 from linkfix.urls import normalise_url
 
 
+@pytest.fixture
+def clock(monkeypatch):
+    """Wall-clock time as the cache and diskcache read it (time.time), moved on by the test:
+    an expiry is tested in what the code compares, not in a sleep a busy machine stretches
+    past a short TTL before the first read."""
+    now = [time.time()]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+
+    def advance(seconds: float) -> None:
+        now[0] += seconds
+
+    return advance
+
+
 def _result(url: str, status: Status, **kw) -> CheckResult:
     return CheckResult(url=url, status=status, checked_at=time.time(), **kw)
 
@@ -91,22 +105,22 @@ def test_transient_results_are_not_reused_but_remembered(tmp_path):
         assert cache.last_result("https://x.org/never-seen") is None
 
 
-def test_a_stale_result_is_still_the_last_result(tmp_path):
-    cache = Cache(tmp_path / "c", max_age=0.05)
+def test_a_stale_result_is_still_the_last_result(tmp_path, clock):
+    cache = Cache(tmp_path / "c", max_age=60)
     cache.put_result("https://x.org/a", _result("https://x.org/a", Status.OK))
     cache.close()
-    time.sleep(0.1)
-    with Cache(tmp_path / "c", max_age=0.05) as cache:
+    clock(120)
+    with Cache(tmp_path / "c", max_age=60) as cache:
         assert cache.get_result("https://x.org/a") is None
         assert cache.last_result("https://x.org/a").status is Status.OK
 
 
-def test_expired_results_are_misses(tmp_path):
-    cache = Cache(tmp_path / "c", max_age=0.05)
+def test_expired_results_are_misses(tmp_path, clock):
+    cache = Cache(tmp_path / "c", max_age=60)
     cache.put_result("https://x.org/a", _result("https://x.org/a", Status.OK))
     cache.flush()
     assert cache.get_result("https://x.org/a") is not None
-    time.sleep(0.1)
+    clock(120)
     assert cache.get_result("https://x.org/a") is None
     cache.close()
 
@@ -344,19 +358,19 @@ def test_records_in_the_older_full_layout_still_read(tmp_path):
         assert cache.history(url).broken_runs == 1
 
 
-def test_expired_entries_are_dropped_on_close(tmp_path):
+def test_expired_entries_are_dropped_on_close(tmp_path, clock):
     import diskcache
 
-    cache = Cache(tmp_path / "c", max_age=0.05)
+    cache = Cache(tmp_path / "c", max_age=60)
     cache.put_result("https://x.org/a", _result("https://x.org/a", Status.OK))
-    cache.set("probe", "k", 1, ttl=0.05)
+    cache.set("probe", "k", 1, ttl=60)
     cache.set("keep", "k", 1, ttl=3600)
     cache.flush()
-    time.sleep(0.1)
+    clock(120)
     cache.close()
     with diskcache.Cache(str(tmp_path / "c")) as store:
         assert sorted(store.iterkeys()) == ["keep:k", "url:https://x.org/a"]  # the expired fact is gone
-    with Cache(tmp_path / "c", max_age=0.05) as cache:  # the URL's record outlives its freshness
+    with Cache(tmp_path / "c", max_age=60) as cache:  # the URL's record outlives its freshness
         assert cache.get_result("https://x.org/a") is None and cache.last_result("https://x.org/a") is not None
 
 

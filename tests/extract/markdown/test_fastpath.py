@@ -69,7 +69,7 @@ ATOMS = [
 DEFINITIONS = ["", "[r]: /ref\n\n", "[r]: /ref \"title\"\n\n", "[t]: /t\n[r]: <x y>\n\n[`r`]: /code\n\n"]
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     definitions=st.sampled_from(DEFINITIONS),
     body=st.lists(st.sampled_from(ATOMS), max_size=25).map("".join),
@@ -91,7 +91,7 @@ LINES = [
 ]  # fmt: skip
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     lines=st.lists(st.sampled_from(LINES), max_size=12),
     prefix=st.sampled_from(["", "> ", "- ", "  ", "1. ", ">\t"]),
@@ -150,7 +150,7 @@ def test_links_found_through_the_fast_path_are_exact() -> None:
         assert text[link.span.start : link.span.end] == link.url
 
 
-@settings(max_examples=500, deadline=None)
+@settings(deadline=None)
 @given(
     text=st.lists(st.sampled_from(["a", "/", "(", ")", "<", ">", "\\", " ", "\n", "\x7f", "\x01", "&amp;", "é", ")x"]), max_size=12).map("".join),
     pos=st.integers(0, 14),

@@ -208,7 +208,7 @@ SNIPPETS = st.sampled_from(
 )
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.one_of(st.text(alphabet=MARKUP, max_size=8), SNIPPETS), max_size=30).map("".join))
 def test_markup_soup_never_raises_and_spans_stay_exact(text: str) -> None:
     assert_exact_spans(text, extract_markdown(text, "soup.md"))
@@ -301,7 +301,7 @@ def document(draw: st.DrawFn) -> tuple[str, list]:
     return bom + text.replace("\n", newline) + newline, expected
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(document())
 def test_generated_documents_have_exact_spans(case: tuple[str, list]) -> None:
     text, expected = case
@@ -330,7 +330,7 @@ def test_without_text_links_are_the_same_and_page_text_is_left_out() -> None:
 
 # markdown-it-py 3.x's inline linkify rule alone finds no URL (its `text` rule runs past the `:`).
 @pytest.mark.skipif(int(markdown_it.__version__.split(".")[0]) < 4, reason="markdown-it-py 3.x's inline linkify rule needs its core rule")
-@settings(max_examples=500, deadline=None)
+@settings(deadline=None)
 @given(st.lists(st.sampled_from(["https://a.org/x", "ftp://b.org", "://", "x", "+", ".", "-", "9", " ", "\u017f", "[", "]", "(", ")", "*"]),
                 max_size=12))
 def test_bare_urls_are_the_ones_markdown_its_linkify_rule_finds(pieces):
