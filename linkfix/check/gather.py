@@ -59,6 +59,7 @@ class Gathered:
         where each points. A link is asked of `links` only when its result is kept or waits
         (a scanned page's Links are made on demand: formats.scanned)."""
         local, counted, items, keep_all = self._local, self.counted, self._items, self._keep_all
+        excluded = self.excluded_reasons
         fragments = local.config.include_fragments
         for index, target in enumerate(targets):
             result = target.result
@@ -72,7 +73,7 @@ class Gathered:
                     if result is None:
                         if not keep_all:  # not checked (offline): only counted
                             counted[Status.EXCLUDED] += 1
-                            self.excluded_reasons[Reason.OFFLINE] += 1
+                            excluded[Reason.OFFLINE] += 1
                             continue
                         result = replace(_OFFLINE, url=target.resolved)
                 else:
@@ -85,8 +86,10 @@ class Gathered:
             # Asked before the link is made, or a LinkResult: most links of a site end here.
             if keep_all or (result.status, target.scope) not in ONLY_COUNTED:
                 items.append(self._item(links[index], target, result))
-            else:
-                self._count(result)
+            else:  # (inline: most links of a site are only counted, and a call per link shows)
+                counted[result.status] += 1
+                if result.status is Status.EXCLUDED:
+                    excluded[result.reason] += 1
 
     def page_read(self, rel: str) -> None:
         """The page at `rel` is read: the links waiting for its ids are checked."""
