@@ -296,7 +296,9 @@ class Site(SearchProvider):
             self._hosts_done[root] = asyncio.ensure_future(self._gather(
                 self._robots(root, budget), *(self._archived_urls(a, near, budget) for a in self.archives)
             ))
-        return await self._hosts_done[root]
+        # Shared by every link of the host: one link's recovery running out of time must not
+        # cancel the fetch the others wait on (awaiting a future cancels it with the waiter).
+        return await asyncio.shield(self._hosts_done[root])
 
     async def _mkdocs(self, directory: str, budget: Budget) -> list[Hit]:
         status, _, text = await self._text(directory + "search/search_index.json", budget)
@@ -323,7 +325,7 @@ class Site(SearchProvider):
             if urldefrag(near)[0] != directory:
                 sources.append(self._listing(directory, budget))
             self._dirs_done[directory] = asyncio.ensure_future(self._gather(*sources))
-        return await self._dirs_done[directory]
+        return await asyncio.shield(self._dirs_done[directory])
 
     @staticmethod
     async def _gather(*sources: Awaitable[list[Hit]]) -> list[Hit]:
