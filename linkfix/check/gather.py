@@ -16,14 +16,16 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from ..model import CheckResult, Link, LinkResult, Reason, Scope, Status
+from ..model import CheckResult, Link, LinkResult, Scope, Status
+from .filter import OFFLINE
 from .local import LocalChecker
 from .targets import Target
 
 # A link waiting for this "page" waits for the end of the reading: no page read has this name.
 _THE_END = ""
 
-_OFFLINE = CheckResult(url="", status=Status.EXCLUDED, reason=Reason.OFFLINE, detail="external link not checked (--offline)")
+# An external link's result offline (the filter's verdict), copied for each URL.
+_OFFLINE = OFFLINE.result("")
 
 # (its place in the results, the link, where it points)
 _Waiting = tuple[int, Link, Target]
