@@ -105,7 +105,7 @@ class Reason(StrEnum):
     OFFLINE = "offline"
     OUTSIDE_BUILD = "outside-build"  # under the site's URL, not in this build, not checked (offline)
     EXCLUDED = "excluded"  # matches an exclude pattern
-    IGNORED = "ignored"  # an ignore comment in its source, or a pattern of an ignore file (.linkfixignore, .lycheeignore)
+    IGNORED = "ignored"  # an ignore comment or attribute in its source, or a pattern of an ignore file (.linkfixignore, .lycheeignore)
     REQUEST_BUDGET = "request-budget"  # not sent: the run's request budget was spent (--crawl-requests)
     PRIVATE_ADDRESS = "private-address"
     METADATA_ADDRESS = "metadata-address"

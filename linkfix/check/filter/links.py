@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
 from ...config import Config
 from ...config.patterns import RepositoryPattern, repository_pattern
-from ...model import Link, Reason, Silenced
+from ...model import Link, Reason, Scope, Silenced
 from ...urls import origin, request_host, split
 from ..remap import Remap
 from ..targets import Target
@@ -18,6 +19,7 @@ from .verdict import CHECKED, OFFLINE, OUTSIDE_BUILD_OFFLINE, Decision, Verdict
 LinkRules = Callable[[str, str, Target, bool], Target]
 Resolve = Callable[[str, bool], Target]
 
+_SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 _MEMO_SIZE = 50_000  # strings whose exclude match is remembered (a site repeats its links on every page)
 
 
@@ -51,15 +53,29 @@ class LinkFilter:
         `site_target`: the target of a path from the site root), or None when there are none
         (no ignore file, exclude pattern or remap rule: a page's links are then what they resolve to).
 
-        An ignore file's pattern, searched for in the link as written and in its target, makes
-        it ignored."""
-        if not self.ignores:
+        In turn: an ignore file's pattern, searched for in the link as written and in its target,
+        makes it ignored. An internal link (a file of the site) is then excluded as an external
+        URL is, by an `exclude` pattern (and no `include` one) searched for in the link as written
+        or in its target (the path from the site root `--dump` prints), then remapped: the
+        `remap` rules rewrite the link as written when it is written as a path (relative or
+        root-relative; a full URL's rules are its requests'), which is then resolved as if
+        written so, else its target, which stays a path from the site root unless the rules
+        make a full URL of it."""
+        if not (self.ignores or self._exclude or self._remap):
             return None
 
         def rules(written: str, url: str, target: Target, as_written: bool) -> Target:
             for rule in self.ignores:
                 if rule.pattern.matches(written, otherwise=False) or rule.pattern.matches(target.resolved, otherwise=False):
                     return _with(target, Verdict(Decision.IGNORED, Reason.IGNORED, f"ignored by {rule.source} ({rule.pattern.pattern})"))
+            if target.scope is not Scope.INTERNAL:
+                return target
+            if self._exclude:
+                pattern = self._excluded(written) or self._excluded(target.resolved)
+                if pattern is not None and not (self._included(written) or self._included(target.resolved)):
+                    return _with(target, _excluded_by(pattern))
+            if self._remap:
+                return self._remapped(url, target, as_written, resolve, site_target)
             return target
 
         return rules
@@ -169,6 +185,22 @@ class LinkFilter:
                 memo.clear()
             memo[text] = found
         return found
+
+    def _remapped(self, url: str, target: Target, as_written: bool, resolve: Resolve, site_target: Callable[[str], Target]) -> Target:
+        """An internal link's target after the remap rules (see rules_for)."""
+        if not _is_full_url(url):
+            rewritten = self._remap.request(url)
+            if rewritten != url:
+                return resolve(rewritten, as_written)
+        rewritten = self._remap.request(target.resolved)
+        if rewritten == target.resolved:
+            return target
+        return resolve(rewritten, False) if _is_full_url(rewritten) else site_target(rewritten)
+
+
+def _is_full_url(url: str) -> bool:
+    """A URL with a scheme (or `//host`), not a path."""
+    return url.startswith("//") or _SCHEME.match(url) is not None
 
 
 def _excluded_by(pattern: RepositoryPattern) -> Verdict:
