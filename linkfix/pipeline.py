@@ -280,7 +280,7 @@ def resolve_links(rel: str, doc: Document, local: LocalChecker) -> tuple[Sequenc
     for link in links:
         as_written = raw_as_written and link.kind is LinkKind.HTML and link.span.start != link.span.end
         if link.unverified:
-            url, target = link.url, _not_checked(link, local.filter)
+            url, target = link.url, local.filter.included_text(link)
         else:
             url = f"http://{link.url}" if link.kind is LinkKind.BARE and is_gfm_www(link.url) else decode(link)
             target = resolve(url, as_written)
@@ -382,11 +382,6 @@ async def _each(documents: Documents) -> AsyncGenerator[tuple[str, Document], No
     else:
         for item in documents:
             yield item
-
-
-def _not_checked(link: Link, link_filter: LinkFilter) -> Target:
-    """A link extraction found must not be checked (`Link.unverified` says why): unverified."""
-    return Target(scope=Scope.EXTERNAL, resolved=link.url, result=link_filter.included_text(link).result(link.url))
 
 
 def _split_fragment(url: str, config: Config) -> tuple[str, str]:

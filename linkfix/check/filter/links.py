@@ -107,9 +107,11 @@ class LinkFilter:
         return OUTSIDE_BUILD_OFFLINE if self.offline else CHECKED
 
     @staticmethod
-    def included_text(link: Link) -> Verdict:
-        """A link extraction found must not be checked (`Link.unverified` says why)."""
-        return Verdict(Decision.UNVERIFIED, Reason.INCLUDED_TEXT, link.unverified)
+    def included_text(link: Link) -> Target:
+        """A link extraction found must not be checked (`Link.unverified` says why): unverified,
+        not even resolved."""
+        verdict = Verdict(Decision.UNVERIFIED, Reason.INCLUDED_TEXT, link.unverified)
+        return Target(scope=Scope.EXTERNAL, resolved=link.url, result=verdict.result(link.url))
 
     # -- an external URL, before it is requested ---------------------------------------------------------
     def request(self, url: str) -> Verdict:
