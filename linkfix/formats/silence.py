@@ -63,6 +63,6 @@ def silenced_in(text: str) -> tuple[Silenced, ...]:
     return silenced_lines(text) + ignored_elements(text)
 
 
-def silencing(silenced: tuple[Silenced, ...], line: int, offset: int = -1) -> Silenced | None:
-    """The ignore comment covering `line` (or the element covering character `offset`), if any."""
+def silencing(silenced: tuple[Silenced, ...], line: int, offset: int) -> Silenced | None:
+    """The ignore comment covering `line`, or the element covering character `offset`, if any."""
     return next((s for s in silenced if s.covers(line, offset)), None)

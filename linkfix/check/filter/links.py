@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from ...config import Config
 from ...config.patterns import RepositoryPattern, repository_pattern
+from ...formats.silence import silencing
 from ...model import Link, Reason, Scope, Silenced
 from ...urls import origin, request_host, split
 from ..remap import Remap
@@ -85,7 +86,7 @@ class LinkFilter:
         element carrying an ignore attribute holds it, in its page's own source."""
         if link.span.path != link.page.path:  # written in an included file: the page's comments do not reach it
             return target
-        covering = next((s for s in silenced if s.covers(link.span.line, link.span.start)), None)
+        covering = silencing(silenced, link.span.line, link.span.start)
         if covering is None:
             return target
         if covering.start >= 0:
