@@ -80,7 +80,7 @@ class SiteBuild:
         """Take one rendered page; returns why it is left out (its source is outside the
         project: not read, not reported), else None."""
         from .formats.html import extract_html
-        from .formats.silence import silenced_lines
+        from .formats.silence import silenced_in
         from .mkdocs.pages.extract import made_link_classes, place_links, without_made_links
 
         text, path = page.markdown, page.source_uri
@@ -111,7 +111,7 @@ class SiteBuild:
             self._as_written[id(checked)] = replace(checked, url=source.url)
             links.append(checked)
         self.documents[page.output_uri] = Document(page=page_data, links=tuple(links), warnings=content.warnings,
-                                                   silenced=silenced_lines(text))  # the source's ignore comments
+                                                   silenced=silenced_in(text))  # the source's ignore comments and attributes
         self.sources[path] = page.source_uri
         return None
 

@@ -105,7 +105,7 @@ class Reason(StrEnum):
     OFFLINE = "offline"
     OUTSIDE_BUILD = "outside-build"  # under the site's URL, not in this build, not checked (offline)
     EXCLUDED = "excluded"  # matches an exclude pattern
-    IGNORED = "ignored"  # an ignore comment in its source, or a pattern of an ignore file (.linkfixignore, .lycheeignore)
+    IGNORED = "ignored"  # an ignore comment or attribute in its source, or a pattern of an ignore file (.linkfixignore, .lycheeignore)
     REQUEST_BUDGET = "request-budget"  # not sent: the run's request budget was spent (--crawl-requests)
     PRIVATE_ADDRESS = "private-address"
     METADATA_ADDRESS = "metadata-address"
@@ -285,13 +285,24 @@ def make_link(url: str, kind: LinkKind, span: Span, page: Page, anchor_text: str
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Silenced:
-    """Lines of a source whose links an ignore comment says not to check
-    (`<!-- linkfix-disable-next-line -->`, markdown-link-check's spellings too)."""
+    """Where a source says its links are not to be checked: the lines an ignore comment covers
+    (`<!-- linkfix-disable-next-line -->`, markdown-link-check's spellings too), or an element
+    carrying an ignore attribute (`data-proofer-ignore`, `data-linkfix-ignore`) and what is
+    inside it, which covers characters, not lines."""
 
     first: int  # 1-based, inclusive
     last: int  # inclusive
-    comment: str  # the comment's directive as written, e.g. "linkfix-disable-next-line"
-    line: int  # where the comment is
+    comment: str  # the comment's directive as written, e.g. "linkfix-disable-next-line"; for an element, its start tag's name and attribute
+    line: int  # where the comment (or the element) is
+    # An element's characters, [start, end) of the source text; -1 for a comment, which covers whole lines.
+    start: int = -1
+    end: int = -1
+
+    def covers(self, line: int, offset: int) -> bool:
+        """Whether a link at `line` and character `offset` of the source is covered."""
+        if self.start >= 0:
+            return self.start <= offset < self.end
+        return self.first <= line <= self.last
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from .check.filter import LinkFilter
 from .check.gather import Gathered
-from .check.ignore import Ignores
 from .check.local import LocalChecker
 from .check.remap import Remap
 from .check.session import RunSession
@@ -194,11 +194,10 @@ async def check_documents(
                                          known=known, link_times=link_times, on_recovery=on_recovery, nav=nav, keep_all=keep_all, keep=keep)
     started = time.time() if started is None else started
     pages: dict[str, Page] = {}
-    local = LocalChecker(project, config, pages, page_loader(project))
+    local = LocalChecker(project, config, pages, page_loader(project), LinkFilter.for_run(config))
     known = dict(known or {})
     gathered = Gathered(local, offline=config.offline, known=known, keep_all=keep_all or config.suggest)
     page_rels: dict[str, str] = {}  # a page's path as links name it -> its root-relative path
-    ignores = Ignores.load(config)
     external = _ExternalChecks(config, session, skip=known)
     handed_over = time.perf_counter()
     files_read, files_total = 0, len(project.files)
@@ -209,7 +208,7 @@ async def check_documents(
                 progress.files(files_read, files_total)
             pages[rel] = doc.page
             page_rels[doc.page.path] = rel
-            links, targets = resolve_links(rel, doc, local, ignores)
+            links, targets = resolve_links(rel, doc, local)
             if keep is not None:
                 page = Path(rel) if Path(rel).is_absolute() else project.root / rel
                 kept = [i for i, (link, target) in enumerate(zip(links, targets, strict=True)) if keep(page, link, target)]
@@ -293,16 +292,20 @@ def _pass_turn() -> Generator[None, None, None]:
     yield
 
 
-def resolve_links(rel: str, doc: Document, local: LocalChecker, ignores: Ignores) -> tuple[Sequence[Link], list[Target]]:
+def resolve_links(rel: str, doc: Document, local: LocalChecker) -> tuple[Sequence[Link], list[Target]]:
     """The links of `doc` (at root-relative `rel`) as they will be checked, and where each
     points: what renders (markdown keeps targets as written: `a\\)b`, `&amp;`), resolved from
-    its page, or the `ignored` result an ignore comment or file gives it."""
+    its page, then what the run's filter makes of it (check/filter: ignore comments,
+    attributes and files; exclude and remap rules of internal links)."""
     decode = _markdown_target if Path(rel).suffix.lower() in MARKDOWN_SUFFIXES else _link_as_is
     resolve = local.resolver_for(doc.page, rel)
+    rules = local.filter.rules_for(resolve, local.site_target)
     links = doc.links
-    if isinstance(links, ScannedLinks) and local.templates is None and not (ignores.patterns or doc.silenced):
+    if isinstance(links, ScannedLinks) and local.templates is None and not doc.silenced:
         # A scanned HTML page: resolved from its URLs, its Links made only for the results kept.
-        return links, links.resolved(resolve)
+        if rules is None:
+            return links, links.resolved(resolve)
+        return links, links.resolved(lambda url, as_written: rules(url, url, resolve(url, as_written), as_written))
     # Raw HTML in markdown is what MkDocs leaves as written whatever it names; a GitHub
     # `www.` autolink (only plain markdown has them: formats/markdown/gfm.py) goes to http://.
     # A link extraction says must not be checked (`Link.unverified`) is not even resolved. A link
@@ -318,11 +321,17 @@ def resolve_links(rel: str, doc: Document, local: LocalChecker, ignores: Ignores
 
         targets = nav_document_targets(local, doc.page, rel, links)
     else:
-        targets = [_not_checked(link) if link.unverified else
-                   resolve(f"http://{link.url}" if link.kind is LinkKind.BARE and is_gfm_www(link.url) else decode(link),
-                           raw_as_written and link.kind is LinkKind.HTML and link.span.start != link.span.end) for link in links]
-    if ignores.patterns or doc.silenced:
-        targets = [ignores.target(link, target, doc.silenced) for link, target in zip(links, targets, strict=True)]
+        targets = []
+        for link in links:
+            as_written = raw_as_written and link.kind is LinkKind.HTML and link.span.start != link.span.end
+            if link.unverified:
+                url, target = link.url, local.filter.included_text(link)
+            else:
+                url = f"http://{link.url}" if link.kind is LinkKind.BARE and is_gfm_www(link.url) else decode(link)
+                target = resolve(url, as_written)
+            targets.append(target if rules is None else rules(link.url, url, target, as_written))
+    if doc.silenced:
+        targets = [local.filter.silenced(link, target, doc.silenced) for link, target in zip(links, targets, strict=True)]
     return links, targets
 
 
@@ -418,12 +427,6 @@ async def _each(documents: Documents) -> AsyncGenerator[tuple[str, Document], No
     else:
         for item in documents:
             yield item
-
-
-def _not_checked(link: Link) -> Target:
-    """A link extraction found must not be checked (`Link.unverified` says why): unverified."""
-    return Target(scope=Scope.EXTERNAL, resolved=link.url, result=CheckResult(
-        url=link.url, status=Status.UNVERIFIED, reason=Reason.INCLUDED_TEXT, detail=link.unverified))
 
 
 def _split_fragment(url: str, config: Config) -> tuple[str, str]:

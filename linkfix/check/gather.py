@@ -17,13 +17,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from ..model import CheckResult, Link, LinkResult, Reason, Scope, Status
+from .filter import NOT_CHECKED, OFFLINE
 from .local import LocalChecker
 from .targets import Target
 
 # A link waiting for this "page" waits for the end of the reading: no page read has this name.
 _THE_END = ""
 
-_OFFLINE = CheckResult(url="", status=Status.EXCLUDED, reason=Reason.OFFLINE, detail="external link not checked (--offline)")
+# An external link's result offline (the filter's verdict), copied for each URL.
+_OFFLINE = OFFLINE.result("")
 
 # (its place in the results, the link, where it points)
 _Waiting = tuple[int, Link, Target]
@@ -33,8 +35,7 @@ _Waiting = tuple[int, Link, Target]
 # not checked (excluded, an unsupported scheme). An external link that works stays: the reports
 # say how many external results came from the cache. A set, not a function: it is asked of every
 # link of a run, and a call per link was 8% of a site's check.
-ONLY_COUNTED = frozenset({(Status.OK, Scope.INTERNAL)} | {(status, scope) for status in (Status.EXCLUDED, Status.UNSUPPORTED)
-                                                          for scope in Scope})
+ONLY_COUNTED = frozenset({(Status.OK, Scope.INTERNAL)} | {(status, scope) for status in NOT_CHECKED for scope in Scope})
 
 
 class Gathered:

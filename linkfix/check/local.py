@@ -33,6 +33,7 @@ from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..mkdocs.building import TRUST_HINT
 from ..mkdocs.structure.links import MkDocsLinks, Reached
 from ..model import CheckResult, Page, Reason, Scope, Status, id_key
+from .filter import LinkFilter
 from .redirected import Redirects
 from .site import Deployments, SitePlace
 from .targets import Target, internal_target
@@ -56,9 +57,10 @@ class LocalChecker:
     target, so a site with 170k links does the work once per distinct target."""
 
     def __init__(self, project: Project, config: Config, pages: dict[str, Page],
-                 load_page: Callable[[str], Page | None]):
+                 load_page: Callable[[str], Page | None], link_filter: LinkFilter | None = None):
         self.project = project
         self.config = config
+        self.filter = link_filter or LinkFilter(config)  # what is not checked, and why
         self.pages = pages  # root-relative path -> extracted page
         self.load_page = load_page  # extracts a target page that was not among the inputs
         site_url = project.mkdocs.site_url if project.mkdocs else project.site_url
@@ -131,12 +133,7 @@ class LocalChecker:
                     return Target(scope=Scope.EXTERNAL, resolved=url, fragment=url.partition("#")[2])
                 return self._under_site_url(local, url)
             else:
-                return Target(
-                    scope=Scope.UNSUPPORTED,
-                    resolved=url,
-                    result=CheckResult(url=url, status=Status.UNSUPPORTED, reason=Reason.scheme(name),
-                                       detail=f"{name}: links are not checked"),
-                )
+                return Target(scope=Scope.UNSUPPORTED, resolved=url, result=self.filter.scheme(name).result(url))
         path_part, _, fragment = url.partition("#")
         path_part = path_part.partition("?")[0]
         path = unquote(path_part)
@@ -181,6 +178,12 @@ class LocalChecker:
         resolved = normal + ("/" if trailing_slash and normal else "")
         return internal_target(resolved + (f"#{fragment}" if fragment else ""), fragment)
 
+    def site_target(self, path: str) -> Target:
+        """The target of a path from the site root with its #fragment, as `--dump` prints one
+        (`guide/setup.md#install`): where a remap rule sends an internal link (check/filter)."""
+        path_part, _, fragment = path.lstrip("/").partition("#")
+        return self._internal(path_part, path_part.endswith("/"), fragment, "")
+
     def _under_site_url(self, local: str, url: str) -> Target:
         """A full URL under the site's URL: a file of this build, unless it is beside it."""
         path_part, _, fragment = local.partition("#")
@@ -203,14 +206,10 @@ class LocalChecker:
 
     def _outside_build(self, absolute: str) -> Target:
         """A URL on the site's host that this build does not hold: checked as an external URL,
-        or, offline, reported as not checked."""
-        fragment = absolute.partition("#")[2]
-        if not self.config.offline:
-            return Target(scope=Scope.EXTERNAL, resolved=absolute, fragment=fragment)
-        return Target(scope=Scope.EXTERNAL, resolved=absolute, fragment=fragment, result=CheckResult(
-            url=absolute, status=Status.EXCLUDED, reason=Reason.OUTSIDE_BUILD,
-            detail="under the site's URL but not part of this build (another language, version or deployment); "
-                   "checked as an external URL when online"))
+        unless the filter says otherwise (offline)."""
+        verdict = self.filter.beside_the_build()
+        return Target(scope=Scope.EXTERNAL, resolved=absolute, fragment=absolute.partition("#")[2],
+                      result=None if verdict.checked else verdict.result(absolute))
 
     def _mkdocs(self, path: str, fragment: str, page_rel: str, as_written: bool) -> Target:
         """A link of a MkDocs page (path decoded; a root-relative one already without the

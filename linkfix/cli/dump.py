@@ -2,9 +2,10 @@
 
 One link per line, `TARGET<TAB>FILE:LINE:COL`, in reading order: the target as it would be
 checked (an absolute URL, or a path from the site root, with its #fragment), then where it is
-written (`cut -f1 | sort -u` gives lychee's list). Links that would not be checked are left out:
-unsupported schemes, `exclude` matches, ignore comments and files, external links with --offline.
-Nothing is requested; internal targets are not even looked up.
+written (`cut -f1 | sort -u` gives lychee's list). Links that would not be checked are left out, as the
+run's filter says (check/filter): unsupported schemes, `exclude` matches, ignore comments,
+attributes and files, loopback and private addresses, external links with --offline. Nothing is
+requested; internal targets are not even looked up.
 """
 
 from __future__ import annotations
@@ -12,18 +13,15 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 
-from ..check.ignore import Ignores
+from ..check.filter import NOT_CHECKED, LinkFilter
 from ..check.local import LocalChecker
 from ..check.targets import Target
 from ..config import Config
-from ..config.patterns import url_filter
 from ..extract.documents import iter_documents, page_loader, stdin_document
 from ..inputs.sources import collect, text_project
-from ..model import Document, Link, Scope, Status
+from ..model import Document, Link, Scope
 from ..pipeline import resolve_links
 from ..report.text import clean
-
-_NOT_CHECKED = (Status.EXCLUDED, Status.UNSUPPORTED)
 
 
 def dump_links(inputs: Sequence[str], config: Config, *, stdin_text: str | None = None) -> int:
@@ -42,17 +40,14 @@ def links_to_check(inputs: Sequence[str], config: Config, *, stdin_text: str | N
     documents: Iterable[tuple[str, Document]] = iter_documents(project, want_text=False, cache=None, errors=[])
     if stdin_text is not None:
         documents = [stdin_document(stdin_text, want_text=False), *documents]
-    local = LocalChecker(project, config, {}, page_loader(project))
-    ignores = Ignores.load(config)
-    excluded = url_filter(config.exclude, config.include)
+    link_filter = LinkFilter.for_run(config)
+    local = LocalChecker(project, config, {}, page_loader(project), link_filter)
     for rel, doc in documents:
-        links, targets = resolve_links(rel, doc, local, ignores)
+        links, targets = resolve_links(rel, doc, local)
         for link, target in zip(links, targets, strict=True):
-            if target.result is not None and target.result.status in _NOT_CHECKED:
+            if target.result is not None:  # resolution or the filter decided it
+                if target.result.status in NOT_CHECKED:
+                    continue
+            elif target.scope is Scope.EXTERNAL and link_filter.request(target.resolved).status in NOT_CHECKED:
                 continue
-            if target.scope is Scope.EXTERNAL:
-                if config.offline:
-                    continue
-                if excluded(target.resolved):
-                    continue
             yield link, target

@@ -80,11 +80,11 @@ class Config:
                                     "(YAML tags that call functions, extensions and names imported from the working tree); "
                                     "only for a repository you trust. Command line only, never from a config file")
     # filtering
-    exclude: list[str] = _key(list, FILTER, "regex of URLs not to check (repeatable)", factory=True)
-    include: list[str] = _key(list, FILTER, "regex of URLs to check even when excluded (repeatable)", factory=True)
+    exclude: list[str] = _key(list, FILTER, "regex of links not to check: URLs as written, internal links as written or by site path (repeatable)", factory=True)
+    include: list[str] = _key(list, FILTER, "regex of links to check even when excluded, matched as exclude is (repeatable)", factory=True)
     include_fragments: bool = _key(True, FILTER, "check #fragments against the target's ids")
     accept: list[str] = _key(lambda: ["200..=299"], FILTER, "HTTP statuses that count as ok, e.g. '200..=299, 429'", factory=True)
-    remap: list[str] = _key(list, FILTER, "'REGEX REPLACEMENT' rewrite applied to every request (repeatable)", factory=True)
+    remap: list[str] = _key(list, FILTER, "'REGEX REPLACEMENT' rewrite applied to every request, and to internal links as written or by site path (repeatable)", factory=True)
     allow_private: bool = _key(False, FILTER, "check links to loopback/private/link-local addresses")
     # network
     offline: bool = _key(False, NETWORK, "check only internal links and fragments; never touch the network")

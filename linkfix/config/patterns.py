@@ -116,16 +116,3 @@ def _regex_flags(regex: Any, flags: int) -> int:
     if unknown:
         raise PatternError(f"unknown flags {unknown:#x}")
     return sum(value for flag, value in known.items() if flags & flag)
-
-
-def url_filter(exclude: tuple[str, ...] | list[str], include: tuple[str, ...] | list[str]) -> Callable[[str], bool]:
-    """Whether a URL is excluded by the config: it matches an `exclude` pattern and no
-    `include` one. A pattern that runs away decides for checking: an exclude excludes nothing,
-    an include includes."""
-    excluding = [repository_pattern(p, origin="the config's exclude") for p in exclude]
-    including = [repository_pattern(p, origin="the config's include") for p in include]
-
-    def excluded(url: str) -> bool:
-        return any(p.matches(url, otherwise=False) for p in excluding) and not any(p.matches(url, otherwise=True) for p in including)
-
-    return excluded

@@ -19,7 +19,7 @@ _LINK_ROW = (str, str, int, str, int, int, int, int, str, str, str, str, str, st
 # path, url, title, text, ids, base, build_ids, rewritten_by, unsure_ids, unsure_why, dialect, build_ids_below, rewritten_after
 _PAGE_ROW = (str, str, str, str, list, str, str, str, list, str, str, list, int)
 _TEXT = {str}
-_SILENCED_ROW = (int, int, str, int)  # first line, last line, comment, the comment's line
+_SILENCED_ROW = (int, int, str, int, int, int)  # first line, last line, comment, the comment's line, an element's start and end
 
 
 def encode(document: Document) -> dict[str, Any]:
@@ -34,7 +34,7 @@ def encode(document: Document) -> dict[str, Any]:
         span = link.span
         links.append([link.url, link.kind.value, index, span.path, span.line, span.column, span.start, span.end,
                       link.anchor_text, link.context, link.tag, link.reference, link.unverified, link.template])
-    silenced = [[s.first, s.last, s.comment, s.line] for s in document.silenced]
+    silenced = [[s.first, s.last, s.comment, s.line, s.start, s.end] for s in document.silenced]
     return {"pages": page_rows, "links": links, "warnings": list(document.warnings), "silenced": silenced}
 
 
@@ -70,7 +70,8 @@ def decode(data: Any) -> Document | None:
     if type(silenced) is not list or not all(type(row) is list and tuple(map(type, row)) == _SILENCED_ROW for row in silenced):
         return None
     return Document(page=pages[0], links=tuple(links), warnings=tuple(warnings),  # type: ignore[arg-type]
-                    silenced=tuple(Silenced(first=first, last=last, comment=comment, line=line) for first, last, comment, line in silenced))
+                    silenced=tuple(Silenced(first=first, last=last, comment=comment, line=line, start=start, end=end)
+                                   for first, last, comment, line, start, end in silenced))
 
 
 def _page(row: Any) -> Page | None:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..files.read import Unreadable, display_path, read_bytes, read_text
 from ..formats import extract_html, extract_markdown
-from ..formats.silence import silenced_lines
+from ..formats.silence import silenced_in
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..model import Document, Page, Silenced
 from ..store.cache import Cache
@@ -48,7 +48,7 @@ def extract_document(path: Path, text: str, *, want_text: bool, markdown: Markdo
             document = extract_markdown(text, display, want_text=want_text)
     else:
         document = extract_html(text, display, want_text=want_text)
-    return with_silenced(document, silenced_lines(text))
+    return with_silenced(document, silenced_in(text))
 
 
 def with_silenced(document: Document, silenced: tuple[Silenced, ...]) -> Document:
@@ -66,7 +66,7 @@ def stdin_document(text: str, *, want_text: bool) -> tuple[str, Document]:
     head = text.lstrip()[:20].lower()
     is_html = head.startswith(("<!doctype html", "<html"))
     document = extract_html(text, STDIN_PATH, want_text=want_text) if is_html else extract_markdown(text, STDIN_PATH, want_text=want_text)
-    return f"{STDIN_PATH}.{'html' if is_html else 'md'}", with_silenced(document, silenced_lines(text))
+    return f"{STDIN_PATH}.{'html' if is_html else 'md'}", with_silenced(document, silenced_in(text))
 
 
 def markdown_setup(project: Project) -> MarkdownSetup | None:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..config import Config
 from ..files.read import Unreadable, display_path, read_text
-from ..formats.silence import silenced_lines
+from ..formats.silence import silenced_in
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..model import Document, Silenced
 from ..store.cache import Cache
@@ -110,7 +110,7 @@ def extract_to_send(path: Path, want_text: bool, markdown: MarkdownSetup | None)
         text, warning = read_text(path)
     except Unreadable as exc:
         return str(exc)
-    return HtmlScan(scan_page(text, want_text), silenced_lines(text), warning)
+    return HtmlScan(scan_page(text, want_text), silenced_in(text), warning)
 
 
 def received(path: Path, sent: Sent) -> Outcome:

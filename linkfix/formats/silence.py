@@ -11,6 +11,9 @@ same with `linkfix-`:
 Text after the directive (`<!-- linkfix-disable-next-line: moved behind a login -->`) is kept as
 the reason. Like markdown-link-check, the comments are found in the text as written (also in a
 code block): a page that shows one as an example silences the line after it.
+
+`silenced_in` adds the elements carrying an ignore attribute (`data-proofer-ignore`,
+`data-linkfix-ignore`: formats/html/ignored.py), which cover characters rather than lines.
 """
 
 from __future__ import annotations
@@ -53,6 +56,13 @@ def silenced_lines(text: str) -> tuple[Silenced, ...]:
     return tuple(found)
 
 
-def silencing(silenced: tuple[Silenced, ...], line: int) -> Silenced | None:
-    """The ignore comment covering `line`, if any."""
-    return next((s for s in silenced if s.first <= line <= s.last), None)
+def silenced_in(text: str) -> tuple[Silenced, ...]:
+    """What the ignore comments and the elements carrying an ignore attribute of `text` cover."""
+    from .html.ignored import ignored_elements  # here: formats.html imports the HTML scanner
+
+    return silenced_lines(text) + ignored_elements(text)
+
+
+def silencing(silenced: tuple[Silenced, ...], line: int, offset: int) -> Silenced | None:
+    """The ignore comment covering `line`, or the element covering character `offset`, if any."""
+    return next((s for s in silenced if s.covers(line, offset)), None)

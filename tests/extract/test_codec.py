@@ -18,6 +18,7 @@ from linkfix.store.values import dumps, loads
 SITES = Path(__file__).parents[2] / "fixtures" / "sites"
 text = st.text(max_size=30)  # any code point, lone surrogates included (undecodable bytes kept by the reader)
 count = st.integers(min_value=0, max_value=2**53)
+offset = st.integers(min_value=-1, max_value=2**53)  # an element's characters; -1 for a comment's lines
 
 pages = st.builds(Page, path=text, url=text, title=text, text=st.text(max_size=200), ids=st.frozensets(text, max_size=5), base=text,
                   build_ids=text, rewritten_by=text, unsure_ids=st.frozensets(text, max_size=3), unsure_why=text,
@@ -36,7 +37,7 @@ def documents(draw) -> Document:
         max_size=6,
     ))
     warnings = draw(st.lists(text, max_size=2))
-    silenced = draw(st.lists(st.builds(Silenced, first=count, last=count, comment=text, line=count), max_size=2))
+    silenced = draw(st.lists(st.builds(Silenced, first=count, last=count, comment=text, line=count, start=offset, end=offset), max_size=2))
     return Document(page=own, links=tuple(links), warnings=tuple(warnings), silenced=tuple(silenced))
 
 
@@ -55,7 +56,7 @@ def test_any_document_round_trips_exactly_through_json_text(document):
 def test_every_field_is_encoded():
     # A field added to the model must be added to the codec (and to the strategies above).
     assert {f.name for f in fields(Document)} == {"page", "links", "warnings", "silenced"}
-    assert {f.name for f in fields(Silenced)} == {"first", "last", "comment", "line"}
+    assert {f.name for f in fields(Silenced)} == {"first", "last", "comment", "line", "start", "end"}
     assert {f.name for f in fields(Page)} == {"path", "url", "title", "text", "ids", "base", "build_ids", "rewritten_by", "unsure_ids", "unsure_why",
                                                   "dialect", "build_ids_below", "rewritten_after"}
     assert {f.name for f in fields(Span)} == {"path", "line", "column", "start", "end"}

@@ -1,21 +1,19 @@
-"""One URL's check: whether it needs a request at all (`refusal`), which requests (HEAD or GET,
-a GET to confirm a HEAD, a soft-404 comparison, the page's ids for #fragments: `fragments`),
-and what their answers mean (`policy` decides; this module asks)."""
+"""One URL's check: whether it needs a request at all (`refusal`: the filter's word, check/filter),
+which requests (HEAD or GET, a GET to confirm a HEAD, a soft-404 comparison, the page's ids for
+#fragments: `fragments`), and what their answers mean (`policy` decides; this module asks)."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Set
 from dataclasses import dataclass, replace
-from typing import Literal
 
 from ...config import Config, parse_accept
-from ...config.patterns import url_filter
 from ...model import CheckResult, Reason, Redirect, Status
 from ...store.cache import Cache
-from ...urls import hostname, normalise_url, origin, request_host, sibling_key, split
+from ...urls import hostname, normalise_url, sibling_key
 from .. import policy
-from ..netsafety import allowed, classify_host, refusal
+from ..filter import LinkFilter
 from .fragments import IDS_NAMESPACE, PageIds, ids_for, kept_record, page_ids
 from .hosts import START, Host
 from .network import NetworkWatch
@@ -59,51 +57,15 @@ class UrlCheck:
         self._want_ids = want_ids  # normalised URL -> the fragments submitted targets ask of its page (the front's)
         self._ids_read = ids_read  # normalised URLs whose page this run read for its ids (the front's)
         self._accept = parse_accept(config.accept)
-        self._excluded = url_filter(config.exclude, config.include) if config.exclude else None
-        self._origin_refusals: dict[str, CheckResult | Literal[False]] = {}  # see refusal
+        self.filter = LinkFilter(config)  # which URLs are requested
         self._head_gone: dict[str, int] = {}  # sibling key -> HEAD 404s a GET confirmed, or _HEAD_MISLEADS
 
     # -- no request -------------------------------------------------------------------------------
     def refusal(self, url: str) -> CheckResult | None:
-        """A result that needs no request: unsupported scheme, excluded, forbidden address."""
-        if self.config.offline:
-            return CheckResult(url=url, status=Status.EXCLUDED, reason=Reason.OFFLINE, detail="external link not checked (--offline)", checked_at=time.time())
-        # What depends on the scheme and host alone is decided once per origin (a warm run asks
-        # this for every URL, and splitting each one showed up in profiles), unless remap rules
-        # may send a URL elsewhere.
-        key = origin(url) if not self._transport.remaps else ""
-        refused = self._origin_refusals.get(key) if key else None
-        if refused is None:
-            refused = self._refuse_origin(url)
-            if key:
-                self._origin_refusals[key] = refused
-        if refused:
-            return replace(refused, url=url, checked_at=time.time())
-        if self._excluded is not None and self._excluded(url):
-            return CheckResult(url=url, status=Status.EXCLUDED, reason=Reason.EXCLUDED, detail="matches an exclude pattern", checked_at=time.time())
-        return None
-
-    def _refuse_origin(self, url: str) -> CheckResult | Literal[False]:
-        """The refusal `url`'s scheme and host (after remap) earn, or False."""
-        try:
-            parts = split(url)
-            written_host = parts.hostname or ""
-            parts.port  # noqa: B018 - raises ValueError on a malformed port
-        except ValueError as exc:
-            return CheckResult(url=url, status=Status.BROKEN, reason=Reason.INVALID_URL, detail=str(exc))
-        if parts.scheme.lower() not in ("http", "https"):
-            return CheckResult(url=url, status=Status.UNSUPPORTED, reason=Reason.scheme(parts.scheme) if parts.scheme else Reason.NO_SCHEME)
-        if not written_host:
-            return CheckResult(url=url, status=Status.BROKEN, reason=Reason.INVALID_URL, detail="no host name")
-        try:
-            # The host the client will connect to: `１２７。０。０。１` is 127.0.0.1.
-            reach = classify_host(request_host(self._transport.remap(url)))
-        except ValueError as exc:
-            return CheckResult(url=url, status=Status.BROKEN, reason=Reason.INVALID_URL, detail=str(exc))
-        if not allowed(reach, allow_private=self.config.allow_private):
-            reason, detail = refusal(reach, written_host)
-            return CheckResult(url=url, status=Status.EXCLUDED, reason=reason, detail=detail)
-        return False
+        """A result that needs no request (the filter's: offline, unsupported scheme, excluded,
+        forbidden address, unparseable)."""
+        verdict = self.filter.request(url)
+        return None if verdict.checked else verdict.result(url, checked_at=time.time())
 
     # -- the requests -------------------------------------------------------------------------------
     async def request(self, url: str, key: str, target: str, host: Host, *, want_ids: bool) -> Outcome:
