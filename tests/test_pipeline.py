@@ -6,7 +6,7 @@ import gc
 
 import pytest
 
-from linkfix import pipeline
+from linkfix.pipeline import collection
 
 
 @pytest.fixture
@@ -18,13 +18,13 @@ def thresholds():
 
 def test_a_run_collects_rarely_and_gives_the_callers_thresholds_back(thresholds):
     gc.set_threshold(500, 5, 5)
-    with pipeline.rare_collection():
-        assert gc.get_threshold() == pipeline.GC_THRESHOLDS
+    with collection.rare_collection():
+        assert gc.get_threshold() == collection.GC_THRESHOLDS
     assert gc.get_threshold() == (500, 5, 5)
 
 
 def test_the_command_line_keeps_a_runs_thresholds_to_its_end(thresholds):
-    pipeline.keep_rare_collection()
-    with pipeline.rare_collection():
+    collection.keep_rare_collection()
+    with collection.rare_collection():
         pass
-    assert gc.get_threshold() == pipeline.GC_THRESHOLDS  # nothing left to scan it all again before exit
+    assert gc.get_threshold() == collection.GC_THRESHOLDS  # nothing left to scan it all again before exit

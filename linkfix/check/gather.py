@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from ..model import CheckResult, Link, LinkResult, Reason, Scope, Status
+from ..model import NAV_TAG, CheckResult, Link, LinkResult, Reason, Scope, Status
 from .filter import NOT_CHECKED, OFFLINE
 from .local import LocalChecker
 from .targets import Target
@@ -144,6 +144,10 @@ class Gathered:
         # Nothing here makes a result only counted (a rewritten page's broken link is unverified).
         if link.page.rewrites(link) and result.status is Status.BROKEN and target.scope is Scope.INTERNAL:
             result = self._local.rewritten(result, link.page)
+        if link.tag == NAV_TAG and result.status is Status.BROKEN and target.scope is Scope.INTERNAL:
+            from .mkdocs_nav import nav_broken  # (nav entries: only a family project's runs have them)
+
+            result = nav_broken(self._local, result, link.url)
         if link.template:  # where the target came from: the template, its data item (or why not rendered)
             result = replace(result, detail=f"{result.detail} ({link.template})" if result.detail else link.template)
         return LinkResult(link=link, resolved=target.resolved, scope=target.scope, result=result)

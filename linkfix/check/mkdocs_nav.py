@@ -10,8 +10,10 @@ gen-files scripts make, a theme's files. A missing page is `broken` at the entry
 column in the config that writes it; where a configured plugin linkfix does not know could have
 made the page, `unverified`, naming the plugins.
 
-Findings are added after suggestions, and `linkfix fix` never edits a nav entry (fix/plan.py): a
-replacement would have to be valid YAML in its place, and the nav's shape is the maintainers'.
+Nav entries are documents of their own (`nav_documents`), read after the pages: they are
+resolved, checked and suggested for as every link is (suggestions say where the page went);
+`linkfix fix` never edits one (fix/plan.py): a replacement would have to be valid YAML in its
+place, and the nav's shape is the maintainers'.
 """
 
 from __future__ import annotations
@@ -19,11 +21,12 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 
 from ..files.read import display_path
 from ..inputs.sources import Project
-from ..mkdocs.structure.nav import nav_entries
-from ..model import NAV_TAG, CheckResult, Dialect, Link, LinkKind, LinkResult, Page, Reason, Scope, Span, Status
+from ..mkdocs.structure.nav import NavEntry, nav_entries
+from ..model import NAV_TAG, CheckResult, Dialect, Document, Link, LinkKind, Page, Reason, Scope, Span, Status
 from .local import LocalChecker
 from .targets import Target
 
@@ -43,26 +46,46 @@ PLUGINS_KNOWN = frozenset({
 NAV_ANCHOR = "nav entry"
 
 
-def nav_results(project: Project, local: LocalChecker) -> list[LinkResult]:
-    """Each page entry of the config's `nav`, checked as a link of the docs' root."""
-    mk = project.mkdocs
-    if mk is None or local.mkdocs_links is None:
+def nav_documents(project: Project) -> list[tuple[str, Document]]:
+    """The config's `nav` entries, and those of plugins' nav files (awesome-nav's `.nav.yml`), as
+    documents of links tagged NAV_TAG, one per file that writes them: they are read after the
+    pages, and resolved (`nav_targets`), checked, suggested for and reported as every link is.
+    Keyed as the pipeline keys documents: root-relative, or absolute for a file outside the root."""
+    mk, site = project.mkdocs, project.mkdocs_files
+    if mk is None or site is None:
         return []
-    unknown = sorted({name for name in mk.plugin_configs if _short(name) not in PLUGINS_KNOWN} | set(local.mkdocs_links.site.unknown_pages))
-    pages: dict[str, Page] = {}
-    results = []
-    sections = bool({"literate-nav", "awesome-nav", "awesome-pages"} & {_short(name) for name in mk.plugin_configs})
-    for entry in (*nav_entries(mk.config_file), *local.mkdocs_links.site.plugin_nav):
-        shown = display_path(entry.config)
-        page = pages.setdefault(shown, Page(path=shown, title=entry.config.name, dialect=Dialect.PYTHON_MARKDOWN))
-        link = Link(url=entry.path, kind=LinkKind.INLINE, anchor_text=NAV_ANCHOR, tag=NAV_TAG, page=page,
-                    span=Span(path=shown, line=entry.line, column=entry.column, start=entry.start, end=entry.end))
-        target = nav_entry_target(local, page, entry.path, entry.base, directories=sections)
-        result = local.check(target)
-        if result.status is Status.BROKEN and target.scope is Scope.INTERNAL:
-            result = _nav_broken(result, entry.path, unknown)
-        results.append(LinkResult(link=link, resolved=target.resolved, scope=target.scope, result=result))
-    return results
+    by_file: dict[Path, list[NavEntry]] = {}
+    for entry in (*nav_entries(mk.config_file), *site.plugin_nav):
+        by_file.setdefault(entry.config, []).append(entry)
+    documents = []
+    for file, entries in by_file.items():
+        shown = display_path(file)
+        page = Page(path=shown, title=file.name, dialect=Dialect.PYTHON_MARKDOWN)
+        links = tuple(Link(url=entry.path, kind=LinkKind.INLINE, anchor_text=NAV_ANCHOR, tag=NAV_TAG, page=page,
+                           span=Span(path=shown, line=entry.line, column=entry.column, start=entry.start, end=entry.end))
+                      for entry in entries)
+        documents.append((project.relative(file) or str(file.resolve()), Document(page=page, links=links)))
+    return documents
+
+
+def nav_targets(local: LocalChecker, page: Page, rel: str, links: Sequence[Link]) -> list[Target]:
+    """Where the entries of a nav document (`nav_documents`) lead: from the docs' root for the
+    config's, from the file's directory for a plugin's nav file among the docs."""
+    assert local.mkdocs_links is not None
+    base = "" if Path(rel).is_absolute() else posixpath.dirname(rel)
+    plugins = {_short(name) for name in local.project.mkdocs.plugin_configs} if local.project.mkdocs else set()
+    sections = bool({"literate-nav", "awesome-nav", "awesome-pages"} & plugins)
+    return [nav_entry_target(local, page, link.url, base, directories=sections) for link in links]
+
+
+def nav_broken(local: LocalChecker, result: CheckResult, path: str) -> CheckResult:
+    """A nav entry's broken result, said as the nav's: unverified where a configured plugin
+    linkfix does not know could have made the page."""
+    mk = local.project.mkdocs
+    site = local.mkdocs_links.site if local.mkdocs_links is not None else None
+    unknown = sorted({name for name in (mk.plugin_configs if mk else {}) if _short(name) not in PLUGINS_KNOWN}
+                     | set(site.unknown_pages if site else ()))
+    return _nav_broken(result, path, unknown)
 
 
 def nav_entry_target(local: LocalChecker, page: Page, path: str, base: str, *, directories: bool = True) -> Target:

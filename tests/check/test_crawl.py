@@ -8,7 +8,7 @@ from linkfix.check.crawl import CrawlLimits, CrawlScope, parse_sitemap
 from linkfix.config import Config
 from linkfix.errors import InputError
 from linkfix.model import Status
-from linkfix.pipeline import crawl_check
+from linkfix.pipeline.crawl import crawl_check
 from linkfix.urls import page_key
 
 HOST = "docs.example.test"

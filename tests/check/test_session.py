@@ -13,7 +13,8 @@ from linkfix.check.crawl import CrawlLimits
 from linkfix.check.http.checker import HttpChecker
 from linkfix.config import Config
 from linkfix.model import Status
-from linkfix.pipeline import crawl_check, run_check
+from linkfix.pipeline import run_check
+from linkfix.pipeline.crawl import crawl_check
 from linkfix.store.cache import Cache
 
 HOST = "docs.example.test"

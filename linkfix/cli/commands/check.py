@@ -86,7 +86,7 @@ def run(args: argparse.Namespace, config: Config) -> int:
                 raise InputError("--crawl reads a site, not a document on stdin")
             import asyncio
 
-            from ...pipeline import crawl_check
+            from ...pipeline.crawl import crawl_check
 
             report = asyncio.run(crawl_check(args.inputs[0], config, _crawl_limits(args), progress=progress))
         else:
