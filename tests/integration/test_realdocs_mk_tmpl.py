@@ -175,7 +175,7 @@ def test_fix_never_edits_a_template_target(tmp_path):
 
 
 def test_a_template_that_would_take_the_machines_memory_is_refused(tmp_path, monkeypatch):
-    from linkfix.check import templates
+    from linkfix.mkdocs.plugins import macros as templates
 
     # The CPU bound made small, as the output bound is what the loops meet on a quiet machine:
     # in a full suite's large heap they spent all 5 s of it (38 s of a loaded machine's wall).
