@@ -288,6 +288,9 @@ class LocalChecker:
         if found in self.project.outside_files:  # whether it exists there, and its ids, are not the repository's to tell
             return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.OUTSIDE_ROOT, checked_at=self.now,
                                detail=f"{found} is a symlink that leads outside the project: not followed")
+        dead = self.project.dead_symlinks.get(found)
+        if dead:  # a server answers 404 there, and a clone has no file either
+            return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FILE, checked_at=self.now, detail=f"{found} is {dead}")
         if fragment and self.config.include_fragments and not self.fragment_ok(found, fragment):
             made_by = self.build_time_ids(found, unquote(fragment))
             if made_by:

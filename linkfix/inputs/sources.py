@@ -23,6 +23,7 @@ from ..files.read import display_path
 from ..mkdocs.config.dialect import CONFIG_NAMES
 from ..mkdocs.config.load import is_config, read_config
 from ..mkdocs.config.project import MkDocsProject
+from .site_tree import dead_symlink, index_tree
 
 if TYPE_CHECKING:
     from ..mkdocs.structure.files import MkDocsFiles
@@ -79,6 +80,7 @@ class Project:
     site_files: frozenset[str] = frozenset()  # every file under root, root-relative posix paths
     site_dirs: frozenset[str] = frozenset()  # every directory under root, root-relative
     outside_files: frozenset[str] = frozenset()  # site files that are symlinks leading out of the project (`refusal`)
+    dead_symlinks: dict[str, str] = field(default_factory=dict)  # site files that are symlinks leading nowhere -> why
     errors: list[str] = field(default_factory=list)  # inputs skipped, with the reason
     # Files are read only from under this directory (default: root), through no SKIP_DIRS
     # directory: a symlink in the docs cannot make linkfix read (and report) ../.git/config.
@@ -355,37 +357,11 @@ def outside_reason(path: Path, boundary: Path) -> str | None:
 
 
 def _finish(project: Project) -> Project:
-    """Index every file and directory under the root once, so resolution never stats; and the
-    files that are symlinks leading out of the project (a link to one is never followed: its
-    target's existence or ids are no business of the report)."""
-    files: set[str] = set()
-    dirs: set[str] = {""}
-    outside: set[str] = set()
+    """Index every file and directory under the root once, so resolution never stats (site_tree)."""
     boundary = project.boundary or project.root
-    pending = [(str(project.root), "")]
-    while pending:  # os.walk's order of business (a symlinked directory is one, not entered), with each entry's kind at hand
-        directory, prefix = pending.pop()
-        try:
-            entries = list(os.scandir(directory))
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                is_dir = entry.is_dir()
-            except OSError:
-                is_dir = False
-            if is_dir:
-                if entry.name not in SKIP_DIRS:
-                    dirs.add(prefix + entry.name)
-                    if not entry.is_symlink():
-                        pending.append((entry.path, f"{prefix}{entry.name}/"))
-                continue
-            files.add(prefix + entry.name)
-            if entry.is_symlink() and outside_reason(Path(entry.path), boundary) is not None:
-                outside.add(prefix + entry.name)
-    project.site_files = frozenset(files)
-    project.site_dirs = frozenset(dirs)
-    project.outside_files = frozenset(outside)
+    tree = index_tree(project.root, SKIP_DIRS, lambda path: outside_reason(path, boundary))
+    project.site_files, project.site_dirs = tree.files, tree.dirs
+    project.outside_files, project.dead_symlinks = tree.outside, tree.dead
     return project
 
 
@@ -446,8 +422,8 @@ class _Walker:
             path = Path(entry.path)
             try:
                 is_dir = entry.is_dir()
-            except OSError:
-                continue
+            except OSError:  # a symlink loop: said below, when it is named like a document
+                is_dir = False
             if is_dir:
                 if skipped_directory(path):
                     continue
@@ -455,8 +431,10 @@ class _Walker:
                 continue
             if _is_excluded(path, self.excluded) or ignored(path, is_dir, ignores):
                 continue
-            if self.boundary is not None and entry.is_symlink():
-                reason = outside_reason(path, self.boundary)
+            if entry.is_symlink():
+                reason = outside_reason(path, self.boundary) if self.boundary is not None else None
+                if reason is None and not is_dir and (dead := dead_symlink(entry.path)):
+                    reason = f"{dead}; not read"
                 if reason is not None:
                     self.skipped.append(f"{display_path(path)}: {reason}")
                     log.warning("skipping %s: %s", path, reason)
