@@ -81,6 +81,7 @@ class Reason(StrEnum):
     SOFT_404 = "soft-404"
     MISSING_FRAGMENT = "missing-fragment"
     MISSING_FILE = "missing-file"
+    NO_SOURCE = "no-source"  # an image with no source (`<img src="">`, or neither src nor srcset)
     OUTSIDE_ROOT = "outside-root"
     INVALID_URL = "invalid-url"
     BAD_REDIRECT = "bad-redirect"

@@ -23,9 +23,11 @@ from ..files.read import display_path
 from ..mkdocs.config.dialect import CONFIG_NAMES
 from ..mkdocs.config.load import is_config, read_config
 from ..mkdocs.config.project import MkDocsProject
+from .hosting import PLAIN, Hosting, hosting_of, project_top, site_host_redirects
 from .site_tree import dead_symlink, index_tree
 
 if TYPE_CHECKING:
+    from ..formats.host_redirects import HostRedirects
     from ..mkdocs.structure.files import MkDocsFiles
 
 log = logging.getLogger(__name__)
@@ -87,6 +89,10 @@ class Project:
     boundary: Path | None = None
     # Where a built site is published, when base_url does not say: found by `site_url_of`.
     site_url: str = ""
+    # Who serves a built site (whether /page serves page.html) and the redirects its files
+    # (_redirects, vercel.json, netlify.toml) keep alive: inputs/hosting.
+    hosting: Hosting = PLAIN
+    host_redirects: HostRedirects | None = None
 
     def refusal(self, path: Path) -> str | None:
         """Why `path` must not be read, or None when it may be."""
@@ -144,7 +150,11 @@ def collect(inputs: list[str], config: Config) -> Project:
         # `linkfix check docs`): checked by MkDocs' rules, as the site that is published from them.
         mk = enclosing_mkdocs(paths, generator=config.generator)
         if mk is not None:
-            return _mkdocs_project(mk, config, excluded, given=_files_of(paths, mk, excluded, config))
+            none_read: list[str] = []
+            given = _files_of(paths, mk, excluded, config, none_read)
+            if given is not None and not given and none_read:
+                raise InputError("; ".join(none_read))
+            return _mkdocs_project(mk, config, excluded, given=given, errors=none_read)
     if config.root_dir:
         root = config.path(config.root_dir)
     elif len(paths) == 1 and paths[0].is_dir():
@@ -164,6 +174,7 @@ def collect(inputs: list[str], config: Config) -> Project:
     boundary = Path(os.path.commonpath([os.path.realpath(root), *named, *([os.path.realpath(top)] if top else [])]))
     files: list[Path] = []
     skipped: list[str] = []
+    empty: list[str] = []  # the directories given that hold nothing to read
     site_url = ""
     for p in paths:
         if p.is_dir():
@@ -174,8 +185,8 @@ def collect(inputs: list[str], config: Config) -> Project:
                 found = [f for f in found if f.suffix.lower() not in MARKDOWN_SUFFIXES]
                 if len(paths) == 1 and not config.base_url:
                     site_url = _published_at(p)
-            if not found:
-                raise InputError(nothing_read(p, excluded, config.gitignore, MARKDOWN_SUFFIXES | HTML_SUFFIXES))
+            if not found:  # an input error of its own: the other inputs are still checked
+                empty.append(nothing_read(p, excluded, config.gitignore, MARKDOWN_SUFFIXES | HTML_SUFFIXES))
             files.extend(found)
         elif not _is_excluded(p, excluded):
             reason = outside_reason(p, boundary)
@@ -184,16 +195,32 @@ def collect(inputs: list[str], config: Config) -> Project:
             else:
                 skipped.append(f"{display_path(p)}: {reason}")
                 log.warning("skipping %s: %s", p, reason)
+    if not files and empty:
+        raise InputError("; ".join(empty))
+    for message in empty:
+        log.warning("%s", message)
+    skipped += empty
     if not files:
         raise InputError(f"nothing to read: every file given is {'outside the project' if skipped else 'excluded by exclude_path'}"
                          + (f" ({skipped[0]})" if skipped else ""))
     markdown_count = sum(f.suffix.lower() in MARKDOWN_SUFFIXES for f in files)
     markdown = markdown_count * 2 >= len(files)
     project = _finish(Project(files=files, root=root.resolve(), markdown=markdown, errors=skipped, boundary=boundary, site_url=site_url))
+    if not markdown:
+        _served(project, config)
     for p in paths:
         if p.is_dir():
             say_unread_rst(p, excluded, config.gitignore)
     return project
+
+
+def _served(project: Project, config: Config) -> None:
+    """Who serves the built site at the project's root, and the redirects its host keeps."""
+    top = project_top(project.root)
+    project.hosting = hosting_of(config.host, project.root, top, project.site_url or config.base_url)
+    project.host_redirects = site_host_redirects(project.root, top, project.site_files)
+    if project.hosting.why and config.host == "auto":
+        log.info("%s is served by %s: %s", display_path(project.root), project.hosting.name, project.hosting.why)
 
 
 def _published_at(site: Path) -> str:
@@ -219,7 +246,7 @@ def text_project(config: Config) -> Project:
 
 
 def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[RepositoryPattern], *,
-                    given: list[Path] | None = None) -> Project:
+                    given: list[Path] | None = None, errors: list[str] | None = None) -> Project:
     """A MkDocs project: its docs_dir walked (or the `given` files of it), resolved the way
     MkDocs renders links when the root is the docs_dir (MkDocsFiles)."""
     from ..mkdocs.structure.files import MkDocsFiles
@@ -231,7 +258,9 @@ def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[Repository
     # What MkDocs itself builds from: the project directory (docs/index.md -> ../README.md
     # is a common idiom), or wider when docs_dir or root_dir is set outside it.
     boundary = Path(os.path.commonpath([mk.config_file.parent.resolve(), mk.docs_dir, root]))
-    skipped: list[str] = []
+    skipped: list[str] = list(errors or ())
+    for message in skipped:
+        log.warning("%s", message)
     if given is None:
         files = list(walk(mk.docs_dir, excluded, config.gitignore, suffixes=MARKDOWN_SUFFIXES, boundary=boundary, skipped=skipped))
     else:
@@ -256,14 +285,19 @@ def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[Repository
     return project
 
 
-def _files_of(paths: list[Path], mk: MkDocsProject, excluded: list[RepositoryPattern], config: Config) -> list[Path] | None:
-    """The markdown files `paths` name (a directory walked), or None for the whole docs_dir."""
+def _files_of(paths: list[Path], mk: MkDocsProject, excluded: list[RepositoryPattern], config: Config,
+              empty: list[str]) -> list[Path] | None:
+    """The markdown files `paths` name (a directory walked), or None for the whole docs_dir. A
+    directory with none of them is said in `empty`, and leaves the others to be checked."""
     if any(p.is_dir() and Path(os.path.realpath(p)) == mk.docs_dir for p in paths):
         return None
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            files += walk(path, excluded, config.gitignore, suffixes=MARKDOWN_SUFFIXES, boundary=mk.docs_dir)
+            found = list(walk(path, excluded, config.gitignore, suffixes=MARKDOWN_SUFFIXES, boundary=mk.docs_dir))
+            if not found:
+                empty.append(nothing_read(path, excluded, config.gitignore, MARKDOWN_SUFFIXES))
+            files += found
         else:
             files.append(path)
     return files

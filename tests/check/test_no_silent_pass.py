@@ -44,3 +44,89 @@ def test_a_dangling_page_symlink_is_an_input_error_that_says_why(tmp_path):
     errors = check(tmp_path).errors
     assert any("gone.md: a symlink to nowhere.md, which does not exist" in e for e in errors)
     assert any("loop.md: a symlink loop" in e for e in errors)
+
+
+# -- item 13: html-proofer's cases -------------------------------------------------------------
+
+def site(tmp_path, pages, files=()):
+    for rel, text in {**pages, **dict.fromkeys(files, "")}.items():
+        path = tmp_path / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return tmp_path
+
+
+def test_a_root_relative_base_href_is_where_relative_links_resolve(tmp_path):
+    root = site(tmp_path, {"index.html": "<h1>x</h1>",
+                           "docs/page.html": '<base href="/assets/"><img src="x.png"><img src="nope.png"><a href="#top">t</a>',
+                           "docs/sub.html": '<base href="../guide/intro.html"><a href="next.html">n</a><a href="#s">s</a>',
+                           "guide/intro.html": '<h2 id="s">S</h2>'},
+                files=["assets/x.png", "assets/index.html", "guide/next.html"])
+    status, detail = outcomes(check(root))
+    assert status["x.png"] == ("ok", "")
+    assert status["nope.png"] == ("broken", "missing-file")
+    assert "assets/nope.png" in detail["nope.png"]
+    assert status["#top"] == ("ok", "")  # `#x` leads to the base URL (/assets/), not the page itself
+    assert status["next.html"] == ("ok", "")  # a file name in the base is dropped, as browsers do
+    assert status["#s"] == ("ok", "")  # guide/intro.html has the id
+
+
+def test_mailto_without_an_address_and_an_empty_tel_are_broken_offline(tmp_path):
+    links = ["mailto:", "mailto:octocat", "tel:", "tel:call-me", "mailto:a@example.org", "mailto:a@example.org,b@example.org",
+             "mailto:?subject=Share&body=x", "tel:+1-201-555-0123", "mailto:%20"]
+    root = site(tmp_path, {"index.html": "".join(f'<a href="{url}">x</a>' for url in links)})
+    status, detail = outcomes(check(root))
+    for url in ("mailto:", "mailto:octocat", "tel:", "tel:call-me", "mailto:%20"):
+        assert status[url] == ("broken", "invalid-url"), url
+    assert "no address" in detail["mailto:"]
+    assert "'octocat' is not an e-mail address" in detail["mailto:octocat"]
+    for url in ("mailto:a@example.org", "mailto:a@example.org,b@example.org", "mailto:?subject=Share&body=x"):
+        assert status[url] == ("unsupported", "mailto"), url
+    assert status["tel:+1-201-555-0123"] == ("unsupported", "tel")
+
+
+def test_an_unparseable_url_is_broken_offline(tmp_path):
+    root = site(tmp_path, {"index.html": '<a href="https://127.0.0.1:____">a</a><a href="https:///path">b</a>'
+                                         '<a href="https://example.org/">c</a>'})
+    status, _ = outcomes(check(root))
+    assert status["https://127.0.0.1:____"] == ("broken", "invalid-url")
+    assert status["https:///path"] == ("broken", "invalid-url")
+    assert status["https://example.org/"] == ("excluded", "offline")
+
+
+def test_images_without_a_source_are_reported_broken(tmp_path):
+    text = ('<img src="" alt="empty">\n<img alt="none">\n<picture><img alt="bare picture"></picture>\n'
+            '<picture><source srcset="a.png"><img alt="from its source"></picture>\n'
+            '<img data-src="a.png" class="lazyload" alt="lazy">\n<img srcset="a.png 2x" alt="srcset">\n')
+    root = site(tmp_path, {"index.html": text}, files=["a.png"])
+    report = check(root)
+    sourceless = [r for r in report.results if r.result.reason == "no-source"]
+    assert sorted(r.link.anchor_text for r in sourceless) == ["bare picture", "empty", "none"]
+    assert all(str(r.result.status) == "broken" and r.link.url == "" for r in sourceless)
+    for r in sourceless:  # exact spans: the empty src value, or right after `<img`
+        assert text[r.link.span.start:r.link.span.end] == ""
+    assert {r.link.span.line for r in sourceless} == {1, 2, 3}
+    assert text[sourceless[0].link.span.start - 5:sourceless[0].link.span.start] == 'src="'
+
+
+def test_an_empty_directory_beside_a_real_one_is_an_input_error_and_the_run_goes_on(tmp_path):
+    real = site(tmp_path / "site", {"index.html": '<a href="gone.html">x</a>'})
+    (tmp_path / "empty").mkdir()
+    report = check(real, tmp_path / "empty")
+    assert [r.link.url for r in report.results if str(r.result.status) == "broken"] == ["gone.html"]
+    assert any("empty/: no markdown or HTML files to check" in e for e in report.errors)
+
+
+def test_extensionless_links_follow_the_host(tmp_path):
+    root = site(tmp_path / "site", {"index.html": '<a href="/page">p</a><a href="guide/setup">s</a><a href="page/">d</a>'},
+                files=["page.html", "guide/setup.html"])
+    status, detail = outcomes(check(root))
+    assert status["/page"] == ("broken", "missing-file")  # a plain server: nothing in the project says otherwise
+    assert "page.html is there" in detail["/page"]
+    status, _ = outcomes(check(root, host="github-pages"))
+    assert status["/page"] == status["guide/setup"] == ("ok", "")
+    assert status["page/"] == ("broken", "missing-file")  # no host serves page.html at page/
+    (root / ".nojekyll").write_text("")  # what only GitHub Pages reads: the project says who serves it
+    status, _ = outcomes(check(root))
+    assert status["/page"] == ("ok", "")
+    assert outcomes(check(root, host="plain"))[0]["/page"] == ("broken", "missing-file")

@@ -256,6 +256,8 @@ class ReferenceLinks(HTMLParser):
                 self.urls.extend(part.split()[0] for part in values[attr].split(", ") if part.strip())
             elif values[attr].strip(" \t\n\r\f"):
                 self.urls.append(values[attr].strip(" \t\n\r\f"))
+        if tag == "img" and not any(values.get(attr, "").strip(" \t\n\r\f") for attr in ("src", "srcset")):
+            self.urls.append("")  # an image with no source: reported, with an empty URL
         if tag == "meta" and values.get("http-equiv", "").lower() == "refresh":
             self.urls.append(values.get("content", "").split("url=", 1)[1])
 

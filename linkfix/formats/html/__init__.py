@@ -18,7 +18,10 @@ decodes attributes. A patcher must therefore re-encode (at least `&`) what it wr
 Leading/trailing whitespace of a URL attribute is outside the span (browsers strip it).
 
 Deliberate choices: empty URLs and `<link rel=preconnect|dns-prefetch>` (origins, not pages)
-are not links; `javascript:`, `mailto:`, `data:` are reported and left to resolution;
+are not links, except an `<img>` with no source at all (an empty or missing `src`, no
+`srcset`, no `<source srcset>` in its `<picture>`, no lazy-loading `data-src`): it is reported
+with an empty URL, the only empty one, which the checker calls broken; `javascript:`,
+`mailto:`, `data:` are reported and left to resolution;
 `<noscript>` content is parsed (what a client without scripts sees); `<template>` content and
 `<iframe>` fallback content are not; a tag that never ends swallows the rest of the file,
 as in browsers; only `\n` counts as a line break for `Span.line`.
@@ -43,6 +46,7 @@ from .grammar import (
     _FULL,
     _ID_HINT,
     _INLINE,
+    _LAZY_SOURCE,
     _LINK_ATTRS,
     _LINK_LABELS,
     _MARKUP,
@@ -115,6 +119,7 @@ class _Scan:
         "ids",
         "length",
         "max_links",
+        "picture",
         "pieces",
         "space_pending",
         "template_depth",
@@ -133,6 +138,7 @@ class _Scan:
         self.title: str | None = None
         self.base: str | None = None
         self.template_depth = 0  # inside <template>: inert content, not part of the page
+        self.picture: int | None = None  # in a <picture> before its <img>: how many <source srcset> it has
         # Page text (full pass only), built so that `length` is the offset of the next char.
         self.pieces: list[str] = []
         self.length = 0
@@ -196,7 +202,11 @@ class _Scan:
             if name == "h1" and self.h1_piece is None:
                 self.h1_piece = len(self.pieces)
         if name in _LINK_ATTRS or name == "base" or name == "meta":
-            self.element(name, _attributes(self.text, body_start, body_end), tag_end)
+            self.element(name, _attributes(self.text, body_start, body_end), tag_end, body_start, body_end)
+        elif name == "picture":
+            self.picture = 0
+            if _ID_HINT.search(self.text, body_start, body_end):
+                self.add_id(_attributes(self.text, body_start, body_end))
         elif _ID_HINT.search(self.text, body_start, body_end):
             self.add_id(_attributes(self.text, body_start, body_end))
         return tag_end
@@ -230,8 +240,9 @@ class _Scan:
             self.add_text(self.text[tag_end:content_end], markup=False)
         return content_end
 
-    def element(self, name: str, attrs: dict[str, re.Match[str]], tag_end: int) -> None:
-        """Links, ids and <base> of one element that can carry them."""
+    def element(self, name: str, attrs: dict[str, re.Match[str]], tag_end: int, body_start: int = 0, body_end: int = 0) -> None:
+        """Links, ids and <base> of one element that can carry them (`body_start`..`body_end`:
+        its attributes, for an <img>)."""
         if "id" in attrs:
             self.add_id(attrs)
         if name == "a" and "name" in attrs:
@@ -276,6 +287,21 @@ class _Scan:
                 self.add_link(url, label, start, anchor)
         if name == "a" and self.want_text and len(self.found) > first:
             self.anchor = (first, len(self.found) - first, self.length, len(self.pieces))
+        elif name == "source" and self.picture is not None and len(self.found) > first:
+            self.picture += 1
+        elif name == "img":
+            self.sourceless_image(attrs, first, anchor, body_start, body_end)
+
+    def sourceless_image(self, attrs: dict[str, re.Match[str]], first: int, anchor: Anchor, body_start: int, body_end: int) -> None:
+        """An <img> that gave no URL: a broken image for every reader, reported as a link with
+        an empty URL (the only empty one the scan reports: check.local calls it broken) on its
+        empty `src` or, with none, right after `<img`. Not when its <picture> has a <source
+        srcset> for it, nor when a lazy-loading script fills it in (`data-src`, `data-srcset`)."""
+        in_picture, self.picture = self.picture, None
+        if len(self.found) > first or self.dropped or in_picture or _LAZY_SOURCE.search(self.text, body_start, body_end):
+            return
+        start = _raw_value(attrs.get("src"))[1]
+        self.add_link("", "img[src]", start if start >= 0 else body_start, anchor)
 
     def quick_anchor(self, tag_end: int) -> str:
         """The fast pass's anchor text, raw: the text up to `</a>` (or the next `<a>`), markup

@@ -50,7 +50,8 @@ _LINK_LABELS = {name: tuple((attr, f"{name}[{attr}]") for attr in attrs) for nam
 # Content that is never markup. noscript is parsed as markup: a client without scripts (and
 # so this checker) sees what is inside it.
 _RAW_TEXT = frozenset({"script", "style", "xmp", "iframe", "noembed", "noframes", "title", "textarea"})
-_SPECIAL = frozenset({*_LINK_ATTRS, *_RAW_TEXT, "base", "meta", "plaintext", "template"})
+# <picture>: an <img> in it may take its source from the <source srcset> before it.
+_SPECIAL = frozenset({*_LINK_ATTRS, *_RAW_TEXT, "base", "meta", "plaintext", "template", "picture"})
 
 
 def _names_pattern(names: frozenset[str]) -> str:
@@ -133,6 +134,8 @@ _ANCHOR_END = re.compile(rf"</?[aA](?=[{_WS}/>])")
 _MAX_ANCHOR_SCAN = 4000  # characters after <a ...> searched for its end
 
 _ID_HINT = re.compile(rf"[iI][dD][{_WS}]*=")
+# An attribute a lazy-loading script takes an image's source from (`data-src`, `data-lazy-srcset`).
+_LAZY_SOURCE = re.compile(rf"[{_WS}/][dD][aA][tT][aA]-[^{_WS}/>=]*[sS][rR][cC](?:[sS][eE][tT])?[{_WS}]*=")
 _MAX_ANCHOR = 500  # characters of element text kept as a link's anchor text
 _RAW_TEXT_END = {name: re.compile(rf"</{name}(?=[{_WS}/>])", re.I) for name in _RAW_TEXT}
 
