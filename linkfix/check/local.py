@@ -290,6 +290,9 @@ class LocalChecker:
             redirect = self.redirects.mapped(found or path)
             if redirect is not None:
                 return self.redirects.redirected(resolved, redirect, fragment)
+            hosted = self.redirects.host_lookup(path) if found is None and self.mkdocs_links is None and path else None
+            if hosted is not None:  # a built site's URL its host redirects (_redirects, vercel.json, netlify.toml)
+                return self.redirects.host_redirected(resolved, hosted, fragment)
             return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FILE,
                                detail=f"no such file: {path or '/'}{self._extensionless_hint(path)}", checked_at=self.now)
         if found in self.project.outside_files:  # whether it exists there, and its ids, are not the repository's to tell

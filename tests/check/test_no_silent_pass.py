@@ -130,3 +130,36 @@ def test_extensionless_links_follow_the_host(tmp_path):
     status, _ = outcomes(check(root))
     assert status["/page"] == ("ok", "")
     assert outcomes(check(root, host="plain"))[0]["/page"] == ("broken", "missing-file")
+
+
+# -- item 12: a built site's host redirects ----------------------------------------------------
+
+def test_a_built_site_follows_its_hosts_redirect_files(tmp_path):
+    (tmp_path / ".git").mkdir()  # the repository's top: where netlify.toml and vercel.json live
+    links = ["/old.html", "old.html#sec", "/legacy/page.html", "/v/moved.html", "/gone.html", "/nf.html", "/old.html#nope"]
+    built = site(tmp_path / "site", {"index.html": "".join(f'<a href="{url}">x</a>' for url in links),
+                                     "new/index.html": '<h2 id="sec">S</h2>',
+                                     "_redirects": "/old.html /new/ 301\n/legacy/* /guide/:splat 301\n"},
+                 files=["guide/page.html", "moved/index.html"])
+    (tmp_path / "netlify.toml").write_text('[[redirects]]\nfrom = "/nf.html"\nto = "/nowhere/"\n')
+    (tmp_path / "vercel.json").write_text('{"redirects": [{"source": "/v/:name.html", "destination": "/:name/"}]}')
+    status, detail = outcomes(check(built))
+    assert status["/old.html"] == status["old.html#sec"] == ("redirected", "host-redirect")
+    assert "site/_redirects" in detail["/old.html"]
+    assert status["/legacy/page.html"] == ("redirected", "host-redirect")
+    assert status["/v/moved.html"] == ("redirected", "host-redirect")
+    assert status["/gone.html"] == ("broken", "missing-file")
+    assert status["/nf.html"] == ("broken", "missing-file")  # redirected where the site has nothing
+    assert "netlify.toml" in detail["/nf.html"]
+    assert status["/old.html#nope"] == ("broken", "missing-fragment")
+
+
+def test_the_project_top_of_a_built_site_is_beside_the_config_that_builds_it(tmp_path):
+    project = tmp_path / "docs-project"
+    built = site(project / "out", {"index.html": '<a href="/old.html">x</a>', "new.html": ""})
+    (project / "mkdocs.yml").write_text("site_name: x\nsite_dir: out\n")
+    (project / "vercel.json").write_text('{"redirects": [{"source": "/old.html", "destination": "/new.html"}]}')
+    (tmp_path / "vercel.json").write_text('{"redirects": []}')  # above the project: not its host's file
+    status, detail = outcomes(check(built))
+    assert status["/old.html"] == ("redirected", "host-redirect")
+    assert detail["/old.html"].startswith("redirected by vercel.json to /new.html")
