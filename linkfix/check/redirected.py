@@ -130,7 +130,7 @@ class Redirects:
         if links is None:
             return False, self.checker.find_file(built) or ""
         found = links.serve(built)
-        return found.made, found.path or ""
+        return bool(found.made), found.path or ""
 
     def host_lookup(self, built: str) -> HostRedirect | None:
         """Where the site's host sends the built path `built`, if it redirects it."""
