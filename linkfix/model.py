@@ -22,6 +22,7 @@ class LinkKind(StrEnum):
     AUTOLINK = "autolink"  # markdown <https://...>
     BARE = "bare"  # a bare URL in markdown prose (linkified)
     HTML = "html"  # an attribute of an HTML element (built site, or raw HTML inside markdown)
+    CSS = "css"  # a url() or @import of CSS: a stylesheet file, or a <style> element's text
 
 
 class Dialect(StrEnum):

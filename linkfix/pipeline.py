@@ -22,6 +22,7 @@ from .check.ignore import Ignores
 from .check.local import LocalChecker
 from .check.remap import Remap
 from .check.session import RunSession
+from .check.stylesheets import Stylesheets
 from .check.targets import Target
 from .config import Config
 from .errors import InputError, NetworkDownError
@@ -129,7 +130,8 @@ async def run_check(
             # The config's nav is checked when the config itself is the input (not per changed file).
             nav = changed is None and project.mkdocs is not None and [Path(i).resolve() for i in inputs] == [project.mkdocs.config_file.resolve()]
             report = await check_documents(documents, project, config, session=session, progress=progress, errors=errors, started=started,
-                                           link_times=link_times, on_recovery=on_recovery, nav=nav, keep_all=keep_all)
+                                           link_times=link_times, on_recovery=on_recovery, nav=nav, keep_all=keep_all,
+                                           stylesheets=changed is None and not project.markdown and project.mkdocs is None)
             if not report.files and project.files and changed is None:
                 # Nothing read is not "no broken links" (--changed-since with no change is).
                 raise InputError(f"none of the {len(project.files)} files could be read"
@@ -166,6 +168,7 @@ async def check_documents(
     on_recovery: Callable[[RunStats], None] | None = None,
     nav: bool = False,
     keep_all: bool = True,
+    stylesheets: bool = False,
 ) -> Report:
     """Check extracted documents (keyed by root-relative path) against `project`.
 
@@ -179,11 +182,14 @@ async def check_documents(
     files read (the session's, of the URLs checked). `nav`: the MkDocs config's nav entries are
     checked too (check/mkdocs_nav.py). `keep_all=False`: a working internal link's result, and a
     link not checked, are only counted (`Report.counted`: what no report but JSON and JUnit lists).
+    `stylesheets`: the site's `.css` files the documents link to are read and checked after them
+    (check/stylesheets.py).
     """
     if session is None:
         async with RunSession(config, progress=progress) as own:
             return await check_documents(documents, project, config, session=own, progress=progress, errors=errors, started=started,
-                                         known=known, link_times=link_times, on_recovery=on_recovery, nav=nav, keep_all=keep_all)
+                                         known=known, link_times=link_times, on_recovery=on_recovery, nav=nav, keep_all=keep_all,
+                                         stylesheets=stylesheets)
     started = time.time() if started is None else started
     pages: dict[str, Page] = {}
     local = LocalChecker(project, config, pages, page_loader(project))
@@ -194,14 +200,17 @@ async def check_documents(
     external = _ExternalChecks(config, session, skip=known)
     handed_over = time.perf_counter()
     files_read, files_total = 0, len(project.files)
-    async with aclosing(_each(documents)) as stream:
+    styles = Stylesheets(local) if stylesheets else None
+    async with aclosing(_each(documents) if styles is None else styles.after(_each(documents))) as stream:
         async for rel, doc in stream:
-            if progress is not None and files_total:
+            if progress is not None and files_read < files_total:
                 files_read += 1
                 progress.files(files_read, files_total)
             pages[rel] = doc.page
             page_rels[doc.page.path] = rel
             links, targets = resolve_links(rel, doc, local, ignores)
+            if styles is not None:
+                styles.note(targets)
             gathered.page_read(rel)
             gathered.add(links, targets)
             external.add_many(target.resolved for target in targets if target.scope is Scope.EXTERNAL and target.result is None)
@@ -232,7 +241,7 @@ async def check_documents(
         started=datetime.fromtimestamp(started, UTC).isoformat(timespec="seconds"),
         duration=round(time.time() - started, 3),
         files=len(pages),
-        errors=tuple(errors),
+        errors=(*errors, *(styles.errors if styles is not None else ())),
         rules=_rules(project),
     )
 

@@ -163,3 +163,59 @@ def test_the_project_top_of_a_built_site_is_beside_the_config_that_builds_it(tmp
     status, detail = outcomes(check(built))
     assert status["/old.html"] == ("redirected", "host-redirect")
     assert detail["/old.html"].startswith("redirected by vercel.json to /new.html")
+
+
+# -- item 14: lychee's extraction cases ----------------------------------------------------------
+
+def test_css_urls_in_style_elements_style_attributes_and_linked_stylesheets_are_checked(tmp_path):
+    page = ('<link rel="stylesheet" href="css/main.css"><link rel="stylesheet" href="css/off.css" disabled>'
+            '<style>body { background: url("img/gone-bg.png") } /* url(img/in-comment.png) */</style>'
+            '<div style="background-image: url(&quot;img/inline.png&quot;)">x</div><p style="mask: url(img/here.svg)">y</p>')
+    css = ('@import url("more.css");\n@import "other.css";\n'
+           '@font-face { font-family: F; src: url(../fonts/f.woff2) format("woff2"), url(\'../fonts/here.woff\'); }\n'
+           '.x { background-image: url(../img/gone.png); content: "url(not-a-link.png)" }\n')
+    root = site(tmp_path, {"index.html": page, "css/main.css": css, "css/more.css": ".y { cursor: url(../img/cursor.png) }",
+                           "css/unlinked.css": ".z { background: url(nothing.png) }"},
+                files=["img/here.svg", "fonts/here.woff"])
+    report = check(root)
+    found = {(r.link.span.path.rsplit("/", 2)[-2:][-1], r.link.url): (str(r.result.status), r.link.tag) for r in report.results}
+    assert found[("index.html", "img/gone-bg.png")] == ("broken", "style")
+    assert found[("index.html", "img/inline.png")] == ("broken", "div[style]")
+    assert found[("index.html", "img/here.svg")] == ("ok", "p[style]")
+    assert found[("main.css", "more.css")] == ("ok", "url()")
+    assert found[("main.css", "other.css")] == ("broken", "@import")
+    assert found[("main.css", "../fonts/f.woff2")] == ("broken", "url()")
+    assert found[("main.css", "../fonts/here.woff")] == ("ok", "url()")
+    assert found[("main.css", "../img/gone.png")] == ("broken", "url()")
+    assert found[("more.css", "../img/cursor.png")] == ("broken", "url()")  # an @import's own links
+    urls = {url for _, url in found}
+    assert "css/off.css" not in urls  # a disabled stylesheet is never fetched
+    assert not urls & {"img/in-comment.png", "not-a-link.png", "nothing.png"}  # comments, strings, unlinked sheets
+    texts = {"index.html": page, "main.css": css}
+    for r in report.results:  # exact spans, in the page and in the stylesheet
+        name = r.link.span.path.rsplit("/", 1)[-1]
+        if name in texts and "&" not in r.link.url:
+            assert texts[name][r.link.span.start:r.link.span.end] == r.link.url
+    inline = next(r for r in report.results if r.link.url == "img/inline.png")
+    assert page[inline.link.span.start:inline.link.span.end] == "img/inline.png"
+
+
+def test_a_gfm_footnote_definition_is_no_link_reference(tmp_path):
+    (tmp_path / "index.md").write_text("A claim[^note] and another[^2].\n\n[^note]: text\n[^2]: See [the spec](spec.md).\n"
+                                       "\n[ref]: gone.md\n")
+    status, _ = outcomes(check(tmp_path))
+    assert "text" not in status
+    assert status["spec.md"] == ("broken", "missing-file")  # a footnote's own links are read
+    assert status["gone.md"] == ("broken", "missing-file")  # an unused reference definition is still checked
+
+
+def test_bare_email_autolinks_are_seen_and_judged_by_their_syntax(tmp_path):
+    text = "Write to user@example.com or <team@example.org>; first.last+tag@sub.example.co.uk.\nNot a@b, nor `c@d.org`.\n"
+    (tmp_path / "index.md").write_text(text)
+    report = check(tmp_path)
+    found = {r.link.url: (r.resolved, str(r.result.status)) for r in report.results}
+    assert found == {"user@example.com": ("mailto:user@example.com", "unsupported"),
+                     "team@example.org": ("mailto:team@example.org", "unsupported"),
+                     "first.last+tag@sub.example.co.uk": ("mailto:first.last+tag@sub.example.co.uk", "unsupported")}
+    for r in report.results:
+        assert text[r.link.span.start:r.link.span.end] == r.link.url

@@ -37,6 +37,7 @@ from itertools import repeat
 
 from ...model import Document, Link, Page
 from ..context import words_around
+from ..css import css_urls
 from ..limits import MAX_LINKS, links_left_out
 from ..scanned import Anchor, Row, ScannedLinks, link_of_row
 from .grammar import (
@@ -55,6 +56,7 @@ from .grammar import (
     _RAW_TEXT,
     _RAW_TEXT_END,
     _SPACES,
+    _URL_HINT,
 )
 from .values import _collapse, _DecodedValue, _refresh_url, _srcset_urls, _unescape_text, unescape_attribute
 
@@ -69,7 +71,7 @@ _Found = tuple[int, int, str, str, Anchor, int, int]
 
 # The attributes the scanner reads; no other is kept (one tag of 3 million attributes, 27 MB,
 # kept them all: 888 MB).
-_READ_ATTRS = frozenset({"id", "name", "href", "rel", "alt", "title", "http-equiv", "content",
+_READ_ATTRS = frozenset({"id", "name", "href", "rel", "alt", "title", "http-equiv", "content", "style", "disabled",
                          *(attr for attrs in _LINK_ATTRS.values() for attr in attrs)})
 
 
@@ -100,10 +102,11 @@ def _value(attrs: dict[str, re.Match[str]], name: str) -> str:
     return unescape_attribute(_raw_value(attrs.get(name))[0])
 
 
-def _only_resource_hint(attrs: dict[str, re.Match[str]]) -> bool:
-    """`<link rel=preconnect href=https://host>` names an origin, not a page: nothing to check."""
+def _never_fetched(attrs: dict[str, re.Match[str]]) -> bool:
+    """`<link rel=preconnect href=https://host>` names an origin, not a page, and a
+    `<link rel=stylesheet disabled>` is never fetched: nothing to check."""
     rel = set(_value(attrs, "rel").lower().split())
-    return bool(rel) and rel <= {"preconnect", "dns-prefetch"}
+    return bool(rel) and (rel <= {"preconnect", "dns-prefetch"} or ("stylesheet" in rel and "disabled" in attrs))
 
 
 class _Scan:
@@ -203,12 +206,14 @@ class _Scan:
                 self.h1_piece = len(self.pieces)
         if name in _LINK_ATTRS or name == "base" or name == "meta":
             self.element(name, _attributes(self.text, body_start, body_end), tag_end, body_start, body_end)
-        elif name == "picture":
+            return tag_end
+        if name == "picture":
             self.picture = 0
-            if _ID_HINT.search(self.text, body_start, body_end):
-                self.add_id(_attributes(self.text, body_start, body_end))
-        elif _ID_HINT.search(self.text, body_start, body_end):
-            self.add_id(_attributes(self.text, body_start, body_end))
+        if _ID_HINT.search(self.text, body_start, body_end) or _URL_HINT.search(self.text, body_start, body_end):
+            attrs = _attributes(self.text, body_start, body_end)
+            self.add_id(attrs)
+            if "style" in attrs:
+                self.style_links(name, attrs["style"])
         return tag_end
 
     def add_id(self, attrs: dict[str, re.Match[str]]) -> None:
@@ -234,6 +239,9 @@ class _Scan:
             self.element(name, _attributes(self.text, body_start, body_end), tag_end)
         closing = _RAW_TEXT_END[name].search(self.text, tag_end)
         content_end = closing.start() if closing else len(self.text)
+        if name == "style" and not self.template_depth:
+            for start, end, url, _ in css_urls(self.text, tag_end, content_end):  # raw text: no references to decode
+                self.add_link(self.text[start:end], "style", start, "", url=url)
         if name == "title" and self.title is None and not self.template_depth:
             self.title = _collapse(self.text[tag_end:content_end])
         elif self.want_text and name in ("textarea", "xmp"):
@@ -256,8 +264,10 @@ class _Scan:
         if name == "meta":
             self.refresh(attrs)
             return
-        if name == "link" and "rel" in attrs and _only_resource_hint(attrs):
+        if name == "link" and "rel" in attrs and _never_fetched(attrs):
             return
+        if "style" in attrs:
+            self.style_links(name, attrs["style"])
         # Element text for <a> (the full pass fills it in at </a>), else alt, else title.
         anchor: Anchor
         if name == "a" and not self.want_text:
@@ -302,6 +312,18 @@ class _Scan:
             return
         start = _raw_value(attrs.get("src"))[1]
         self.add_link("", "img[src]", start if start >= 0 else body_start, anchor)
+
+    def style_links(self, name: str, style: re.Match[str]) -> None:
+        """The CSS URLs of a `style="..."` attribute (references decoded first, as a browser
+        does before the CSS is read)."""
+        raw, start = _raw_value(style)
+        if "(" not in raw:
+            return
+        decoded = _DecodedValue(raw) if "&" in raw else None
+        for lo, hi, url, _ in css_urls(decoded.text if decoded else raw):
+            if decoded is not None:
+                lo, hi = decoded.raw_offset(lo), decoded.raw_offset(hi)
+            self.add_link(raw[lo:hi], f"{name}[style]", start + lo, "", url=url)
 
     def quick_anchor(self, tag_end: int) -> str:
         """The fast pass's anchor text, raw: the text up to `</a>` (or the next `<a>`), markup
