@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote, urljoin
 
 from ..config import Config
-from ..inputs.sources import HTML_SUFFIXES, MARKDOWN_SUFFIXES, Project
+from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..mkdocs.made import TRUST_HINT
 from ..mkdocs.structure.links import MkDocsLinks, Reached
 from ..model import CheckResult, Page, Reason, Scope, Status, id_key
@@ -111,8 +111,9 @@ class LocalChecker:
         return resolve
 
     def _resolve(self, url: str, page: Page, page_rel: str, as_written: bool = False) -> Target:
-        if not url and posixpath.splitext(page_rel)[1].lower() in HTML_SUFFIXES:
-            # The only empty URL an HTML page's scan reports: an <img> with no source (formats/html).
+        if not url and posixpath.splitext(page_rel)[1].lower() not in MARKDOWN_SUFFIXES:
+            # The only empty URL an HTML page's scan reports (a site's page, a crawled one): an
+            # <img> with no source (formats/html). In markdown, `[x]()` is the page itself.
             return Target(scope=Scope.INTERNAL, resolved=NO_SOURCE, result=CheckResult(
                 url=NO_SOURCE, status=Status.BROKEN, reason=Reason.NO_SOURCE, detail="an image with no source: its src is empty or missing"))
         unrendered = self.templates.unrendered(url) if self.templates is not None else None

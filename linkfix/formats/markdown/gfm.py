@@ -77,12 +77,18 @@ def www_autolink(state: StateInline, silent: bool) -> bool:
     end = www_link_end(state.src, pos, state.posMax)
     if end is None:
         return False
-    url = state.src[pos:end]
+    return _autolink(state, pos, end, "http://")
+
+
+def _autolink(state: StateInline, start: int, end: int, scheme: str) -> bool:
+    """The tokens of the autolink written at `state.src[start:end]`, to `scheme` + it, as
+    markdown-it's linkify makes them (our note of its target in the first)."""
+    text = state.src[start:end]
     token = state.push("link_open", "a", 1)
-    token.attrs = {"href": f"http://{url}"}
+    token.attrs = {"href": f"{scheme}{text}"}
     token.markup, token.info = "linkify", "auto"
-    token.meta[MARK] = Target(pos, end)
-    state.push("text", "", 0).content = url
+    token.meta[MARK] = Target(start, end)
+    state.push("text", "", 0).content = text
     token = state.push("link_close", "a", -1)
     token.markup, token.info = "linkify", "auto"
     state.pos = end
@@ -135,16 +141,7 @@ def email_autolink(state: StateInline, silent: bool) -> bool:
     if start == pos:
         return False
     state.pending = pending[: len(pending) - (pos - start)]
-    address = src[start:end]
-    token = state.push("link_open", "a", 1)
-    token.attrs = {"href": f"mailto:{address}"}
-    token.markup, token.info = "linkify", "auto"
-    token.meta[MARK] = Target(start, end)
-    state.push("text", "", 0).content = address
-    token = state.push("link_close", "a", -1)
-    token.markup, token.info = "linkify", "auto"
-    state.pos = end
-    return True
+    return _autolink(state, start, end, "mailto:")
 
 
 def is_gfm_email(url: str) -> bool:
