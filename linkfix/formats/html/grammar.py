@@ -18,14 +18,19 @@ _VALUE = rf"""(?:"[^"]*+"|'[^']*+'|[^{_WS}>"'][^{_WS}>]*+|(?=>))"""
 # Where a tag ends: the first `>` outside a quoted value. Possessive all the way down, so a
 # tag that never ends costs one linear scan, never backtracking.
 _TAG_BODY = rf"""(?:[^>"'=]++|=[{_WS}]*+{_VALUE}|["'])*+"""
-# A value without `url(` in it (a CSS url, in `style="..."`: the tag must reach Python).
+# A `style` attribute's value without `url(` in it (a CSS url: the tag must reach Python).
+# Only a value right after `style=` (or `style =`) is looked into: `u` is common in values, and
+# the look back for `style` is made only after a name ending in `e` (most end otherwise).
+_STYLE = "[sS][tT][yY][lL][eE]"
+_NOT_STYLE = rf"(?<!{_STYLE})(?<!{_STYLE}[{_WS}])"
 _NOT_URL = r"[uU](?![rR][lL]\()"
 _VALUE_WITHOUT_URL = rf"""(?:"(?:[^"uU]++|{_NOT_URL})*+"|'(?:[^'uU]++|{_NOT_URL})*+'
     |(?:[^{_WS}>"'uU]|{_NOT_URL})(?:[^{_WS}>uU]++|{_NOT_URL})*+(?![^{_WS}>])|(?=>))"""
-# The same as _TAG_BODY, refusing an `id` attribute and a value with `url(`: such tags must
+# The same as _TAG_BODY, refusing an `id` attribute and a style with `url(`: such tags must
 # reach Python even when their element cannot carry a link. `data-id=` also refuses; that
 # only costs a needless attribute parse.
-_BODY_PLAIN = rf"""(?:[^>"'=iI]++|[iI](?![dD][{_WS}]*+=)|=[{_WS}]*+{_VALUE_WITHOUT_URL}|["'])*+"""
+_BODY_PLAIN = rf"""(?:[^>"'=iI]++|[iI](?![dD][{_WS}]*+=)|(?<![eE{_WS}])=[{_WS}]*+{_VALUE}|{_NOT_STYLE}=[{_WS}]*+{_VALUE}
+    |=[{_WS}]*+{_VALUE_WITHOUT_URL}|["'])*+"""
 
 _COMMENT = r"<!--(?:-?>|.*?--!?>|.*\Z)"
 # Inside HTML a CDATA section is a bogus comment ending at the first `>`; like html.parser
