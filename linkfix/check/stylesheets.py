@@ -66,6 +66,8 @@ class Stylesheets:
 
     def _read(self, rel: str) -> Document | None:
         path = self.local.project.root / rel
+        if self.local.project.refusal(path) is not None:  # out of the project: not ours to read (docs/security.md)
+            return None
         try:
             text, warning = read_text(path)
         except Unreadable as exc:

@@ -219,3 +219,12 @@ def test_bare_email_autolinks_are_seen_and_judged_by_their_syntax(tmp_path):
                      "first.last+tag@sub.example.co.uk": ("mailto:first.last+tag@sub.example.co.uk", "unsupported")}
     for r in report.results:
         assert text[r.link.span.start:r.link.span.end] == r.link.url
+
+
+def test_a_stylesheet_symlinked_out_of_the_project_is_not_read(tmp_path):
+    (tmp_path / "outside.css").write_text("a { background: url(secret-name.png) }")
+    root = site(tmp_path / "site", {"index.html": '<link rel="stylesheet" href="css/out.css"><link rel="stylesheet" href="css/in.css">',
+                                    "css/in.css": "b { background: url(gone.png) }"})
+    os.symlink(tmp_path / "outside.css", root / "css" / "out.css")
+    status, _ = outcomes(check(root))
+    assert status == {"css/out.css": ("broken", "outside-root"), "css/in.css": ("ok", ""), "gone.png": ("broken", "missing-file")}
