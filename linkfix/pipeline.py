@@ -182,8 +182,7 @@ async def check_documents(
     files read (the session's, of the URLs checked). `nav`: the MkDocs config's nav entries are
     checked too (check/mkdocs_nav.py). `keep_all=False`: a working internal link's result, and a
     link not checked, are only counted (`Report.counted`: what no report but JSON and JUnit lists).
-    `stylesheets`: the site's `.css` files the documents link to are read and checked after them
-    (check/stylesheets.py).
+    `stylesheets`: the site's `.css` files the documents link to are checked after them (check/stylesheets.py).
     """
     if session is None:
         async with RunSession(config, progress=progress) as own:
@@ -200,8 +199,8 @@ async def check_documents(
     external = _ExternalChecks(config, session, skip=known)
     handed_over = time.perf_counter()
     files_read, files_total = 0, len(project.files)
-    styles = Stylesheets(local) if stylesheets else None
-    async with aclosing(_each(documents) if styles is None else styles.after(_each(documents))) as stream:
+    styles = Stylesheets(local, read=stylesheets)
+    async with aclosing(styles.after(_each(documents))) as stream:
         async for rel, doc in stream:
             if progress is not None and files_read < files_total:
                 files_read += 1
@@ -209,8 +208,7 @@ async def check_documents(
             pages[rel] = doc.page
             page_rels[doc.page.path] = rel
             links, targets = resolve_links(rel, doc, local, ignores)
-            if styles is not None:
-                styles.note(targets)
+            styles.note(targets)
             gathered.page_read(rel)
             gathered.add(links, targets)
             external.add_many(target.resolved for target in targets if target.scope is Scope.EXTERNAL and target.result is None)
@@ -241,7 +239,7 @@ async def check_documents(
         started=datetime.fromtimestamp(started, UTC).isoformat(timespec="seconds"),
         duration=round(time.time() - started, 3),
         files=len(pages),
-        errors=(*errors, *(styles.errors if styles is not None else ())),
+        errors=(*errors, *styles.errors),
         rules=_rules(project),
     )
 

@@ -32,14 +32,17 @@ log = logging.getLogger(__name__)
 class Stylesheets:
     """The stylesheets a run's pages link to, read after the pages (`after`)."""
 
-    def __init__(self, local: LocalChecker) -> None:
+    def __init__(self, local: LocalChecker, *, read: bool = True) -> None:
         self.local = local
+        self.read = read  # False: none is read (a source check, a crawl, a build's pages)
         self.errors: list[str] = []  # the stylesheets that could not be read, and why
         self._seen: set[str] = set()  # site files queued or read
         self._queue: list[str] = []
 
     def note(self, targets: Sequence[Target]) -> None:
         """The targets of a document just read: the site's `.css` files among them are queued."""
+        if not self.read:
+            return
         for target in targets:
             resolved = target.resolved
             if target.result is None and target.scope is Scope.INTERNAL and ".css" in resolved:

@@ -59,6 +59,16 @@ class Hosting:
 PLAIN = Hosting("plain", "", False)
 
 
+def served(site: Path, site_files: frozenset[str], setting: str, site_url: str) -> tuple[Hosting, HostRedirects | None]:
+    """Who serves the built site in `site` (`setting`: the host key) and the redirects its
+    host's files keep alive."""
+    top = project_top(site)
+    hosting = hosting_of(setting, site, top, site_url)
+    if hosting.why and setting == "auto":
+        log.info("%s is served by %s: %s", display_path(site), hosting.name, hosting.why)
+    return hosting, site_host_redirects(site, top, site_files)
+
+
 def project_top(site: Path) -> Path | None:
     """Where the host reads the project's own files for the built site in `site`: the directory
     of the config that builds it, else the git work tree's top, else None."""

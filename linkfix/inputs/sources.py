@@ -23,7 +23,7 @@ from ..files.read import display_path
 from ..mkdocs.config.dialect import CONFIG_NAMES
 from ..mkdocs.config.load import is_config, read_config
 from ..mkdocs.config.project import MkDocsProject
-from .hosting import PLAIN, Hosting, hosting_of, project_top, site_host_redirects
+from .hosting import PLAIN, Hosting, served
 from .site_tree import dead_symlink, index_tree
 
 if TYPE_CHECKING:
@@ -207,20 +207,11 @@ def collect(inputs: list[str], config: Config) -> Project:
     markdown = markdown_count * 2 >= len(files)
     project = _finish(Project(files=files, root=root.resolve(), markdown=markdown, errors=skipped, boundary=boundary, site_url=site_url))
     if not markdown:
-        _served(project, config)
+        project.hosting, project.host_redirects = served(project.root, project.site_files, config.host, project.site_url or config.base_url)
     for p in paths:
         if p.is_dir():
             say_unread_rst(p, excluded, config.gitignore)
     return project
-
-
-def _served(project: Project, config: Config) -> None:
-    """Who serves the built site at the project's root, and the redirects its host keeps."""
-    top = project_top(project.root)
-    project.hosting = hosting_of(config.host, project.root, top, project.site_url or config.base_url)
-    project.host_redirects = site_host_redirects(project.root, top, project.site_files)
-    if project.hosting.why and config.host == "auto":
-        log.info("%s is served by %s: %s", display_path(project.root), project.hosting.name, project.hosting.why)
 
 
 def _published_at(site: Path) -> str:

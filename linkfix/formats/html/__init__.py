@@ -40,9 +40,9 @@ from ..context import words_around
 from ..css import css_urls
 from ..limits import MAX_LINKS, links_left_out
 from ..scanned import Anchor, Row, ScannedLinks, link_of_row
+from .attributes import Attributes, _attributes, _never_fetched, _raw_value, _value
 from .grammar import (
     _ANCHOR_END,
-    _ATTR,
     _FAST,
     _FULL,
     _ID_HINT,
@@ -67,46 +67,6 @@ logger = logging.getLogger(__name__)
 # A link seen by the scan, before its Page exists (links refer to their page):
 # (start, end, url, tag, anchor text, start and end of its place in the page text).
 _Found = tuple[int, int, str, str, Anchor, int, int]
-
-
-# The attributes the scanner reads; no other is kept (one tag of 3 million attributes, 27 MB,
-# kept them all: 888 MB).
-_READ_ATTRS = frozenset({"id", "name", "href", "rel", "alt", "title", "http-equiv", "content", "style", "disabled",
-                         *(attr for attrs in _LINK_ATTRS.values() for attr in attrs)})
-
-
-def _attributes(text: str, start: int, end: int) -> dict[str, re.Match[str]]:
-    """The attributes of one tag the scanner reads, by lower-cased name; the first of
-    duplicates wins."""
-    attrs: dict[str, re.Match[str]] = {}
-    for m in _ATTR.finditer(text, start, end):
-        name = m[1].lower()
-        if name in _READ_ATTRS and name not in attrs:  # (not setdefault: 20% faster, and a tag's attributes are read for every link)
-            attrs[name] = m
-    return attrs
-
-
-def _raw_value(m: re.Match[str] | None) -> tuple[str, int]:
-    """An attribute's value as written, without quotes, and the offset where it starts."""
-    if m is None:
-        return "", -1
-    value = m.group(2)
-    if value is None:
-        return "", m.end()
-    if value[0] in "\"'":
-        return value[1:-1], m.start(2) + 1
-    return value, m.start(2)
-
-
-def _value(attrs: dict[str, re.Match[str]], name: str) -> str:
-    return unescape_attribute(_raw_value(attrs.get(name))[0])
-
-
-def _never_fetched(attrs: dict[str, re.Match[str]]) -> bool:
-    """`<link rel=preconnect href=https://host>` names an origin, not a page, and a
-    `<link rel=stylesheet disabled>` is never fetched: nothing to check."""
-    rel = set(_value(attrs, "rel").lower().split())
-    return bool(rel) and (rel <= {"preconnect", "dns-prefetch"} or ("stylesheet" in rel and "disabled" in attrs))
 
 
 class _Scan:
@@ -216,7 +176,7 @@ class _Scan:
                 self.style_links(name, attrs["style"])
         return tag_end
 
-    def add_id(self, attrs: dict[str, re.Match[str]]) -> None:
+    def add_id(self, attrs: Attributes) -> None:
         value = _value(attrs, "id")
         if value:
             self.ids.add(value)
@@ -248,7 +208,7 @@ class _Scan:
             self.add_text(self.text[tag_end:content_end], markup=False)
         return content_end
 
-    def element(self, name: str, attrs: dict[str, re.Match[str]], tag_end: int, body_start: int = 0, body_end: int = 0) -> None:
+    def element(self, name: str, attrs: Attributes, tag_end: int, body_start: int = 0, body_end: int = 0) -> None:
         """Links, ids and <base> of one element that can carry them (`body_start`..`body_end`:
         its attributes, for an <img>)."""
         if "id" in attrs:
@@ -302,7 +262,7 @@ class _Scan:
         elif name == "img":
             self.sourceless_image(attrs, first, anchor, body_start, body_end)
 
-    def sourceless_image(self, attrs: dict[str, re.Match[str]], first: int, anchor: Anchor, body_start: int, body_end: int) -> None:
+    def sourceless_image(self, attrs: Attributes, first: int, anchor: Anchor, body_start: int, body_end: int) -> None:
         """An <img> that gave no URL: a broken image for every reader, reported as a link with
         an empty URL (the only empty one the scan reports: check.local calls it broken) on its
         empty `src` or, with none, right after `<img`. Not when its <picture> has a <source
@@ -332,7 +292,7 @@ class _Scan:
         end = _ANCHOR_END.search(self.text, tag_end, limit)
         return self.text[tag_end : end.start() if end else limit]
 
-    def refresh(self, attrs: dict[str, re.Match[str]]) -> None:
+    def refresh(self, attrs: Attributes) -> None:
         if _value(attrs, "http-equiv").strip(_SPACES).lower() != "refresh" or "content" not in attrs:
             return
         raw, start = _raw_value(attrs["content"])
