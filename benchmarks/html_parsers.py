@@ -26,7 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from linkfix.formats.html import _ATTR, _LINK_ATTRS, _raw_value, extract_html, extract_html_many, scan_page, unescape_attribute
+from linkfix.formats.html import _LINK_ATTRS, _raw_value, extract_html, extract_html_many, scan_page, unescape_attribute
+from linkfix.formats.html.grammar import _ATTR
 
 DEFAULT_SITE = Path("/usr/share/doc/python3.11/html")
 LINK_SELECTOR = ", ".join(f"{tag}[{attr}]" for tag, attrs in _LINK_ATTRS.items() for attr in attrs if attr != "srcset")

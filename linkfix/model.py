@@ -22,6 +22,7 @@ class LinkKind(StrEnum):
     AUTOLINK = "autolink"  # markdown <https://...>
     BARE = "bare"  # a bare URL in markdown prose (linkified)
     HTML = "html"  # an attribute of an HTML element (built site, or raw HTML inside markdown)
+    CSS = "css"  # a url() or @import of CSS: a stylesheet file, or a <style> element's text
 
 
 class Dialect(StrEnum):
@@ -81,6 +82,7 @@ class Reason(StrEnum):
     SOFT_404 = "soft-404"
     MISSING_FRAGMENT = "missing-fragment"
     MISSING_FILE = "missing-file"
+    NO_SOURCE = "no-source"  # an image with no source (`<img src="">`, or neither src nor srcset)
     OUTSIDE_ROOT = "outside-root"
     INVALID_URL = "invalid-url"
     BAD_REDIRECT = "bad-redirect"
@@ -314,6 +316,8 @@ class Document:
     # What the extraction left out (a per-file limit reached), for the report's errors list.
     warnings: tuple[str, ...] = ()
     silenced: tuple[Silenced, ...] = ()  # lines an ignore comment covers
+    # The config's nav entries (check/mkdocs_nav.py): no page of the site, read after the pages.
+    is_nav: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -35,7 +35,8 @@ from ..mkdocs.structure.links import MkDocsLinks, Reached
 from ..model import CheckResult, Page, Reason, Scope, Status, id_key
 from .filter import LinkFilter
 from .redirected import Redirects
-from .site import Deployments, SitePlace
+from .site import Deployments, SitePlace, base_place
+from .syntax import scheme_result, unparseable
 from .targets import Target, internal_target
 
 if TYPE_CHECKING:  # imported by the runs that render templates: it brings in the MkDocs extraction
@@ -49,6 +50,7 @@ _IMPLICIT_FRAGMENTS = frozenset({"", "top"})
 _PAGE_SUFFIXES = MARKDOWN_SUFFIXES | {".html", ".htm", ".xhtml"}
 
 
+NO_SOURCE = "(no source)"  # what an image without a source is reported as pointing at
 MAX_IDS_LISTED = 8  # a missing fragment's detail lists this many of the page's ids
 
 
@@ -111,14 +113,19 @@ class LocalChecker:
         return resolve
 
     def _resolve(self, url: str, page: Page, page_rel: str, as_written: bool = False) -> Target:
+        if not url and posixpath.splitext(page_rel)[1].lower() not in MARKDOWN_SUFFIXES:
+            # The only empty URL an HTML page's scan reports (a site's page, a crawled one): an
+            # <img> with no source (formats/html). In markdown, `[x]()` is the page itself.
+            return Target(scope=Scope.INTERNAL, resolved=NO_SOURCE, result=CheckResult(
+                url=NO_SOURCE, status=Status.BROKEN, reason=Reason.NO_SOURCE, detail="an image with no source: its src is empty or missing"))
         unrendered = self.templates.unrendered(url) if self.templates is not None else None
         if unrendered is not None:  # template text left as written (see mkdocs.plugins.macros)
             return Target(scope=Scope.INTERNAL, resolved=url, result=unrendered)
-        base = page.base
+        base, based = page.base, None
         if base and _SCHEME.match(base) is None and not base.startswith("//"):
-            # A relative <base href> moves the page's directory within the site.
-            page_rel = posixpath.join(posixpath.dirname(page_rel), base.rstrip("/") + "/x")
-            base = ""
+            # A relative or root-relative <base href> moves the page's links within the site.
+            based = base_place(page_rel, base, self.site_path_prefix)
+            page_rel, base = (based + "x" if not based or based.endswith("/") else based), ""
         absolute_base = base or (page.url if page.url.startswith(("http://", "https://")) else "")
         if absolute_base and not _SCHEME.match(url):
             url = urljoin(absolute_base, url)
@@ -128,12 +135,18 @@ class LocalChecker:
         if scheme:
             name = scheme.group(1).lower()
             if name in ("http", "https"):
+                problem = unparseable(url)
+                if problem:  # never fetched, online or not
+                    return Target(scope=Scope.EXTERNAL, resolved=url, result=CheckResult(
+                        url=url, status=Status.BROKEN, reason=Reason.INVALID_URL, detail=problem))
                 local = self.site.relative(url)
                 if local is None:
                     return Target(scope=Scope.EXTERNAL, resolved=url, fragment=url.partition("#")[2])
                 return self._under_site_url(local, url)
             else:
-                return Target(scope=Scope.UNSUPPORTED, resolved=url, result=self.filter.scheme(name).result(url))
+                syntax = scheme_result(url, name)  # a mailto: with no address, a tel: with no number: broken offline
+                verdict = syntax if syntax.status is Status.BROKEN else self.filter.scheme(name).result(url)
+                return Target(scope=Scope.UNSUPPORTED, resolved=url, result=verdict)
         path_part, _, fragment = url.partition("#")
         path_part = path_part.partition("?")[0]
         path = unquote(path_part)
@@ -153,6 +166,8 @@ class LocalChecker:
             target_rel = rel
         elif self.mkdocs_links is not None:
             return self._mkdocs(path, fragment, page_rel, as_written)
+        elif not path and based is not None:  # `#x` leads to the base URL's page, not this one
+            return self._internal(based, based.endswith("/"), fragment, page_rel)
         elif not path:
             target_rel = page_rel
         else:
@@ -282,11 +297,17 @@ class LocalChecker:
             redirect = self.redirects.mapped(found or path)
             if redirect is not None:
                 return self.redirects.redirected(resolved, redirect, fragment)
+            hosted = self.redirects.host_lookup(path) if found is None and self.mkdocs_links is None and path else None
+            if hosted is not None:  # a built site's URL its host redirects (_redirects, vercel.json, netlify.toml)
+                return self.redirects.host_redirected(resolved, hosted, fragment)
             return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FILE,
-                               detail=f"no such file: {path or '/'}", checked_at=self.now)
+                               detail=f"no such file: {path or '/'}{self._extensionless_hint(path)}", checked_at=self.now)
         if found in self.project.outside_files:  # whether it exists there, and its ids, are not the repository's to tell
             return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.OUTSIDE_ROOT, checked_at=self.now,
                                detail=f"{found} is a symlink that leads outside the project: not followed")
+        dead = self.project.dead_symlinks.get(found)
+        if dead:  # a server answers 404 there, and a clone has no file either
+            return CheckResult(url=resolved, status=Status.BROKEN, reason=Reason.MISSING_FILE, checked_at=self.now, detail=f"{found} is {dead}")
         if fragment and self.config.include_fragments and not self.fragment_ok(found, fragment):
             made_by = self.build_time_ids(found, unquote(fragment))
             if made_by:
@@ -320,6 +341,9 @@ class LocalChecker:
                 candidates += [prefix + "index.md", prefix + "README.md"]
                 if stem:
                     candidates.append(stem + ".md")
+        if not self.project.markdown and stem and not path.endswith("/") and self.project.hosting.extensionless \
+                and not posixpath.splitext(stem)[1]:
+            candidates.append(stem + ".html")  # GitHub Pages, Netlify, Cloudflare Pages serve /page from page.html
         if self.project.markdown and stem:
             suffix = posixpath.splitext(stem)[1].lower()
             if suffix in (".html", ".htm"):
@@ -327,6 +351,14 @@ class LocalChecker:
             elif not suffix:
                 candidates += [stem + ".md", stem + "/index.md"]
         return candidates
+
+    def _extensionless_hint(self, path: str) -> str:
+        """'; page.html is there: ...' for a built site's `/page` its host does not serve."""
+        if self.project.markdown or not path or path.endswith("/") or posixpath.splitext(path)[1] \
+                or path + ".html" not in self.project.site_files:
+            return ""
+        return (f"; {path}.html is there, which GitHub Pages, Netlify and Cloudflare Pages serve at this URL but "
+                f"{self.project.hosting.describe()} does not: the host key says who serves the site")
 
     def page_ids(self, file: str) -> frozenset[str] | None:
         """The ids of a page of the site (extracted once), or None when it cannot be read."""

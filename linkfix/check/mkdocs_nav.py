@@ -64,7 +64,7 @@ def nav_documents(project: Project) -> list[tuple[str, Document]]:
         links = tuple(Link(url=entry.path, kind=LinkKind.INLINE, anchor_text=NAV_ANCHOR, tag=NAV_TAG, page=page,
                            span=Span(path=shown, line=entry.line, column=entry.column, start=entry.start, end=entry.end))
                       for entry in entries)
-        documents.append((project.relative(file) or str(file.resolve()), Document(page=page, links=links)))
+        documents.append((project.relative(file) or str(file.resolve()), Document(page=page, links=links, is_nav=True)))
     return documents
 
 

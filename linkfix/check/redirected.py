@@ -88,8 +88,6 @@ class Redirects:
         """A URL the host redirects (or rewrites): its destination must be on the built site, or
         on another one; a #fragment must be an id of the page it lands on (a browser keeps it
         over a redirect whose destination names none)."""
-        links = self.checker.mkdocs_links
-        assert links is not None
         how = "rewritten" if hosted.status == 200 else "redirected"
         served = CheckResult(url=resolved, status=Status.OK if hosted.status == 200 else Status.REDIRECTED,
                              reason=Reason.NONE if hosted.status == 200 else Reason.HOST_REDIRECT,
@@ -101,13 +99,13 @@ class Redirects:
             if _SCHEME.match(path):
                 return served  # another site's page: checked there when online (its redirect is the host's word)
             fragment = own_fragment or fragment
-            found = links.serve(unquote(path).lstrip("/"))
-            if found.made:
+            made, source = self._served(unquote(path).lstrip("/"))
+            if made:
                 return served
-            if found.path:
-                file = self.checker.find_file(found.path)
+            if source:
+                file = self.checker.find_file(source)
                 if file is None:  # a stub of mkdocs-redirects
-                    mapped = self.mapped(found.path)
+                    mapped = self.mapped(source)
                     return self.redirected(resolved, mapped, fragment) if mapped is not None else served
                 if fragment and self.checker.config.include_fragments and not self.checker.fragment_ok(file, fragment):
                     made_by = self.checker.build_time_ids(file, unquote(fragment))
@@ -124,9 +122,20 @@ class Redirects:
         return replace(served, status=Status.BROKEN, reason=Reason.REDIRECT_LOOP, final_url="",
                        detail=f"{hosted.by} redirects it more than {MAX_REDIRECT_MAPS} times")
 
+    def _served(self, built: str) -> tuple[bool, str]:
+        """What the built site has at the site path `built`: (made by the build, the file it
+        is built from: a docs path in a MkDocs project, the site's own file in a built site;
+        '' for none)."""
+        links = self.checker.mkdocs_links
+        if links is None:
+            return False, self.checker.find_file(built) or ""
+        found = links.serve(built)
+        return bool(found.made), found.path or ""
+
     def host_lookup(self, built: str) -> HostRedirect | None:
         """Where the site's host sends the built path `built`, if it redirects it."""
-        redirects = self.checker.mkdocs_links.site.host_redirects if self.checker.mkdocs_links is not None else None
+        links = self.checker.mkdocs_links
+        redirects = links.site.host_redirects if links is not None else self.checker.project.host_redirects
         # The host's paths start at its root: above a site_url path (`/docs/`), with it.
         return redirects.lookup(self.checker.site_path_prefix + built) if redirects is not None else None
 

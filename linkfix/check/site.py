@@ -21,6 +21,7 @@ import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from urllib.parse import quote, unquote, urljoin, urlsplit
 
 # A top-level directory named like a language (zh, pt-BR, zh-hant) or a version (mike: 1.2, v2, latest).
 _LANGUAGE_OR_VERSION = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?|v?[0-9]+(?:\.[0-9]+)*(?:\.x)?|latest|stable|dev|main|master|next|nightly|preview")
@@ -101,6 +102,19 @@ class SitePlace:
                 return (len(segments) > depth or _LANGUAGE_OR_VERSION.fullmatch(name) is not None
                         or (depth == 1 and self.hosts_project_sites))
         return False
+
+
+def base_place(page_rel: str, base: str, path_prefix: str) -> str:
+    """Where a page's relative or root-relative `<base href>` sends its relative links: the
+    site path of the base URL (a directory ending in `/`, '' for the root, or a file, whose
+    directory counts), resolved from the page as a browser does (dot segments, a file name in
+    the base dropped, the host's root never climbed above). A root-relative base is a path on
+    the host: the site's own path (`path_prefix`, `docs/`) is taken off it, as from a
+    root-relative link."""
+    path = unquote(urlsplit(urljoin("http://site.invalid/" + quote(page_rel), base)).path).lstrip("/")
+    if base.startswith("/") and path_prefix and (path + "/").startswith(path_prefix):
+        path = path[len(path_prefix):]
+    return path
 
 
 def _origin(url: str) -> str:

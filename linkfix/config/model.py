@@ -28,6 +28,7 @@ from .types import (
     Fraction,
     GeneratorName,
     HeaderValue,
+    HostingName,
     HostName,
     HostSettings,
     NetworkDownPolicy,
@@ -76,6 +77,10 @@ class Config:
     gitignore: bool = _key(True, INPUT, "skip files matched by .gitignore (a directory named as an input is never hidden)")
     generator: GeneratorName = _key("auto", INPUT, "which generator builds the site, for its rules: mkdocs, properdocs, zensical, "
                                     "or auto (the config's name, then the build steps and dependencies that name one)")
+    host: HostingName = _key("auto", INPUT, "who serves the built site, for what only the host decides (`/page` for page.html, its "
+                             "redirect files): github-pages, netlify, cloudflare (they serve /page), vercel (with cleanUrls), "
+                             "plain (a file server: it does not), or auto (what the project says: .nojekyll, netlify.toml, "
+                             "_redirects, the site's URL, ...; else plain)")
     trust_project_code: bool = _key(False, INPUT, "let rendering run the checked project's own code, as `mkdocs build` does "
                                     "(YAML tags that call functions, extensions and names imported from the working tree); "
                                     "only for a repository you trust. Command line only, never from a config file")

@@ -73,6 +73,8 @@ NetworkProbe = Annotated[str, Meta(pattern=r"^(?:https?://[^\s/?#]+\S*|[^\s/?#@:
                                    extra={"expects": "a host name, an http(s):// URL, or ''"})]
 NetworkDownPolicy = Annotated[str, Meta(pattern=r"^(?:fail|warn)$", extra={"expects": "fail or warn"})]
 GeneratorName = Annotated[str, Meta(pattern=r"^(?:auto|mkdocs|properdocs|zensical)$", extra={"expects": "auto, mkdocs, properdocs or zensical"})]
+HostingName = Annotated[str, Meta(pattern=r"^(?:auto|github-pages|netlify|cloudflare|vercel|plain)$",
+                                  extra={"expects": "auto, github-pages, netlify, cloudflare, vercel or plain"})]
 # A duration kept as written (max_cache_age: '1d'), read where it is used by durations.parse_duration.
 Duration = Annotated[str, Meta(extra={DURATION_UNIT: "s", "expects": "a duration such as 30m, 12h, 2d (a bare number: seconds)"},
                                extra_json_schema=_DURATION_SCHEMA)]

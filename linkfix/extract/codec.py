@@ -35,7 +35,8 @@ def encode(document: Document) -> dict[str, Any]:
         links.append([link.url, link.kind.value, index, span.path, span.line, span.column, span.start, span.end,
                       link.anchor_text, link.context, link.tag, link.reference, link.unverified, link.template])
     silenced = [[s.first, s.last, s.comment, s.line, s.start, s.end] for s in document.silenced]
-    return {"pages": page_rows, "links": links, "warnings": list(document.warnings), "silenced": silenced}
+    return {"pages": page_rows, "links": links, "warnings": list(document.warnings), "silenced": silenced,
+            "is_nav": document.is_nav}
 
 
 def _page_row(page: Page) -> list[Any]:
@@ -69,7 +70,10 @@ def decode(data: Any) -> Document | None:
     silenced = data.get("silenced")
     if type(silenced) is not list or not all(type(row) is list and tuple(map(type, row)) == _SILENCED_ROW for row in silenced):
         return None
-    return Document(page=pages[0], links=tuple(links), warnings=tuple(warnings),  # type: ignore[arg-type]
+    is_nav = data.get("is_nav")
+    if type(is_nav) is not bool:
+        return None
+    return Document(page=pages[0], links=tuple(links), warnings=tuple(warnings), is_nav=is_nav,  # type: ignore[arg-type]
                     silenced=tuple(Silenced(first=first, last=last, comment=comment, line=line, start=start, end=end)
                                    for first, last, comment, line, start, end in silenced))
 

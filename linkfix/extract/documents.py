@@ -46,6 +46,10 @@ def extract_document(path: Path, text: str, *, want_text: bool, markdown: Markdo
             document = extract_mkdocs(text, display, markdown, want_text=want_text)
         else:
             document = extract_markdown(text, display, want_text=want_text)
+    elif path.suffix.lower() == ".css":
+        from ..formats.css import extract_css
+
+        document = extract_css(text, display)
     else:
         document = extract_html(text, display, want_text=want_text)
     return with_silenced(document, silenced_in(text))

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..errors import PatchError
 from ..extract.documents import extract_document
+from ..formats.css import unescape_css
 from ..mkdocs.extensions.setup import MarkdownSetup, markdown_setup_for
 from ..model import Link, LinkKind
 from .patch import Edit, EditableFile, apply_file_edits, editable_path, format_target, patched_text, read_editable, unified_diff
@@ -48,6 +49,8 @@ def _holds(written: str, fix: Fix) -> bool:
     """Does the source text at the span still spell the link the report saw?"""
     if written == fix.url:
         return True
+    if fix.kind is LinkKind.CSS:
+        return unescape_css(written) == fix.url
     if fix.tag or fix.kind is LinkKind.HTML:
         return html.unescape(written) == fix.url
     return _MD_ESCAPE.sub(r"\1", written) == fix.url

@@ -252,6 +252,7 @@ def apply_file_edits(
 
 _MD_UNSAFE = re.compile(r"[\x00-\x20\x7f]")  # whitespace and controls end a destination
 _AUTOLINK_UNSAFE = re.compile(r"[\x00-\x20\x7f<>]")
+_CSS_UNSAFE = re.compile(r"[\x00-\x20\x7f\"'()\\]")
 # CommonMark decodes `&amp;`, `&#38;` ... in a link destination: such an `&` is backslash-escaped.
 _ENTITY_START = re.compile(r"&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]*;)")
 
@@ -290,6 +291,11 @@ def format_target(url: str, *, kind: LinkKind, tag: str, span: Span, text: str) 
     are percent-encoded (`_without_hidden_characters`).
     """
     url = _without_hidden_characters(url)
+    if kind is LinkKind.CSS or tag.endswith("[style]"):
+        # A CSS url: whitespace, quotes, parentheses and backslashes would end or change it
+        # (an unquoted `url(...)` ends at the first of them); in a style attribute, escaped too.
+        url = _CSS_UNSAFE.sub(_percent, url)
+        return url if kind is LinkKind.CSS else html.escape(url, quote=True)
     if tag or kind is LinkKind.HTML:
         if tag == "meta[content]":
             # In a refresh `content` a quote opens or closes the URL itself: encode quotes.

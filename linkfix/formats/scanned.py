@@ -36,7 +36,9 @@ def link_of_row(path: str, page: Page, row: Row) -> Link:
     # third of them (python3.11-doc: 55k distinct URLs and 31k anchor texts among 175k links,
     # ~17 MB of 160) and lets copies of a site share them. make_link and make_span: Link(...)
     # and Span(...) without the dataclass __init__.
-    return make_link(intern(url), LinkKind.HTML, make_span(path, line, column, start, end), page, intern(anchor), context, tag)
+    # A <style> element's text is CSS (no references decoded); everything else an attribute.
+    kind = LinkKind.CSS if tag == "style" else LinkKind.HTML
+    return make_link(intern(url), kind, make_span(path, line, column, start, end), page, intern(anchor), context, tag)
 
 
 class ScannedLinks(Sequence[Link]):

@@ -54,6 +54,23 @@ def site_url_of(site: Path, top: Path | None) -> SiteUrl | None:
 
 
 def _from_config(site: Path, top: Path | None) -> SiteUrl | None:
+    found = _building(site, top)
+    if found is None:
+        return None
+    config, url = found
+    if not url.startswith(("http://", "https://")):
+        return None
+    return SiteUrl(_slashed(url), f"site_url of {display_path(config)}, which builds this site")
+
+
+def building_config(site: Path, top: Path | None) -> Path | None:
+    """The MkDocs-family config whose `site_dir` is `site`, in it or above it up to `top`."""
+    found = _building(site, top)
+    return found[0] if found is not None else None
+
+
+def _building(site: Path, top: Path | None) -> tuple[Path, str] | None:
+    """(config, its site_url or '') of the config that builds `site`."""
     real = site.resolve()
     for directory in [real, *real.parents]:
         for name in CONFIG_NAMES:
@@ -66,9 +83,9 @@ def _from_config(site: Path, top: Path | None) -> SiteUrl | None:
                 log.debug("%s: %s", config, exc)
                 continue
             site_dir = (directory / str(data.get("site_dir") or "site")).resolve()
-            url = data.get("site_url")
-            if site_dir == real and isinstance(url, str) and url.startswith(("http://", "https://")):
-                return SiteUrl(_slashed(url), f"site_url of {display_path(config)}, which builds this site")
+            if site_dir == real:
+                url = data.get("site_url")
+                return config, url if isinstance(url, str) else ""
         if top is not None and directory == top.resolve():
             break
     return None

@@ -23,9 +23,12 @@ from ..files.read import display_path
 from ..mkdocs.config.dialect import CONFIG_NAMES
 from ..mkdocs.config.load import is_config, read_config
 from ..mkdocs.config.project import MkDocsProject
+from .hosting import PLAIN, Hosting, served
 from .project_dir import built_site, left_out_note, project_of_directory
+from .site_tree import dead_symlink, index_tree
 
 if TYPE_CHECKING:
+    from ..formats.host_redirects import HostRedirects
     from ..mkdocs.structure.files import MkDocsFiles
 
 log = logging.getLogger(__name__)
@@ -80,12 +83,17 @@ class Project:
     site_files: frozenset[str] = frozenset()  # every file under root, root-relative posix paths
     site_dirs: frozenset[str] = frozenset()  # every directory under root, root-relative
     outside_files: frozenset[str] = frozenset()  # site files that are symlinks leading out of the project (`refusal`)
+    dead_symlinks: dict[str, str] = field(default_factory=dict)  # site files that are symlinks leading nowhere -> why
     errors: list[str] = field(default_factory=list)  # inputs skipped, with the reason
     # Files are read only from under this directory (default: root), through no SKIP_DIRS
     # directory: a symlink in the docs cannot make linkfix read (and report) ../.git/config.
     boundary: Path | None = None
     # Where a built site is published, when base_url does not say: found by `site_url_of`.
     site_url: str = ""
+    # Who serves a built site (whether /page serves page.html) and the redirects its files
+    # (_redirects, vercel.json, netlify.toml) keep alive: inputs/hosting.
+    hosting: Hosting = PLAIN
+    host_redirects: HostRedirects | None = None
 
     def refusal(self, path: Path) -> str | None:
         """Why `path` must not be read, or None when it may be."""
@@ -147,7 +155,11 @@ def collect(inputs: list[str], config: Config) -> Project:
         # `linkfix check docs`): checked by MkDocs' rules, as the site that is published from them.
         mk = enclosing_mkdocs(paths, generator=config.generator)
         if mk is not None:
-            return _mkdocs_project(mk, config, excluded, given=_files_of(paths, mk, excluded, config))
+            none_read: list[str] = []
+            given = _files_of(paths, mk, excluded, config, none_read)
+            if given is not None and not given and none_read:
+                raise InputError("; ".join(none_read))
+            return _mkdocs_project(mk, config, excluded, given=given, errors=none_read)
     if config.root_dir:
         root = config.path(config.root_dir)
     elif len(paths) == 1 and paths[0].is_dir():
@@ -167,6 +179,7 @@ def collect(inputs: list[str], config: Config) -> Project:
     boundary = Path(os.path.commonpath([os.path.realpath(root), *named, *([os.path.realpath(top)] if top else [])]))
     files: list[Path] = []
     skipped: list[str] = []
+    empty: list[str] = []  # the directories given that hold nothing to read
     site_url = ""
     for p in paths:
         if p.is_dir():
@@ -179,8 +192,8 @@ def collect(inputs: list[str], config: Config) -> Project:
                     from .site_url import published_at
 
                     site_url = published_at(p)
-            if not found:
-                raise InputError(nothing_read(p, excluded, config.gitignore, MARKDOWN_SUFFIXES | HTML_SUFFIXES))
+            if not found:  # an input error of its own: the other inputs are still checked
+                empty.append(nothing_read(p, excluded, config.gitignore, MARKDOWN_SUFFIXES | HTML_SUFFIXES))
             files.extend(found)
         elif not _is_excluded(p, excluded):
             reason = outside_reason(p, boundary)
@@ -189,12 +202,19 @@ def collect(inputs: list[str], config: Config) -> Project:
             else:
                 skipped.append(f"{display_path(p)}: {reason}")
                 log.warning("skipping %s: %s", p, reason)
+    if not files and empty:
+        raise InputError("; ".join(empty))
+    for message in empty:
+        log.warning("%s", message)
+    skipped += empty
     if not files:
         raise InputError(f"nothing to read: every file given is {'outside the project' if skipped else 'excluded by exclude_path'}"
                          + (f" ({skipped[0]})" if skipped else ""))
     markdown_count = sum(f.suffix.lower() in MARKDOWN_SUFFIXES for f in files)
     markdown = markdown_count * 2 >= len(files)
     project = _finish(Project(files=files, root=root.resolve(), markdown=markdown, errors=skipped, boundary=boundary, site_url=site_url))
+    if not markdown:
+        project.hosting, project.host_redirects = served(project.root, project.site_files, config.host, project.site_url or config.base_url)
     for p in paths:
         if p.is_dir():
             say_unread_rst(p, excluded, config.gitignore)
@@ -211,7 +231,7 @@ def text_project(config: Config) -> Project:
 
 
 def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[RepositoryPattern], *,
-                    given: list[Path] | None = None) -> Project:
+                    given: list[Path] | None = None, errors: list[str] | None = None) -> Project:
     """A MkDocs project: its docs_dir walked (or the `given` files of it), resolved the way
     MkDocs renders links when the root is the docs_dir (MkDocsFiles)."""
     from ..mkdocs.structure.files import MkDocsFiles
@@ -223,7 +243,9 @@ def _mkdocs_project(mk: MkDocsProject, config: Config, excluded: list[Repository
     # What MkDocs itself builds from: the project directory (docs/index.md -> ../README.md
     # is a common idiom), or wider when docs_dir or root_dir is set outside it.
     boundary = Path(os.path.commonpath([mk.config_file.parent.resolve(), mk.docs_dir, root]))
-    skipped: list[str] = []
+    skipped: list[str] = list(errors or ())
+    for message in skipped:
+        log.warning("%s", message)
     if given is None:
         files = list(walk(mk.docs_dir, excluded, config.gitignore, suffixes=MARKDOWN_SUFFIXES, boundary=boundary, skipped=skipped))
     else:
@@ -259,14 +281,19 @@ def _directory_project(directory: Path, mk: MkDocsProject, config: Config, exclu
     return project
 
 
-def _files_of(paths: list[Path], mk: MkDocsProject, excluded: list[RepositoryPattern], config: Config) -> list[Path] | None:
-    """The markdown files `paths` name (a directory walked), or None for the whole docs_dir."""
+def _files_of(paths: list[Path], mk: MkDocsProject, excluded: list[RepositoryPattern], config: Config,
+              empty: list[str]) -> list[Path] | None:
+    """The markdown files `paths` name (a directory walked), or None for the whole docs_dir. A
+    directory with none of them is said in `empty`, and leaves the others to be checked."""
     if any(p.is_dir() and Path(os.path.realpath(p)) == mk.docs_dir for p in paths):
         return None
     files: list[Path] = []
     for path in paths:
         if path.is_dir():
-            files += walk(path, excluded, config.gitignore, suffixes=MARKDOWN_SUFFIXES, boundary=mk.docs_dir)
+            found = list(walk(path, excluded, config.gitignore, suffixes=MARKDOWN_SUFFIXES, boundary=mk.docs_dir))
+            if not found:
+                empty.append(nothing_read(path, excluded, config.gitignore, MARKDOWN_SUFFIXES))
+            files += found
         else:
             files.append(path)
     return files
@@ -386,37 +413,11 @@ def outside_reason(path: Path, boundary: Path) -> str | None:
 
 
 def _finish(project: Project) -> Project:
-    """Index every file and directory under the root once, so resolution never stats; and the
-    files that are symlinks leading out of the project (a link to one is never followed: its
-    target's existence or ids are no business of the report)."""
-    files: set[str] = set()
-    dirs: set[str] = {""}
-    outside: set[str] = set()
+    """Index every file and directory under the root once, so resolution never stats (site_tree)."""
     boundary = project.boundary or project.root
-    pending = [(str(project.root), "")]
-    while pending:  # os.walk's order of business (a symlinked directory is one, not entered), with each entry's kind at hand
-        directory, prefix = pending.pop()
-        try:
-            entries = list(os.scandir(directory))
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                is_dir = entry.is_dir()
-            except OSError:
-                is_dir = False
-            if is_dir:
-                if entry.name not in SKIP_DIRS:
-                    dirs.add(prefix + entry.name)
-                    if not entry.is_symlink():
-                        pending.append((entry.path, f"{prefix}{entry.name}/"))
-                continue
-            files.add(prefix + entry.name)
-            if entry.is_symlink() and outside_reason(Path(entry.path), boundary) is not None:
-                outside.add(prefix + entry.name)
-    project.site_files = frozenset(files)
-    project.site_dirs = frozenset(dirs)
-    project.outside_files = frozenset(outside)
+    tree = index_tree(project.root, SKIP_DIRS, lambda path: outside_reason(path, boundary))
+    project.site_files, project.site_dirs = tree.files, tree.dirs
+    project.outside_files, project.dead_symlinks = tree.outside, tree.dead
     return project
 
 
@@ -477,8 +478,8 @@ class _Walker:
             path = Path(entry.path)
             try:
                 is_dir = entry.is_dir()
-            except OSError:
-                continue
+            except OSError:  # a symlink loop: said below, when it is named like a document
+                is_dir = False
             if is_dir:
                 if skipped_directory(path):
                     continue
@@ -486,8 +487,10 @@ class _Walker:
                 continue
             if _is_excluded(path, self.excluded) or ignored(path, is_dir, ignores):
                 continue
-            if self.boundary is not None and entry.is_symlink():
-                reason = outside_reason(path, self.boundary)
+            if entry.is_symlink():
+                reason = outside_reason(path, self.boundary) if self.boundary is not None else None
+                if reason is None and not is_dir and (dead := dead_symlink(entry.path)):
+                    reason = f"{dead}; not read"
                 if reason is not None:
                     self.skipped.append(f"{display_path(path)}: {reason}")
                     log.warning("skipping %s: %s", path, reason)

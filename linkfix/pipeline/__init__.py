@@ -26,13 +26,14 @@ from ..check.filter import LinkFilter
 from ..check.gather import Gathered
 from ..check.local import LocalChecker
 from ..check.session import RunSession
+from ..check.stylesheets import Stylesheets
 from ..config import Config
 from ..errors import InputError
 from ..extract.documents import Documents, iter_documents, page_loader, stdin_document
 from ..files.read import display_path
 from ..inputs.changed import Changes
 from ..inputs.sources import Project, collect, text_project
-from ..model import NAV_TAG, CheckResult, Document, Page, Report, Scope
+from ..model import CheckResult, Document, Page, Report, Scope
 from .collection import keep_rare_collection, rare_collection
 from .external import ExternalChecks, recover_broken
 from .resolve import Keep, keep_for, resolve_links
@@ -112,7 +113,8 @@ async def run_check(
 
                 documents = _then(documents, nav_documents(project))
             report = await check_documents(documents, project, config, session=session, progress=progress, errors=errors, started=started,
-                                           link_times=link_times, on_recovery=on_recovery, keep_all=keep_all, keep=keep)
+                                           link_times=link_times, on_recovery=on_recovery, keep_all=keep_all, keep=keep,
+                                           stylesheets=changed is None and not project.markdown and project.mkdocs is None)
             if not report.files and project.files and changed is None:
                 # Nothing read is not "no broken links" (--changed-since with no change is).
                 raise InputError(f"none of the {len(project.files)} files could be read"
@@ -149,6 +151,7 @@ async def check_documents(
     on_recovery: Callable[[RunStats], None] | None = None,
     keep_all: bool = True,
     keep: Keep | None = None,
+    stylesheets: bool = False,
 ) -> Report:
     """Check extracted documents (keyed by root-relative path) against `project`.
 
@@ -162,11 +165,13 @@ async def check_documents(
     files read (the session's, of the URLs checked). `keep_all=False`: a working internal link's result, and a
     link not checked, are only counted (`Report.counted`: what no report but JSON and JUnit lists).
     `keep`: which resolved links are checked at all (--changed-since with deleted files).
+    `stylesheets`: the site's `.css` files the documents link to are checked after them (check/stylesheets.py).
     """
     if session is None:
         async with RunSession(config, progress=progress) as own:
             return await check_documents(documents, project, config, session=own, progress=progress, errors=errors, started=started,
-                                         known=known, link_times=link_times, on_recovery=on_recovery, keep_all=keep_all, keep=keep)
+                                         known=known, link_times=link_times, on_recovery=on_recovery, keep_all=keep_all, keep=keep,
+                                         stylesheets=stylesheets)
     started = time.time() if started is None else started
     pages: dict[str, Page] = {}
     local = LocalChecker(project, config, pages, page_loader(project), LinkFilter.for_run(config))
@@ -176,12 +181,13 @@ async def check_documents(
     external = ExternalChecks(config, session, skip=known)
     handed_over = time.perf_counter()
     files_read, files_total = 0, len(project.files)
-    async with aclosing(_each(documents)) as stream:
+    styles = Stylesheets(local, read=stylesheets)
+    async with aclosing(styles.after(_each(documents))) as stream:
         async for rel, doc in stream:
-            if progress is not None and files_total:
+            if progress is not None and files_read < files_total:
                 files_read += 1
                 progress.files(files_read, files_total)
-            if doc.links and doc.links[0].tag == NAV_TAG:
+            if doc.is_nav:
                 # Nav entries read as written on the index page of their directory: what suggestions
                 # for them are relative to. The config is no page of the site.
                 page_rels[doc.page.path] = posixpath.join("" if Path(rel).is_absolute() else posixpath.dirname(rel), "index.md")
@@ -193,6 +199,7 @@ async def check_documents(
                 page = Path(rel) if Path(rel).is_absolute() else project.root / rel
                 kept = [i for i, (link, target) in enumerate(zip(links, targets, strict=True)) if keep(page, link, target)]
                 links, targets = [links[i] for i in kept], [targets[i] for i in kept]
+            styles.note(targets)
             gathered.page_read(rel)
             gathered.add(links, targets)
             external.add_many(target.resolved for target in targets if target.scope is Scope.EXTERNAL and target.result is None)
@@ -220,7 +227,7 @@ async def check_documents(
         started=datetime.fromtimestamp(started, UTC).isoformat(timespec="seconds"),
         duration=round(time.time() - started, 3),
         files=len(pages),
-        errors=tuple(errors),
+        errors=(*errors, *styles.errors),
         rules=_rules(project),
     )
 

@@ -15,7 +15,7 @@ from ..formats.markdown.targets import markdown_target
 from ..formats.scanned import ScannedLinks
 from ..inputs.changed import Changes
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
-from ..model import NAV_TAG, Document, Link, LinkKind, Scope
+from ..model import Document, Link, LinkKind, Scope
 
 
 class Keep(Protocol):
@@ -70,7 +70,7 @@ def resolve_links(rel: str, doc: Document, local: LocalChecker) -> tuple[Sequenc
         links = local.templates.links(local.project.root / rel, doc)
     # (Zensical rewrites raw HTML links as it does Markdown ones: mkdocs.config.dialect.)
     raw_as_written = not (local.project.mkdocs is not None and local.project.mkdocs.dialect.rewrites_raw_html)
-    if local.mkdocs_links is not None and links and links[0].tag == NAV_TAG:
+    if local.mkdocs_links is not None and doc.is_nav:
         from ..check.mkdocs_nav import nav_targets  # the config's nav, a plugin's nav file: nav entries
 
         targets = nav_targets(local, doc.page, rel, links)

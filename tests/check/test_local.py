@@ -45,7 +45,7 @@ SITE = ["index.html", "guide/index.html", "guide/install.html", "api/index.html"
         ("../../escape.html", "guide/index.html", "../escape.html", Status.BROKEN, "outside-root"),
         ("/../etc/passwd", "index.html", "../etc/passwd", Status.BROKEN, "outside-root"),
         ("guide%2Finstall.html", "index.html", "guide/install.html", Status.OK, ""),
-        ("", "guide/index.html", "guide/index.html", Status.OK, ""),
+        ("", "guide/index.html", "(no source)", Status.BROKEN, "no-source"),  # the scan's image without a source
     ],
 )
 def test_file_resolution(url, page_rel, resolved, status, reason):
@@ -53,6 +53,11 @@ def test_file_resolution(url, page_rel, resolved, status, reason):
     assert target.scope is Scope.INTERNAL
     assert target.resolved == resolved
     assert (result.status, result.reason) == (status, reason)
+
+
+def test_an_empty_link_of_a_markdown_page_is_the_page_itself():
+    target, result = outcome(make(["guide/index.md"], markdown=True), "", "guide/index.md")
+    assert (target.resolved, result.status) == ("guide/index.md", Status.OK)
 
 
 def test_fragments_are_checked_against_the_target_ids():

@@ -38,7 +38,7 @@ def documents(draw) -> Document:
     ))
     warnings = draw(st.lists(text, max_size=2))
     silenced = draw(st.lists(st.builds(Silenced, first=count, last=count, comment=text, line=count, start=offset, end=offset), max_size=2))
-    return Document(page=own, links=tuple(links), warnings=tuple(warnings), silenced=tuple(silenced))
+    return Document(page=own, links=tuple(links), warnings=tuple(warnings), silenced=tuple(silenced), is_nav=draw(st.booleans()))
 
 
 def _through_disk(document: Document) -> Document | None:
@@ -55,7 +55,7 @@ def test_any_document_round_trips_exactly_through_json_text(document):
 
 def test_every_field_is_encoded():
     # A field added to the model must be added to the codec (and to the strategies above).
-    assert {f.name for f in fields(Document)} == {"page", "links", "warnings", "silenced"}
+    assert {f.name for f in fields(Document)} == {"page", "links", "warnings", "silenced", "is_nav"}
     assert {f.name for f in fields(Silenced)} == {"first", "last", "comment", "line", "start", "end"}
     assert {f.name for f in fields(Page)} == {"path", "url", "title", "text", "ids", "base", "build_ids", "rewritten_by", "unsure_ids", "unsure_why",
                                                   "dialect", "build_ids_below", "rewritten_after"}

@@ -18,7 +18,10 @@ decodes attributes. A patcher must therefore re-encode (at least `&`) what it wr
 Leading/trailing whitespace of a URL attribute is outside the span (browsers strip it).
 
 Deliberate choices: empty URLs and `<link rel=preconnect|dns-prefetch>` (origins, not pages)
-are not links; `javascript:`, `mailto:`, `data:` are reported and left to resolution;
+are not links, except an `<img>` with no source at all (an empty or missing `src`, no
+`srcset`, no `<source srcset>` in its `<picture>`, no lazy-loading `data-src`): it is reported
+with an empty URL, the only empty one, which the checker calls broken; `javascript:`,
+`mailto:`, `data:` are reported and left to resolution;
 `<noscript>` content is parsed (what a client without scripts sees); `<template>` content and
 `<iframe>` fallback content are not; a tag that never ends swallows the rest of the file,
 as in browsers; only `\n` counts as a line break for `Span.line`.
@@ -34,15 +37,17 @@ from itertools import repeat
 
 from ...model import Document, Link, Page
 from ..context import words_around
+from ..css import css_urls
 from ..limits import MAX_LINKS, links_left_out
 from ..scanned import Anchor, Row, ScannedLinks, link_of_row
+from .attributes import Attributes, _attributes, _never_fetched, _raw_value, _value
 from .grammar import (
     _ANCHOR_END,
-    _ATTR,
     _FAST,
     _FULL,
     _ID_HINT,
     _INLINE,
+    _LAZY_SOURCE,
     _LINK_ATTRS,
     _LINK_LABELS,
     _MARKUP,
@@ -51,6 +56,7 @@ from .grammar import (
     _RAW_TEXT,
     _RAW_TEXT_END,
     _SPACES,
+    _URL_HINT,
 )
 from .values import _collapse, _DecodedValue, _refresh_url, _srcset_urls, _unescape_text, unescape_attribute
 
@@ -61,45 +67,6 @@ logger = logging.getLogger(__name__)
 # A link seen by the scan, before its Page exists (links refer to their page):
 # (start, end, url, tag, anchor text, start and end of its place in the page text).
 _Found = tuple[int, int, str, str, Anchor, int, int]
-
-
-# The attributes the scanner reads; no other is kept (one tag of 3 million attributes, 27 MB,
-# kept them all: 888 MB).
-_READ_ATTRS = frozenset({"id", "name", "href", "rel", "alt", "title", "http-equiv", "content",
-                         *(attr for attrs in _LINK_ATTRS.values() for attr in attrs)})
-
-
-def _attributes(text: str, start: int, end: int) -> dict[str, re.Match[str]]:
-    """The attributes of one tag the scanner reads, by lower-cased name; the first of
-    duplicates wins."""
-    attrs: dict[str, re.Match[str]] = {}
-    for m in _ATTR.finditer(text, start, end):
-        name = m[1].lower()
-        if name in _READ_ATTRS and name not in attrs:  # (not setdefault: 20% faster, and a tag's attributes are read for every link)
-            attrs[name] = m
-    return attrs
-
-
-def _raw_value(m: re.Match[str] | None) -> tuple[str, int]:
-    """An attribute's value as written, without quotes, and the offset where it starts."""
-    if m is None:
-        return "", -1
-    value = m.group(2)
-    if value is None:
-        return "", m.end()
-    if value[0] in "\"'":
-        return value[1:-1], m.start(2) + 1
-    return value, m.start(2)
-
-
-def _value(attrs: dict[str, re.Match[str]], name: str) -> str:
-    return unescape_attribute(_raw_value(attrs.get(name))[0])
-
-
-def _only_resource_hint(attrs: dict[str, re.Match[str]]) -> bool:
-    """`<link rel=preconnect href=https://host>` names an origin, not a page: nothing to check."""
-    rel = set(_value(attrs, "rel").lower().split())
-    return bool(rel) and rel <= {"preconnect", "dns-prefetch"}
 
 
 class _Scan:
@@ -115,6 +82,7 @@ class _Scan:
         "ids",
         "length",
         "max_links",
+        "picture",
         "pieces",
         "space_pending",
         "template_depth",
@@ -133,6 +101,7 @@ class _Scan:
         self.title: str | None = None
         self.base: str | None = None
         self.template_depth = 0  # inside <template>: inert content, not part of the page
+        self.picture: int | None = None  # in a <picture> before its <img>: how many <source srcset> it has
         # Page text (full pass only), built so that `length` is the offset of the next char.
         self.pieces: list[str] = []
         self.length = 0
@@ -196,12 +165,18 @@ class _Scan:
             if name == "h1" and self.h1_piece is None:
                 self.h1_piece = len(self.pieces)
         if name in _LINK_ATTRS or name == "base" or name == "meta":
-            self.element(name, _attributes(self.text, body_start, body_end), tag_end)
-        elif _ID_HINT.search(self.text, body_start, body_end):
-            self.add_id(_attributes(self.text, body_start, body_end))
+            self.element(name, _attributes(self.text, body_start, body_end), tag_end, body_start, body_end)
+            return tag_end
+        if name == "picture":
+            self.picture = 0
+        if _ID_HINT.search(self.text, body_start, body_end) or _URL_HINT.search(self.text, body_start, body_end):
+            attrs = _attributes(self.text, body_start, body_end)
+            self.add_id(attrs)
+            if "style" in attrs:
+                self.style_links(name, attrs["style"])
         return tag_end
 
-    def add_id(self, attrs: dict[str, re.Match[str]]) -> None:
+    def add_id(self, attrs: Attributes) -> None:
         value = _value(attrs, "id")
         if value:
             self.ids.add(value)
@@ -224,14 +199,18 @@ class _Scan:
             self.element(name, _attributes(self.text, body_start, body_end), tag_end)
         closing = _RAW_TEXT_END[name].search(self.text, tag_end)
         content_end = closing.start() if closing else len(self.text)
+        if name == "style" and not self.template_depth:
+            for start, end, url, _ in css_urls(self.text, tag_end, content_end):  # raw text: no references to decode
+                self.add_link(self.text[start:end], "style", start, "", url=url)
         if name == "title" and self.title is None and not self.template_depth:
             self.title = _collapse(self.text[tag_end:content_end])
         elif self.want_text and name in ("textarea", "xmp"):
             self.add_text(self.text[tag_end:content_end], markup=False)
         return content_end
 
-    def element(self, name: str, attrs: dict[str, re.Match[str]], tag_end: int) -> None:
-        """Links, ids and <base> of one element that can carry them."""
+    def element(self, name: str, attrs: Attributes, tag_end: int, body_start: int = 0, body_end: int = 0) -> None:
+        """Links, ids and <base> of one element that can carry them (`body_start`..`body_end`:
+        its attributes, for an <img>)."""
         if "id" in attrs:
             self.add_id(attrs)
         if name == "a" and "name" in attrs:
@@ -245,8 +224,10 @@ class _Scan:
         if name == "meta":
             self.refresh(attrs)
             return
-        if name == "link" and "rel" in attrs and _only_resource_hint(attrs):
+        if name == "link" and "rel" in attrs and _never_fetched(attrs):
             return
+        if "style" in attrs:
+            self.style_links(name, attrs["style"])
         # Element text for <a> (the full pass fills it in at </a>), else alt, else title.
         anchor: Anchor
         if name == "a" and not self.want_text:
@@ -276,6 +257,33 @@ class _Scan:
                 self.add_link(url, label, start, anchor)
         if name == "a" and self.want_text and len(self.found) > first:
             self.anchor = (first, len(self.found) - first, self.length, len(self.pieces))
+        elif name == "source" and self.picture is not None and len(self.found) > first:
+            self.picture += 1
+        elif name == "img":
+            self.sourceless_image(attrs, first, anchor, body_start, body_end)
+
+    def sourceless_image(self, attrs: Attributes, first: int, anchor: Anchor, body_start: int, body_end: int) -> None:
+        """An <img> that gave no URL: a broken image for every reader, reported as a link with
+        an empty URL (the only empty one the scan reports: check.local calls it broken) on its
+        empty `src` or, with none, right after `<img`. Not when its <picture> has a <source
+        srcset> for it, nor when a lazy-loading script fills it in (`data-src`, `data-srcset`)."""
+        in_picture, self.picture = self.picture, None
+        if len(self.found) > first or self.dropped or in_picture or _LAZY_SOURCE.search(self.text, body_start, body_end):
+            return
+        start = _raw_value(attrs.get("src"))[1]
+        self.add_link("", "img[src]", start if start >= 0 else body_start, anchor)
+
+    def style_links(self, name: str, style: re.Match[str]) -> None:
+        """The CSS URLs of a `style="..."` attribute (references decoded first, as a browser
+        does before the CSS is read)."""
+        raw, start = _raw_value(style)
+        if "(" not in raw:
+            return
+        decoded = _DecodedValue(raw) if "&" in raw else None
+        for lo, hi, url, _ in css_urls(decoded.text if decoded else raw):
+            if decoded is not None:
+                lo, hi = decoded.raw_offset(lo), decoded.raw_offset(hi)
+            self.add_link(raw[lo:hi], f"{name}[style]", start + lo, "", url=url)
 
     def quick_anchor(self, tag_end: int) -> str:
         """The fast pass's anchor text, raw: the text up to `</a>` (or the next `<a>`), markup
@@ -284,7 +292,7 @@ class _Scan:
         end = _ANCHOR_END.search(self.text, tag_end, limit)
         return self.text[tag_end : end.start() if end else limit]
 
-    def refresh(self, attrs: dict[str, re.Match[str]]) -> None:
+    def refresh(self, attrs: Attributes) -> None:
         if _value(attrs, "http-equiv").strip(_SPACES).lower() != "refresh" or "content" not in attrs:
             return
         raw, start = _raw_value(attrs["content"])

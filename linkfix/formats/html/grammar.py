@@ -18,9 +18,19 @@ _VALUE = rf"""(?:"[^"]*+"|'[^']*+'|[^{_WS}>"'][^{_WS}>]*+|(?=>))"""
 # Where a tag ends: the first `>` outside a quoted value. Possessive all the way down, so a
 # tag that never ends costs one linear scan, never backtracking.
 _TAG_BODY = rf"""(?:[^>"'=]++|=[{_WS}]*+{_VALUE}|["'])*+"""
-# The same, refusing an `id` attribute: such tags must reach Python even when their element
-# cannot carry a link. `data-id=` also refuses; that only costs a needless attribute parse.
-_BODY_WITHOUT_ID = rf"""(?:[^>"'=iI]++|[iI](?![dD][{_WS}]*+=)|=[{_WS}]*+{_VALUE}|["'])*+"""
+# A `style` attribute's value without `url(` in it (a CSS url: the tag must reach Python).
+# Only a value right after `style=` (or `style =`) is looked into: `u` is common in values, and
+# the look back for `style` is made only after a name ending in `e` (most end otherwise).
+_STYLE = "[sS][tT][yY][lL][eE]"
+_NOT_STYLE = rf"(?<!{_STYLE})(?<!{_STYLE}[{_WS}])"
+_NOT_URL = r"[uU](?![rR][lL]\()"
+_VALUE_WITHOUT_URL = rf"""(?:"(?:[^"uU]++|{_NOT_URL})*+"|'(?:[^'uU]++|{_NOT_URL})*+'
+    |(?:[^{_WS}>"'uU]|{_NOT_URL})(?:[^{_WS}>uU]++|{_NOT_URL})*+(?![^{_WS}>])|(?=>))"""
+# The same as _TAG_BODY, refusing an `id` attribute and a style with `url(`: such tags must
+# reach Python even when their element cannot carry a link. `data-id=` also refuses; that
+# only costs a needless attribute parse.
+_BODY_PLAIN = rf"""(?:[^>"'=iI]++|[iI](?![dD][{_WS}]*+=)|(?<![eE{_WS}])=[{_WS}]*+{_VALUE}|{_NOT_STYLE}=[{_WS}]*+{_VALUE}
+    |=[{_WS}]*+{_VALUE_WITHOUT_URL}|["'])*+"""
 
 _COMMENT = r"<!--(?:-?>|.*?--!?>|.*\Z)"
 # Inside HTML a CDATA section is a bogus comment ending at the first `>`; like html.parser
@@ -50,7 +60,8 @@ _LINK_LABELS = {name: tuple((attr, f"{name}[{attr}]") for attr in attrs) for nam
 # Content that is never markup. noscript is parsed as markup: a client without scripts (and
 # so this checker) sees what is inside it.
 _RAW_TEXT = frozenset({"script", "style", "xmp", "iframe", "noembed", "noframes", "title", "textarea"})
-_SPECIAL = frozenset({*_LINK_ATTRS, *_RAW_TEXT, "base", "meta", "plaintext", "template"})
+# <picture>: an <img> in it may take its source from the <source srcset> before it.
+_SPECIAL = frozenset({*_LINK_ATTRS, *_RAW_TEXT, "base", "meta", "plaintext", "template", "picture"})
 
 
 def _names_pattern(names: frozenset[str]) -> str:
@@ -81,7 +92,7 @@ _TEMPLATE = _any_case("template")
 # at the end of the text. Start tags come first among the alternatives: they are most common.
 _FAST = re.compile(
     rf"""(?:[^<]++
-        |<(?!{_SPECIAL_NAMES}[{_WS}/>]){_TAG_NAME}{_BODY_WITHOUT_ID}>
+        |<(?!{_SPECIAL_NAMES}[{_WS}/>]){_TAG_NAME}{_BODY_PLAIN}>
         |</(?!{_TEMPLATE}[{_WS}/>]){_TAG_NAME}{_TAG_BODY}>
         |{_COMMENT}|{_CDATA}|{_BOGUS}|{_BOGUS_END}
         |<(?![a-zA-Z!?/])
@@ -104,12 +115,12 @@ _INLINE = frozenset(
 _FULL_SPECIAL = _SPECIAL | {"h1"}
 _FULL = re.compile(
     rf"""(?P<text>(?:[^<]++
-        |<(?={_names_pattern(_INLINE - _FULL_SPECIAL)}[{_WS}/>]){_TAG_NAME}{_BODY_WITHOUT_ID}>
+        |<(?={_names_pattern(_INLINE - _FULL_SPECIAL)}[{_WS}/>]){_TAG_NAME}{_BODY_PLAIN}>
         |</(?={_names_pattern(_INLINE - _FULL_SPECIAL)}[{_WS}/>]){_TAG_NAME}{_TAG_BODY}>
         |{_COMMENT}|{_CDATA}|{_BOGUS}|{_BOGUS_END}
         |<(?![a-zA-Z!?/])
     )++)
-    |(?P<block>(?:<(?!{_names_pattern(_FULL_SPECIAL)}[{_WS}/>]){_TAG_NAME}{_BODY_WITHOUT_ID}>
+    |(?P<block>(?:<(?!{_names_pattern(_FULL_SPECIAL)}[{_WS}/>]){_TAG_NAME}{_BODY_PLAIN}>
         |</(?!{_names_pattern(frozenset({"a", "h1", "template"}))}[{_WS}/>]){_TAG_NAME}{_TAG_BODY}>
         |[{_WS}]++
     )++)
@@ -133,6 +144,9 @@ _ANCHOR_END = re.compile(rf"</?[aA](?=[{_WS}/>])")
 _MAX_ANCHOR_SCAN = 4000  # characters after <a ...> searched for its end
 
 _ID_HINT = re.compile(rf"[iI][dD][{_WS}]*=")
+_URL_HINT = re.compile(r"[uU][rR][lL]\(")  # a CSS url() in a style attribute
+# An attribute a lazy-loading script takes an image's source from (`data-src`, `data-lazy-srcset`).
+_LAZY_SOURCE = re.compile(rf"[{_WS}/][dD][aA][tT][aA]-[^{_WS}/>=]*[sS][rR][cC](?:[sS][eE][tT])?[{_WS}]*=")
 _MAX_ANCHOR = 500  # characters of element text kept as a link's anchor text
 _RAW_TEXT_END = {name: re.compile(rf"</{name}(?=[{_WS}/>])", re.I) for name in _RAW_TEXT}
 

@@ -18,7 +18,7 @@ from markdown_it.common.utils import normalizeReference, unescapeAll
 from markdown_it.rules_block.state_block import StateBlock
 from markdown_it.token import Token
 
-from .gfm import WWW_START
+from .gfm import EMAIL_HINT, WWW_START
 from .tracking import MARK, Target, bare_url
 
 _trim: Callable[[str], str]
@@ -65,7 +65,7 @@ def plain_paragraph(state: StateBlock, start_line: int, end_line: int, silent: b
 
 #: The inline rules (and post-processing rules) the fast path below was written against.
 FAST_INLINE_RULES = (
-    "text", "linkify", "www_autolink", "newline", "escape", "backticks", "strikethrough", "emphasis",
+    "text", "linkify", "www_autolink", "email_autolink", "newline", "escape", "backticks", "strikethrough", "emphasis",
     "link", "image", "autolink", "html_inline", "entity",
 )  # fmt: skip
 FAST_INLINE_RULES2 = ("balance_pairs", "strikethrough", "emphasis", "fragments_join")
@@ -102,6 +102,8 @@ def plain_inline(src: str, md: MarkdownIt, env: dict[str, Any]) -> list[Token] |
     `pending` is markdown-it's pending text: what a token push turns into a text token
     first, and where the linkify rule looks for a URL's scheme."""
     if "www." in src and WWW_START.search(src):  # a GitHub `www.` autolink: markdown-it's rules (gfm.py)
+        return None
+    if "@" in src and EMAIL_HINT.search(src):  # a GitHub e-mail autolink: markdown-it's rules (gfm.py)
         return None
     tokens: list[Token] = []
     pending = ""

@@ -1,7 +1,14 @@
-"""GitHub's extended `www.` autolinks: `www.example.com/page` in prose is a link on GitHub
-(GFM spec 6.9), to `http://www.example.com/page`. Markdown outside MkDocs (a README, docs that
-GitHub renders) follows GFM; MkDocs' Python-Markdown makes no such link, and MkDocs sources
-are not read by this parser.
+"""GitHub's extensions this parser follows, for markdown outside MkDocs (a README, docs that
+GitHub renders); MkDocs' Python-Markdown makes none of these, and MkDocs sources are not read
+by this parser:
+
+- extended `www.` autolinks: `www.example.com/page` in prose is a link on GitHub (GFM spec
+  6.9), to `http://www.example.com/page`;
+- extended e-mail autolinks: `user@example.com` in prose is a `mailto:` link (GFM spec 6.9:
+  `[A-Za-z0-9.+_-]+@` then dot-separated `[A-Za-z0-9_-]+` parts, at least one dot, not ending
+  in `-` or `_`); the link's span is the address as written;
+- footnotes: `[^note]: text` defines a footnote, not a link reference (and `[^note]` uses it):
+  the definition is read as the paragraph of text it is on GitHub, its own links found there.
 
 markdown-it knows only `scheme://` bare URLs, and its `text` rule swallows a `www.` in the middle
 of a run of prose, so two rules: `text`, which also stops where a `www.` autolink may start,
@@ -13,11 +20,18 @@ entity-like `&name;`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+from markdown_it.rules_block.state_block import StateBlock
 from markdown_it.rules_inline.state_inline import StateInline
 
 from .tracking import MARK, Target
 
+_EMAIL_LOCAL = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+-_")
+_EMAIL_DOMAIN = re.compile(r"[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)+")
+_MAX_LOCAL = 64  # characters looked back for an address's local part (RFC 5321's limit)
+# Where an e-mail autolink may be: what the fast path leaves to markdown-it's rules.
+EMAIL_HINT = re.compile(r"[A-Za-z0-9.+_-]@[A-Za-z0-9_-]+\.[A-Za-z0-9_-]")
 # markdown-it's own terminator characters (its `text` rule stops at each: another rule may start).
 TERMINATORS = "\n!#$%&*+-:<=>@[\\]^_`{}~"
 # A `www.` at the start, after a blank, or after `*`, `_`, `~`, `(`: where GFM looks for one.
@@ -63,12 +77,18 @@ def www_autolink(state: StateInline, silent: bool) -> bool:
     end = www_link_end(state.src, pos, state.posMax)
     if end is None:
         return False
-    url = state.src[pos:end]
+    return _autolink(state, pos, end, "http://")
+
+
+def _autolink(state: StateInline, start: int, end: int, scheme: str) -> bool:
+    """The tokens of the autolink written at `state.src[start:end]`, to `scheme` + it, as
+    markdown-it's linkify makes them (our note of its target in the first)."""
+    text = state.src[start:end]
     token = state.push("link_open", "a", 1)
-    token.attrs = {"href": f"http://{url}"}
+    token.attrs = {"href": f"{scheme}{text}"}
     token.markup, token.info = "linkify", "auto"
-    token.meta[MARK] = Target(pos, end)
-    state.push("text", "", 0).content = url
+    token.meta[MARK] = Target(start, end)
+    state.push("text", "", 0).content = text
     token = state.push("link_close", "a", -1)
     token.markup, token.info = "linkify", "auto"
     state.pos = end
@@ -96,3 +116,46 @@ def www_link_end(src: str, pos: int, limit: int) -> int | None:
 def is_gfm_www(url: str) -> bool:
     """A link target written as a `www.` autolink (checked as http://...)."""
     return url.startswith("www.")
+
+
+def email_autolink(state: StateInline, silent: bool) -> bool:
+    """The e-mail autolink whose `@` is at `state.pos`: its local part is the pending text
+    before it (markdown-it's `text` rule stops at `@`), taken back out of that text."""
+    src, pos = state.src, state.pos
+    if silent or state.linkLevel > 0 or src[pos] != "@":
+        return False
+    domain = _EMAIL_DOMAIN.match(src, pos + 1, state.posMax)
+    if domain is None:
+        return False
+    end = domain.end()
+    while src[end - 1] == ".":  # a trailing period ends the sentence, not the address
+        end -= 1
+    if src[end - 1] in "-_" or "." not in src[pos + 1 : end]:
+        return False
+    pending = state.pending
+    start = pos
+    while start > pos - _MAX_LOCAL and start > 0 and src[start - 1] in _EMAIL_LOCAL:
+        start -= 1
+    while start < pos and not pending.endswith(src[start:pos]):
+        start += 1  # only what is still pending text (not an earlier token's) can be the local part
+    if start == pos:
+        return False
+    state.pending = pending[: len(pending) - (pos - start)]
+    return _autolink(state, start, end, "mailto:")
+
+
+def is_gfm_email(url: str) -> bool:
+    """A link target written as an e-mail autolink (checked as mailto:...)."""
+    return "@" in url and ":" not in url and "/" not in url
+
+
+def not_a_footnote(rule: Callable[..., bool]) -> Callable[..., bool]:
+    """markdown-it's `reference` rule, declining a footnote definition (`[^note]: ...`)."""
+
+    def reference(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        begin = state.bMarks[start_line] + state.tShift[start_line]
+        if state.src.startswith("[^", begin):
+            return False
+        return rule(state, start_line, end_line, silent)
+
+    return reference

@@ -76,7 +76,8 @@ def parser() -> MarkdownIt:
     # GitHub's `www.` autolinks (gfm.py): a `text` rule that stops where one may start, and the rule.
     md.inline.ruler.at("text", gfm.text)
     md.inline.ruler.after("linkify", "www_autolink", gfm.www_autolink)
-    md.block.ruler.at("reference", tracking_definition(rules_block.reference))
+    md.inline.ruler.after("www_autolink", "email_autolink", gfm.email_autolink)
+    md.block.ruler.at("reference", tracking_definition(gfm.not_a_footnote(rules_block.reference)))
     md.block.ruler.at("list", _within_nesting(rules_block.list_block))
     md.block.ruler.at("blockquote", _within_nesting(rules_block.blockquote))
     if tuple(md.block.ruler.get_active_rules()) == FAST_BLOCK_RULES:

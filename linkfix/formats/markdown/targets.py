@@ -28,6 +28,7 @@ from markdown_it.common.utils import unescapeAll
 
 from ...model import Dialect, LinkKind
 from ..html.values import unescape_attribute
+from .gfm import is_gfm_email
 
 # A character reference as CommonMark and Python-Markdown's serializer take one: with its `;`.
 _REFERENCE = re.compile(r"&(?:#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{0,31});")
@@ -45,9 +46,9 @@ def markdown_target(url: str, kind: LinkKind, dialect: Dialect) -> str:
             return references_decoded(url)
         return references_decoded(_python_markdown_escapes(url))
     if kind is LinkKind.BARE:
-        return url
+        return f"mailto:{url}" if is_gfm_email(url) else url
     if kind is LinkKind.AUTOLINK:
-        return references_decoded(url)
+        return f"mailto:{url}" if is_gfm_email(url) else references_decoded(url)
     return unescapeAll(url)
 
 

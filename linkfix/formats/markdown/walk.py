@@ -271,10 +271,6 @@ def _link(
         )
         return
     raw = block.content[target.start : target.end]
-    if token.markup == "autolink" and ":" not in raw:
-        # An email autolink `<me@example.com>`: its URL (mailto:) is not written anywhere,
-        # and mail addresses are not checked.
-        return
     where = block.locate(raw, target.start)
     start, end = walk.exact(raw, where, "link target", line)
     if image:
