@@ -277,6 +277,7 @@ def format_html(report: Report) -> str:
         hosts=hosts if any(host not in ("(local)", "(invalid)") for host in hosts) else [],
         page_title=page_title,
         accept_floor=ACCEPT_FLOOR,
+        open_places=OPEN_PLACES,
         script=script,
         script_hash=_script_hash(script),
         style=style,

@@ -131,3 +131,19 @@ def test_html_has_a_host_filter_only_when_links_leave_the_site(report):
 def test_html_page_titles_have_no_permalink_sign(report):
     doc = lxml_html.fromstring(format_html(_one(report, title="Configuration¶")))
     assert doc.xpath("//dd[@class='page-title']")[0].text_content() == "Configuration"
+
+
+def test_html_folds_a_targets_places_after_the_first_open_places(report, monkeypatch):
+    import dataclasses
+
+    from linkfix.report import html
+
+    item = report.results[0]
+    places = tuple(dataclasses.replace(item, link=dataclasses.replace(
+        item.link, span=dataclasses.replace(item.link.span, path=f"page{n}.md"))) for n in range(5))
+    monkeypatch.setattr(html, "OPEN_PLACES", 2)
+    doc = lxml_html.fromstring(format_html(Report(results=places)))
+    (article,) = doc.xpath("//article[@id='g0']")
+    (folded,) = article.xpath(".//details[@class='more-places']//ol[@class='places']")
+    assert len(article.xpath("./ol[@class='places']/li")) == 2 and folded.get("start") == "3"
+    assert len(folded.xpath("./li")) == 3
