@@ -83,7 +83,7 @@ class Suggestion(_Struct):
 
     url: str
     confidence: Annotated[float, _doc("Calibrated probability that this is the right replacement.", ge=0, le=1)]
-    method: Annotated[str, _doc("How it was found: redirect, rewrite, same-site, search, title, signature, archive.")]
+    method: Annotated[model.Method, _doc("How it was found.")]
     score: Annotated[float, _doc("Raw ranking score before calibration.")]
     evidence: Annotated[dict[str, Any], _doc("Why it is believed: query used, similarities, title match, fragment ids found.")]
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import CheckResult, Redirect, Status
+from ..model import CheckResult, Redirect, Status, parse_reason
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,6 +74,12 @@ def decode_result(data: Any, *, from_cache: bool = False) -> CheckResult | None:
     if status is None or "url" not in values:  # no status, or one this version does not know
         return None
     values["status"] = status
+    reason = values.get("reason")
+    if reason is not None:
+        try:
+            values["reason"] = parse_reason(reason)
+        except ValueError:  # a reason this version does not know: re-checked, like an unknown status
+            return None
     hops = values.get("redirects")
     if hops is not None:
         for hop in hops:
