@@ -30,6 +30,7 @@ from typing import Any
 
 from aiohttp.abc import AbstractResolver, ResolveResult
 
+from ..errors import LinkfixError
 from ..model import Reason
 from ..urls import normalise_host
 
@@ -57,8 +58,9 @@ METADATA_ADDRESSES = frozenset(
 METADATA_NAMES = frozenset({"metadata.google.internal", "metadata.goog", "metadata", "instance-data"})
 
 
-class ForbiddenAddressError(OSError):
-    """Raised by GuardedResolver; aiohttp wraps it in ClientConnectorDNSError (see `forbidden_in`)."""
+class ForbiddenAddressError(LinkfixError, OSError):
+    """Raised by GuardedResolver; aiohttp wraps it in ClientConnectorDNSError (see `forbidden_in`).
+    An OSError too: the connector lets only those through as a failed connection."""
 
     def __init__(self, host: str, address: str, reach: Reach, *, message: str = "") -> None:
         super().__init__(message or f"{host} resolves to {reach.value} address {address}")

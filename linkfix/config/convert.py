@@ -16,10 +16,11 @@ import msgspec
 import msgspec.inspect as mi
 from msgspec import UnsetType
 
+from ..errors import ConfigError
 from .durations import DURATION_UNIT, read_duration
 
 
-class Invalid(Exception):
+class Invalid(ConfigError):
     """A value that does not fit its key: where (`hosts.x.concurrency`) and what is wrong."""
 
     def __init__(self, path: str, problem: str) -> None:

@@ -35,6 +35,8 @@ from typing import Any
 import diskcache
 from diskcache.core import DBNAME, METADATA, MODE_RAW
 
+from ..errors import LinkfixError
+
 log = logging.getLogger(__name__)
 
 BUSY_SECONDS = 10.0  # another linkfix run writing the same cache: wait this long for it
@@ -63,8 +65,8 @@ _HEX2 = re.compile(r"[0-9a-f]{2}")
 _BATCH = 500  # keys per SELECT: below SQLite's limit on bound parameters (999 in old builds)
 
 
-class UnusableCache(Exception):
-    """The cache directory cannot be used safely; the run goes on without it."""
+class UnusableCache(LinkfixError):
+    """The cache directory cannot be used safely; the run goes on without it (store/cache.py)."""
 
 
 class InertDisk(diskcache.Disk):

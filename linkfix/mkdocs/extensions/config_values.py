@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...errors import InputError
 from ..config.values import EnvValue, PythonCall, PythonName
 from . import imports
 
@@ -99,8 +100,9 @@ def import_names(value: Any, extension: str, problems: list[str], trusted: bool,
     return value
 
 
-class Unimportable(Exception):
-    pass
+class Unimportable(InputError):
+    """A value of the config that names code which cannot be imported here (or is not, untrusted);
+    the message says which and why."""
 
 
 def import_value(name: str, trusted: bool, option: tuple[str, str] | None = None) -> Any:

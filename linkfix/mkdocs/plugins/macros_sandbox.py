@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from ...errors import InputError
 from ...formats.cpu_limit import CpuLimitExceeded, cpu_limit
 from ...formats.memory_limit import memory_limit
 
@@ -27,7 +28,7 @@ MEMORY_BYTES = 512 * 1024 * 1024  # address space a page's rendering may add (it
 UNKNOWN = "\ue004"  # around the name of something the data does not define, where it is written out
 
 
-class TooLarge(Exception):
+class TooLarge(InputError):
     """The rendering takes more than a page may (the message says what)."""
 
 
