@@ -320,7 +320,7 @@ class Document:
     """One extracted source file."""
 
     page: Page
-    links: Sequence[Link]  # a tuple, or a scanned page's links made on demand (formats.scanned)
+    links: Sequence[Link]  # a tuple, or a scanned page's links made on demand (formats.html.scanned)
     # What the extraction left out (a per-file limit reached), for the report's errors list.
     warnings: tuple[str, ...] = ()
     silenced: tuple[Silenced, ...] = ()  # lines an ignore comment covers

@@ -27,9 +27,9 @@ from .config import Config
 from .errors import InputError, NetworkDownError
 from .extract.documents import Documents, iter_documents, page_loader, stdin_document
 from .files.read import display_path
+from .formats.html.scanned import ScannedLinks
 from .formats.markdown.gfm import is_gfm_www
 from .formats.markdown.targets import markdown_target
-from .formats.scanned import ScannedLinks
 from .inputs.changed import Changes
 from .inputs.sources import MARKDOWN_SUFFIXES, Project, collect, text_project
 from .model import CheckResult, Document, Link, LinkKind, LinkResult, Page, Reason, Report, Scope, Status

@@ -35,7 +35,7 @@ from itertools import repeat
 from ...model import Document, Link, Page
 from ..context import words_around
 from ..limits import MAX_LINKS, links_left_out
-from ..scanned import Anchor, Row, ScannedLinks, link_of_row
+from .anchor import Anchor
 from .grammar import (
     _ANCHOR_END,
     _ATTR,
@@ -52,6 +52,7 @@ from .grammar import (
     _RAW_TEXT_END,
     _SPACES,
 )
+from .scanned import Row, ScannedLinks, link_of_row
 from .values import _collapse, _DecodedValue, _refresh_url, _srcset_urls, _unescape_text, unescape_attribute
 
 __all__ = ["Scanned", "document_of_scan", "extract_html", "extract_html_many", "scan_page", "unescape_attribute"]

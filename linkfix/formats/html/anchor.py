@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .grammar import _MARKUP, _MAX_ANCHOR
 from .values import _collapse, unescape_attribute
 
-if TYPE_CHECKING:  # (scanned makes the text with this module: no import the other way at run time)
-    from ..scanned import Anchor
+# A link's anchor text as the scan gives it: the text, or the fast pass's raw text of its <a>,
+# its alt and title as written (anchor_text makes the text of those).
+Anchor = str | tuple[str, str, str]
 
 
 def anchor_text(anchor: Anchor) -> str:
