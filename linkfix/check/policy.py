@@ -169,4 +169,4 @@ def judge_network_error(kind: Reason, detail: str) -> Verdict:
 
 def backoff_delay(attempt: int, *, base: float, cap: float = 30.0, jitter: float = 0.0) -> float:
     """Exponential backoff; `jitter` in [0, 1) is the random fraction drawn by the caller."""
-    return min(cap, base * (2**attempt)) * (1.0 + jitter)
+    return min(cap, base * 2.0**attempt) * (1.0 + jitter)

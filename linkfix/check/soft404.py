@@ -43,7 +43,7 @@ class PageSketch:
 
     final_url: str
     title: str
-    shingles: array | frozenset[int]
+    shingles: array[int] | frozenset[int]
 
 
 def make_sketch(*, final_url: str, title: str, words: tuple[str, ...], compact: bool = True) -> PageSketch:
@@ -162,7 +162,7 @@ def is_soft404(page: PageSketch, probe: Probe) -> bool:
     return _jaccard_of_distinct(ours, theirs) >= SIMILAR
 
 
-def _jaccard_of_distinct(a: array | frozenset[int], b: array | frozenset[int]) -> float:
+def _jaccard_of_distinct(a: array[int] | frozenset[int], b: array[int] | frozenset[int]) -> float:
     """The Jaccard index of two sketches' shingles, which hold each hash once: |A u B| is then
     |A| + |B| - |A n B|, so one set (not three) is built."""
     if not a and not b:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..model import Candidate, Evidence, LinkResult, Report
+from ..recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE
 from . import evidence, register
 from .common import DECISIONS_SCHEMA, archive_note, deferred_summary, is_safe_url, replacement_url, status_counts, unsafe_replacement_reason
 from .groups import STATUS_ORDER, Group, group_results
@@ -50,7 +51,7 @@ MAX_SHOWN = 3
 #: Below this confidence a candidate is not offered for acceptance, nor shown beside a better
 #: one: the auto-fix threshold (0.9) takes a 1-in-10 risk of applying a wrong one unseen; a
 #: candidate with less than a 1-in-10 chance of being right is not worth a reviewer's click.
-ACCEPT_FLOOR = round(1 - evidence.DEFAULT_THRESHOLD, 2)
+ACCEPT_FLOOR = round(1 - DEFAULT_AUTOFIX_CONFIDENCE, 2)
 #: Places of a target shown before the rest are folded away.
 OPEN_PLACES = 3
 #: Targets and files the summary names (the rest are counted).

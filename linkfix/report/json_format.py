@@ -93,7 +93,8 @@ def dump_report(report: Report) -> dict[str, Any]:
     """The report as plain JSON-ready data (what `format_json` writes)."""
     document = _head(report)
     document.links = [_link_document(item) for item in report.results]
-    return msgspec.to_builtins(document)
+    data: dict[str, Any] = msgspec.to_builtins(document)
+    return data
 
 
 def count_statuses(report: Report) -> dict[str, int]:

@@ -89,7 +89,7 @@ class InertDisk(diskcache.Disk):
         return 0, MODE_RAW, None, value if type(value) is str else sqlite3.Binary(value)
 
     def fetch(self, mode: int, filename: Any, value: Any, read: bool) -> str | bytes | None:
-        if mode == MODE_RAW and filename is None and not read and type(value) in (str, bytes):
+        if mode == MODE_RAW and filename is None and not read and isinstance(value, (str, bytes)):  # SQLite's own types
             return value
         return None  # pickled, in a file, or not text: a miss, never read
 
@@ -131,7 +131,8 @@ class InertStore(diskcache.Cache):
 
     def texts_among(self, keys: Iterable[str]) -> dict[str, str]:
         """key -> text of the unexpired inline text rows among `keys`."""
-        keys, now, found = list(keys), time.time(), {}
+        keys, now = list(keys), time.time()
+        found: dict[str, str] = {}
         for start in range(0, len(keys), _BATCH):
             chunk = keys[start : start + _BATCH]
             rows = self._sql(

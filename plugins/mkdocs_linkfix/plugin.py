@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from mkdocs.config import config_options as c
-from mkdocs.config.base import BaseConfigOption, ValidationError
+from mkdocs.config.base import BaseConfigOption, LegacyConfig, ValidationError
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 
@@ -66,7 +66,7 @@ _NOT_VERIFIED = {Status.BLOCKED, Status.TIMEOUT, Status.ERROR, Status.UNVERIFIED
 _MKDOCS_VALIDATION_LOGGER = "mkdocs.structure.pages"
 
 
-class ConfigKey(BaseConfigOption):
+class ConfigKey(BaseConfigOption[object]):
     """One linkfix config key as a plugin option, validated by linkfix's own `coerce` (the one
     definition of its type), so mkdocs reports a bad value like any other option."""
 
@@ -75,7 +75,7 @@ class ConfigKey(BaseConfigOption):
         self.name = name
         self.default = default
 
-    def run_validation(self, value: object, /) -> Any:
+    def run_validation(self, value: object, /) -> object:
         try:
             return coerce_option(self.name, value, "linkfix")
         except ConfigError as exc:
@@ -83,7 +83,7 @@ class ConfigKey(BaseConfigOption):
             raise ValidationError(str(exc).removeprefix("linkfix: ").removeprefix(f"{self.name}: ")) from exc
 
 
-def config_scheme() -> tuple[tuple[str, BaseConfigOption], ...]:
+def config_scheme() -> tuple[tuple[str, BaseConfigOption[Any]], ...]:
     """Every linkfix config key (from `Config.key_fields()`, never retyped) + the plugin's own options."""
     defaults = Config()
     keys = tuple((f.name, ConfigKey(f.name, getattr(defaults, f.name))) for f in Config.key_fields() if f.name not in _NOT_OPTIONS)
@@ -121,7 +121,7 @@ class _Told(logging.Handler):
             return
 
 
-class LinkfixPlugin(BasePlugin):
+class LinkfixPlugin(BasePlugin[LegacyConfig]):  # options in config_scheme: a LegacyConfig
     config_scheme = config_scheme()
 
     def __init__(self) -> None:

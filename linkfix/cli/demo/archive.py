@@ -125,7 +125,7 @@ class Wayback:
         return web.Response(status=404, text="Not Found\n")
 
     def _available(self, url: str, timestamp: str) -> web.Response:
-        answer: dict = {"url": url, "archived_snapshots": {}}
+        answer: dict[str, object] = {"url": url, "archived_snapshots": {}}
         if timestamp:
             answer["timestamp"] = timestamp
         capture = self._closest(url, timestamp if timestamp.isdigit() else "", ok_only=True) if url else None

@@ -76,7 +76,7 @@ def guard_snippets(md: Any, project: str, refused: list[str]) -> None:
         return
 
     def guarded(name: str) -> str | None:
-        path = find(name)
+        path: str | None = find(name)
         if path is None:
             return None
         reason = read_refusal(path, project)
