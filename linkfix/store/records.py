@@ -126,7 +126,7 @@ class UrlRecord:
         result, fresh_until, history = data.get("result"), data.get("fresh_until"), data.get("history")
         return cls(
             result if type(result) is dict else None,
-            float(fresh_until) if type(fresh_until) in _NUMBER else 0.0,  # type: ignore[arg-type]
+            float(fresh_until) if isinstance(fresh_until, _NUMBER) and type(fresh_until) is not bool else 0.0,
             NO_HISTORY if history is None else _decode_history(history),
         )
 

@@ -41,7 +41,10 @@ def build_extension(name: str, configs: Mapping[str, Any]) -> Any:
     configs = dict(configs)
     point = entry_points("markdown.extensions").get(name)
     if point is not None:
-        return point.load()(**configs)  # type: ignore[operator]
+        factory = point.load()
+        if not callable(factory):
+            raise TypeError(f"the entry point of markdown extension '{name}' is not callable")
+        return factory(**configs)
     module_name, _, class_name = name.partition(":")
     try:
         module = importlib.import_module(module_name)
