@@ -40,7 +40,7 @@ EXEC_PLUGINS = frozenset({"markdown-exec", "markdown_exec"})
 BUILD_TIME_CLASS = "linkfix-build-time"
 
 
-def exec_validator(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Any) -> bool:
+def _exec_validator(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Any) -> bool:
     """markdown-exec's rule for which fences it runs: `exec="on"` (tree and pyodide always)."""
     value = str(inputs.pop("exec", "no")).lower()
     for name in ("id", "idprefix"):  # where markdown-exec takes the prefix of its ids from
@@ -49,7 +49,7 @@ def exec_validator(language: str, inputs: dict[str, str], options: dict[str, Any
     return language in ("tree", "pyodide") or value in ("1", "on", "true", "yes")
 
 
-def exec_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
+def _exec_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
     return (f'<div class="{BUILD_TIME_CLASS}" data-made-by="markdown-exec"><pre><code class="language-{html.escape(language)}">'
             f"{html.escape(source)}</code></pre></div>")
 
@@ -66,7 +66,7 @@ _MD_LANGUAGES = ("md", "markdown")
 _CODE = re.compile(r"^[ \t>]*(?:`{3,}|~{3,}|:::)", re.MULTILINE)
 
 
-def md_as_build_time(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, *,
+def _md_as_build_time(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, *,
                      autodoc: str = "", code_line_ids: bool = False, **kwargs: Any) -> str:
     """An `md` fence: build-time content, with the bounds of its ids where they are known."""
     literal = not _NOT_LITERAL.search(source) and not (code_line_ids and _CODE.search(source))
@@ -93,7 +93,7 @@ def _id_bounds(source: str, options: dict[str, Any], autodoc: str) -> tuple[tupl
     return (prefix, *roots), certain
 
 
-def tree_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
+def _tree_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
     """markdown-exec's `tree` fence runs no code: it draws the listed paths as a code block,
     which makes no link, and no id unless code lines get ids (`line_ids`)."""
     return f'<pre><code class="language-tree">{html.escape(source)}</code></pre>'
@@ -129,7 +129,7 @@ def add_exec_fences(configs: dict[str, Any], autodoc: str, *, run_in: str = "") 
                           for language in markdown_exec.formatters)
             return True
     tree_is_code = not line_ids(configs.get("pymdownx.highlight"))
-    fences.extend({"name": language, "class": language, "validator": exec_validator,
+    fences.extend({"name": language, "class": language, "validator": _exec_validator,
                    "format": _format(language, not tree_is_code, autodoc)}
                   for language in EXEC_LANGUAGES)
     return False
@@ -151,7 +151,7 @@ def _run(formatter: Any, source: str, language: str, class_name: str, options: d
     if language in _MD_LANGUAGES and ":::" in source:
         prefix = options.get("id_prefix")
         bounds = {"idprefix": prefix} if prefix is not None else {"id": options["id"]} if options.get("id") else {}
-        return md_as_build_time(source, language, class_name, bounds, md, autodoc=autodoc, code_line_ids=code_line_ids)
+        return _md_as_build_time(source, language, class_name, bounds, md, autodoc=autodoc, code_line_ids=code_line_ids)
     said = _Said()
     loggers = [logging.getLogger(name) for name in _EXEC_LOGGERS]
     levels = [logger.level for logger in loggers]
@@ -188,7 +188,7 @@ class _Said(logging.Handler):
 
 def _format(language: str, code_line_ids: bool, autodoc: str) -> Any:
     if language == "tree" and not code_line_ids:
-        return tree_as_code
+        return _tree_as_code
     if language in _MD_LANGUAGES:
-        return functools.partial(md_as_build_time, autodoc=autodoc, code_line_ids=code_line_ids)
-    return exec_as_code
+        return functools.partial(_md_as_build_time, autodoc=autodoc, code_line_ids=code_line_ids)
+    return _exec_as_code
