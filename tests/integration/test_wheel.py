@@ -5,15 +5,14 @@ seconds."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 import zipfile
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from .conftest import copy_checkout
+
 pytestmark = pytest.mark.slow
 
 _COPIED = ("pyproject.toml", "README.md", "linkfix", "plugins")
@@ -22,12 +21,7 @@ _COPIED = ("pyproject.toml", "README.md", "linkfix", "plugins")
 @pytest.fixture(scope="module")
 def wheel_names(tmp_path_factory) -> set[str]:
     tree = tmp_path_factory.mktemp("linkfix-source")
-    for name in _COPIED:
-        source, target = REPO / name, tree / name
-        if source.is_dir():
-            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".linkfix-cache"))
-        else:
-            shutil.copy2(source, target)
+    copy_checkout(_COPIED, tree)
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(out), str(tree)],
                    check=True, capture_output=True, text=True)
