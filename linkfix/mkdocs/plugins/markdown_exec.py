@@ -27,9 +27,13 @@ import importlib
 import logging
 import os
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .mkdocstrings import block_ids
+
+if TYPE_CHECKING:
+    from markdown import Markdown
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +44,7 @@ EXEC_PLUGINS = frozenset({"markdown-exec", "markdown_exec"})
 BUILD_TIME_CLASS = "linkfix-build-time"
 
 
-def _exec_validator(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Any) -> bool:
+def _exec_validator(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Markdown) -> bool:
     """markdown-exec's rule for which fences it runs: `exec="on"` (tree and pyodide always)."""
     value = str(inputs.pop("exec", "no")).lower()
     for name in ("id", "idprefix"):  # where markdown-exec takes the prefix of its ids from
@@ -49,7 +53,7 @@ def _exec_validator(language: str, inputs: dict[str, str], options: dict[str, An
     return language in ("tree", "pyodide") or value in ("1", "on", "true", "yes")
 
 
-def _exec_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
+def _exec_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Markdown, **kwargs: Any) -> str:
     return (f'<div class="{BUILD_TIME_CLASS}" data-made-by="markdown-exec"><pre><code class="language-{html.escape(language)}">'
             f"{html.escape(source)}</code></pre></div>")
 
@@ -66,7 +70,7 @@ _MD_LANGUAGES = ("md", "markdown")
 _CODE = re.compile(r"^[ \t>]*(?:`{3,}|~{3,}|:::)", re.MULTILINE)
 
 
-def _md_as_build_time(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, *,
+def _md_as_build_time(source: str, language: str, class_name: str, options: dict[str, Any], md: Markdown, *,
                      autodoc: str = "", code_line_ids: bool = False, **kwargs: Any) -> str:
     """An `md` fence: build-time content, with the bounds of its ids where they are known."""
     literal = not _NOT_LITERAL.search(source) and not (code_line_ids and _CODE.search(source))
@@ -93,13 +97,13 @@ def _id_bounds(source: str, options: dict[str, Any], autodoc: str) -> tuple[tupl
     return (prefix, *roots), certain
 
 
-def _tree_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
+def _tree_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Markdown, **kwargs: Any) -> str:
     """markdown-exec's `tree` fence runs no code: it draws the listed paths as a code block,
     which makes no link, and no id unless code lines get ids (`line_ids`)."""
     return f'<pre><code class="language-tree">{html.escape(source)}</code></pre>'
 
 
-def line_ids(highlight: Any) -> bool:
+def line_ids(highlight: object) -> bool:
     """pymdownx.highlight gives code lines ids (`line_spans`, `anchor_linenums`); a code block
     made at build time then makes ids a source check cannot number."""
     if highlight is None:  # not configured, or with no options: its defaults make no line ids
@@ -141,7 +145,7 @@ def remember_extensions(extensions: list[str], configs: dict[str, Any]) -> None:
     importlib.import_module("markdown_exec").markdown_config.save(extensions, configs)
 
 
-def _run(formatter: Any, source: str, language: str, class_name: str, options: dict[str, Any], md: Any, *,
+def _run(formatter: Callable[..., str], source: str, language: str, class_name: str, options: dict[str, Any], md: Markdown, *,
          autodoc: str, code_line_ids: bool, **kwargs: Any) -> str:
     """markdown-exec's own formatter. An `md` fence with `:::` blocks is bounded as without trust:
     its blocks are a plugin's, which a source check does not run. Where the code fails here (markdown-exec says so and shows the
@@ -186,7 +190,7 @@ class _Said(logging.Handler):
         self.failed = True
 
 
-def _format(language: str, code_line_ids: bool, autodoc: str) -> Any:
+def _format(language: str, code_line_ids: bool, autodoc: str) -> Callable[..., str]:
     if language == "tree" and not code_line_ids:
         return _tree_as_code
     if language in _MD_LANGUAGES:
