@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from ..model import Candidate, Evidence, LinkResult, Report
+from ..model import Candidate, Evidence, LinkResult, Method, Report
 from ..recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE
 from . import evidence, register
 from .common import DECISIONS_SCHEMA, archive_note, deferred_summary, is_safe_url, replacement_url, status_counts, unsafe_replacement_reason
@@ -92,7 +92,7 @@ class _Choice:
     confidence: float
     level: str  # auto | review | low (evidence.level)
     level_words: str
-    method: str
+    method: Method
     reasons: tuple[str, ...]  # why, in words
     hold: str  # why recovery holds it for review ('' if it does not)
     evidence: tuple[tuple[str, str], ...]  # the raw evidence, for the curious
