@@ -43,6 +43,7 @@ import posixpath
 import re
 import subprocess
 import sys
+import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,7 +70,7 @@ from linkfix.recover.internal_links.suggest import InternalSuggester  # noqa: E4
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from internal_table import table_from_counts  # noqa: E402
 
-CONFIDENCE_FILE = ROOT / "linkfix" / "recover" / "internal" / "confidence.py"
+CONFIDENCE_FILE = ROOT / "linkfix" / "recover" / "internal_links" / "confidence.py"
 MINER_VERSION = "3"
 PER_COMMIT = 5
 #: Replay links as a check of mkdocs.yml resolves them (--as-mkdocs), not as a check of docs/.
@@ -485,8 +486,10 @@ def print_left_out(outcomes: list[Outcome], threshold: float) -> None:
 def write_table(table: dict[str, float], note: str) -> None:
     text = CONFIDENCE_FILE.read_text(encoding="utf-8")
     body = "\n".join(f"    {label!r}: {value}," for label, value in sorted(table.items()))
-    block = (f"# BEGIN MEASURED CONFIDENCES (benchmarks/internal_fixes.py --write)\n"
-             f"CONFIDENCE: Mapping[str, float] = {{\n{body}\n}}\nMEASURED_NOTE = {note!r}\n"
+    # The data the table was measured on, as a comment: read by people, not by linkfix.
+    measured_on = "\n".join(f"# {line}" for line in textwrap.wrap(f"Measured on {note}.", 100, break_on_hyphens=False))
+    block = (f"# BEGIN MEASURED CONFIDENCES (benchmarks/internal_fixes.py --write)\n{measured_on}\n"
+             f"CONFIDENCE: Mapping[str, float] = {{\n{body}\n}}\n"
              f"# END MEASURED CONFIDENCES")
     text = re.sub(r"# BEGIN MEASURED CONFIDENCES.*?# END MEASURED CONFIDENCES", lambda _: block, text, flags=re.S)
     CONFIDENCE_FILE.write_text(text, encoding="utf-8")

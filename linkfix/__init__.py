@@ -33,7 +33,24 @@ if TYPE_CHECKING:
     from .config import coerce as coerce_option
     from .config import validate as validate_config
     from .errors import ConfigError, InputError, LinkfixError, NetworkDownError
-    from .model import FAILING, Candidate, CheckResult, Link, LinkKind, LinkResult, Page, Reason, Report, Scope, Span, Status
+    from .model import (
+        FAILING,
+        AnyReason,
+        Candidate,
+        CheckResult,
+        HttpReason,
+        Link,
+        LinkKind,
+        LinkResult,
+        Method,
+        Page,
+        Reason,
+        Report,
+        SchemeReason,
+        Scope,
+        Span,
+        Status,
+    )
     from .pipeline import check_links, check_links_async
     from .report import FORMATS as REPORT_FORMATS
     from .report.files import format_report, report_format_for, write_report
@@ -58,6 +75,10 @@ _PUBLIC = {
     "Candidate": ("model", "Candidate"),
     "Status": ("model", "Status"),
     "Reason": ("model", "Reason"),
+    "HttpReason": ("model", "HttpReason"),
+    "SchemeReason": ("model", "SchemeReason"),
+    "AnyReason": ("model", "AnyReason"),
+    "Method": ("model", "Method"),
     "Scope": ("model", "Scope"),
     "LinkKind": ("model", "LinkKind"),
     "FAILING": ("model", "FAILING"),
@@ -80,10 +101,10 @@ _PUBLIC = {
 
 # Spelled out (tools read a literal list); test_public_api checks it against _PUBLIC.
 __all__ = [
-    "FAILING", "REPORT_FORMATS", "Candidate", "CheckResult", "Config", "ConfigError", "InputError", "Link", "LinkKind",
-    "LinkResult", "LinkfixError", "NetworkDownError", "Page", "Reason", "RenderedPage", "Report", "Scope", "SiteBuild",
-    "Span", "Status", "__version__", "check_links", "check_links_async", "coerce_option", "format_report", "network_reachable",
-    "report_format_for", "summarize", "validate_config", "write_report",
+    "FAILING", "REPORT_FORMATS", "AnyReason", "Candidate", "CheckResult", "Config", "ConfigError", "HttpReason", "InputError",
+    "Link", "LinkKind", "LinkResult", "LinkfixError", "Method", "NetworkDownError", "Page", "Reason", "RenderedPage", "Report",
+    "SchemeReason", "Scope", "SiteBuild", "Span", "Status", "__version__", "check_links", "check_links_async", "coerce_option",
+    "format_report", "network_reachable", "report_format_for", "summarize", "validate_config", "write_report",
 ]
 
 

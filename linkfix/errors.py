@@ -1,4 +1,13 @@
-"""One error tree. A broken link is data, never an exception: these are for the run itself."""
+"""One error tree. A broken link is data, never an exception: these are for the run itself.
+
+Every exception linkfix raises on purpose is a LinkfixError, so `except LinkfixError` catches
+them all; the narrower ones live beside the code that raises them, under the child they are a
+case of: InputError (files.read.Unreadable, files.yamlfile.YamlRefused, the MkDocs family's
+refusals and failures, formats.cpu_limit.CpuLimitExceeded), ConfigError (config.convert.Invalid,
+config.patterns' PatternError and RunawayPattern), or LinkfixError itself where no child fits
+(store.disk.UnusableCache, check.netsafety.ForbiddenAddressError, recover.providers.limits.Deferred:
+each turned into data before it reaches a caller). Only an exception private to its module
+(a leading underscore) stays outside (tests/test_errors.py)."""
 
 #: linkfix's exit codes: nothing to report; links broken (`check`) or files changed (`fix`);
 #: a usage, input or network error, or a refused patch; an error nobody planned for.

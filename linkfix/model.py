@@ -62,13 +62,13 @@ FAILING = frozenset({Status.BROKEN})
 
 
 class Reason(StrEnum):
-    """Why a target has its status: the short code reports and the JSON carry.
+    """Why a target has its status: the short code reports and the JSON carry. A closed set.
 
-    A str, so it compares, hashes and serialises as the very strings reports always had (a
-    result read back from the cache may hold the plain string: it compares equal). Two open
-    families are members too, made on first use: HTTP statuses (`Reason.http(404) == "404"`;
-    the status class is the result's `status`, the number its `http_status`) and the schemes of
-    links that are not checked (`Reason.scheme("mailto") == "mailto"`).
+    A str, so it compares, hashes and serialises as the very strings reports always had. Two
+    families are open, and are no members: an HTTP status (`Reason.http(404)`, an `HttpReason`
+    "404"; the status class is the result's `status`, the number its `http_status`) and the
+    scheme of a link that is not checked (`Reason.scheme("mailto")`, a `SchemeReason`).
+    `CheckResult.reason` holds any of the three (`AnyReason`); `parse_reason` reads one back.
     """
 
     NONE = ""
@@ -120,33 +120,54 @@ class Reason(StrEnum):
     INCLUDED_TEXT = "included-text"  # the target is made of an included file's text spliced into the page's: never fetched
     TOO_MANY_IDS = "too-many-ids"  # a fragment into a remote page with more ids than linkfix keeps (check.http.fragments)
 
-    @classmethod
-    def http(cls, status: int) -> Reason:
+    @staticmethod
+    def http(status: int) -> HttpReason:
         """The reason for an HTTP status: its code ("404")."""
-        return cls(str(status))
+        return HttpReason(str(status))
 
-    @classmethod
-    def scheme(cls, name: str) -> Reason:
+    @staticmethod
+    def scheme(name: str) -> SchemeReason:
         """The reason for a link whose scheme is not checked: the scheme ("mailto")."""
-        return cls(name.lower())
+        return SchemeReason(name.lower())
 
-    @classmethod
-    def _missing_(cls, value: object) -> Reason | None:
-        if not isinstance(value, str):
-            return None
-        if len(value) == 3 and value.isdigit():
-            name = f"HTTP_{value}"
-        elif _SCHEME_NAME.fullmatch(value):
-            name = f"SCHEME_{value.upper()}"
-        else:
-            return None
-        member = str.__new__(cls, value)
-        member._name_ = name
-        member._value_ = value
-        return cls._value2member_map_.setdefault(value, member)  # type: ignore[return-value]
+
+class HttpReason(str):
+    """The reason of a verdict on an HTTP answer: its status code, three digits ("404")."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: str) -> HttpReason:
+        if not (len(value) == 3 and value.isascii() and value.isdigit()):
+            raise ValueError(f"not an HTTP status code: {value!r:.40}")
+        return super().__new__(cls, value)
 
 
 _SCHEME_NAME = re.compile(r"[a-z][a-z0-9+.-]*")
+
+
+class SchemeReason(str):
+    """The reason of a link that is not checked for its scheme: the scheme, lower case ("mailto")."""
+
+    __slots__ = ()
+
+    def __new__(cls, value: str) -> SchemeReason:
+        if not _SCHEME_NAME.fullmatch(value):
+            raise ValueError(f"not a URL scheme: {value!r:.40}")
+        return super().__new__(cls, value)
+
+
+#: What `CheckResult.reason` holds: a declared code or one of the two open families.
+AnyReason = Reason | HttpReason | SchemeReason
+_REASONS: dict[str, Reason] = {reason.value: reason for reason in Reason}
+
+
+def parse_reason(value: str) -> AnyReason:
+    """The reason `value` spells, as a report or the cache wrote it: a declared code, three
+    digits, or a scheme's shape (lower case). ValueError for any other text."""
+    declared = _REASONS.get(value)
+    if declared is not None:
+        return declared
+    return HttpReason(value) if value[:1].isdigit() else SchemeReason(value)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -312,7 +333,7 @@ class Document:
     """One extracted source file."""
 
     page: Page
-    links: Sequence[Link]  # a tuple, or a scanned page's links made on demand (formats.scanned)
+    links: Sequence[Link]  # a tuple, or a scanned page's links made on demand (formats.html.scanned)
     # What the extraction left out (a per-file limit reached), for the report's errors list.
     warnings: tuple[str, ...] = ()
     silenced: tuple[Silenced, ...] = ()  # lines an ignore comment covers
@@ -333,7 +354,7 @@ class CheckResult:
 
     url: str  # the resolved target that was checked
     status: Status
-    reason: Reason = Reason.NONE  # short code: "404", "missing-file", "missing-fragment", "dns", "soft-404", ...
+    reason: AnyReason = Reason.NONE  # short code: "404", "missing-file", "missing-fragment", "dns", "soft-404", ...
     detail: str = ""  # one human sentence
     http_status: int | None = None
     redirects: tuple[Redirect, ...] = ()
@@ -393,7 +414,7 @@ class Candidate:
 
     url: str
     confidence: float  # calibrated probability that this is the right replacement, in [0, 1]
-    method: str  # a Method (a plain string once read back from a report)
+    method: Method
     score: float = 0.0  # raw ranking score before calibration
     evidence: Mapping[str, Any] = field(default_factory=dict)  # Evidence keys, and the finder's own
 

@@ -1,8 +1,10 @@
 """The shape of the package, read from its source (nothing is imported):
 
 - no import cycle among linkfix's modules: an import inside a function counts (it runs, only
-  later), an import under `if TYPE_CHECKING:` does not (it never runs), and a module importing
-  its own package (`from . import register`) is no cycle: the package is there already;
+  later), an import under `if TYPE_CHECKING:` does not (it never runs), importing `a.b.c` imports
+  the package `a.b` too (its __init__ runs first; not the root's, whose imports are lazy), and a
+  module importing its own package (`from . import register`) is no cycle: the package is there
+  already;
 - stages only look down: every module has its place in LAYERS, and imports (counted as above)
   only from its own layer or lower ones, with no exception;
 - no module over 600 lines, and at most 8 modules at the top of linkfix/ (the rest lives in the
@@ -96,11 +98,21 @@ def imported_modules(name: str, path: Path, known: set[str]) -> set[str]:
     return {target for target in found if target in known}
 
 
+def with_packages(targets: set[str], known: set[str]) -> set[str]:
+    """`targets` and the packages above each, but the root: importing `a.b.c` runs `a.b`'s
+    __init__ before `a.b.c` (the root's imports are lazy: it imports nothing at run time)."""
+    found = set(targets)
+    for target in targets:
+        parts = target.split(".")
+        found.update(package for i in range(2, len(parts)) if (package := ".".join(parts[:i])) in known)
+    return found
+
+
 def import_graph(root: Path = PACKAGE) -> dict[str, set[str]]:
     """Module -> the modules it imports, without the edges from a module to its own packages."""
     found = modules(root)
     known = set(found)
-    return {name: {t for t in imported_modules(name, path, known) if not name.startswith(t + ".") and t != name}
+    return {name: {t for t in with_packages(imported_modules(name, path, known), known) if not name.startswith(t + ".") and t != name}
             for name, path in found.items()}
 
 
@@ -225,12 +237,16 @@ def test_the_cycle_check_counts_function_level_imports_and_not_type_checking_one
         "stage/__init__.py": "from .part import thing\n",
         "stage/part.py": "from . import helper\nfrom .. import a\n",
         "stage/helper.py": "",
+        "reader/__init__.py": "from ..lazy import Rows\n",
+        "reader/text.py": "",
+        "lazy.py": "def made():\n    from .reader.text import made\n",  # runs reader/__init__ first
     })
     graph = import_graph(root)
     assert graph["linkfix.b"] == {"linkfix.a"} and graph["linkfix.a"] == {"linkfix.b"}
     assert graph["linkfix.c"] == set()
     assert graph["linkfix.stage.part"] == {"linkfix.stage.helper", "linkfix.a"}  # not its own package
-    assert cycles(graph) == [["linkfix.a", "linkfix.b"]]
+    assert graph["linkfix.lazy"] == {"linkfix.reader", "linkfix.reader.text"}
+    assert cycles(graph) == [["linkfix.a", "linkfix.b"], ["linkfix.lazy", "linkfix.reader"]]
 
 
 def test_the_layer_check_counts_function_level_imports_and_not_type_checking_ones(tmp_path):

@@ -38,6 +38,14 @@ def test_pyproject_without_section_is_ignored(tmp_path):
     assert load_config(search_dir=tmp_path).offline is False
 
 
+def test_a_pyproject_whose_tool_linkfix_is_no_table_is_a_config_error(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('tool = "x"\n')  # no [tool] table: no linkfix settings either
+    assert load_config(search_dir=tmp_path).offline is False
+    (tmp_path / "pyproject.toml").write_text("[tool]\nlinkfix = 3\n")
+    with pytest.raises(ConfigError, match=r"pyproject.toml: \[tool.linkfix\] is not a table"):
+        load_config(search_dir=tmp_path)
+
+
 def test_unknown_key_is_named_with_a_hint(tmp_path):
     (tmp_path / "linkfix.yml").write_text("max_concurency: 5\n")
     with pytest.raises(ConfigError, match=r"unknown key 'max_concurency' \(did you mean 'max_concurrency'\?\)"):

@@ -8,7 +8,7 @@ from dataclasses import fields
 
 import pytest
 
-from linkfix.model import Link, LinkKind, Page, Reason, Span, make_link, make_span
+from linkfix.model import HttpReason, Link, LinkKind, Page, Reason, SchemeReason, Span, make_link, make_span, parse_reason
 
 SPAN_VALUES = {"path": "docs/a.md", "line": 3, "column": 7, "start": 40, "end": 62}
 PAGE = Page(path="docs/a.md", url="a.html", title="A", text="words", ids=frozenset({"x"}), base="https://x.org/")
@@ -48,14 +48,22 @@ def test_reasons_are_the_strings_reports_always_had():
     assert Reason("soft-404") is Reason.SOFT_404
 
 
-def test_http_statuses_and_schemes_are_members_made_on_first_use():
+def test_reason_is_a_closed_set_and_http_statuses_and_schemes_are_typed_strings_beside_it():
+    declared = len(Reason)
     gone = Reason.http(404)
-    assert gone == "404" and gone is Reason("404") and gone.name == "HTTP_404"
-    assert pickle.loads(pickle.dumps(gone)) is gone
-    assert Reason.scheme("MailTo") == "mailto" and Reason.scheme("mailto").name == "SCHEME_MAILTO"
-    assert Reason.http(404) not in list(Reason)  # the declared set stays closed
-    for junk in ("Not A Reason", "4040", "", " dns"):
-        if junk:
-            with pytest.raises(ValueError):
-                Reason(junk)
-    assert Reason("") is Reason.NONE
+    assert gone == "404" and type(gone) is HttpReason and type(pickle.loads(pickle.dumps(gone))) is HttpReason
+    assert json.dumps({"reason": gone}) == '{"reason": "404"}'
+    assert Reason.scheme("MailTo") == "mailto" and type(Reason.scheme("mailto")) is SchemeReason
+    for junk in ("404", "mailto", "Not A Reason", "4040", " dns"):
+        with pytest.raises(ValueError):
+            Reason(junk)  # no member is made at run time
+    assert len(Reason) == declared and Reason("") is Reason.NONE
+
+
+def test_a_reason_is_read_back_as_its_type_and_no_other_text_is_one():
+    assert parse_reason("soft-404") is Reason.SOFT_404 and parse_reason("") is Reason.NONE
+    assert type(parse_reason("410")) is HttpReason and parse_reason("410") == "410"
+    assert type(parse_reason("mailto")) is SchemeReason
+    for value in ("4040", "\u0664\u0660\u0664", "Not A Reason", "MailTo", " dns", "dns "):
+        with pytest.raises(ValueError):
+            parse_reason(value)

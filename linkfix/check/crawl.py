@@ -143,7 +143,7 @@ def parse_sitemap(text: str) -> tuple[list[str], list[str]]:
     return locs, []
 
 
-async def sitemap_pages(client: HttpChecker, start: str, robots: Protego | None) -> list[str]:
+async def _sitemap_pages(client: HttpChecker, start: str, robots: Protego | None) -> list[str]:
     parts = urlsplit(start)
     queue = list(robots.sitemaps) if robots is not None else []
     if not queue:
@@ -203,7 +203,7 @@ async def crawl(client: HttpChecker, start: str, limits: CrawlLimits, *, robots:
     fetched concurrently; the client enforces the per-host limits). `robots`: from read_robots;
     `budget`: the run's requests (the client's), the crawl stops when it is spent."""
     scope = CrawlScope(start, limits.prefix)
-    seeds = [start] + [u for u in await sitemap_pages(client, start, robots) if u in scope]
+    seeds = [start] + [u for u in await _sitemap_pages(client, start, robots) if u in scope]
     seen: set[str] = set()
     level: list[str] = []
     for url in seeds:

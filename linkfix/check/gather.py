@@ -58,7 +58,7 @@ class Gathered:
     def add(self, links: Sequence[Link], targets: Sequence[Target]) -> None:
         """The links of a page just read (its Page already among the checker's pages) and
         where each points. A link is asked of `links` only when its result is kept or waits
-        (a scanned page's Links are made on demand: formats.scanned)."""
+        (a scanned page's Links are made on demand: formats.html.scanned)."""
         local, counted, items, keep_all = self._local, self.counted, self._items, self._keep_all
         excluded = self.excluded_reasons
         fragments = local.config.include_fragments

@@ -77,8 +77,8 @@ class LocalChecker:
             from ..mkdocs.plugins.macros import TemplateTargets
 
             self.templates = TemplateTargets(project.mkdocs)
-        self._resolved: dict[tuple, Target] = {}  # of the pages of one directory (resolver_for)
-        self._resolved_for: tuple = ()
+        self._resolved: dict[tuple[str, bool] | tuple[str, str, bool], Target] = {}  # of the pages of one directory (resolver_for)
+        self._resolved_for: tuple[tuple[str, str], str] | tuple[()] = ()
         self._checked: dict[str, CheckResult] = {}
         self.redirects = Redirects(self)  # mkdocs-redirects' stubs and the host's redirect files
         self.now = time.time()

@@ -30,6 +30,7 @@ from typing import Any
 
 from aiohttp.abc import AbstractResolver, ResolveResult
 
+from ..errors import LinkfixError
 from ..model import Reason
 from ..urls import normalise_host
 
@@ -57,8 +58,9 @@ METADATA_ADDRESSES = frozenset(
 METADATA_NAMES = frozenset({"metadata.google.internal", "metadata.goog", "metadata", "instance-data"})
 
 
-class ForbiddenAddressError(OSError):
-    """Raised by GuardedResolver; aiohttp wraps it in ClientConnectorDNSError (see `forbidden_in`)."""
+class ForbiddenAddressError(LinkfixError, OSError):
+    """Raised by GuardedResolver; aiohttp wraps it in ClientConnectorDNSError (see `forbidden_in`).
+    An OSError too: the connector lets only those through as a failed connection."""
 
     def __init__(self, host: str, address: str, reach: Reach, *, message: str = "") -> None:
         super().__init__(message or f"{host} resolves to {reach.value} address {address}")
@@ -85,7 +87,7 @@ def parse_address(host: str) -> IPAddress | None:
     return None
 
 
-def classify_address(address: IPAddress) -> Reach:
+def _classify_address(address: IPAddress) -> Reach:
     """The address's own class, or that of the IPv4 address it carries when that is worse."""
     reach = _classify_one(address)
     embedded = _embedded_ipv4(address) if isinstance(address, ipaddress.IPv6Address) else None
@@ -144,7 +146,7 @@ def classify_host(host: str) -> Reach:
     address = parse_address(name)
     if address is None:
         return Reach.PUBLIC
-    return classify_address(address)
+    return _classify_address(address)
 
 
 def allowed(reach: Reach, *, allow_private: bool) -> bool:
@@ -182,7 +184,7 @@ class ConnectionGuard:
         address = parse_address(host)
         if address is None:  # no IP address (an AF_UNIX path?): nothing a link can ask for
             raise ForbiddenAddressError(host, str(host), Reach.PRIVATE, message=f"refusing to connect to {host!r}")
-        reach = classify_address(address)
+        reach = _classify_address(address)
         if not allowed(reach, allow_private=self.allow_private) and (address, port) not in self._trusted:
             raise ForbiddenAddressError(host, host, reach, message=f"refusing to connect to {reach.value} address {host}")
         return self._open(addr_info)
@@ -224,7 +226,7 @@ class GuardedResolver(AbstractResolver):
             address = parse_address(answer["host"])
             if address is None:
                 continue
-            reach = classify_address(address)
+            reach = _classify_address(address)
             if not allowed(reach, allow_private=self._allow_private):
                 raise ForbiddenAddressError(host, answer["host"], reach)
         return answers

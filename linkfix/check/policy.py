@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from ..model import Reason, Redirect, Status
+from ..model import AnyReason, Reason, Redirect, Status
 from ..urls import is_site_root
 
 PERMANENT_REDIRECTS = frozenset({301, 308})
@@ -55,7 +55,7 @@ _NOT_FOUND_URL = re.compile(r"(?:^|[/_.\-=?&])(?:404|not[-_]?found|page[-_]?not[
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Verdict:
     status: Status
-    reason: Reason
+    reason: AnyReason
     detail: str = ""
 
 
@@ -132,7 +132,7 @@ def judge_status(
     return Verdict(status=Status.ERROR, reason=Reason.http(status), detail=f"unexpected HTTP status {status}")
 
 
-def _blocked(reason: Reason, detail: str, blocked_is_broken: bool) -> Verdict:
+def _blocked(reason: AnyReason, detail: str, blocked_is_broken: bool) -> Verdict:
     if blocked_is_broken:
         return Verdict(status=Status.BROKEN, reason=reason, detail=detail)
     return Verdict(status=Status.BLOCKED, reason=reason, detail=detail)
@@ -164,9 +164,9 @@ def judge_network_error(kind: Reason, detail: str) -> Verdict:
         return Verdict(status=Status.BROKEN, reason=Reason.INVALID_URL, detail=detail)
     if kind == Reason.REQUEST_BUDGET:  # not sent: the runner's limit, like --offline
         return Verdict(status=Status.EXCLUDED, reason=Reason.REQUEST_BUDGET, detail=detail)
-    return Verdict(status=Status.ERROR, reason=Reason(kind), detail=detail)
+    return Verdict(status=Status.ERROR, reason=kind, detail=detail)
 
 
 def backoff_delay(attempt: int, *, base: float, cap: float = 30.0, jitter: float = 0.0) -> float:
     """Exponential backoff; `jitter` in [0, 1) is the random fraction drawn by the caller."""
-    return min(cap, base * (2**attempt)) * (1.0 + jitter)
+    return min(cap, base * 2.0**attempt) * (1.0 + jitter)

@@ -97,10 +97,6 @@ class RunSession:
             self._client = client
         return self._client
 
-    @property
-    def client_started(self) -> bool:
-        return self._client is not None
-
     def checks_done(self) -> None:
         """The checks are in: the progress line ends (recovery's requests are not counted in it)."""
         if self._client is not None:

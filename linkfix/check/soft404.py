@@ -43,7 +43,7 @@ class PageSketch:
 
     final_url: str
     title: str
-    shingles: array | frozenset[int]
+    shingles: array[int] | frozenset[int]
 
 
 def make_sketch(*, final_url: str, title: str, words: tuple[str, ...], compact: bool = True) -> PageSketch:
@@ -127,11 +127,11 @@ def shingles(words: tuple[str, ...], size: int = SHINGLE) -> frozenset[int]:
     return frozenset(map(hash, zip(*(words[i:] for i in range(size)))))
 
 
-def looks_not_found(title: str) -> bool:
+def _looks_not_found(title: str) -> bool:
     return bool(_NOT_FOUND_TITLE.search(title))
 
 
-def says_only_not_found(title: str) -> bool:
+def _says_only_not_found(title: str) -> bool:
     """The title (its part before or after the site name) says "not found" and nothing else:
     "404 - Page not found | Docs" does, "Chapter 404 - Docs" or "Error 404 codes" do not."""
     for part in _TITLE_PARTS.split(title):
@@ -151,7 +151,7 @@ def is_soft404(page: PageSketch, probe: Probe) -> bool:
         return False
     if page.final_url == probe.sketch.final_url:  # both redirected to the same catch-all page
         return True
-    if says_only_not_found(page.title) and (looks_not_found(probe.sketch.title) or page.title == probe.sketch.title):
+    if _says_only_not_found(page.title) and (_looks_not_found(probe.sketch.title) or page.title == probe.sketch.title):
         # Both say "not found", and the page says nothing else: "Chapter Image 404" is no
         # sibling of "404 - Not Found".
         return True
@@ -162,7 +162,7 @@ def is_soft404(page: PageSketch, probe: Probe) -> bool:
     return _jaccard_of_distinct(ours, theirs) >= SIMILAR
 
 
-def _jaccard_of_distinct(a: array | frozenset[int], b: array | frozenset[int]) -> float:
+def _jaccard_of_distinct(a: array[int] | frozenset[int], b: array[int] | frozenset[int]) -> float:
     """The Jaccard index of two sketches' shingles, which hold each hash once: |A u B| is then
     |A| + |B| - |A n B|, so one set (not three) is built."""
     if not a and not b:

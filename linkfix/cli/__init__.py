@@ -183,7 +183,8 @@ class _Parser(argparse.ArgumentParser):
         invoked = _invoked_command(sys.argv[1:]) if self.invoked is None else self.invoked
         for action in self._actions:
             if isinstance(action, argparse._SubParsersAction) and invoked in action.choices:
-                return action.choices[invoked]
+                parser: argparse.ArgumentParser = action.choices[invoked]
+                return parser
         return None
 
     invoked: str | None = None  # the subcommand's word of the argv being parsed (build_parser)
@@ -328,7 +329,8 @@ def main(argv: Sequence[str] | None = None, working_tree: str | None = None) -> 
             if working_tree is not None and config is not None and config.trust_project_code:
                 _import_own_dependencies()
                 sys.path.insert(0, working_tree)
-            return module.run(args, config)
+            code: int = module.run(args, config)
+            return code
     except LinkfixError as exc:
         print(error_text(str(exc)), file=sys.stderr)
         return exc.exit_code

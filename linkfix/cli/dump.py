@@ -20,7 +20,7 @@ from ..config import Config
 from ..extract.documents import iter_documents, page_loader, stdin_document
 from ..inputs.sources import collect, text_project
 from ..model import Document, Link, Scope
-from ..pipeline import resolve_links
+from ..pipeline.resolve import resolve_links
 from ..report.text import clean
 
 

@@ -3,6 +3,7 @@ loaded from defaults < linkfix.yml / [tool.linkfix] < command-line flags (`load`
 errors that name the full key path (`convert`), and published as a JSON schema (`schema`).
 """
 
+from .durations import parse_duration
 from .load import (
                    CONFIG_FILES,
                    check_remap_rule,
@@ -10,7 +11,6 @@ from .load import (
                    find_config_file,
                    load_config,
                    parse_accept,
-                   parse_duration,
                    parse_flag_value,
                    read_config_file,
                    validate,

@@ -16,10 +16,11 @@ import msgspec
 import msgspec.inspect as mi
 from msgspec import UnsetType
 
+from ..errors import ConfigError
 from .durations import DURATION_UNIT, read_duration
 
 
-class Invalid(Exception):
+class Invalid(ConfigError):
     """A value that does not fit its key: where (`hosts.x.concurrency`) and what is wrong."""
 
     def __init__(self, path: str, problem: str) -> None:
@@ -67,7 +68,7 @@ def _locate(value: Any, kind: Any, path: str) -> Invalid:
     return Invalid(path, f"expects {describe(kind)}, got {_shown(value)}")
 
 
-def _choose(structs: list[type[msgspec.Struct]], value: dict, path: str) -> type[msgspec.Struct]:
+def _choose(structs: list[type[msgspec.Struct]], value: dict[str, Any], path: str) -> type[msgspec.Struct]:
     """The struct a mapping is meant as: by its tag (`provider: wayback`) in a tagged union."""
     tag_field = structs[0].__struct_config__.tag_field
     if tag_field is None:
@@ -82,7 +83,7 @@ def _choose(structs: list[type[msgspec.Struct]], value: dict, path: str) -> type
     return chosen
 
 
-def _refuse_unknown_keys(struct: type[msgspec.Struct], fields: tuple, value: dict, path: str) -> None:
+def _refuse_unknown_keys(struct: type[msgspec.Struct], fields: tuple[msgspec.structs.FieldInfo, ...], value: dict[str, Any], path: str) -> None:
     known = [f.encode_name for f in fields]
     tag_field = struct.__struct_config__.tag_field
     for key in value:

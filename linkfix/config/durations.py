@@ -1,5 +1,5 @@
 """Durations: the one reader of every duration key (`timeout: 10s`, `max_cache_age: 1d`,
-`confirm_days: 36h`, `hosts.<host>.request_interval: 500ms`).
+`confirm_days: 36h`, `hosts.<host>.request_interval: 500ms`), and how a message says one.
 
 A duration key takes a number in its own unit (seconds; days for `confirm_days`) or a string
 with a unit: ms, s, m, h, d, w. Which keys are durations, and in what unit a bare number counts,
@@ -37,3 +37,11 @@ def parse_duration(text: str | float, key: str, unit: str = "s") -> float:
         plain = "a number of days" if unit == "d" else "a number of seconds"
         raise ConfigError(f"{key}: cannot read duration {text!r} (use {plain}, or e.g. 500ms, 10s, 30m, 12h, 2d)")
     return amount
+
+
+def say_duration(seconds: float) -> str:
+    """A duration in the unit a person would say it in: '20 h', '3 d', '40 s'."""
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.0f} {unit}"
+    return f"{max(seconds, 0):.0f} s"

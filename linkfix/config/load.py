@@ -54,7 +54,7 @@ def _named(path: Path) -> str:
     return f"[tool.linkfix] in {display_path(path)}" if path.name == "pyproject.toml" else display_path(path)
 
 
-def _toml(path: Path) -> dict:
+def _toml(path: Path) -> dict[str, Any]:
     import tomllib  # here: most runs read no TOML file
 
     try:
@@ -69,8 +69,13 @@ def _toml(path: Path) -> dict:
         raise ConfigError(f"{path}: not valid TOML: nested too deeply") from None
 
 
-def _pyproject_section(path: Path) -> dict | None:
-    return _toml(path).get("tool", {}).get("linkfix")
+def _pyproject_section(path: Path) -> dict[str, Any] | None:
+    """The [tool.linkfix] table of a TOML file, None where it has none."""
+    tool = _toml(path).get("tool", {})
+    section = tool.get("linkfix") if isinstance(tool, dict) else None
+    if section is None or isinstance(section, dict):
+        return section
+    raise ConfigError(f"{path}: [tool.linkfix] is not a table")
 
 
 def read_config_file(path: Path) -> dict[str, Any]:

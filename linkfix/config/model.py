@@ -145,7 +145,7 @@ class Config:
                 setattr(self, name, typed(value, name))
 
     @classmethod
-    def key_fields(cls) -> list[dataclasses.Field]:
+    def key_fields(cls) -> list[dataclasses.Field[Any]]:
         """The fields that are configuration keys (not the internal ones), in declaration order."""
         return [f for f in dataclasses.fields(cls) if not f.metadata.get("internal")]
 

@@ -26,6 +26,8 @@ import re
 from collections.abc import Callable
 from typing import Any, Literal
 
+from ..errors import ConfigError
+
 log = logging.getLogger(__name__)
 
 SECONDS = 0.25  # one match of one pattern on a short string (a URL, a path); real ones take microseconds
@@ -33,12 +35,13 @@ SECONDS_PER_MB = 0.5  # and this much more per MB of the string (a page's text)
 _FLAG_NAMES = ("IGNORECASE", "MULTILINE", "DOTALL", "VERBOSE", "ASCII", "UNICODE", "LOCALE")  # re's and regex's (their values differ)
 
 
-class RunawayPattern(Exception):
+class RunawayPattern(ConfigError):
     """A repository's regular expression took longer than its bound on one string."""
 
 
-class PatternError(ValueError):
-    """A repository's regular expression does not compile (the message says why)."""
+class PatternError(ConfigError, ValueError):
+    """A repository's regular expression does not compile (the message says why); a ValueError
+    too, as `re.compile`'s own error is to its callers."""
 
 
 def seconds_for(text: str) -> float:

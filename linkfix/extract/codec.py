@@ -52,8 +52,9 @@ def decode(data: Any) -> Document | None:
     warnings = data.get("warnings")
     if type(warnings) is not list or not all(type(w) is str for w in warnings):
         return None
-    pages = [_page(row) for row in data["pages"]]
-    if not pages or None in pages:
+    read = [_page(row) for row in data["pages"]]
+    pages = [page for page in read if page is not None]
+    if not pages or len(pages) < len(read):
         return None
     links = []
     kinds, row_types = _KINDS, _LINK_ROW
@@ -65,7 +66,7 @@ def decode(data: Any) -> Document | None:
             return None
         # (make_link and make_span: Link(...) and Span(...) without the frozen dataclass __init__,
         # 2.5x faster: a warm run decodes every link of a site)
-        links.append(make_link(url, kinds[kind], make_span(path, line, column, start, end), pages[index],  # type: ignore[arg-type]
+        links.append(make_link(url, kinds[kind], make_span(path, line, column, start, end), pages[index],
                                anchor_text, context, tag, reference, unverified, template))
     silenced = data.get("silenced")
     if type(silenced) is not list or not all(type(row) is list and tuple(map(type, row)) == _SILENCED_ROW for row in silenced):
@@ -73,7 +74,7 @@ def decode(data: Any) -> Document | None:
     is_nav = data.get("is_nav")
     if type(is_nav) is not bool:
         return None
-    return Document(page=pages[0], links=tuple(links), warnings=tuple(warnings), is_nav=is_nav,  # type: ignore[arg-type]
+    return Document(page=pages[0], links=tuple(links), warnings=tuple(warnings), is_nav=is_nav,
                     silenced=tuple(Silenced(first=first, last=last, comment=comment, line=line, start=start, end=end)
                                    for first, last, comment, line, start, end in silenced))
 

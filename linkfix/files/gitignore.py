@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 GITIGNORE_BYTES = 1024 * 1024
-Ignores = list[tuple[Path, "pathspec.PathSpec"]]
+Ignores = list[tuple[Path, "pathspec.GitIgnoreSpec"]]
 
 
 def gitignores_above(top: Path) -> Ignores:
@@ -40,7 +40,7 @@ def gitignores_above(top: Path) -> Ignores:
     return found
 
 
-def _not_hiding(spec: pathspec.PathSpec, base: Path, top: Path) -> pathspec.PathSpec:
+def _not_hiding(spec: pathspec.GitIgnoreSpec, base: Path, top: Path) -> pathspec.GitIgnoreSpec:
     """`spec` less its ignoring patterns that match `top` or a directory on the way to it."""
     try:
         parts = top.relative_to(base).parts
@@ -64,7 +64,7 @@ def gitignore_lines(path: Path) -> list[str]:
     return read_bytes(path, limit=GITIGNORE_BYTES).decode("utf-8", errors="replace").splitlines()
 
 
-def read_gitignore(path: Path) -> pathspec.PathSpec | None:
+def read_gitignore(path: Path) -> pathspec.GitIgnoreSpec | None:
     if not path.exists():
         return None
     try:

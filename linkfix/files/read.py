@@ -14,6 +14,8 @@ import os
 import stat
 from pathlib import Path
 
+from ..errors import InputError
+
 MAX_FILE_BYTES = 64 * 1024 * 1024  # larger "documentation" is almost surely not documentation
 _SNIFF_BYTES = 8192
 _CHUNK = 1024 * 1024
@@ -21,7 +23,7 @@ _KINDS = ((stat.S_ISDIR, "directory"), (stat.S_ISFIFO, "FIFO"), (stat.S_ISCHR, "
           (stat.S_ISBLK, "block device"), (stat.S_ISSOCK, "socket"))
 
 
-class Unreadable(Exception):
+class Unreadable(InputError):
     """A source that cannot be extracted; the message says why in a few words."""
 
 

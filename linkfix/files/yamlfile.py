@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..errors import InputError
 from .read import Unreadable, read_bytes
 
 MAX_YAML_BYTES = 4 * 1024 * 1024
@@ -25,7 +26,7 @@ MAX_VALUES = 200_000  # values in the document with every alias expanded
 MAX_DEPTH = 100  # nesting of sequences and mappings
 
 
-class YamlRefused(Exception):
+class YamlRefused(InputError):
     """The file is not YAML a config may be, or is beyond the bounds; the message says why.
     `position`: (line, column), 1-based, of a syntax error; its message then ends with the
     source line and a caret under the column, on lines of their own."""

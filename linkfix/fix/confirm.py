@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def cached_redirect(item: LinkResult) -> bool:
+def _cached_redirect(item: LinkResult) -> bool:
     """An external link whose redirect the report took from the cache."""
     result = item.result
     return item.scope is Scope.EXTERNAL and result.status is Status.REDIRECTED and result.from_cache
@@ -36,7 +36,7 @@ def cached_redirect(item: LinkResult) -> bool:
 async def confirm_cached_redirects(report: Report, config: Config, *, resolver: AbstractResolver | None = None) -> Report:
     """`report` with the results of its cached redirects replaced by what a live request
     sees now (see the module's note); unchanged where no request could be made."""
-    urls = sorted({_base(item.result.url) for item in report.results if cached_redirect(item)})
+    urls = sorted({_base(item.result.url) for item in report.results if _cached_redirect(item)})
     if not urls:
         return report
     if config.offline:
@@ -46,7 +46,7 @@ async def confirm_cached_redirects(report: Report, config: Config, *, resolver: 
     if not live:
         return report
     results = tuple(replace(item, result=_as_linked(live[_base(item.result.url)], item.result))
-                    if cached_redirect(item) and _base(item.result.url) in live else item for item in report.results)
+                    if _cached_redirect(item) and _base(item.result.url) in live else item for item in report.results)
     return replace(report, results=results)
 
 

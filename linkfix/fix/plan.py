@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 from urllib.parse import urldefrag
 
 from ..check.remap import Remap
@@ -36,7 +36,7 @@ class Fix:
     kind: LinkKind
     tag: str = ""
     new_url: str
-    method: str  # suggestion method, "redirect", "archive" or "decision"
+    method: Method | Literal["decision"]  # how the new URL was found; "decision": a reviewer's, in the HTML report
     confidence: float | None = None
 
 
@@ -203,7 +203,7 @@ def _archived_url(item: LinkResult) -> str:
     return next((url for url in urls if is_safe_url(url)), "")
 
 
-def _fix(item: LinkResult, new_url: str, method: str, confidence: float | None) -> Fix:
+def _fix(item: LinkResult, new_url: str, method: Method, confidence: float | None) -> Fix:
     link = item.link
     return Fix(span=link.span, url=link.url, kind=link.kind, tag=link.tag, new_url=new_url, method=method, confidence=confidence)
 

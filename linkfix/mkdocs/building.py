@@ -44,7 +44,7 @@ class MaybeMade:
     by: str  # what makes them, as a reader names it ("hook docs/hooks.py", "the theme 'terminal'")
     why: str  # why a source check cannot know ("is not run by a source check", "is not installed here")
     hint: str  # how to make it checkable
-    names: tuple[str, ...] = ()  # regular expressions of the paths it may make (pysource.names_match)
+    names: tuple[str, ...] = ()  # regular expressions of the paths it may make (project_code.reading.names_match)
     static_prefixes: tuple[str, ...] = ()  # or: the directories of a theme's static files
     any_asset: bool = False  # or: any stylesheet, script, image or font
 

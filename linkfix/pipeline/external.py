@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ..check.remap import Remap
 from ..check.session import RunSession
 from ..config import Config
+from ..config.durations import say_duration
 from ..errors import NetworkDownError
 from ..model import CheckResult, LinkResult, Reason, Scope, Status
 from ..recover.gittime import link_times as git_link_times
@@ -66,8 +67,6 @@ class ExternalChecks:
         return {url: self._remap.result(outcome[target]) for url, target in self._targets.items()}
 
     def _without_network(self, down: NetworkDownError) -> dict[str, CheckResult]:
-        from ..report.common import age
-
         results: dict[str, CheckResult] = {}
         cached: list[float] = []
         unchecked = 0
@@ -81,7 +80,7 @@ class ExternalChecks:
                 unchecked += 1
                 results[url] = CheckResult(url=url, status=Status.ERROR, reason=Reason.NETWORK_DOWN, checked_at=time.time(),
                                            detail=f"not checked: {down}")
-        kept = f"; {len(cached)} from the cache, the oldest checked {age(time.time() - min(cached))} ago" if cached else ""
+        kept = f"; {len(cached)} from the cache, the oldest checked {say_duration(time.time() - min(cached))} ago" if cached else ""
         log.warning("%s; %d external link target%s reported as not checked%s (network_down: warn)",
                     down, unchecked, "" if unchecked == 1 else "s", kept)
         return results

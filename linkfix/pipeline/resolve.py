@@ -10,9 +10,9 @@ from typing import Protocol
 
 from ..check.local import LocalChecker
 from ..check.targets import Target
+from ..formats.html.scanned import ScannedLinks
 from ..formats.markdown.gfm import is_gfm_www
 from ..formats.markdown.targets import markdown_target
-from ..formats.scanned import ScannedLinks
 from ..inputs.changed import Changes
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..model import Document, Link, LinkKind, Scope

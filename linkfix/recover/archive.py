@@ -30,6 +30,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import Enum
+from typing import Literal
 
 from ..model import ArchiveLookup, ArchiveState
 from .pages import WebPage, parse_page
@@ -203,7 +205,7 @@ class ArchiveScheduler:
                 unknown.append(entry)
             else:
                 self.stats.stored += 1
-                deliver(entry, stored)  # type: ignore[arg-type]
+                deliver(entry, stored)
         by_url = {e.need.url: e for e in unknown}
         rank = {url: n for n, url in enumerate(by_url)}  # `asking` is in priority order
         groups = sorted(archive.batches(list(by_url)), key=lambda g: min(rank[u] for u in g))
@@ -286,7 +288,7 @@ class ArchiveScheduler:
     def _key(self, archive: ArchiveProvider, need: Need) -> str:
         return f"{archive.name} {timestamp(need.when) if need.dated else 'latest'} {need.url}"
 
-    def _stored(self, archive: ArchiveProvider, need: Need) -> Capture | object | None:
+    def _stored(self, archive: ArchiveProvider, need: Need) -> Capture | Literal[_Unknown.UNKNOWN] | None:
         if self.cache is None:
             return _UNKNOWN
         value = self.cache.get(NAMESPACE, self._key(archive, need))
@@ -309,5 +311,9 @@ class ArchiveScheduler:
         self.cache.set(NAMESPACE, self._key(archive, need), value, ttl)
 
 
-_UNKNOWN = object()
+class _Unknown(Enum):
+    UNKNOWN = "unknown"  # not in the store: the archive is asked
+
+
+_UNKNOWN = _Unknown.UNKNOWN
 _FOUND = ArchiveLookup(state=ArchiveState.FOUND)

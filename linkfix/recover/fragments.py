@@ -32,26 +32,26 @@ LEAST_SIMILARITY = 0.4
 _SPLIT = re.compile(r"[^0-9a-z]+")
 
 
-def id_words(ident: str) -> tuple[str, ...]:
+def _id_words(ident: str) -> tuple[str, ...]:
     """The normalised words of an id ("Installing_Plugins" -> ("instal", "plugin"))."""
     return tuple(stem(w) for w in _SPLIT.split(ident.lower()) if w)
 
 
-def id_similarity(missing: str, ident: str) -> float:
+def _id_similarity(missing: str, ident: str) -> float:
     """Dice of the two ids' normalised words, with their spelling similarity as a tie-breaker
     (weighted so that shared words always count more than shared letters)."""
-    a, b = set(id_words(missing)), set(id_words(ident))
+    a, b = set(_id_words(missing)), set(_id_words(ident))
     words = set_dice(a, b)
     spelling = SequenceMatcher(None, missing.lower(), ident.lower()).ratio()
     return 0.8 * words + 0.2 * spelling
 
 
-def nearest_ids(missing: str, ids: Iterable[str]) -> list[tuple[str, float, str, str]]:
+def _nearest_ids(missing: str, ids: Iterable[str]) -> list[tuple[str, float, str, str]]:
     """Up to MAX_FRAGMENT_SUGGESTIONS ids nearest to `missing`, best first, each as (id,
     confidence, why in words, hold reason or '')."""
-    words = id_words(missing)
-    scored = sorted(((id_similarity(missing, i), i) for i in set(ids) if i and i != missing), key=lambda p: (-p[0], p[1]))
-    same_words = [i for _, i in scored if words and id_words(i) == words]
+    words = _id_words(missing)
+    scored = sorted(((_id_similarity(missing, i), i) for i in set(ids) if i and i != missing), key=lambda p: (-p[0], p[1]))
+    same_words = [i for _, i in scored if words and _id_words(i) == words]
     out = []
     for similarity, ident in scored[:MAX_FRAGMENT_SUGGESTIONS]:
         if similarity < LEAST_SIMILARITY:
@@ -94,5 +94,5 @@ async def fragment_suggestions(reader: Reader, lr: LinkResult) -> tuple[Candidat
     return tuple(
         Candidate(url=f"{url}#{ident}", confidence=confidence, method=Method.FRAGMENT,
                   evidence={Evidence.FRAGMENT: fragment, Evidence.ID: ident, Evidence.WORDS: reason, **({Evidence.HOLD: hold} if hold else {})})
-        for ident, confidence, reason, hold in nearest_ids(fragment, ids)
+        for ident, confidence, reason, hold in _nearest_ids(fragment, ids)
     )

@@ -49,10 +49,10 @@ def _blame(path: Path) -> dict[int, datetime]:
         return {}
     if completed.returncode != 0:
         return {}  # not tracked, not a repository: "now" is the honest answer
-    return parse_line_porcelain(completed.stdout)
+    return _parse_line_porcelain(completed.stdout)
 
 
-def parse_line_porcelain(text: str) -> dict[int, datetime]:
+def _parse_line_porcelain(text: str) -> dict[int, datetime]:
     times: dict[int, datetime] = {}
     line = None
     for row in text.splitlines():

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import urldefrag
 
-from ..model import Candidate, Evidence
+from ..model import Candidate, Evidence, Method
 from ..urls import is_above, is_home_page, page_identity
 from . import calibration
 from .anchors import Anchor
@@ -52,7 +52,7 @@ class Contender:
     evidence, and (when it leaves the ranking) why. Changed through its `Pool`."""
 
     url: str
-    method: str
+    method: Method
     hits: list[Hit] = field(default_factory=list)
     prescore: float = 0.0
     fetched: bool = False
@@ -118,7 +118,7 @@ class Pool:
         self._ranking = None
         return entry
 
-    def add_hits(self, hits: Sequence[Hit], method: str, prescore: Callable[[Hit], float]) -> None:
+    def add_hits(self, hits: Sequence[Hit], method: Method, prescore: Callable[[Hit], float]) -> None:
         """Search answers as candidates: a URL named again gains the hit, and a little for it."""
         for hit in hits:
             url = urldefrag(hit.url)[0]

@@ -53,7 +53,7 @@ def content_terms(text: str) -> list[str]:
     ]
 
 
-def term_frequencies(terms: Iterable[str]) -> Counter[str]:
+def _term_frequencies(terms: Iterable[str]) -> Counter[str]:
     return Counter(terms)
 
 
@@ -142,7 +142,7 @@ def kld_term_scores(tf: Counter[str]) -> dict[str, float]:
     return scores
 
 
-def top_terms(weights: dict[str, float] | Counter[str], n: int, *, exclude: Iterable[str] = ()) -> list[str]:
+def _top_terms(weights: dict[str, float] | Counter[str], n: int, *, exclude: Iterable[str] = ()) -> list[str]:
     """The n heaviest terms; ties broken alphabetically so results are reproducible."""
     skip = set(exclude)
     ranked = sorted((t for t in weights if t not in skip), key=lambda t: (-weights[t], t))
@@ -151,17 +151,17 @@ def top_terms(weights: dict[str, float] | Counter[str], n: int, *, exclude: Iter
 
 def frequency_terms(text: str, n: int, *, exclude: Iterable[str] = ()) -> list[str]:
     """Parent-page expansion terms: most frequent content words (the paper's choice, sec. 5.3)."""
-    return top_terms(term_frequencies(content_terms(text)), n, exclude=exclude)
+    return _top_terms(_term_frequencies(content_terms(text)), n, exclude=exclude)
 
 
 def kld_terms(text: str, n: int, *, exclude: Iterable[str] = ()) -> list[str]:
     """Archived-copy expansion terms: highest KLD contribution against the reference (sec. 5.3)."""
-    return top_terms(kld_term_scores(term_frequencies(content_terms(text))), n, exclude=exclude)
+    return _top_terms(kld_term_scores(_term_frequencies(content_terms(text))), n, exclude=exclude)
 
 
 def lexical_signature(text: str, n: int) -> list[str]:
     """The n terms of highest TF-IDF (Klein & Nelson's LS5 / LS7)."""
-    return top_terms(tf_idf(term_frequencies(content_terms(text))), n)
+    return _top_terms(tf_idf(_term_frequencies(content_terms(text))), n)
 
 
 def join_terms(terms: Sequence[str]) -> str:

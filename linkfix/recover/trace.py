@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..model import Archived, Candidate
+from ..model import Archived, Candidate, Method
 
 #: Verdicts of the gate on one candidate.
 SUGGESTED = "suggested"  # among the suggestions returned
@@ -24,7 +24,7 @@ NOT_FETCHED = "not-fetched"  # proposed, never read (budget, or a better candida
 class CandidateTrace:
     url: str  # as proposed
     final_url: str  # where it was read (after redirects), '' when not read
-    method: str  # how it was found: redirect, rewrite, same-site, parent, search, title, signature
+    method: Method  # how it was found
     provider: str = ""  # which provider proposed it first (site, searxng, ...)
     query: str = ""  # the query that found it ('' for pages proposed on URL evidence)
     rank: int = 0  # its position in that provider's answer

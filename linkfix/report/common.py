@@ -8,6 +8,7 @@ import unicodedata
 from datetime import datetime
 from urllib.parse import urlsplit
 
+from ..config.durations import say_duration
 from ..model import Candidate, Evidence, LinkResult, Report, Scope, Status
 from . import evidence
 
@@ -95,7 +96,7 @@ def cache_summary(report: Report) -> str:
         return ""
     if len(cached) < len(checked):
         return f"{len(cached)} of {len(checked)} external results from the cache"
-    oldest = age(_started(report) - min(cached))
+    oldest = say_duration(_started(report) - min(cached))
     return f"all {plural(len(cached), 'external result')} from the cache (the oldest {oldest} old): none checked in this run"
 
 
@@ -104,14 +105,6 @@ def _started(report: Report) -> float:
         return datetime.fromisoformat(report.started).timestamp()
     except ValueError:
         return time.time()
-
-
-def age(seconds: float) -> str:
-    """A duration in the unit a person would say it in: '20 h', '3 d', '40 s'."""
-    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
-        if seconds >= size:
-            return f"{seconds / size:.0f} {unit}"
-    return f"{max(seconds, 0):.0f} s"
 
 
 def status_counts(report: Report) -> dict[Status, int]:

@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from ..model import Candidate, Evidence, LinkResult, Report
+from ..model import Candidate, Evidence, LinkResult, Method, Report
+from ..recover.calibration import DEFAULT_AUTOFIX_CONFIDENCE
 from . import evidence, register
 from .common import (
     DECISIONS_SCHEMA,
@@ -59,7 +60,7 @@ MAX_SHOWN = 3
 #: Below this confidence a candidate is not offered for acceptance, nor shown beside a better
 #: one: the auto-fix threshold (0.9) takes a 1-in-10 risk of applying a wrong one unseen; a
 #: candidate with less than a 1-in-10 chance of being right is not worth a reviewer's click.
-ACCEPT_FLOOR = round(1 - evidence.DEFAULT_THRESHOLD, 2)
+ACCEPT_FLOOR = round(1 - DEFAULT_AUTOFIX_CONFIDENCE, 2)
 #: Places of a target shown before the rest are folded away.
 OPEN_PLACES = 3
 #: Targets and files the summary names (the rest are counted).
@@ -100,7 +101,7 @@ class _Choice:
     confidence: float
     level: str  # auto | review | low (evidence.level)
     level_words: str
-    method: str
+    method: Method
     reasons: tuple[str, ...]  # why, in words
     hold: str  # why recovery holds it for review ('' if it does not)
     evidence: tuple[tuple[str, str], ...]  # the raw evidence, for the curious
@@ -293,6 +294,7 @@ def format_html(report: Report) -> str:
         plural=plural,
         short=root_relative(report.root),
         accept_floor=ACCEPT_FLOOR,
+        open_places=OPEN_PLACES,
         script=script,
         script_hash=_script_hash(script),
         style=style,

@@ -83,7 +83,7 @@ class Suggestion(_Struct):
 
     url: str
     confidence: Annotated[float, _doc("Calibrated probability that this is the right replacement.", ge=0, le=1)]
-    method: Annotated[str, _doc("How it was found: redirect, rewrite, same-site, search, title, signature, archive.")]
+    method: Annotated[model.Method, _doc("How it was found.")]
     score: Annotated[float, _doc("Raw ranking score before calibration.")]
     evidence: Annotated[dict[str, Any], _doc("Why it is believed: query used, similarities, title match, fragment ids found.")]
 
@@ -168,17 +168,21 @@ def json_schema() -> dict[str, Any]:
     root = components.pop("Report")
     root["title"] = "linkfix report"
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": SCHEMA_URL, **root, "$defs": components}
-    return _tidy(schema)
+    return _tidy_mapping(schema)
 
 
-def _tidy(value: Any) -> Any:
+def _tidy_mapping(value: dict[str, Any]) -> dict[str, Any]:
     """Descriptions on one line (msgspec takes docstrings as they are indented), and the
     alternatives of an anyOf in one order (msgspec versions list them differently)."""
+    tidy: dict[str, Any] = {key: " ".join(item.split()) if key == "description" else _tidy(item) for key, item in value.items()}
+    if "anyOf" in tidy:
+        tidy["anyOf"] = sorted(tidy["anyOf"], key=lambda option: json.dumps(option, sort_keys=True))
+    return tidy
+
+
+def _tidy(value: object) -> object:
     if isinstance(value, dict):
-        tidy = {key: " ".join(item.split()) if key == "description" else _tidy(item) for key, item in value.items()}
-        if "anyOf" in tidy:
-            tidy["anyOf"] = sorted(tidy["anyOf"], key=lambda option: json.dumps(option, sort_keys=True))
-        return tidy
+        return _tidy_mapping(value)
     if isinstance(value, list):
         return [_tidy(item) for item in value]
     return value

@@ -26,6 +26,7 @@ import msgspec
 from .. import __version__
 from ..errors import InputError
 from ..model import (
+    AnyReason,
     Archived,
     ArchiveLookup,
     Candidate,
@@ -33,11 +34,11 @@ from ..model import (
     Link,
     LinkResult,
     Page,
-    Reason,
     Redirect,
     Report,
     Span,
     Status,
+    parse_reason,
 )
 from . import json_document as doc
 from . import register, register_stream
@@ -92,7 +93,8 @@ def dump_report(report: Report) -> dict[str, Any]:
     """The report as plain JSON-ready data (what `format_json` writes)."""
     document = _head(report)
     document.links = [_link_document(item) for item in report.results]
-    return msgspec.to_builtins(document)
+    data: dict[str, Any] = msgspec.to_builtins(document)
+    return data
 
 
 def count_statuses(report: Report) -> dict[str, int]:
@@ -135,7 +137,7 @@ def _link_document(item: LinkResult) -> doc.Link:
     return doc.Link(
         span.path, span.line, span.column, span.start, span.end, link.page.path,
         link.url, item.resolved, item.scope, link.kind, link.tag, link.reference,
-        link.anchor_text, link.context, result.status, result.reason, result.detail,
+        link.anchor_text, link.context, result.status, str(result.reason), result.detail,  # msgspec encodes no str subclass
         result.http_status, result.url,
         [doc.Redirect(hop.url, hop.status, hop.location) for hop in result.redirects] if result.redirects else [],
         result.final_url, result.permanent, result.checked_at, result.from_cache,
@@ -337,9 +339,9 @@ def _report(document: doc.Report) -> Report:
     )
 
 
-def _reason(index: int, value: str) -> Reason:
+def _reason(index: int, value: str) -> AnyReason:
     try:
-        return Reason(value)
+        return parse_reason(value)
     except ValueError:
         raise InputError(f"report JSON: report.links[{index}].reason: unknown value {value!r:.80}") from None
 

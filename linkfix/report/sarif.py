@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import Any
 from urllib.parse import quote
 
 from ..model import LinkResult, Report, Status
@@ -53,7 +54,7 @@ def format_sarif(report: Report) -> str:
         }
         for rule_id, name, text, level in (_RULES[s] for s in PROBLEMS)
     ]
-    invocation: dict = {"executionSuccessful": True}
+    invocation: dict[str, Any] = {"executionSuccessful": True}
     if report.errors:
         invocation["toolExecutionNotifications"] = [
             {"level": "error", "message": {"text": error}} for error in report.errors
@@ -80,7 +81,7 @@ def format_sarif(report: Report) -> str:
     return json_format.escape_lone_surrogates(json.dumps(log, indent=2, ensure_ascii=False)) + "\n"
 
 
-def _result(item: LinkResult) -> dict:
+def _result(item: LinkResult) -> dict[str, Any]:
     span, result = item.link.span, item.result
     rule_id, _, _, level = _RULES[result.status]
     region = {"startLine": span.line, "startColumn": span.column}
@@ -93,7 +94,7 @@ def _result(item: LinkResult) -> dict:
     message += "".join(f". {line[:1].upper()}{line[1:]}" for line in follow_up(item, "suggested replacement"))
     location = {"physicalLocation": {"artifactLocation": {"uri": _uri(span.path)}, "region": region}}
     fingerprint = hashlib.sha256(_bytes(f"{span.path}\0{item.link.url}")).hexdigest()
-    out: dict = {
+    out: dict[str, Any] = {
         "ruleId": rule_id,
         "ruleIndex": list(_RULES).index(result.status),
         "level": level,

@@ -208,10 +208,11 @@ class Cache:
         if self._store is None:
             return None
         try:
-            return self._store.get(name)
+            value = self._store.get(name)
         except Exception as exc:
             self._give_up("cannot be read", exc)
             return None
+        return value if isinstance(value, str) else None  # the store holds text; anything else is a miss
 
     # housekeeping -------------------------------------------------------------------------------
     def stats(self) -> dict[str, int]:

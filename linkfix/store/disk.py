@@ -35,6 +35,8 @@ from typing import Any
 import diskcache
 from diskcache.core import DBNAME, METADATA, MODE_RAW
 
+from ..errors import LinkfixError
+
 log = logging.getLogger(__name__)
 
 BUSY_SECONDS = 10.0  # another linkfix run writing the same cache: wait this long for it
@@ -63,8 +65,8 @@ _HEX2 = re.compile(r"[0-9a-f]{2}")
 _BATCH = 500  # keys per SELECT: below SQLite's limit on bound parameters (999 in old builds)
 
 
-class UnusableCache(Exception):
-    """The cache directory cannot be used safely; the run goes on without it."""
+class UnusableCache(LinkfixError):
+    """The cache directory cannot be used safely; the run goes on without it (store/cache.py)."""
 
 
 class InertDisk(diskcache.Disk):
@@ -87,7 +89,7 @@ class InertDisk(diskcache.Disk):
         return 0, MODE_RAW, None, value if type(value) is str else sqlite3.Binary(value)
 
     def fetch(self, mode: int, filename: Any, value: Any, read: bool) -> str | bytes | None:
-        if mode == MODE_RAW and filename is None and not read and type(value) in (str, bytes):
+        if mode == MODE_RAW and filename is None and not read and isinstance(value, (str, bytes)):  # SQLite's own types
             return value
         return None  # pickled, in a file, or not text: a miss, never read
 
@@ -129,7 +131,8 @@ class InertStore(diskcache.Cache):
 
     def texts_among(self, keys: Iterable[str]) -> dict[str, str]:
         """key -> text of the unexpired inline text rows among `keys`."""
-        keys, now, found = list(keys), time.time(), {}
+        keys, now = list(keys), time.time()
+        found: dict[str, str] = {}
         for start in range(0, len(keys), _BATCH):
             chunk = keys[start : start + _BATCH]
             rows = self._sql(

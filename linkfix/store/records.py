@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import CheckResult, Redirect, Status
+from ..model import CheckResult, Redirect, Status, parse_reason
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -74,6 +74,12 @@ def decode_result(data: Any, *, from_cache: bool = False) -> CheckResult | None:
     if status is None or "url" not in values:  # no status, or one this version does not know
         return None
     values["status"] = status
+    reason = values.get("reason")
+    if reason is not None:
+        try:
+            values["reason"] = parse_reason(reason)
+        except ValueError:  # a reason this version does not know: re-checked, like an unknown status
+            return None
     hops = values.get("redirects")
     if hops is not None:
         for hop in hops:
@@ -120,7 +126,7 @@ class UrlRecord:
         result, fresh_until, history = data.get("result"), data.get("fresh_until"), data.get("history")
         return cls(
             result if type(result) is dict else None,
-            float(fresh_until) if type(fresh_until) in _NUMBER else 0.0,  # type: ignore[arg-type]
+            float(fresh_until) if isinstance(fresh_until, _NUMBER) and type(fresh_until) is not bool else 0.0,
             NO_HISTORY if history is None else _decode_history(history),
         )
 

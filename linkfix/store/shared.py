@@ -216,10 +216,10 @@ class SharedStore:
         for wanted, done in batch:
             done.set_result({key: found[key] for key, _ in wanted if key in found})
 
-    async def _batched(self, kind: str, item: Any, failed: Any) -> Any:
+    async def _batched(self, kind: str, item: object, failed: T) -> T:
         """`item`'s answer from one round trip for every `kind` of call asked in this step of
         the event loop (a run asks about hundreds of URLs at once); `failed` if it cannot be had."""
-        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         batch = self._batches.setdefault(kind, [])
         batch.append((item, done))
         if len(batch) == 1:

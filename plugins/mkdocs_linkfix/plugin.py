@@ -29,10 +29,10 @@ import asyncio
 import logging
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mkdocs.config import config_options as c
-from mkdocs.config.base import BaseConfigOption, ValidationError
+from mkdocs.config.base import BaseConfigOption, LegacyConfig, ValidationError
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 
@@ -53,6 +53,11 @@ from linkfix import (
 
 from .written import WrittenTargets
 
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
+    from mkdocs.structure.pages import Page
+
 # mkdocs counts warnings of "mkdocs.plugins.*" loggers towards `--strict`.
 log = get_plugin_logger(__name__)
 
@@ -66,7 +71,7 @@ _NOT_VERIFIED = {Status.BLOCKED, Status.TIMEOUT, Status.ERROR, Status.UNVERIFIED
 _MKDOCS_VALIDATION_LOGGER = "mkdocs.structure.pages"
 
 
-class ConfigKey(BaseConfigOption):
+class ConfigKey(BaseConfigOption[object]):
     """One linkfix config key as a plugin option, validated by linkfix's own `coerce` (the one
     definition of its type), so mkdocs reports a bad value like any other option."""
 
@@ -75,7 +80,7 @@ class ConfigKey(BaseConfigOption):
         self.name = name
         self.default = default
 
-    def run_validation(self, value: object, /) -> Any:
+    def run_validation(self, value: object, /) -> object:
         try:
             return coerce_option(self.name, value, "linkfix")
         except ConfigError as exc:
@@ -83,7 +88,7 @@ class ConfigKey(BaseConfigOption):
             raise ValidationError(str(exc).removeprefix("linkfix: ").removeprefix(f"{self.name}: ")) from exc
 
 
-def config_scheme() -> tuple[tuple[str, BaseConfigOption], ...]:
+def config_scheme() -> tuple[tuple[str, BaseConfigOption[Any]], ...]:
     """Every linkfix config key (from `Config.key_fields()`, never retyped) + the plugin's own options."""
     defaults = Config()
     keys = tuple((f.name, ConfigKey(f.name, getattr(defaults, f.name))) for f in Config.key_fields() if f.name not in _NOT_OPTIONS)
@@ -121,7 +126,7 @@ class _Told(logging.Handler):
             return
 
 
-class LinkfixPlugin(BasePlugin):
+class LinkfixPlugin(BasePlugin[LegacyConfig]):  # options in config_scheme: a LegacyConfig
     config_scheme = config_scheme()
 
     def __init__(self) -> None:
@@ -137,7 +142,7 @@ class LinkfixPlugin(BasePlugin):
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self.command = command
 
-    def on_config(self, config: Any) -> Any:
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.settings = None  # `mkdocs serve` reloads the config on every rebuild
         if not self.config["enabled"]:
             return config
@@ -155,11 +160,13 @@ class LinkfixPlugin(BasePlugin):
         except ConfigError as exc:
             raise PluginError(f"linkfix: {exc}") from exc
         self.settings = settings
-        if self.written not in config.markdown_extensions:
-            config.markdown_extensions.append(self.written)  # notes each target before MkDocs rewrites it
+        # MkDocsConfig types markdown_extensions as names; Python-Markdown takes Extension instances too.
+        extensions: list[object] = config["markdown_extensions"]
+        if self.written not in extensions:
+            extensions.append(self.written)  # notes each target before MkDocs rewrites it
         return config
 
-    def on_pre_build(self, *, config: Any) -> None:
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
         self.report = None
         self.build = None
         self.written.pages.clear()
@@ -180,12 +187,12 @@ class LinkfixPlugin(BasePlugin):
             redirects=_redirect_maps(config),
         )
 
-    def on_page_markdown(self, markdown: str, *, page: Any, config: Any, files: Any) -> str:
+    def on_page_markdown(self, markdown: str, *, page: Page, config: MkDocsConfig, files: Files) -> str:
         self.written.page = page.file.src_uri  # MkDocs renders this page next
         return markdown
 
     @event_priority(-100)  # last: the page as other plugins left it
-    def on_post_page(self, output: str, *, page: Any, config: Any) -> str:
+    def on_post_page(self, output: str, *, page: Page, config: MkDocsConfig) -> str:
         if self.build is None:
             return output
         uri = page.file.src_uri
@@ -206,7 +213,7 @@ class LinkfixPlugin(BasePlugin):
         return output
 
     @event_priority(-100)  # last: after other plugins wrote their files (mkdocs-redirects' pages, ...)
-    def on_post_build(self, *, config: Any) -> None:
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
         logging.getLogger(_MKDOCS_VALIDATION_LOGGER).removeHandler(self.told)
         if self.build is None or self.settings is None:
             return
@@ -225,7 +232,7 @@ class LinkfixPlugin(BasePlugin):
 
     # -- helpers ------------------------------------------------------------------------------
 
-    def _write_report(self, report: Report, config: Any) -> None:
+    def _write_report(self, report: Report, config: MkDocsConfig) -> None:
         target = self.config["report"]
         if not target:
             return
@@ -266,7 +273,7 @@ class LinkfixPlugin(BasePlugin):
         log.warning(summary)
 
 
-def _boundary(config: Any) -> Path:
+def _boundary(config: MkDocsConfig) -> Path:
     """Where the plugin reads files: the project directory (mkdocs.yml's), and docs_dir."""
     project = Path(os.path.dirname(config.config_file_path or "") or ".").resolve()
     return Path(os.path.commonpath([project, Path(config.docs_dir).resolve()]))
@@ -285,7 +292,7 @@ def _line(result: LinkResult) -> str:
     return text
 
 
-def _redirect_maps(config: Any) -> dict[str, str]:
+def _redirect_maps(config: MkDocsConfig) -> dict[str, str]:
     """mkdocs-redirects' `redirect_maps`, so links to a redirected old page count as redirected."""
     plugin = config.plugins.get("redirects") if config.plugins else None
     maps = getattr(plugin, "config", {}).get("redirect_maps") if plugin is not None else None

@@ -835,7 +835,6 @@ async def test_fetch_headers_go_to_the_asked_host_only(web):
 
 
 async def test_slots_serve_continuations_first_then_in_arrival_order():
-    import asyncio
 
     from linkfix.check.http.admission import Slots
     from linkfix.check.http.hosts import CONTINUE, START
@@ -968,7 +967,6 @@ async def test_a_host_answering_503_retry_after_0_gets_its_retries_at_the_backof
 async def test_a_retry_after_longer_than_linkfix_waits_is_final_at_once(web, status, verdict):
     """`Retry-After: 999999` is not waited for (it used to hold the host 60 s per answer, three
     times): the answer is final, with one request, and the host's other URLs go on at once."""
-    import asyncio
 
     from aiohttp import web as aioweb
 

@@ -1,4 +1,4 @@
-"""A scanned HTML page's links made on demand (formats/scanned.py): the same Links as made at
+"""A scanned HTML page's links made on demand (formats/html/scanned.py): the same Links as made at
 once, and an offline check of a built site makes only those of the results it keeps."""
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ import pytest
 
 from linkfix.config import Config
 from linkfix.extract import worker as extract_worker
-from linkfix.formats import scanned
-from linkfix.formats.html import document_of_scan, extract_html, scan_page
+from linkfix.formats.html import document_of_scan, extract_html, scan_page, scanned
 from linkfix.model import LinkKind
 from linkfix.pipeline import run_check
 

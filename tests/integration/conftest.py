@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import sys
 import textwrap
 import tomllib
+from collections.abc import Iterable
 from importlib.metadata import entry_points, version
 from pathlib import Path
 
@@ -80,3 +82,15 @@ def worst_status_by_url(report: Report) -> dict[str, str]:
         if found.get(r.link.url) != "broken":
             found[r.link.url] = r.result.status.value
     return found
+
+
+def copy_checkout(names: Iterable[str], target: Path) -> None:
+    """This checkout's files and trees `names` (pyproject.toml, linkfix, ...) copied into
+    `target`, without bytecode or caches: a source tree to build or install from."""
+    for name in names:
+        source, copied = REPO / name, target / name
+        if source.is_dir():
+            shutil.copytree(source, copied, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".linkfix-cache"))
+        else:
+            copied.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, copied)

@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from .conftest import copy_checkout
+
 pytest.importorskip("pre_commit", reason="pre-commit is not installed (pip install pre-commit)")
 
-REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
 _COPIED = ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "linkfix", "plugins")
@@ -37,13 +37,7 @@ def git(repo: Path, *args: str) -> str:
 @pytest.fixture(scope="module")
 def hook_repo(tmp_path_factory) -> Path:
     repo = tmp_path_factory.mktemp("linkfix-hooks")
-    for name in _COPIED:
-        source, target = REPO / name, repo / name
-        if source.is_dir():
-            shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".linkfix-cache"))
-        else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
+    copy_checkout(_COPIED, repo)
     git(repo, "init", "-q", "-b", "main")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "linkfix under test")

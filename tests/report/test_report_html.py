@@ -151,3 +151,19 @@ def test_html_places_are_root_relative_like_its_summary(report):
     assert "guide.md:3:14" in shown and not [where for where in shown if where.startswith("/tmp/checkout/docs/")]
     assert "/tmp/checkout/docs/guide.md" in doc.xpath("//li[@class='place']/@data-file")
     assert "guide.md" in doc.xpath("//select[@id='filter-file']/option/text()")
+
+
+def test_html_folds_a_targets_places_after_the_first_open_places(report, monkeypatch):
+    import dataclasses
+
+    from linkfix.report import html
+
+    item = report.results[0]
+    places = tuple(dataclasses.replace(item, link=dataclasses.replace(
+        item.link, span=dataclasses.replace(item.link.span, path=f"page{n}.md"))) for n in range(5))
+    monkeypatch.setattr(html, "OPEN_PLACES", 2)
+    doc = lxml_html.fromstring(format_html(Report(results=places)))
+    (article,) = doc.xpath("//article[@id='g0']")
+    (folded,) = article.xpath(".//details[@class='more-places']//ol[@class='places']")
+    assert len(article.xpath("./ol[@class='places']/li")) == 2 and folded.get("start") == "3"
+    assert len(folded.xpath("./li")) == 3

@@ -94,17 +94,40 @@ def test_every_status_in_totals():
     assert set(data["totals"]) == {s.value for s in Status} | {"total"}
 
 
-def test_reasons_read_back_as_the_enum_with_the_same_strings(report):
-    from linkfix.model import Reason
+def test_reasons_read_back_as_their_types_with_the_same_strings(report):
+    from linkfix.model import HttpReason, Reason, SchemeReason
 
     data = json.loads(format_json(report))
     reasons = {link["reason"] for link in data["links"]}
     assert reasons and all(isinstance(r, str) for r in reasons)  # the JSON keeps plain strings
     data["links"][0]["reason"], data["links"][1]["reason"] = "mailto", "410"  # written by any version
     reloaded = load_report(data)
-    assert reloaded.results[0].result.reason is Reason.scheme("mailto")
-    assert reloaded.results[1].result.reason is Reason.http(410)
-    assert all(isinstance(r.result.reason, Reason) for r in reloaded.results)
-    data["links"][0]["reason"] = "Not A Reason!"
-    with pytest.raises(InputError, match="reason"):
+    assert type(reloaded.results[0].result.reason) is SchemeReason and reloaded.results[0].result.reason == "mailto"
+    assert type(reloaded.results[1].result.reason) is HttpReason and reloaded.results[1].result.reason == "410"
+    assert all(isinstance(r.result.reason, (Reason, HttpReason, SchemeReason)) for r in reloaded.results)
+    data["links"][1]["reason"] = "Not A Reason!"
+    with pytest.raises(InputError, match=r"report.links\[1\].reason: unknown value"):
         load_report(data)
+
+
+def test_suggestion_methods_read_back_as_the_enum_and_no_other_text_is_one(report):
+    from linkfix.model import Method
+
+    data = json.loads(format_json(report))
+    entry = next(link for link in data["links"] if link["suggestions"])
+    reloaded = load_report(data)
+    methods = [c.method for r in reloaded.results for c in r.suggestions]
+    assert methods and all(type(m) is Method for m in methods)
+    entry["suggestions"][0]["method"] = "hunch"
+    with pytest.raises(InputError, match="method"):
+        load_report(data)
+
+
+def test_http_and_scheme_reasons_are_written_as_their_strings(report):
+    from linkfix.model import Reason
+
+    first, second = report.results[:2]
+    results = (dataclasses.replace(first, result=dataclasses.replace(first.result, reason=Reason.http(404))),
+               dataclasses.replace(second, result=dataclasses.replace(second.result, reason=Reason.scheme("mailto"))))
+    data = json.loads(format_json(Report(results=results)))
+    assert [link["reason"] for link in data["links"]] == ["404", "mailto"]

@@ -358,6 +358,21 @@ def test_records_in_the_older_full_layout_still_read(tmp_path):
         assert cache.history(url).broken_runs == 1
 
 
+def test_a_stored_reason_reads_back_as_its_type_and_an_unknown_one_is_checked_again(tmp_path):
+    from linkfix.model import HttpReason, Reason
+
+    fresh = time.time() + 60
+    rows = [(f"https://x.org/{name}", json.dumps({"result": {"url": f"https://x.org/{name}", "status": "broken", "reason": reason},
+                                                   "fresh_until": fresh}))
+            for name, reason in [("gone", "404"), ("dns", "dns"), ("later", "a-reason-of-a-later-version!")]]
+    _write_raw_records(tmp_path / "c", rows)
+    with Cache(tmp_path / "c") as cache:
+        gone, dns = cache.last_result("https://x.org/gone"), cache.last_result("https://x.org/dns")
+        assert gone is not None and type(gone.reason) is HttpReason and gone.reason == "404"
+        assert dns is not None and dns.reason is Reason.DNS
+        assert cache.last_result("https://x.org/later") is None
+
+
 def test_expired_entries_are_dropped_on_close(tmp_path, clock):
     import diskcache
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from ...model import CheckResult, Reason, Status
+from ...model import AnyReason, CheckResult, Reason, Status
 
 
 class Decision(StrEnum):
@@ -41,7 +41,7 @@ class Verdict:
     sentence they show."""
 
     decision: Decision
-    reason: Reason = Reason.NONE
+    reason: AnyReason = Reason.NONE
     why: str = ""
 
     @property

@@ -432,8 +432,8 @@ def _settle(outcome: asyncio.Future[T], task: asyncio.Task[T]) -> None:
         return
     if task.cancelled():
         outcome.cancel()
-    elif task.exception() is not None:
-        outcome.set_exception(task.exception())  # type: ignore[arg-type]
+    elif (failure := task.exception()) is not None:
+        outcome.set_exception(failure)
     else:
         outcome.set_result(task.result())
 

@@ -22,7 +22,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 
 from ...errors import NetworkDownError
-from ...model import Reason
+from ...model import AnyReason, Reason
 from ...urls import hostname
 from .transport import Answer
 
@@ -75,7 +75,7 @@ class NetworkWatch:
             raise self.down
         self._answered.add(hostname(self._probe_url))
 
-    async def confirm_failures(self, failed: Mapping[str, Reason]) -> None:
+    async def confirm_failures(self, failed: Mapping[str, AnyReason]) -> None:
         """Raise NetworkDownError when `failed` (host -> the NETWORK_FAILURES reason its URLs
         ended with) has no evidence of a working network: nothing answered, and a route was
         missing or the probe name does not resolve."""

@@ -162,7 +162,7 @@ class Transport:
                 body = await _read_capped(response, read) if read else b""
                 return Answer(url=url, method=method, status=response.status, headers=response.headers, body=body, charset=response.charset or "")
         except Exception as exc:
-            kind, detail = classify_error(exc)
+            kind, detail = _classify_error(exc)
             return Answer(url=url, method=method, error=kind, detail=detail)
 
     def headers_for(self, url: str) -> Mapping[str, str]:
@@ -222,7 +222,7 @@ def _trust_proxy(proxy: str, guard: ConnectionGuard, resolver: GuardedResolver) 
         resolver.trust(host, port)  # its addresses are trusted when it resolves
 
 
-def classify_error(exc: BaseException) -> tuple[Reason, str]:
+def _classify_error(exc: BaseException) -> tuple[Reason, str]:
     """A failed exchange as (code, detail)."""
     forbidden = forbidden_in(exc)
     if forbidden is not None:

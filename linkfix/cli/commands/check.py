@@ -134,7 +134,8 @@ def run_without_loop(coroutine: Coroutine[Any, Any, T]) -> T:
             if coroutine.send(None) is not None:
                 raise RuntimeError("an offline check waited on I/O, which needs an event loop")
     except StopIteration as done:
-        return done.value
+        value: T = done.value
+        return value
     finally:
         coroutine.close()
 

@@ -57,7 +57,7 @@ class Capture:
                 "statuscode": str(self.status), "digest": digest, "length": str(len(raw))}
 
 
-class BadQuery(ValueError):
+class _BadQuery(ValueError):
     """A CDX query the real server answers with 400."""
 
 
@@ -69,22 +69,22 @@ def cdx_rows(captures: list[Capture], params: list[tuple[str, str]]) -> tuple[li
         url, match = url[:-1], "prefix"
     names = [n for n in query.get("fl", "").split(",") if n] or list(FIELDS)
     if not url or match not in ("exact", "prefix") or not set(names) <= set(FIELDS):
-        raise BadQuery(f"unsupported query: url={url!r} matchType={match!r} fl={names}")
+        raise _BadQuery(f"unsupported query: url={url!r} matchType={match!r} fl={names}")
     key = urlkey(url)
     rows = sorted((c.row() for c in captures), key=lambda r: (r["urlkey"], r["timestamp"]))
     rows = [r for r in rows if (r["urlkey"] == key if match == "exact" else r["urlkey"].startswith(key))]
     if not all(query.get(bound, "0").isdigit() for bound in ("from", "to")):
-        raise BadQuery(f"Invalid timestamp: from={query.get('from')!r} to={query.get('to')!r}")
+        raise _BadQuery(f"Invalid timestamp: from={query.get('from')!r} to={query.get('to')!r}")
     low, high = pad(query.get("from", "")), pad(query.get("to", ""), upper=True)
     rows = [r for r in rows if low <= r["timestamp"] <= high]
     for value in (v for k, v in params if k == "filter"):  # every filter, then every collapse
         negate, (field, _, regex) = value.startswith("!"), value.lstrip("!").partition(":")
         if field not in FIELDS:
-            raise BadQuery(f"Invalid filter: {value!r}")
+            raise _BadQuery(f"Invalid filter: {value!r}")
         rows = [r for r in rows if bool(re.fullmatch(regex, r[field])) != negate]
     for value in (v for k, v in params if k == "collapse"):  # of adjacent rows with one value, the first
         if value not in FIELDS:
-            raise BadQuery(f"Invalid collapse: {value!r}")
+            raise _BadQuery(f"Invalid collapse: {value!r}")
         rows = [r for i, r in enumerate(rows) if i == 0 or rows[i - 1][value] != r[value]]
     limit = int(query["limit"]) if query.get("limit", "").lstrip("-").isdigit() else len(rows)
     rows = rows[limit:] if limit < 0 else rows[:limit]
@@ -112,7 +112,7 @@ class Wayback:
         if request.path == "/cdx/search/cdx":
             try:
                 names, rows = cdx_rows(self.captures, parse_qsl(request.query_string, keep_blank_values=True))
-            except (BadQuery, re.error) as exc:
+            except (_BadQuery, re.error) as exc:
                 return web.Response(status=400, text=f"org.archive.util.io.RuntimeIOException: {exc}\n")
             if request.query.get("output") == "json":
                 return web.json_response([names, *rows] if rows else [])
@@ -125,7 +125,7 @@ class Wayback:
         return web.Response(status=404, text="Not Found\n")
 
     def _available(self, url: str, timestamp: str) -> web.Response:
-        answer: dict = {"url": url, "archived_snapshots": {}}
+        answer: dict[str, object] = {"url": url, "archived_snapshots": {}}
         if timestamp:
             answer["timestamp"] = timestamp
         capture = self._closest(url, timestamp if timestamp.isdigit() else "", ok_only=True) if url else None

@@ -39,7 +39,7 @@ from ...model import Document, Link, Page
 from ..context import words_around
 from ..css import css_urls
 from ..limits import MAX_LINKS, links_left_out
-from ..scanned import Anchor, Row, ScannedLinks, link_of_row
+from .anchor import Anchor
 from .attributes import Attributes, _attributes, _never_fetched, _raw_value, _value
 from .grammar import (
     _ANCHOR_END,
@@ -58,6 +58,7 @@ from .grammar import (
     _SPACES,
     _URL_HINT,
 )
+from .scanned import Row, ScannedLinks, link_of_row
 from .values import _collapse, _DecodedValue, _refresh_url, _srcset_urls, _unescape_text, unescape_attribute
 
 __all__ = ["Scanned", "document_of_scan", "extract_html", "extract_html_many", "scan_page", "unescape_attribute"]

@@ -115,7 +115,7 @@ def bare_url(md: MarkdownIt, src: str, pos: int, limit: int, pending: str) -> tu
     the text markdown-it has pending; None if there is none."""
     if pos + 3 > limit or not src.startswith("://", pos) or md.linkify is None:
         return None
-    proto = scheme_before(pending)
+    proto = _scheme_before(pending)
     if not proto:
         return None
     # While a link label is skipped (silent mode) `pending` is stale: the scheme must really
@@ -143,7 +143,7 @@ def bare_url(md: MarkdownIt, src: str, pos: int, limit: int, pending: str) -> tu
     return url, proto
 
 
-def scheme_before(pending: str) -> str:
+def _scheme_before(pending: str) -> str:
     """markdown-it's `SCHEME_RE.search(pending).group(1)` (or ""), looking at the end of
     `pending` only: on `://://://...` pending grows to the whole line, and searching all of it
     at every `://` was quadratic. A scheme longer than any linkify-it knows is never a link's,
@@ -211,7 +211,7 @@ def _target(name: str, state: StateInline, start: int, pending: str) -> Target |
     if name == "html_inline":
         return Target(start, end)
     if name == "linkify":
-        scheme = scheme_before(pending)
+        scheme = _scheme_before(pending)
         return Target(start - len(scheme), end) if scheme else None
     return _link_target(state, start + (name == "image"), end, nested=name == "image")
 

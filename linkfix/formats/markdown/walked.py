@@ -14,7 +14,7 @@ from ..slug import Heading
 from .source import Source
 from .tracking import Definition
 
-log = logging.getLogger(__name__.rpartition(".")[0] + ".walk")  # its messages are the walk's, named as before
+log = logging.getLogger(__name__.rpartition(".")[0] + ".walk")  # part of the walk: its messages go out under the walk's name
 
 #: Page.text is capped: recovery needs the words of a page, not megabytes of them.
 TEXT_LIMIT = 200_000

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from ..build_steps.steps import build_directory
 from .dialect import CONFIG_NAMES
@@ -30,7 +31,7 @@ def find_config(directory: Path) -> Path | None:
     return next((directory / name for name in CONFIG_NAMES if (directory / name).is_file()), None)
 
 
-def read_config_data(path: Path) -> dict:
+def read_config_data(path: Path) -> dict[str, Any]:
     """The config's data as mkdocs.yml spells it (INHERIT followed; zensical.toml respelled)."""
     return read_toml_config(path) if path.suffix.lower() == ".toml" else read_yaml_config(path)
 

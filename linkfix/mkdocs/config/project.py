@@ -48,7 +48,7 @@ class MkDocsProject:
     mdx_configs: dict[str, Any] = field(default_factory=dict)
     plugins: tuple[str, ...] = ()  # the configured plugin names, in order (`search`, `macros`, ...)
     # -- What the build makes that the sources do not show (linkfix.mkdocs.made) ----------
-    plugin_configs: dict[str, dict] = field(default_factory=dict)  # plugin name -> its settings ({} when none)
+    plugin_configs: dict[str, dict[str, Any]] = field(default_factory=dict)  # plugin name -> its settings ({} when none)
     extra: dict[str, Any] = field(default_factory=dict)  # `extra:` as read (`!ENV` values kept as EnvValue)
     hooks: tuple[Path, ...] = ()  # `hooks:` files (resolved): the project's own code, run by `mkdocs build`
     theme_name: str = "mkdocs"  # `theme.name` (None for a custom_dir-only theme is "")
@@ -158,13 +158,13 @@ def _theme_name(theme: object) -> str:
     return "mkdocs"
 
 
-def _plugins(value: object) -> dict[str, dict]:
+def _plugins(value: object) -> dict[str, dict[str, Any]]:
     """`plugins` as {name: settings}, from the list form (`- name`, `- name: {...}`) or the
     mapping form (which INHERIT merges)."""
     return {name: settings if isinstance(settings, dict) else {} for name, settings in _named_entries(value)}
 
 
-def _enabled(plugins: dict[str, dict], name: str) -> bool:
+def _enabled(plugins: dict[str, dict[str, Any]], name: str) -> bool:
     if name not in plugins:
         return False
     enabled = plugins[name].get("enabled", True)

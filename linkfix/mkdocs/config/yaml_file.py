@@ -112,7 +112,7 @@ def read_yaml_config(path: Path, *, built_from: Path | None = None) -> dict[str,
     return merged
 
 
-def _merge(parent: dict, child: dict) -> dict:
+def _merge(parent: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     merged = dict(parent)
     for key, value in child.items():
         below = merged.get(key)
@@ -120,7 +120,7 @@ def _merge(parent: dict, child: dict) -> dict:
     return merged
 
 
-def _read_one(path: Path, top: Path) -> dict:
+def _read_one(path: Path, top: Path) -> dict[str, Any]:
     which = "" if path == top else f" (inherited by {top})"
     try:
         data = read_yaml(path, _TolerantLoader)

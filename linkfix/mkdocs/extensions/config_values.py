@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ...errors import InputError
 from ..config.values import EnvValue, PythonCall, PythonName
 from . import imports
 
@@ -120,8 +121,9 @@ def import_names(value: Any, extension: str, left_out: list[LeftOut], trusted: b
     return value
 
 
-class Unimportable(Exception):
-    """A name a setting imports that cannot be imported here; `names` is the name."""
+class Unimportable(InputError):
+    """A value of the config that names code which cannot be imported here (or is not, untrusted);
+    the message says which and why, `names` the name."""
 
     def __init__(self, message: str, names: str = "") -> None:
         super().__init__(message)

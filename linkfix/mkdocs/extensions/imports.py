@@ -30,6 +30,7 @@ import sysconfig
 from importlib.machinery import ModuleSpec
 from typing import Any
 
+from ...errors import InputError
 from ...files.installed import entry_points
 
 #: `!!python/object/apply:` calls made without trust: name -> {keyword: the values it may take}.
@@ -76,7 +77,7 @@ SAFE_NAMES: dict[tuple[str, str], frozenset[str]] = {
 TRUST_HINT = "pass --trust-project-code to run the project's code, as `mkdocs build` does"
 
 
-class Refused(Exception):
+class Refused(InputError):
     """A name or call a source check does not import or make; the message says why."""
 
 

@@ -37,7 +37,7 @@ DIRECTIVE = re.compile(r"(?P<escape>\\)?\{!(?P<recursive>[+-])?(?P<indent>>)?\s*
                        r"(?:\s*\[ln:(?P<lines>[\d.,-]+)\])?\s*(?:\|\s*(?P<encoding>.+?)\s*)?!\}")
 
 
-class IncludeExtension(Extension):
+class _IncludeExtension(Extension):
     def __init__(self, **kwargs: Any) -> None:
         self.config = {
             "base_path": [".", "where relative paths start"],
@@ -48,10 +48,10 @@ class IncludeExtension(Extension):
         super().__init__(**kwargs)
 
     def extendMarkdown(self, md: Markdown) -> None:
-        md.preprocessors.register(IncludePreprocessor(md, self.getConfigs()), "linkfix_include", 110)
+        md.preprocessors.register(_IncludePreprocessor(md, self.getConfigs()), "linkfix_include", 110)
 
 
-class IncludePreprocessor(Preprocessor):
+class _IncludePreprocessor(Preprocessor):
     def __init__(self, md: Markdown, config: dict[str, Any]) -> None:
         super().__init__(md)
         self.base = Path(str(config["base_path"]))
@@ -124,5 +124,5 @@ def _slice(lines: list[str], spec: str) -> list[str]:
     return out
 
 
-def makeExtension(**kwargs: Any) -> IncludeExtension:
-    return IncludeExtension(**kwargs)
+def makeExtension(**kwargs: Any) -> Extension:
+    return _IncludeExtension(**kwargs)

@@ -24,17 +24,17 @@ ICON_SHORTCODE = r":(?:material|octicons|fontawesome|simple)-[a-z0-9]+(?:-[a-z0-
 EMOJI_PRIORITY = 75  # pymdownx.emoji's: this runs before it (it keeps a shortcode it does not know as text no one reads again)
 
 
-class MaterialIconProcessor(InlineProcessor):
+class _MaterialIconProcessor(InlineProcessor):
     def handleMatch(self, m: re.Match[str], data: str) -> tuple[Element, int, int]:  # type: ignore[override]
         element = Element("span")
         element.set("class", "twemoji")
         return element, m.start(0), m.end(0)
 
 
-class MaterialIconsExtension(Extension):
+class _MaterialIconsExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:
-        md.inlinePatterns.register(MaterialIconProcessor(ICON_SHORTCODE, md), "linkfix-material-icons", EMOJI_PRIORITY + 1)
+        md.inlinePatterns.register(_MaterialIconProcessor(ICON_SHORTCODE, md), "linkfix-material-icons", EMOJI_PRIORITY + 1)
 
 
-def makeExtension(**kwargs: Any) -> MaterialIconsExtension:  # Python-Markdown finds it by this name
-    return MaterialIconsExtension(**kwargs)
+def makeExtension(**kwargs: Any) -> Extension:  # Python-Markdown finds it by this name
+    return _MaterialIconsExtension(**kwargs)

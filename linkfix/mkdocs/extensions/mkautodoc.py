@@ -12,7 +12,7 @@ the module's file under the project (its config's directory, `src/`) and where t
 finds the distribution, each copy found, following `from .x import name`; the object a plain
 `def` or `class` with no decorator, whose docstring is never assigned in its module. Anything
 else (an assignment, a decorator, `:members:` of all of a class, which `dir()` decides) leaves
-the block able to make any id, as before.
+the block able to make any id (a fragment into it is unverified).
 """
 
 from __future__ import annotations

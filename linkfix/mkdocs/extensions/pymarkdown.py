@@ -11,18 +11,21 @@ from __future__ import annotations
 import functools
 import importlib
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...files.installed import entry_points
 
+if TYPE_CHECKING:
+    import markdown
 
-def python_markdown(**options: Any) -> Any:
+
+def python_markdown(**options: Any) -> markdown.Markdown:
     """`markdown.Markdown(**options)` (ImportError where Python-Markdown is not installed)."""
     return _markdown_class()(**options)
 
 
 @functools.cache
-def _markdown_class() -> type:
+def _markdown_class() -> type[markdown.Markdown]:
     import markdown
 
     class Markdown(markdown.Markdown):
@@ -38,7 +41,10 @@ def build_extension(name: str, configs: Mapping[str, Any]) -> Any:
     configs = dict(configs)
     point = entry_points("markdown.extensions").get(name)
     if point is not None:
-        return point.load()(**configs)  # type: ignore[operator]
+        factory = point.load()
+        if not callable(factory):
+            raise TypeError(f"the entry point of markdown extension '{name}' is not callable")
+        return factory(**configs)
     module_name, _, class_name = name.partition(":")
     try:
         module = importlib.import_module(module_name)

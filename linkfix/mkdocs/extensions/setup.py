@@ -112,7 +112,8 @@ class MarkdownSetup:
         return hash(self.key)
 
     def configs(self) -> dict[str, Any]:
-        return json.loads(self.configs_json, object_hook=python_names)
+        configs: dict[str, Any] = json.loads(self.configs_json, object_hook=python_names)
+        return configs
 
     def has_plugin(self, *names: str) -> bool:
         return any(plugin.split("/")[-1] in names for plugin in self.plugins)
@@ -137,7 +138,7 @@ def setup_of(project: MkDocsProject) -> MarkdownSetup:
     )
 
 
-def macros_include_dirs(plugin_configs: dict[str, dict], config_dir: Path, build_dir: Path) -> tuple[str, ...]:
+def macros_include_dirs(plugin_configs: dict[str, dict[str, Any]], config_dir: Path, build_dir: Path) -> tuple[str, ...]:
     """The macros plugin's relative `include_dir`, which it opens from where `mkdocs build` runs:
     the config's directory, or, when it is not there, the directory the build runs from (a
     project that builds with `mkdocs build -f sub/mkdocs.yml` from its repository root, as

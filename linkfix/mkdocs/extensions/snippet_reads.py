@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from markdown import Markdown
 
 #: Directories of version-control systems: their files are the checkout's, not the docs'.
 VCS_DIRS = frozenset({".git", ".hg", ".svn", ".bzr", "_darcs", "CVS", ".jj", ".pijul", ".sl"})
@@ -62,12 +65,12 @@ def allowed_bases(value: Any, config_dir: str, project: str, *, build_dir: str =
     return found
 
 
-def guard_snippets(md: Any, project: str, refused: list[str]) -> None:
+def guard_snippets(md: Markdown, project: str, refused: list[str]) -> None:
     """Let the pymdownx.snippets preprocessor of the Markdown instance `md` read only what
     `read_refusal` allows; each include refused is added to `refused` (a sentence)."""
     if "snippet" not in md.preprocessors:
         return
-    preprocessor = md.preprocessors["snippet"]
+    preprocessor: Any = md.preprocessors["snippet"]  # pymdownx's, which ships no types
     preprocessor.url_download = False  # whatever the config says: a download would bypass linkfix's address checks
     find = getattr(preprocessor, "get_snippet_path", None)
     if find is None:  # a version whose reads cannot be guarded: it reads nothing
@@ -76,7 +79,7 @@ def guard_snippets(md: Any, project: str, refused: list[str]) -> None:
         return
 
     def guarded(name: str) -> str | None:
-        path = find(name)
+        path: str | None = find(name)
         if path is None:
             return None
         reason = read_refusal(path, project)

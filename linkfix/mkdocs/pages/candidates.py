@@ -107,7 +107,7 @@ _KIND_BEFORE = (
 _SCHEME = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
-def search(text: str, url: str, *, start: int = 0, taken: set[tuple[int, int]] | frozenset = frozenset()) -> Spot | None:
+def search(text: str, url: str, *, start: int = 0, taken: set[tuple[int, int]] | frozenset[tuple[int, int]] = frozenset()) -> Spot | None:
     """The first place after `start` where `url` (as rendered) is written as a link target:
     spelled as it renders, with `&` as `&amp;`, or (for `mailto:`) as the bare address."""
     spellings = [url, html.escape(url, quote=False)]

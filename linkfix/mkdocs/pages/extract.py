@@ -19,7 +19,7 @@ Rendered links with no place in the page:
 A page whose build makes more ids than its source shows (`:::` blocks of mkdocstrings or
 mkdocs-click, markdown-exec output) says so in `Page.build_ids`: the check reports a fragment
 not found there as unverified, not broken. When Python-Markdown cannot render (not installed,
-a page it fails on), the page is read with the CommonMark reader, as before; so is a page that
+a page it fails on), the page is read with the CommonMark reader instead; so is a page that
 takes Python-Markdown more CPU time than `render_seconds` allows (a page written to hit its
 quadratic cases), and the page's warning says so.
 """

@@ -12,13 +12,18 @@ from __future__ import annotations
 import functools
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..config.dialect import MKDOCS_BUILTIN_EXTENSIONS
 from ..extensions.pymarkdown import python_markdown
 from ..extensions.setup import Loaded, MarkdownSetup, loaded
 from ..extensions.snippet_reads import guard_snippets
 from .meta import get_data
+
+if TYPE_CHECKING:
+    import markdown
+
+    from ..project_code.hook_runner import HookRunner
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +64,7 @@ class Renderer:
         """Whether the project's hooks ran on the page `path` (as the build runs them)."""
         return self.hooks is not None and path not in self.hooks_failed
 
-    def _markdown(self, extensions: list[str]) -> Any:
+    def _markdown(self, extensions: list[str]) -> markdown.Markdown:
         configs = {name: config for name, config in self.configs.items() if name in extensions}
         md = python_markdown(extensions=extensions, extension_configs=configs)
         guard_snippets(md, self.project_dir, self.refused_reads)
@@ -73,7 +78,7 @@ class Renderer:
             return None
         hooked = self._hook("markdown", markdown, path)
         try:
-            html = self._markdown(self.extensions).convert(hooked)
+            html: str | None = self._markdown(self.extensions).convert(hooked)
         except Exception as exc:  # an extension's failure, of any type
             html = self._without_failing_extension(hooked, path, exc)
         return self._hook("html", html, path) if html is not None else None
@@ -105,7 +110,7 @@ class Renderer:
         return None
 
 
-def _hook_runner(config_file: str) -> Any:
+def _hook_runner(config_file: str) -> HookRunner | None:
     """The project's hooks, ready to run; None (said why) when MkDocs cannot load its config."""
     from ..project_code.hook_runner import HookRunner
 

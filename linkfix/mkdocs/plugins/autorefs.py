@@ -21,7 +21,7 @@ from markdown.inlinepatterns import REFERENCE_RE, ReferenceInlineProcessor
 _SECOND = re.compile(r"\s?\[([^\]]*)\]", re.DOTALL | re.UNICODE)
 
 
-class AutorefsInlineProcessor(ReferenceInlineProcessor):
+class _AutorefsInlineProcessor(ReferenceInlineProcessor):
     def __init__(self, md: Markdown) -> None:
         super().__init__(REFERENCE_RE, md)
 
@@ -38,10 +38,10 @@ class AutorefsInlineProcessor(ReferenceInlineProcessor):
         return element, m.start(0), second.end(0)
 
 
-class AutorefsExtension(Extension):
+class _AutorefsExtension(Extension):
     def extendMarkdown(self, md: Markdown) -> None:
-        md.inlinePatterns.register(AutorefsInlineProcessor(md), "linkfix-autorefs", 168)
+        md.inlinePatterns.register(_AutorefsInlineProcessor(md), "linkfix-autorefs", 168)
 
 
-def makeExtension(**kwargs: Any) -> AutorefsExtension:
-    return AutorefsExtension(**kwargs)
+def makeExtension(**kwargs: Any) -> Extension:
+    return _AutorefsExtension(**kwargs)

@@ -25,7 +25,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...files.containment import project_of
 from ...files.read import Unreadable, read_text
@@ -36,6 +36,10 @@ from ..config.values import EnvValue, PythonCall, PythonName
 from ..extensions.snippet_reads import read_refusal
 from ..pages.render import split_meta
 from . import macros_sandbox as jinja_sandbox
+
+if TYPE_CHECKING:
+    from jinja2 import FunctionLoader
+    from jinja2.sandbox import SandboxedEnvironment
 
 log = logging.getLogger(__name__)
 
@@ -168,14 +172,14 @@ class TemplateTargets:
                 result[span] = Rendered(values=tuple((value, tuple(items)) for value, items in values.items()))
         return result
 
-    def _environment(self) -> Any:
+    def _environment(self) -> SandboxedEnvironment:
         settings = self.engine.settings
         delimiters = {key: settings[f"j2_{key}"] for key in ("block_start_string", "block_end_string", "variable_start_string",
                                                               "variable_end_string", "comment_start_string", "comment_end_string")
                       if isinstance(settings.get(f"j2_{key}"), str) and settings[f"j2_{key}"]}
         return jinja_sandbox.environment(self._loader(), **delimiters)
 
-    def _loader(self) -> Any:
+    def _loader(self) -> FunctionLoader:
         """`{% include %}` and `{% import %}` read templates from the engine's `include_dir`
         (default: docs_dir), only files inside the project and in no VCS directory."""
         from jinja2 import FunctionLoader

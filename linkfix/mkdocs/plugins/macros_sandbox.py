@@ -17,21 +17,27 @@ check of someone else's repository needs on top:
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ...errors import InputError
 from ...formats.cpu_limit import CpuLimitExceeded, cpu_limit
 from ...formats.memory_limit import memory_limit
+
+if TYPE_CHECKING:  # jinja2 loads only when a page's template is rendered
+    from jinja2 import BaseLoader, Environment, Undefined
+    from jinja2.runtime import Context
+    from jinja2.sandbox import SandboxedEnvironment
 
 OUTPUT_CHARS = 20_000_000  # a page's rendering may write this much (memory, with the CPU bound)
 MEMORY_BYTES = 512 * 1024 * 1024  # address space a page's rendering may add (its output is at most ~80 MB)
 UNKNOWN = "\ue004"  # around the name of something the data does not define, where it is written out
 
 
-class TooLarge(Exception):
+class TooLarge(InputError):
     """The rendering takes more than a page may (the message says what)."""
 
 
-def environment(loader: Any, **delimiters: str) -> Any:
+def environment(loader: BaseLoader, **delimiters: str) -> SandboxedEnvironment:
     """A sandboxed environment reading includes through `loader`, with Jinja's delimiters as given."""
     made = _sandbox()(undefined=_unknown(), loader=loader, autoescape=False, **delimiters)
     made.tests.update(defined=_defined, undefined=lambda value: not _defined(value))
@@ -39,7 +45,7 @@ def environment(loader: Any, **delimiters: str) -> Any:
     return made
 
 
-def render(env: Any, source: str, variables: dict[str, Any], seconds: float) -> str:
+def render(env: Environment, source: str, variables: dict[str, Any], seconds: float) -> str:
     """`source` rendered with `variables`; raises TooLarge past the bounds, Jinja's errors else."""
     try:
         with cpu_limit(seconds), memory_limit(MEMORY_BYTES):
@@ -58,7 +64,7 @@ def render(env: Any, source: str, variables: dict[str, Any], seconds: float) -> 
 
 
 @functools.cache
-def _unknown() -> type:
+def _unknown() -> type[Undefined]:
     """Jinja's `undefined` here: a name the data does not define. Written out, it is a mark with
     its name (a target holding one is not rendered; other text holding one is no concern of the
     links'); followed (`page.title`, `now().year`) it stays unknown; any other use (a loop over it,
@@ -110,7 +116,7 @@ def _default(value: Any, default_value: Any = "", boolean: bool = False) -> Any:
 
 
 @functools.cache
-def _sandbox() -> type:
+def _sandbox() -> type[SandboxedEnvironment]:
     """Jinja's SandboxedEnvironment (no attribute of Python's insides, `range` bounded), with
     `*` and `**` bounded too: `'x' * 10**10` would take the memory of the machine at once."""
     from jinja2.sandbox import SandboxedEnvironment
@@ -118,7 +124,7 @@ def _sandbox() -> type:
     class Sandbox(SandboxedEnvironment):
         intercepted_binops = frozenset({"*", "**"})
 
-        def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
             if operator == "**" and isinstance(right, int) and abs(right) > 64:
                 raise TooLarge(f"the template raises a number to the power {right}")
             if operator == "*":

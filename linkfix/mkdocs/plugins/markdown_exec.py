@@ -27,9 +27,13 @@ import importlib
 import logging
 import os
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .mkdocstrings import block_ids
+
+if TYPE_CHECKING:
+    from markdown import Markdown
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +44,7 @@ EXEC_PLUGINS = frozenset({"markdown-exec", "markdown_exec"})
 BUILD_TIME_CLASS = "linkfix-build-time"
 
 
-def exec_validator(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Any) -> bool:
+def _exec_validator(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Markdown) -> bool:
     """markdown-exec's rule for which fences it runs: `exec="on"` (tree and pyodide always)."""
     value = str(inputs.pop("exec", "no")).lower()
     for name in ("id", "idprefix"):  # where markdown-exec takes the prefix of its ids from
@@ -49,7 +53,7 @@ def exec_validator(language: str, inputs: dict[str, str], options: dict[str, Any
     return language in ("tree", "pyodide") or value in ("1", "on", "true", "yes")
 
 
-def exec_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
+def _exec_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Markdown, **kwargs: Any) -> str:
     return (f'<div class="{BUILD_TIME_CLASS}" data-made-by="markdown-exec"><pre><code class="language-{html.escape(language)}">'
             f"{html.escape(source)}</code></pre></div>")
 
@@ -66,7 +70,7 @@ _MD_LANGUAGES = ("md", "markdown")
 _CODE = re.compile(r"^[ \t>]*(?:`{3,}|~{3,}|:::)", re.MULTILINE)
 
 
-def md_as_build_time(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, *,
+def _md_as_build_time(source: str, language: str, class_name: str, options: dict[str, Any], md: Markdown, *,
                      autodoc: str = "", code_line_ids: bool = False, **kwargs: Any) -> str:
     """An `md` fence: build-time content, with the bounds of its ids where they are known."""
     literal = not _NOT_LITERAL.search(source) and not (code_line_ids and _CODE.search(source))
@@ -93,13 +97,13 @@ def _id_bounds(source: str, options: dict[str, Any], autodoc: str) -> tuple[tupl
     return (prefix, *roots), certain
 
 
-def tree_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
+def _tree_as_code(source: str, language: str, class_name: str, options: dict[str, Any], md: Markdown, **kwargs: Any) -> str:
     """markdown-exec's `tree` fence runs no code: it draws the listed paths as a code block,
     which makes no link, and no id unless code lines get ids (`line_ids`)."""
     return f'<pre><code class="language-tree">{html.escape(source)}</code></pre>'
 
 
-def line_ids(highlight: Any) -> bool:
+def line_ids(highlight: object) -> bool:
     """pymdownx.highlight gives code lines ids (`line_spans`, `anchor_linenums`); a code block
     made at build time then makes ids a source check cannot number."""
     if highlight is None:  # not configured, or with no options: its defaults make no line ids
@@ -129,7 +133,7 @@ def add_exec_fences(configs: dict[str, Any], autodoc: str, *, run_in: str = "") 
                           for language in markdown_exec.formatters)
             return True
     tree_is_code = not line_ids(configs.get("pymdownx.highlight"))
-    fences.extend({"name": language, "class": language, "validator": exec_validator,
+    fences.extend({"name": language, "class": language, "validator": _exec_validator,
                    "format": _format(language, not tree_is_code, autodoc)}
                   for language in EXEC_LANGUAGES)
     return False
@@ -141,7 +145,7 @@ def remember_extensions(extensions: list[str], configs: dict[str, Any]) -> None:
     importlib.import_module("markdown_exec").markdown_config.save(extensions, configs)
 
 
-def _run(formatter: Any, source: str, language: str, class_name: str, options: dict[str, Any], md: Any, *,
+def _run(formatter: Callable[..., str], source: str, language: str, class_name: str, options: dict[str, Any], md: Markdown, *,
          autodoc: str, code_line_ids: bool, **kwargs: Any) -> str:
     """markdown-exec's own formatter. An `md` fence with `:::` blocks is bounded as without trust:
     its blocks are a plugin's, which a source check does not run. Where the code fails here (markdown-exec says so and shows the
@@ -151,7 +155,7 @@ def _run(formatter: Any, source: str, language: str, class_name: str, options: d
     if language in _MD_LANGUAGES and ":::" in source:
         prefix = options.get("id_prefix")
         bounds = {"idprefix": prefix} if prefix is not None else {"id": options["id"]} if options.get("id") else {}
-        return md_as_build_time(source, language, class_name, bounds, md, autodoc=autodoc, code_line_ids=code_line_ids)
+        return _md_as_build_time(source, language, class_name, bounds, md, autodoc=autodoc, code_line_ids=code_line_ids)
     said = _Said()
     loggers = [logging.getLogger(name) for name in _EXEC_LOGGERS]
     levels = [logger.level for logger in loggers]
@@ -186,9 +190,9 @@ class _Said(logging.Handler):
         self.failed = True
 
 
-def _format(language: str, code_line_ids: bool, autodoc: str) -> Any:
+def _format(language: str, code_line_ids: bool, autodoc: str) -> Callable[..., str]:
     if language == "tree" and not code_line_ids:
-        return tree_as_code
+        return _tree_as_code
     if language in _MD_LANGUAGES:
-        return functools.partial(md_as_build_time, autodoc=autodoc, code_line_ids=code_line_ids)
-    return exec_as_code
+        return functools.partial(_md_as_build_time, autodoc=autodoc, code_line_ids=code_line_ids)
+    return _exec_as_code

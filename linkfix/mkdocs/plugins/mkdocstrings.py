@@ -41,7 +41,7 @@ _HEADING_SOURCE = re.compile(r"^#{1,6} *::: ?([A-Za-z_][\w.]*) *$", re.MULTILINE
 _ANY_SOURCE_LINE = re.compile(r"^[ \t>*+-]*(?:\d+[.)][ \t]*)?(?:#{1,6}[ \t]*)?:::", re.MULTILINE)
 
 
-def autodoc_settings(plugin_configs: dict[str, dict], config_dir: str = "") -> str:
+def autodoc_settings(plugin_configs: dict[str, dict[str, Any]], config_dir: str = "") -> str:
     """What a page's `:::` blocks need from the config, as JSON ('' when no claim can be made:
     mkdocstrings is not configured or not enabled, or the project brings its own templates).
     With `config_dir` (the config file's folder) it also holds what members need (see

@@ -7,7 +7,7 @@ mkdocstrings-python renders, below the block's object, every member its `filter_
 out; its name passes `filters` (default `["!^_[^_]"]`); it has a docstring unless
 `show_if_no_docstring`; it is not an import, or it is one the module's `__all__` names. Classes
 render their own members the same way. This module claims a member id only where all of that is
-plain in the sources; anything else is left to the build (unverified, as before), so a claim can
+plain in the sources; anything else is left to the build (unverified), so a claim can
 only turn an unverified link ok, never one broken.
 
 What is claimed:

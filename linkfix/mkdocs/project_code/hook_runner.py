@@ -20,6 +20,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ...errors import InputError
 from .run import load_config
 
 log = logging.getLogger(__name__)
@@ -50,7 +51,7 @@ def _simple_hooks(config_file: Path) -> list[tuple[str, Any]]:
         sys.path.pop(0)
 
 
-class HookFailed(Exception):
+class HookFailed(InputError):
     """A hook raised on a page: the page is read without its hooks."""
 
 

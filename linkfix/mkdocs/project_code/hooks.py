@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import logging
 from pathlib import Path
+from typing import Any
 
 from ...files.containment import project_of
 from ...files.read import Unreadable
@@ -59,7 +60,7 @@ def add_hooks(mk: MkDocsProject, made: BuildMade) -> list[PageRewriter]:
 
 
 
-def simple_hook_targets(plugin_configs: dict[str, dict]) -> list[tuple[str, str, str]]:
+def simple_hook_targets(plugin_configs: dict[str, dict[str, Any]]) -> list[tuple[str, str, str]]:
     """What mkdocs-simple-hooks runs: (event, module, function) for each entry of its `hooks:`
     (`on_page_markdown: "docs.plugins:on_page_markdown"`), the module imported from where
     `mkdocs build` runs (the config's directory)."""

@@ -71,10 +71,6 @@ class PythonReading:
             return True
         return any(_pattern(pattern, _OVER).matches(text, otherwise=True) for pattern in self.patterns)
 
-    def may_name(self, path: str) -> bool:
-        """Whether the file names `path` (see `names_match`); a file that could not be read may name any."""
-        return bool(self.error) or names_match(self.names, path)
-
 
 def names_match(names: tuple[str, ...], path: str) -> bool:
     """Whether `path` (site- or docs-relative, no leading slash) is one of `names` (regular

@@ -115,7 +115,7 @@ def read_renames(root: Path, *, revision: str = "HEAD", git_dir: Path | None = N
     renames = list(parse_log(logged, prefix, first_age=1, whole=whole))
     if git_dir is None:
         staged = git_output([*base, "diff", "-z", "--cached", "-M", "--diff-filter=R", "--name-status", "--", *spec], seconds)
-        renames += parse_renames((staged or "").split("\0"), prefix, commit=STAGED, date="", age=0)
+        renames += _parse_renames((staged or "").split("\0"), prefix, commit=STAGED, date="", age=0)
     return Renames(renames, prefix=prefix)
 
 
@@ -130,17 +130,17 @@ def parse_log(text: str, prefix: str, *, first_age: int = 0, whole: bool = True)
         header = _HEADER.match(token)
         if header:
             if commit:
-                yield from parse_renames(chunk, prefix, commit=commit, date=date, age=age)
+                yield from _parse_renames(chunk, prefix, commit=commit, date=date, age=age)
             commit, date = header.groups()
             age += 1
             chunk = []
         else:
             chunk.append(token)
     if commit and whole:
-        yield from parse_renames(chunk, prefix, commit=commit, date=date, age=age)
+        yield from _parse_renames(chunk, prefix, commit=commit, date=date, age=age)
 
 
-def parse_renames(tokens: Sequence[str], prefix: str, *, commit: str, date: str, age: int) -> list[Rename]:
+def _parse_renames(tokens: Sequence[str], prefix: str, *, commit: str, date: str, age: int) -> list[Rename]:
     """Renames from `--name-status -z` tokens ('R095', old, new, ...); paths outside the
     root, or an entry cut short (output stopped early), are left out."""
     found = []

@@ -37,7 +37,7 @@ def spellings(file: str, fragment: str, *, written: str, page_rel: str, site_pre
         forms.append(file)
     out = []
     for form in forms:
-        if lead:  # root-relative or absolute: from the root, as before
+        if lead:  # root-relative or absolute: from the root, as the broken link was written
             target = lead + form
         else:
             relative = _relative(form, posixpath.dirname(page_rel))

@@ -58,7 +58,7 @@ class Target:
 
     file: str
     fragment: str
-    method: str
+    method: Method
     label: str  # the class that prices it (see confidence.py)
     why: str  # the evidence, in words
     external: str = ""  # a redirect_maps target off the site: written as it is
@@ -246,7 +246,7 @@ class InternalSuggester:
                         self._ids.setdefault(id_, set()).add(file)
         return set(self._ids.get(fragment, ()))
 
-    def _with_fragment(self, file: str, fragment: str, method: str, label: str, why: str, *, old: str = "") -> list[Target]:
+    def _with_fragment(self, file: str, fragment: str, method: Method, label: str, why: str, *, old: str = "") -> list[Target]:
         """The target with the link's fragment: kept if the page has it, else its nearest id,
         else dropped (each priced as a class of its own). A link without one to a page `old`
         that became a section of `file` (an id of the old page's name) gets that section."""

@@ -11,6 +11,8 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
+from ...errors import LinkfixError
+
 
 @dataclass(slots=True)
 class Budget:
@@ -27,7 +29,7 @@ class Budget:
         return max(0.0, self.deadline - time.monotonic())
 
 
-class Deferred(Exception):
+class Deferred(LinkfixError):
     """A request that was not sent in this run, and why: `reason` is one of the four below. Not an
     error of the run: the lookup is reported as deferred and asked again by a later run."""
 

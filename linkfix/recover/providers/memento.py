@@ -20,7 +20,7 @@ _ENTRY = re.compile(r"<([^>]*)>\s*((?:;\s*[\w-]+\s*=\s*(?:\"[^\"]*\"|[^;,\s]+)\s
 _PARAM = re.compile(r";\s*([\w-]+)\s*=\s*(\"[^\"]*\"|[^;,\s]+)")
 
 
-def parse_link_format(text: str) -> list[tuple[str, dict[str, str]]]:
+def _parse_link_format(text: str) -> list[tuple[str, dict[str, str]]]:
     """RFC 6690 link-format (what TimeMaps use): [(uri, {param: value})]."""
     entries = []
     for match in _ENTRY.finditer(text):
@@ -32,7 +32,7 @@ def parse_link_format(text: str) -> list[tuple[str, dict[str, str]]]:
 def mementos(text: str) -> list[tuple[datetime, str]]:
     """(datetime, memento URI) of every entry whose rel includes 'memento', oldest first."""
     found = []
-    for uri, params in parse_link_format(text):
+    for uri, params in _parse_link_format(text):
         if "memento" not in params.get("rel", "").split():
             continue
         try:

@@ -78,7 +78,7 @@ def parse_availability(text: str) -> dict[str, str] | None:
     return {k: str(v) for k, v in closest.items()}
 
 
-def match_key(url: str) -> str:
+def _match_key(url: str) -> str:
     """What the archive files a URL under, as far as matching its answers goes: no scheme, no
     `www.`, no default port, lower case (the index key folds the same differences)."""
     parts = urlsplit(url if "://" in url else "http://" + url)
@@ -95,15 +95,15 @@ def match_key(url: str) -> str:
 def _group_key(url: str) -> tuple[str, str]:
     """(host, top directory): dead URLs of one host and first path segment share a batch; pages
     right under the root share the root's."""
-    key = match_key(url)
+    key = _match_key(url)
     host, _, rest = key.partition("/")
     segments = [s for s in rest.split("?")[0].split("/") if s]
     return host, (segments[0] + "/" if len(segments) > 1 else "")
 
 
-def common_directory(urls: Sequence[str]) -> str:
+def _common_directory(urls: Sequence[str]) -> str:
     """The deepest directory (ending in '/') holding every URL's path, as `host/dir/`."""
-    keys = [match_key(u).split("?")[0] for u in urls]
+    keys = [_match_key(u).split("?")[0] for u in urls]
     dirs = [k[: k.rfind("/") + 1] for k in keys]
     prefix = dirs[0]
     for d in dirs[1:]:
@@ -226,9 +226,9 @@ class Wayback(ArchiveProvider):
     def _pattern(self, urls: Sequence[str]) -> str:
         """A regex matching the `original` of every capture of `urls` (and of nothing else under
         their directory): scheme, `www.`, port and case as the archive may have seen them."""
-        prefix = common_directory(urls)
+        prefix = _common_directory(urls)
         host, _, directory = prefix.partition("/")
-        tails = sorted({re.escape(match_key(u)[len(prefix):]) for u in urls})
+        tails = sorted({re.escape(_match_key(u)[len(prefix):]) for u in urls})
         return (f"(?i)https?://(?:www\\d*\\.)?{re.escape(host)}(?::(?:80|443))?/{re.escape(directory)}"
                 f"(?:{'|'.join(tails)})")
 
@@ -254,7 +254,7 @@ class Wayback(ArchiveProvider):
 
     async def _batch_round(self, group: Mapping[str, datetime], deadline: float) -> dict[str, Capture | None] | None:
         urls = list(group)
-        prefix = common_directory(urls)
+        prefix = _common_directory(urls)
         latest = max(timestamp(when) for when in group.values())
         query = (
             f"{self.base}/cdx/search/cdx?url={quote(prefix, safe='')}&matchType=prefix&output=json"
@@ -268,11 +268,11 @@ class Wayback(ArchiveProvider):
         cut = len(rows) >= BATCH_ROWS
         by_key: dict[str, list[dict[str, str]]] = {}
         for row in rows:
-            by_key.setdefault(match_key(row.get("original", "")), []).append(row)
+            by_key.setdefault(_match_key(row.get("original", "")), []).append(row)
         last_key = rows[-1].get("urlkey", "") if cut else ""
         resolved: dict[str, Capture | None] = {}
         for url, before in group.items():
-            mine = by_key.get(match_key(url), [])
+            mine = by_key.get(_match_key(url), [])
             if cut and (not mine or any(r.get("urlkey") == last_key for r in mine)):
                 continue  # may have more rows past the cut: next round
             ts = timestamp(before)
@@ -281,7 +281,7 @@ class Wayback(ArchiveProvider):
             resolved[url] = self._capture(last.get("original") or url, last["timestamp"]) if last else None
         if cut and not resolved:
             # One URL's captures alone fill the answer: it gets its own query (limit=-1).
-            first = next((url for url in urls if any(r.get("urlkey") == last_key for r in by_key.get(match_key(url), []))), None)
+            first = next((url for url in urls if any(r.get("urlkey") == last_key for r in by_key.get(_match_key(url), []))), None)
             if first is None:
                 return None  # rows we cannot place: one by one instead
             resolved[first] = await self.last_capture(first, group[first], Budget(deadline=deadline, queries=0, fetches=0))

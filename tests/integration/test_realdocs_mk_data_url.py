@@ -1,6 +1,6 @@
-"""Reproductions of what eight more MkDocs projects nobody here had run linkfix on showed (branch
-mk-fresh2, issue 21; the projects are at the end of benchmarks/realdocs_projects.yaml). Each test
-is a small project written here, checked like `linkfix check --offline mkdocs.yml`."""
+"""A `data:` URL holding template text is that scheme's link, no internal target (found on
+table-reader, one of the projects at the end of benchmarks/realdocs_projects.yaml). The test is a
+small project written here, checked like `linkfix check --offline mkdocs.yml`."""
 
 from __future__ import annotations
 

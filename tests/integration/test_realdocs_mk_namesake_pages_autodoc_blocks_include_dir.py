@@ -1,6 +1,8 @@
-"""Reproductions of what more MkDocs projects nobody here had run linkfix on showed (branch
-mk-fresh3, issue 21; the projects are at the end of benchmarks/realdocs_projects.yaml). Each test
-is a small project written here, checked like `linkfix check --offline mkdocs.yml`."""
+"""Three MkDocs build rules real projects showed (the projects are at the end of
+benchmarks/realdocs_projects.yaml): a page and its namesake directory's index share one URL,
+autodoc blocks on consecutive lines each make their id, and the macros plugin's include_dir is
+opened from where the build runs. Each test is a small project written here, checked like
+`linkfix check --offline mkdocs.yml`."""
 
 from __future__ import annotations
 

@@ -13,13 +13,11 @@ from collections.abc import Callable, Iterator, Sequence
 from sys import intern
 from typing import Any, TypeVar, overload
 
-from ..model import Link, LinkKind, Page, make_link, make_span
+from ...model import Link, LinkKind, Page, make_link, make_span
+from .anchor import Anchor, anchor_text
 
 T = TypeVar("T")
 
-# A link's anchor text, or the fast pass's (raw text of its <a>, its alt and title as written):
-# html.anchor_text makes the text, for the links kept (most are not).
-Anchor = str | tuple[str, str, str]
 # Per link: (start, end, line, column, url, tag, anchor text, context), as html.scan_page gives it.
 Row = tuple[int, int, int, int, str, str, Anchor, str]
 
@@ -27,9 +25,7 @@ Row = tuple[int, int, int, int, str, str, Anchor, str]
 def link_of_row(path: str, page: Page, row: Row) -> Link:
     """The Link of one row of the page at `path`."""
     start, end, line, column, url, tag, anchor, context = row
-    if not isinstance(anchor, str):
-        from .html.anchor import anchor_text
-
+    if not isinstance(anchor, str):  # made for the links kept only (most are not)
         anchor = anchor_text(anchor)
     # One string per repeated URL and anchor text: a site repeats its URLs and anchor texts on
     # every page (its navigation, its index), and one string each, not one per link, keeps a

@@ -1,4 +1,4 @@
-"""mkdocstrings member ids known without running anything (issue 21, mk-unv2): a link to a
+"""mkdocstrings member ids known without running anything: a link to a
 member a `::: pkg.mod` block is sure to render is ok; any other member id stays unverified, never
 broken (reproductions of mkdocstrings' `reference/api/#mkdocstrings.BaseHandler`, kedro's and
 textual's API links)."""
