@@ -55,6 +55,7 @@ import yaml  # noqa: E402
 
 from linkfix.check.local import LocalChecker  # noqa: E402
 from linkfix.config import Config  # noqa: E402
+from linkfix.extract.pages import SitePages  # noqa: E402
 from linkfix.formats.markdown import extract_markdown  # noqa: E402
 from linkfix.inputs.sources import Project  # noqa: E402
 from linkfix.mkdocs.config.project import MkDocsProject  # noqa: E402
@@ -179,6 +180,21 @@ def _ids_of(text: str, rel: str) -> frozenset[str]:
     return extract_markdown(text, rel).page.ids
 
 
+class _CommitPages(SitePages):
+    """The pages of a commit's docs, extracted from git when asked for (no checkout)."""
+
+    def __init__(self, tree: Tree) -> None:
+        super().__init__()
+        self._tree = tree
+
+    def extract(self, rel: str) -> Page | None:
+        if not rel.endswith(".md"):
+            return None
+        tree = self._tree
+        text = tree.git.blob(f"{tree.commit}:{tree.docs}/{rel}")
+        return None if text is None else extract_markdown(text, rel).page
+
+
 class Tree:
     """The docs of one commit as linkfix sees a checkout of it."""
 
@@ -195,14 +211,8 @@ class Tree:
             # as `linkfix check mkdocs.yml` resolves links: a link MkDocs leaves as written is
             # followed from the page's URL (directory URLs), as the built site does
             self.project.mkdocs_files = MkDocsFiles(mkdocs, self.project.site_files)
-        self.local = LocalChecker(self.project, Config(), {}, self._load)
+        self.local = LocalChecker(self.project, Config(), _CommitPages(self))
         self._renames = None
-
-    def _load(self, rel: str) -> Page | None:
-        if not rel.endswith(".md"):
-            return None
-        text = self.git.blob(f"{self.commit}:{self.docs}/{rel}")
-        return None if text is None else extract_markdown(text, rel).page
 
     def suggester(self) -> InternalSuggester:
         if self._renames is None:
@@ -346,9 +356,8 @@ def replay(git: Git, name: str, config_files: tuple[str, ...], cases: list[dict]
         suggester = tree.suggester()
         for case in group:
             rel = case["page"]
-            page = tree.local.load_page(rel) if rel not in tree.local.pages else tree.local.pages[rel]
+            page = tree.local.pages.page(rel)
             assert page is not None
-            tree.local.pages[rel] = page
             outcomes.append(_replay_one(name, case, tree, suggester, page))
     return outcomes
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote, urljoin
 
 from ..config import Config
+from ..extract.pages import SitePages
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
 from ..mkdocs.building import TRUST_HINT
 from ..mkdocs.structure.links import MkDocsLinks, Reached
@@ -58,13 +59,12 @@ class LocalChecker:
     """Resolves links of one project and checks the internal ones. Results are memoised per
     target, so a site with 170k links does the work once per distinct target."""
 
-    def __init__(self, project: Project, config: Config, pages: dict[str, Page],
-                 load_page: Callable[[str], Page | None], link_filter: LinkFilter | None = None):
+    def __init__(self, project: Project, config: Config, pages: SitePages | None = None, link_filter: LinkFilter | None = None):
         self.project = project
         self.config = config
         self.filter = link_filter or LinkFilter(config)  # what is not checked, and why
-        self.pages = pages  # root-relative path -> extracted page
-        self.load_page = load_page  # extracts a target page that was not among the inputs
+        # root-relative path -> extracted page; one no input named is extracted when asked for
+        self.pages = pages if pages is not None else SitePages()
         site_url = project.mkdocs.site_url if project.mkdocs else project.site_url
         self.site = SitePlace(site_url, config.base_url, self._has_directory, serves=self._serves,
                               versioned=bool(project.mkdocs and project.mkdocs.versioned),
@@ -362,13 +362,8 @@ class LocalChecker:
 
     def page_ids(self, file: str) -> frozenset[str] | None:
         """The ids of a page of the site (extracted once), or None when it cannot be read."""
-        page = self.pages.get(file)
-        if page is None:
-            page = self.load_page(file)
-            if page is None:
-                return None
-            self.pages[file] = page
-        return page.ids
+        page = self.pages.page(file)
+        return None if page is None else page.ids
 
     def rewritten(self, result: CheckResult, page: Page) -> CheckResult:
         """A broken result of a link written on a page the build rewrites unseen (a hook):

@@ -17,7 +17,8 @@ from ..check.filter import NOT_CHECKED, LinkFilter
 from ..check.local import LocalChecker
 from ..check.targets import Target
 from ..config import Config
-from ..extract.documents import iter_documents, page_loader, stdin_document
+from ..extract.documents import iter_documents, stdin_document
+from ..extract.pages import SitePages
 from ..inputs.sources import collect, text_project
 from ..model import Document, Link, Scope
 from ..pipeline.resolve import resolve_links
@@ -41,7 +42,7 @@ def links_to_check(inputs: Sequence[str], config: Config, *, stdin_text: str | N
     if stdin_text is not None:
         documents = [stdin_document(stdin_text, want_text=False), *documents]
     link_filter = LinkFilter.for_run(config)
-    local = LocalChecker(project, config, {}, page_loader(project), link_filter)
+    local = LocalChecker(project, config, SitePages(project), link_filter)
     for rel, doc in documents:
         links, targets = resolve_links(rel, doc, local)
         for link, target in zip(links, targets, strict=True):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
-from collections.abc import AsyncGenerator, Callable, Iterable, Iterator
+from collections.abc import AsyncGenerator, Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,7 +18,7 @@ from ..files.read import Unreadable, display_path, read_bytes, read_text
 from ..formats import extract_html, extract_markdown
 from ..formats.silence import silenced_in
 from ..inputs.sources import MARKDOWN_SUFFIXES, Project
-from ..model import Document, Page, Silenced
+from ..model import Document, Silenced
 from ..store.cache import Cache
 from . import codec
 
@@ -176,22 +176,3 @@ def _render_fingerprint(markdown: MarkdownSetup) -> str:
     from ..mkdocs.extensions.setup import fingerprint
 
     return fingerprint(markdown)
-
-
-def page_loader(project: Project) -> Callable[[str], Page | None]:
-    """Extracts a target page on demand (a fragment check into a file not among the inputs)."""
-    markdown = markdown_setup(project)
-
-    def load(rel: str) -> Page | None:
-        path = project.root / rel
-        reason = project.refusal(path)
-        if reason is not None:  # a symlink out of the project: its ids are not ours to read
-            log.warning("not reading %s for fragments: %s", path, reason)
-            return None
-        try:
-            text, _ = read_text(path)
-        except Unreadable:
-            return None
-        return extract_document(path, text, want_text=False, markdown=markdown).page
-
-    return load

@@ -29,11 +29,12 @@ from ..check.session import RunSession
 from ..check.stylesheets import Stylesheets
 from ..config import Config
 from ..errors import InputError
-from ..extract.documents import Documents, iter_documents, page_loader, stdin_document
+from ..extract.documents import Documents, iter_documents, stdin_document
+from ..extract.pages import SitePages
 from ..files.read import display_path
 from ..inputs.changed import Changes
 from ..inputs.sources import Project, collect, text_project
-from ..model import CheckResult, Document, Page, Report, Scope
+from ..model import CheckResult, Document, Report, Scope
 from .collection import keep_rare_collection, rare_collection
 from .external import ExternalChecks, recover_broken
 from .resolve import Keep, keep_for, resolve_links
@@ -173,8 +174,9 @@ async def check_documents(
                                          known=known, link_times=link_times, on_recovery=on_recovery, keep_all=keep_all, keep=keep,
                                          stylesheets=stylesheets)
     started = time.time() if started is None else started
-    pages: dict[str, Page] = {}
-    local = LocalChecker(project, config, pages, page_loader(project), LinkFilter.for_run(config))
+    pages = SitePages(project)  # those read here, and any other a #fragment or a suggestion names
+    pages_read = 0
+    local = LocalChecker(project, config, pages, LinkFilter.for_run(config))
     known = dict(known or {})
     gathered = Gathered(local, offline=config.offline, known=known, keep_all=keep_all or config.suggest)
     page_rels: dict[str, str] = {}  # a page's path as links name it -> its root-relative path
@@ -193,6 +195,7 @@ async def check_documents(
                 page_rels[doc.page.path] = posixpath.join("" if Path(rel).is_absolute() else posixpath.dirname(rel), "index.md")
             else:
                 pages[rel] = doc.page
+                pages_read += 1
                 page_rels[doc.page.path] = rel
             links, targets = resolve_links(rel, doc, local)
             if keep is not None:
@@ -226,7 +229,7 @@ async def check_documents(
         root=display_path(project.root),
         started=datetime.fromtimestamp(started, UTC).isoformat(timespec="seconds"),
         duration=round(time.time() - started, 3),
-        files=len(pages),
+        files=pages_read,
         errors=(*errors, *styles.errors),
         rules=_rules(project),
     )

@@ -60,7 +60,7 @@ async def _check_crawled(crawled: Crawl, start: str, config: Config, session: Ru
     documents = [(page.url, page.document) for page in crawled.pages]
     # Pages are URLs, not files: an empty project makes every link resolve as an external URL.
     project = Project(files=[], root=Path.cwd(), markdown=False)
-    local = LocalChecker(project, config, {}, lambda rel: None)
+    local = LocalChecker(project, config)
     targets = {
         t.resolved for rel, doc in documents for link in doc.links
         if (t := local.resolve(link.url, doc.page, rel)).scope is Scope.EXTERNAL

@@ -6,6 +6,7 @@ import pytest
 
 from linkfix.check.local import LocalChecker
 from linkfix.config import Config
+from linkfix.extract.pages import SitePages
 from linkfix.inputs.sources import Project
 from linkfix.mkdocs.config.project import MkDocsProject
 from linkfix.model import Page, Scope, Status
@@ -20,7 +21,7 @@ def make(files, *, markdown=False, config=None, ids=None, mkdocs=None, root=Path
     project = Project(files=[], root=root, markdown=markdown, mkdocs=mkdocs,
                       site_files=frozenset(files), site_dirs=frozenset(dirs))
     pages = {f: Page(path=f, ids=frozenset((ids or {}).get(f, ()))) for f in files if f.endswith((".html", ".md"))}
-    return LocalChecker(project, config or Config(), pages, lambda rel: None)
+    return LocalChecker(project, config or Config(), SitePages(pages=pages))
 
 
 def outcome(checker, url, page_rel, page=None):
@@ -78,13 +79,20 @@ def test_fragments_ignored_when_include_fragments_is_off():
 
 
 def test_fragment_in_a_page_outside_the_inputs_is_loaded_on_demand():
-    checker = make(SITE)
-    del checker.pages["api/index.html"]
     loaded = []
-    checker.load_page = lambda rel: loaded.append(rel) or Page(path=rel, ids=frozenset({"x"}))
+
+    class Pages(SitePages):
+        def extract(self, rel):
+            loaded.append(rel)
+            return Page(path=rel, ids=frozenset({"x"})) if rel == "api/index.html" else None
+
+    checker = make(SITE)
+    checker.pages = Pages(pages={rel: page for rel, page in checker.pages.items() if rel != "api/index.html"})
     assert outcome(checker, "api/index.html#x", "index.html")[1].status is Status.OK
     assert outcome(checker, "api/index.html#y", "index.html")[1].status is Status.BROKEN
     assert loaded == ["api/index.html"]  # read once
+    assert checker.pages.page("gone.html") is None and checker.pages.page("gone.html") is None
+    assert loaded == ["api/index.html", "gone.html"]  # an unreadable page is not tried again
 
 
 @pytest.mark.parametrize(
@@ -169,3 +177,17 @@ def test_results_are_shared_per_target():
     a = outcome(checker, "gone.html", "index.html")[1]
     b = outcome(checker, "../gone.html", "guide/index.html")[1]
     assert a is b
+
+
+def test_a_page_read_only_for_its_ids_is_not_counted_among_the_files_checked(tmp_path):
+    import asyncio
+
+    from linkfix.pipeline import run_check
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\n[b](b.md#there) [gone](b.md#gone)\n", encoding="utf-8")
+    (docs / "b.md").write_text("# B\n\n## There\n", encoding="utf-8")
+    report = asyncio.run(run_check([str(docs / "a.md")], Config(offline=True, cache=False)))
+    assert report.files == 1  # b.md was read for its ids, not checked
+    assert [r.result.status for r in report.results] == [Status.OK, Status.BROKEN]

@@ -195,7 +195,7 @@ def test_urls_beside_the_build_are_external_urls_online(tmp_path):
     write(tmp_path, SITE_SAYS)
     config = Config(cache=False)
     project = collect([str(tmp_path / "mkdocs.yml")], config)
-    checker = LocalChecker(project, config, {}, lambda rel: None)
+    checker = LocalChecker(project, config)
     page = Page(path="a.md")
     target = checker.resolve("/es/features/#x", page, "a.md")
     assert (target.scope, target.resolved, target.result) == (Scope.EXTERNAL, "https://docs.example.org/es/features/#x", None)

@@ -107,7 +107,7 @@ def test_resolutions_are_remembered_for_one_directory_at_a_time():
 
     files = ["a/one.html", "a/two.html", "b/three.html", "a/x.html"]
     project = Project(files=[], root=Path("/site"), markdown=False, site_files=frozenset(files), site_dirs=frozenset({"", "a", "b"}))
-    checker = LocalChecker(project, Config(), {}, lambda rel: None)
+    checker = LocalChecker(project, Config())
     first = checker.resolve("x.html", Page(path="a/one.html"), "a/one.html")
     assert checker.resolve("x.html", Page(path="a/two.html"), "a/two.html") is first  # shared within a directory
     assert checker.resolve("../a/x.html", Page(path="b/three.html"), "b/three.html").resolved == "a/x.html"
@@ -119,6 +119,7 @@ def test_resolutions_are_remembered_for_one_directory_at_a_time():
 def test_a_link_the_redirect_maps_send_to_a_fragment_waits_for_that_page():
     from linkfix.check.gather import Gathered
     from linkfix.check.targets import Target
+    from linkfix.extract.pages import SitePages
     from linkfix.inputs.sources import Project
     from linkfix.mkdocs.config.project import MkDocsProject
     from linkfix.model import Link, LinkKind, Page, Span
@@ -127,7 +128,12 @@ def test_a_link_the_redirect_maps_send_to_a_fragment_waits_for_that_page():
     project = Project(files=[], root=Path("/site"), markdown=True, mkdocs=mk, site_files=frozenset({"a.md", "b.md"}),
                       site_dirs=frozenset({""}))
     loaded: list[str] = []
-    checker = LocalChecker(project, replace(Config(), include_fragments=True), {}, lambda rel: loaded.append(rel))
+
+    class Pages(SitePages):
+        def extract(self, rel):
+            loaded.append(rel)
+
+    checker = LocalChecker(project, replace(Config(), include_fragments=True), Pages())
     gathered = Gathered(checker, offline=True, known={}, keep_all=True)
     page = Page(path="a.md")
     link = Link(url="old.md", kind=LinkKind.INLINE, span=Span(path="a.md", line=1, column=1, start=0, end=6), page=page)

@@ -6,6 +6,7 @@ from pathlib import Path
 from linkfix.config import Config
 from linkfix.extract import documents
 from linkfix.extract.documents import iter_documents
+from linkfix.extract.pages import SitePages
 from linkfix.files.read import display_path
 from linkfix.inputs.sources import collect
 from linkfix.store.cache import Cache
@@ -61,6 +62,6 @@ def test_fragment_pages_are_not_read_through_a_symlink_out_of_the_project(tmp_pa
     (docs / "inside.md").symlink_to("page.md")
     (docs / "leak.md").symlink_to(outside)
     project = collect([str(docs / "index.md")], Config())  # the targets are not inputs: loaded on demand
-    load = documents.page_loader(project)
-    assert "here" in load("inside.md").ids  # the control: a symlink within the project is read
-    assert load("leak.md") is None
+    pages = SitePages(project)
+    assert "here" in pages.page("inside.md").ids  # the control: a symlink within the project is read
+    assert pages.page("leak.md") is None
