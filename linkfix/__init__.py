@@ -23,8 +23,6 @@ YAML/TOML data, with the error a user should see), `validate_config` (the whole)
 # (tests/hardening/test_python_m_path.py). Type checkers read TYPE_CHECKING as true.
 TYPE_CHECKING = False
 
-__version__ = "0.1.0"
-
 if TYPE_CHECKING:
     from typing import Any
 
@@ -55,6 +53,7 @@ if TYPE_CHECKING:
     from .report import FORMATS as REPORT_FORMATS
     from .report.files import format_report, report_format_for, write_report
     from .report.text import summarize
+    from .version import VERSION as __version__
 
 # public name -> (module, attribute)
 _PUBLIC = {
@@ -97,6 +96,7 @@ _PUBLIC = {
     "SiteBuild": ("build", "SiteBuild"),
     "RenderedPage": ("build", "RenderedPage"),
     "network_reachable": ("build", "network_reachable"),
+    "__version__": ("version", "VERSION"),
 }
 
 # Spelled out (tools read a literal list); test_public_api checks it against _PUBLIC.

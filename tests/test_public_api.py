@@ -17,7 +17,7 @@ def test_every_public_name_resolves():
     for name in linkfix.__all__:
         assert getattr(linkfix, name) is not None, name
     assert sorted(dir(linkfix)) == sorted(linkfix.__all__)
-    assert set(linkfix.__all__) == {"__version__", *linkfix._PUBLIC}
+    assert set(linkfix.__all__) == set(linkfix._PUBLIC)
 
 
 def test_importing_linkfix_loads_nothing_else():
@@ -51,3 +51,13 @@ def test_check_runs_a_check(tmp_path):
     assert "1 broken" in linkfix.summarize(report)
     linkfix.write_report(report, tmp_path / "out" / "links.json")
     assert '"gone.md"' in (tmp_path / "out" / "links.json").read_text()
+
+
+def test_the_version_is_the_one_the_package_is_built_with():
+    import tomllib
+
+    built = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert linkfix.__version__ == built
+    done = subprocess.run([sys.executable, "-m", "linkfix", "--version"], capture_output=True, text=True, cwd=REPO, check=True,
+                          env={"PYTHONPATH": str(REPO), "PATH": ""})
+    assert done.stdout.strip() == f"linkfix {built}"

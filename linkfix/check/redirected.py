@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import unquote
 
 from ..mkdocs.plugins.redirects import redirect_of
@@ -19,17 +19,38 @@ from ..model import CheckResult, Reason, Status
 from .targets import Target, internal_target
 
 if TYPE_CHECKING:
+    from ..config import Config
     from ..formats.host_redirects import HostRedirect
-    from .local import LocalChecker
+    from ..inputs.sources import Project
+    from ..mkdocs.structure.links import MkDocsLinks
+    from .site import SitePlace
 
 _SCHEME = re.compile(r"^([a-zA-Z][a-zA-Z0-9+.-]*):")
 MAX_REDIRECT_MAPS = 10  # redirect_maps entries (or host redirects) followed one after another before giving up
 
 
-class Redirects:
-    """The redirects a LocalChecker's site serves, and the verdicts of links to them."""
+class Site(Protocol):
+    """What judging a redirect asks of the site it is on (check.local.LocalChecker is one): where
+    a path is, whether a page has an id, and what the build makes."""
 
-    def __init__(self, checker: LocalChecker) -> None:
+    project: Project
+    config: Config
+    site: SitePlace
+    site_path_prefix: str
+    mkdocs_links: MkDocsLinks | None
+    now: float
+
+    def find_file(self, path: str) -> str | None: ...
+
+    def fragment_ok(self, file: str, fragment: str) -> bool: ...
+
+    def build_time_ids(self, file: str, fragment: str) -> str: ...
+
+
+class Redirects:
+    """The redirects a site serves, and the verdicts of links to them."""
+
+    def __init__(self, checker: Site) -> None:
         self.checker = checker
         self._hosted: dict[str, HostRedirect] = {}  # built path the site lacks -> where its host redirects it
 

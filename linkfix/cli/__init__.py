@@ -23,10 +23,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from .. import __version__
 from ..config import GROUPS, Config, key_kind, load_config, parse_flag_value
 from ..errors import EXIT_OK, EXIT_UNEXPECTED, EXIT_USAGE, LinkfixError
 from ..report.text import clean
+from ..version import VERSION
 from . import commands
 
 log = logging.getLogger("linkfix")
@@ -148,7 +148,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.invoked = invoked
-    parser.add_argument("--version", action="version", version=f"linkfix {__version__}")
+    parser.add_argument("--version", action="version", version=f"linkfix {VERSION}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for module in sorted(modules, key=lambda m: getattr(m, "ORDER", 50)):
         # No abbreviations: `--max-conc` silently meaning `--max-concurrency` would hide typos.

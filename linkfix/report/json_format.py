@@ -23,7 +23,6 @@ from typing import Any
 
 import msgspec
 
-from .. import __version__
 from ..errors import InputError
 from ..model import (
     AnyReason,
@@ -40,6 +39,7 @@ from ..model import (
     Status,
     parse_reason,
 )
+from ..version import VERSION
 from . import json_document as doc
 from . import register, register_stream
 from .json_document import SCHEMA_URL, SCHEMA_VERSION
@@ -55,7 +55,7 @@ _BATCH = 2000
 
 
 def tool_version() -> str:
-    return __version__
+    return VERSION
 
 
 # ---------------------------------------------------------------------------------------------
