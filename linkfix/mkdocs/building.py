@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .project_code.reading import PythonReading, names_match
+from .project_code.reading import PythonReading, names_match, paths_match
 from .project_code.substitutions import first_change
 
 #: How to make what the project's own code does checkable (the same trust as `mkdocs build`).
@@ -44,7 +44,8 @@ class MaybeMade:
     by: str  # what makes them, as a reader names it ("hook docs/hooks.py", "the theme 'terminal'")
     why: str  # why a source check cannot know ("is not run by a source check", "is not installed here")
     hint: str  # how to make it checkable
-    names: tuple[str, ...] = ()  # regular expressions of the paths it may make (pysource.names_match)
+    names: tuple[str, ...] = ()  # regular expressions of the paths it may make (reading.names_match)
+    paths: tuple[str, ...] = ()  # or: regular expressions of the whole paths it may make (reading.paths_match)
     static_prefixes: tuple[str, ...] = ()  # or: the directories of a theme's static files
     any_asset: bool = False  # or: any stylesheet, script, image or font
 
@@ -55,7 +56,7 @@ class MaybeMade:
             return True
         if any(path.startswith(prefix) for prefix in self.static_prefixes):
             return True
-        return names_match(self.names, path)
+        return names_match(self.names, path) or paths_match(self.paths, path)
 
     def sentence(self) -> str:
         return f"{self.by} may make it when the site is built, and {self.why}; {self.hint}"

@@ -95,6 +95,13 @@ def names_match(names: tuple[str, ...], path: str) -> bool:
     return False
 
 
+def paths_match(patterns: tuple[str, ...], path: str) -> bool:
+    """Whether `path` (site- or docs-relative, no leading slash) is the whole of one of
+    `patterns` (regular expressions of paths, as `gen_files_writes` reads them)."""
+    path = path.strip("/")
+    return bool(path) and any(_pattern(pattern).matches(path, "fullmatch", otherwise=True) for pattern in patterns)
+
+
 def _pattern(pattern: str, flags: int = 0) -> RepositoryPattern:
     """A pattern read from the project's code (or the shape of one of its f-strings: `x.+.+...\\.md`),
     bounded in time: one that runs away may match anything (what it touches is unverified)."""
