@@ -65,7 +65,8 @@ def test_a_theme_that_is_installed_and_one_that_is_not(tmp_path):
 
 
 def test_the_hint_for_a_theme_that_is_not_installed_names_the_package(tmp_path):
-    report = check(tmp_path, "theme: terminal\n", {"docs/index.md": "[css](css/palettes/dark.css)\n"})
+    # (a file of the theme's own list, css/palettes/dark.css, is made: tests/mkdocs/test_theme_files.py)
+    report = check(tmp_path, "theme: terminal\n", {"docs/index.md": "[css](css/palettes/my-own.css)\n"})
     (result,) = report.results
     assert "mkdocs-terminal" in result.result.detail and "additional_dependencies" in result.result.detail
 
