@@ -13,7 +13,7 @@ from ...files.containment import project_of
 from ...files.read import Unreadable
 from ..building import TRUST_HINT, BuildMade, MaybeMade, PageRewriter, shown_path
 from ..config.project import MkDocsProject
-from .reading import FILE_EVENTS, PythonReading, parse_python, read_python
+from .reading import PythonReading, parse_python, read_python
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +52,7 @@ def add_hooks(mk: MkDocsProject, made: BuildMade) -> list[PageRewriter]:
         reading = PythonReading(path=path, error=how) if isinstance(how, str) else _read_hook(path, project, name, _stamp(path), how)
         if reading.error or reading.rewrites:
             made.rewriters.append(PageRewriter(name=name, reading=reading))
-        if reading.error or reading.events & set(FILE_EVENTS):
+        if reading.error or reading.makes_files:
             made.maybe.append(MaybeMade(by=f"the hook {name}", why="a source check does not run the project's code", hint=TRUST_HINT,
                                         names=reading.names, any_asset=bool(reading.error)))
     return made.rewriters
