@@ -33,3 +33,87 @@ def test_a_file_event_that_adds_a_file_may_make_it(tmp_path):
     found = worst_status_by_url(check_mkdocs_project(tmp_path, "hooks:\n  - hooks.py\n",
                                                      {"index.md": "# Home\n\n[made](made.md)\n"}, files={"hooks.py": ADDS_A_FILE}))
     assert found["made.md"] == "unverified"
+
+
+STRIPS_FENCE_OPTIONS = '''\
+import re
+
+
+def on_page_markdown(markdown, page, config, files):
+    markdown = strip_options(markdown)
+    markdown = footer(markdown, page)
+    return markdown
+
+
+def strip_options(markdown):
+    def one_fence(match):
+        line = match.group(0)
+        line = re.sub(r'\\s+skip-run="[^"]*"', '', line)
+        line = re.sub(r'\\s+skip="[^"]*"', '', line)
+        return line.rstrip() + '\\n'
+
+    pattern = r'```[a-z]+\\s*[^\\n]*skip(?:-run)?[^\\n]*\\n'
+    return re.sub(pattern, one_fence, markdown)
+
+
+def footer(markdown, page):
+    if not page.file.src_uri.startswith('integrations/'):
+        return markdown
+    return markdown + FOOTER
+
+
+FOOTER = """
+## Excluding URLs
+
+See [the guide](../guide.md).
+"""
+'''
+
+FENCED_PAGE = '''\
+# Reference
+
+```python skip-run="true"
+x = 1
+```
+
+Some text.
+
+```python skip="true"
+y = 2
+```
+
+## After
+
+More.
+'''
+
+
+def test_a_hook_s_known_substitution_is_made_and_what_it_does_not_run_on_is_exact(tmp_path):
+    """logfire's hook strips options Python-Markdown's fences do not take (a re.sub whose
+    replacement function its source spells): made here, the headings after those fences are
+    there; its footer runs on integrations/ pages only: elsewhere nothing else is unknown."""
+    config = "hooks:\n  - hooks.py\nmarkdown_extensions:\n  - pymdownx.superfences\n"
+    found = worst_status_by_url(check_mkdocs_project(tmp_path, config, {
+        "index.md": "# Home\n\n[after](reference.md#after) [nowhere](reference.md#nowhere) [gone](gone.md)\n",
+        "reference.md": FENCED_PAGE,
+        "integrations/a.md": "# A\n\n[gone](../gone.md)\n\nEnd.\n",
+    }, files={"hooks.py": STRIPS_FENCE_OPTIONS}))
+    assert found["reference.md#after"] == "ok"
+    assert found["reference.md#nowhere"] == "broken"
+    assert found["gone.md"] == "broken"
+    assert found["../gone.md"] == "broken"  # before the footer the hook appends
+
+
+def test_offsets_after_a_substitution_made_here_are_placed_back_on_the_source():
+    import ast
+
+    from linkfix.mkdocs.project_code.substitutions import make_known, substitutions
+
+    source = "import re\n\ndef on_page_markdown(markdown, page, config, files):\n" \
+             "    markdown = re.sub(r'x+', 'x', markdown)\n    return markdown.replace('TODO', 'done')\n"
+    found = substitutions(ast.parse(source), "on_page_markdown")
+    assert found is not None and found[0].known == ("template", "x") and found[1].known is None
+    made = make_known(found, "a xxxx b TODO", None)
+    assert made.text == "a x b TODO" and [s.pattern for s in made.left] == ["TODO"]
+    assert made.source_offset(made.text.index("TODO")) == "a xxxx b TODO".index("TODO")
+    assert made.source_offset(2) == 2  # inside what it put in: where that starts
