@@ -110,10 +110,18 @@ def test_offsets_after_a_substitution_made_here_are_placed_back_on_the_source():
     from linkfix.mkdocs.project_code.substitutions import make_known, substitutions
 
     source = "import re\n\ndef on_page_markdown(markdown, page, config, files):\n" \
-             "    markdown = re.sub(r'x+', 'x', markdown)\n    return markdown.replace('TODO', 'done')\n"
+             "    markdown = re.sub(r'x+', 'x', markdown)\n    return markdown.replace('TODO', done())\n"
     found = substitutions(ast.parse(source), "on_page_markdown")
     assert found is not None and found[0].known == ("template", "x") and found[1].known is None
     made = make_known(found, "a xxxx b TODO", None)
     assert made.text == "a x b TODO" and [s.pattern for s in made.left] == ["TODO"]
     assert made.source_offset(made.text.index("TODO")) == "a xxxx b TODO".index("TODO")
     assert made.source_offset(2) == 2  # inside what it put in: where that starts
+
+
+def test_a_constant_put_for_a_constant_is_made_here(tmp_path):
+    """copier's hook: `markdown.replace("CHANGELOG.md)", "changelog.md)")`: the link it makes is judged."""
+    hook = "def on_page_markdown(markdown, page, config, files):\n    return markdown.replace('CHANGELOG.md)', 'changelog.md)')\n"
+    found = worst_status_by_url(check_mkdocs_project(tmp_path, "hooks:\n  - hooks.py\n", {
+        "index.md": "# Home\n\n[changes](CHANGELOG.md) [gone](gone.md)\n", "changelog.md": "# Changes\n"}, files={"hooks.py": hook}))
+    assert found == {"changelog.md": "ok", "gone.md": "broken"}  # the target as the build writes it, as with the trust

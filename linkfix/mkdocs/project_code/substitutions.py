@@ -283,9 +283,12 @@ class _Module:
             known = replacement(args[1], {**self.functions, **scope.functions}, scope.constants) if count is not None else None
             return _add(found, replace(substitution, known=known, count=count or 0))
         if isinstance(function, ast.Attribute) and function.attr == "replace" and len(args) in (2, 3) and not node.keywords:
-            old = self._text(args[0], scope)
+            old, new = self._text(args[0], scope), self._text(args[1], scope)
+            count = args[2].value if len(args) == 3 and isinstance(args[2], ast.Constant) and type(args[2].value) is int else None
+            # a constant put for a constant: known (as a template, its backslashes its own)
+            known = ("template", new.replace("\\", "\\\\")) if new is not None and (len(args) == 2 or (count or 0) > 0) else None
             return old is not None and old != "" and self._expression(function.value, given, found, depth, scope) \
-                and _add(found, Substitution(re.escape(old)))
+                and _add(found, Substitution(re.escape(old), known=known, count=count or 0))
         if isinstance(function, ast.Attribute) and function.attr == "sub" and isinstance(function.value, ast.Name) \
                 and function.value.id in self.compiled and len(args) in (2, 3) and not node.keywords:
             return self._expression(args[1], given, found, depth, scope) and _add(found, self.compiled[function.value.id])
