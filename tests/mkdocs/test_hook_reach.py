@@ -119,6 +119,29 @@ def test_offsets_after_a_substitution_made_here_are_placed_back_on_the_source():
     assert made.source_offset(2) == 2  # inside what it put in: where that starts
 
 
+def test_the_trusted_run_leaves_out_the_extensions_that_are_not_installed(tmp_path):
+    """Item 7's second example: the config names an extension that is not installed and a Python
+    object of a package that is not (`!!python/name:material.extensions.emoji.twemoji`
+    without Material): MkDocs' config load fails on both, so the hooks never ran; now the config
+    is loaded without them, as the rendering leaves them out, and the hooks run."""
+    config = """\
+        hooks:
+          - hooks.py
+        markdown_extensions:
+          - toc:
+              permalink: true
+          - pymdownx.emoji:
+              emoji_index: !!python/name:no_such_package_here.emoji.twemoji
+          - no_such_extension_here
+        """
+    hook = "import subprocess\n\ndef on_page_markdown(markdown, page, config, files):\n" \
+           "    return markdown.replace('{{ target }}', subprocess.__name__ + '.md')\n"
+    found = worst_status_by_url(check_mkdocs_project(tmp_path, config, {"index.md": "# Home\n\n[x]({{ target }})\n",
+                                                                         "subprocess.md": "# S\n"},
+                                                     files={"hooks.py": hook}, trust=True))
+    assert found == {"subprocess.md": "ok"}  # the link the hook writes, found where it leads
+
+
 def test_a_constant_put_for_a_constant_is_made_here(tmp_path):
     """copier's hook: `markdown.replace("CHANGELOG.md)", "changelog.md)")`: the link it makes is judged."""
     hook = "def on_page_markdown(markdown, page, config, files):\n    return markdown.replace('CHANGELOG.md)', 'changelog.md)')\n"
