@@ -48,7 +48,7 @@ from ..config.dialect import CONFIG_NAMES, MKDOCS_BUILTIN_EXTENSIONS
 from ..config.project import MkDocsProject
 from ..plugins.markdown_exec import BUILD_TIME_CLASS, EXEC_PLUGINS, add_exec_fences, remember_extensions
 from ..plugins.mkdocstrings import autodoc_settings
-from ..project_code.hooks import hook_rewriters, simple_hook_targets
+from ..project_code.hooks import hook_rewriters, markdown_configuring_hooks, simple_hook_targets
 from . import imports
 from .config_values import Unimportable, distribution, import_names, import_value, named, plain, python_names, tagged
 from .own import (
@@ -61,6 +61,7 @@ from .own import (
     own_includes,
 )
 from .pymarkdown import build_extension, python_markdown
+from .reach import extension_reach, fence_reach
 
 # Re-exported: what other modules take from the Markdown setup.
 __all__ = ["BUILD_TIME_CLASS", "INCLUDE_NAMES", "Loaded", "MarkdownSetup", "announce", "fingerprint",
@@ -97,6 +98,7 @@ class MarkdownSetup:
     # What mkdocstrings' `:::` blocks are sure to make ('' when no claim can be made; see autodoc).
     autodoc: str = ""
     include_dirs: tuple[str, ...] = ()  # where the macros plugin's `{% include %}` reads (its include_dir)
+    config_hooks: tuple[str, ...] = ()  # the hooks whose on_config may change the Markdown settings
     key: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -105,7 +107,7 @@ class MarkdownSetup:
             hooks = [f"{r.name}:{r.reading!r}" for r in self.rewriters]
             for part in (*self.extensions, "\0", self.configs_json, "\0", *self.plugins, "\0", self.config_dir, self.docs_dir,
                          self.project_dir, self.build_dir, str(self.trust_project_code), "\0", *hooks, "\0", self.run_hooks_of, self.autodoc,
-                         "\0", *self.include_dirs):
+                         "\0", *self.include_dirs, "\0", *self.config_hooks):
                 digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
             object.__setattr__(self, "key", digest.hexdigest())
 
@@ -135,6 +137,7 @@ def setup_of(project: MkDocsProject) -> MarkdownSetup:
         run_hooks_of=str(project.config_file.resolve()) if trusted and (project.hooks or simple_hook_targets(project.plugin_configs)) else "",
         autodoc=autodoc_settings(project.plugin_configs, str(config_dir)),
         include_dirs=macros_include_dirs(project.plugin_configs, config_dir, project.build_dir or Path.cwd()),
+        config_hooks=tuple(markdown_configuring_hooks(project)),
     )
 
 
@@ -162,6 +165,7 @@ class Loaded:
     # What was left out that may render headings or make ids (an extension, a slugify), as a
     # reader names it: a fragment the source spells but this rendering lacks is unverified.
     unsure: tuple[str, ...] = ()
+    unsure_reach: tuple[str, ...] = ()  # beside each: the source it may act on ('' anywhere; see reach)
     unsure_packages: tuple[str, ...] = ()  # the distributions that would provide them
     notes: tuple[str, ...] = ()  # what was left out that makes no link and no id (said at info level)
 
@@ -187,7 +191,11 @@ def load(setup: MarkdownSetup) -> Loaded | None:
     extensions: list[str] = []
     notes: list[str] = []
     unsure: list[str] = []
+    reach: list[str] = []
     packages: list[str] = []
+    for hook in setup.config_hooks:  # an extension it may add is unknown: it may act anywhere
+        unsure.append(f"what the on_config of the hook {hook} may add to the Markdown settings")
+        reach.append("")
     for name, key in _dropped_options(setup, configs):
         said = [problem for problem in problems if f"'{name}': option '{key}'" in problem]
         if (name, key) in HARMLESS_OPTIONS:
@@ -202,11 +210,13 @@ def load(setup: MarkdownSetup) -> Loaded | None:
                 names.append(MATERIAL_ICONS_EXTENSION)  # its icons write no text: nor in a heading's id
         elif "slugify" in key:
             unsure.append(f"{name}'s {key}")
+            reach.append("")
             packages.append(distribution(named(setup.configs()[name][key])))
     for problem in problems:  # a custom fence left out: read as a code block, its headings too
         entry = re.search(r"'([^']+)': an entry(?: '([^']*)')? names ([\w.]+)", problem)
         if entry is not None:
             unsure.append(f"the custom fence {entry.group(2) or ''} of {entry.group(1)}".replace("  ", " "))
+            reach.append(fence_reach(entry.group(2) or ""))
             packages.append(distribution(entry.group(3)))
 
     def leave_out(name: str, exc: Exception) -> None:
@@ -215,6 +225,7 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         else:
             problems.append(_left_out(name, exc))
             unsure.append(f"the Markdown extension {name}")
+            reach.append(extension_reach(name))
             packages.append(distribution(name))
         configs.pop(name, None)
 
@@ -233,6 +244,7 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         if refusal is not None:
             problems.append(f"markdown extension '{name}' is not loaded: {refusal}; left out, so links and ids it would render are not seen")
             unsure.append(f"the Markdown extension {name}")
+            reach.append(extension_reach(name))
             packages.append(distribution(name))
             configs.pop(name, None)
             continue
@@ -263,7 +275,7 @@ def load(setup: MarkdownSetup) -> Loaded | None:
     if ran:
         remember_extensions(extensions, configs)
     return Loaded(extensions=tuple(extensions), configs=configs, problems=tuple(problems), unsure=tuple(unsure),
-                  unsure_packages=tuple(dict.fromkeys(packages)), notes=tuple(notes))
+                  unsure_reach=tuple(reach), unsure_packages=tuple(dict.fromkeys(packages)), notes=tuple(notes))
 
 
 #: Extensions that make no link and no id: left out where they are not installed with a note only.

@@ -51,6 +51,7 @@ class Renderer:
         self.extensions = list(loaded.extensions)
         self.configs = loaded.configs
         self.unsure = loaded.unsure  # left out here, may make ids: see mkdocs.pages.unknowns
+        self.unsure_reach = loaded.unsure_reach  # where each may act (extensions.reach)
         self.unsure_packages = loaded.unsure_packages
         self.project_dir = project_dir
         self.refused_reads: list[str] = []  # includes the last `render` did not read (see snippet_reads)

@@ -26,6 +26,7 @@ from ...files.read import Unreadable, read_text
 from ...model import id_key
 from ..building import TRUST_HINT, install_hint, page_facts
 from ..extensions.mkautodoc import blocks_make_no_ids
+from ..extensions.reach import reaches
 from ..extensions.setup import BUILD_TIME_CLASS, MarkdownSetup, is_template_extension
 from ..extensions.snippet_reads import read_refusal
 from ..plugins.markdown_exec import line_ids
@@ -63,11 +64,12 @@ def page_unknowns(setup: MarkdownSetup, renderer: Renderer, path: str, markdown:
     if below and fields["build_ids"] == clauses[0]:  # nothing else on the page makes ids at build time
         fields["build_ids_below"] = below
     keys, whys = set(), []
-    if renderer.unsure:
-        missing = _lost(renderer.unsure, markdown, ids)
+    # what was left out here may change only the pages its syntax is on (extensions.reach)
+    unsure = tuple(what for what, where in zip(renderer.unsure, renderer.unsure_reach) if reaches(where, markdown))
+    if unsure:
+        missing = _lost(unsure, markdown, ids)
         if missing:
             keys |= missing
-            unsure = renderer.unsure
             whys.append(f"{', '.join(unsure)} {'is' if len(unsure) == 1 else 'are'} not available here, and the source spells "
                         f"this id; {install_hint(', '.join(renderer.unsure_packages))}")
     if included:

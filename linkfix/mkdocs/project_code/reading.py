@@ -8,6 +8,9 @@ that only those are `unverified` and everything else stays exact:
   no file: one that only reads what it is given (loops, tests, raising, logging, string
   methods) and returns it or nothing makes none (logfire's `on_files` refuses names with an
   underscore);
+- `configures_markdown`: whether its `on_config` may change the Markdown settings (it names
+  `markdown_extensions` or `mdx_configs`, reads the config by a key made at run time, or hands
+  the config to a call): an extension it adds is unknown here;
 - `rewrites`: the page events whose result may differ from the text they are given (an event
   that returns its argument unchanged on every path changes nothing: strings do not change);
 - `patterns`: what it looks for in a page's text, as regular expressions (its `re` patterns,
@@ -57,6 +60,7 @@ class PythonReading:
     path: Path
     events: frozenset[str] = frozenset()
     makes_files: frozenset[str] = frozenset()
+    configures_markdown: bool = False
     rewrites: frozenset[str] = frozenset()
     patterns: tuple[str, ...] | None = ()
     names: tuple[str, ...] = ()  # regular expressions for the paths it names
@@ -160,7 +164,9 @@ def _reading(path: Path, trees: list[ast.Module]) -> PythonReading:
     rewrites = frozenset(node.name for node in trees[0].body
                          if isinstance(node, ast.FunctionDef) and node.name in TEXT_EVENTS and _may_change(node))
     unknown = reader.unknown or (bool(rewrites) and not reader.patterns)
-    return PythonReading(path=path, events=events, makes_files=makes_files, rewrites=rewrites, patterns=None if unknown else tuple(dict.fromkeys(reader.patterns)),
+    configures = any(_may_configure_markdown(node) for node in trees[0].body
+                     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "on_config")
+    return PythonReading(path=path, events=events, makes_files=makes_files, configures_markdown=configures, rewrites=rewrites, patterns=None if unknown else tuple(dict.fromkeys(reader.patterns)),
                          names=tuple(dict.fromkeys(reader.names)),
                          substitutions=tuple((event, substitutions(trees[0], event)) for event in sorted(rewrites)))
 
@@ -231,6 +237,33 @@ def _makes_no_file(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
         if isinstance(node, ast.Call) and not _pure_call(node):
             return False
     return True
+
+
+_MARKDOWN_KEYS = frozenset({"markdown_extensions", "mdx_configs"})
+_CONFIG_READS = frozenset({"get", "setdefault", "__getitem__"})
+
+
+def _may_configure_markdown(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether an `on_config` may change the Markdown settings (see the module docstring)."""
+    config = function.args.args[0].arg if function.args.args else ""
+    for node in ast.walk(function):
+        if isinstance(node, ast.Constant) and node.value in _MARKDOWN_KEYS:
+            return True
+        if isinstance(node, ast.Attribute) and node.attr in _MARKDOWN_KEYS:
+            return True
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == config \
+                and not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
+            return True
+        if not isinstance(node, ast.Call):
+            continue
+        if any(isinstance(arg, ast.Name) and arg.id == config for arg in (*node.args, *(k.value for k in node.keywords))):
+            return True
+        function_node = node.func
+        if isinstance(function_node, ast.Attribute) and isinstance(function_node.value, ast.Name) and function_node.value.id == config:
+            key = node.args[0] if node.args else None
+            if function_node.attr not in _CONFIG_READS or not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                return True
+    return False
 
 
 def _pure_call(node: ast.Call) -> bool:

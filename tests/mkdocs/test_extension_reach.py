@@ -1,0 +1,52 @@
+"""A Markdown extension that is not rendered here makes unverified only what it could change
+(issue 44.7): mkdocs-click renders `::: mkdocs-click` blocks only, so a page without one reads
+the same without it (extensions/reach.py holds the common extensions' reach); an extension of
+unknown reach, or one a hook may add (`on_config`), still reaches every page."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.integration.conftest import check_mkdocs_project, worst_status_by_url
+
+# `## Options` is spelled in the source (in a code block): no rendering gives it an id.
+CODE_PAGE = "# Usage\n\nRun it:\n\n    ## Options\n    tool --help\n"
+CLICK_PAGE = "# CLI\n\n::: mkdocs-click\n    :module: tool.cli\n    :command: main\n\n    ## Options\n"
+
+
+@pytest.fixture(autouse=True)
+def _no_mkdocs_click():
+    try:
+        import mkdocs_click  # noqa: F401
+    except ImportError:
+        return
+    pytest.skip("mkdocs-click is installed here")
+
+
+def statuses(tmp_path, config: str, files: dict[str, str] | None = None) -> dict[str, str]:
+    return worst_status_by_url(check_mkdocs_project(tmp_path, config, {
+        "index.md": "# Home\n\n[usage](usage.md#options) [cli](cli.md#options)\n",
+        "usage.md": CODE_PAGE, "cli.md": CLICK_PAGE}, files=files))
+
+
+def test_a_missing_mkdocs_click_reaches_only_the_pages_with_its_block(tmp_path):
+    found = statuses(tmp_path, "markdown_extensions:\n  - mkdocs-click\n")
+    assert found["usage.md#options"] == "broken"
+    assert found["cli.md#options"] == "unverified"
+
+
+def test_an_extension_of_unknown_reach_still_reaches_every_page(tmp_path):
+    found = statuses(tmp_path, "markdown_extensions:\n  - no_such_extension_here\n")
+    assert found["usage.md#options"] == "unverified"
+
+
+def test_a_hook_that_may_add_an_extension_reaches_every_page(tmp_path):
+    hook = ("def on_config(config):\n    config.markdown_extensions.append('my_ext')\n    return config\n")
+    found = statuses(tmp_path, "hooks:\n  - hooks.py\n", files={"hooks.py": hook})
+    assert found["usage.md#options"] == "unverified"  # what my_ext renders is unknown here
+
+
+def test_a_hook_that_sets_other_settings_adds_no_extension(tmp_path):
+    hook = ("def on_config(config):\n    config.setdefault('extra', {})['stats'] = 1\n    return config\n")
+    found = statuses(tmp_path, "hooks:\n  - hooks.py\n", files={"hooks.py": hook})
+    assert found["usage.md#options"] == "broken"
