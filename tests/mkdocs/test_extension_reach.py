@@ -50,3 +50,16 @@ def test_a_hook_that_sets_other_settings_adds_no_extension(tmp_path):
     hook = ("def on_config(config):\n    config.setdefault('extra', {})['stats'] = 1\n    return config\n")
     found = statuses(tmp_path, "hooks:\n  - hooks.py\n", files={"hooks.py": hook})
     assert found["usage.md#options"] == "broken"
+
+
+@pytest.mark.parametrize("attr_list", [True, False])
+def test_a_missing_mkdocs_click_makes_only_ids_under_its_prog_name(tmp_path, attr_list):
+    """With attr_list its headings carry the command paths as ids (`tool run` is `#tool-run`): a
+    fragment that does not start with the block's `:prog_name:` is one it cannot make. Without
+    attr_list the headings are the subcommands' own names: any id."""
+    page = "# CLI\n\n::: mkdocs-click\n    :module: tool.cli\n    :command: main\n    :prog_name: tool\n\nEnd.\n"
+    config = "markdown_extensions:\n  - mkdocs-click\n" + ("  - attr_list\n" if attr_list else "")
+    found = worst_status_by_url(check_mkdocs_project(tmp_path, config, {
+        "index.md": "# Home\n\n[run](cli.md#tool-run) [typo](cli.md#toll-run)\n", "cli.md": page}))
+    assert found["cli.md#tool-run"] == "unverified"
+    assert found["cli.md#toll-run"] == ("broken" if attr_list else "unverified")

@@ -10,7 +10,7 @@ reached by fences of its own name only.
 
 | extension | acts only where the source has |
 |---|---|
-| mkdocs-click (`mkdocs_click`) | a `::: mkdocs-click` block |
+| mkdocs-click (`mkdocs_click`) | a `::: mkdocs-click` block (and makes only ids under its `:prog_name:`, with attr_list) |
 | admonition | a `!!!` line |
 | pymdownx.details | a `???` line |
 | pymdownx.tabbed | a `===` line |
@@ -62,3 +62,26 @@ def fence_reach(fence: str) -> str:
 def reaches(pattern: str, markdown: str) -> bool:
     """Whether a left-out piece with the reach `pattern` may change the page `markdown`."""
     return not pattern or re.search(pattern, markdown, re.MULTILINE) is not None
+
+
+_DIRECTIVE_LINE = re.compile(r"^[ \t>]*:::[ \t]*(\S+)[^\n]*((?:\n(?:[ \t]+[^\n]*)?)*)", re.MULTILINE)  # its indented lines
+_PROG_NAME = re.compile(r"^[ \t>]*:prog_name:[ \t]*([a-z0-9][a-z0-9_-]*)[ \t]*$", re.MULTILINE)
+
+
+_ATTR_LIST = frozenset({"attr_list", "markdown.extensions.attr_list", "extra", "markdown.extensions.extra", "pymdownx.extra"})
+
+
+def click_id_prefixes(markdown: str, extensions: tuple[str, ...]) -> frozenset[str] | None:
+    """What every id the page's `:::` blocks may make starts with, when each is a mkdocs-click
+    block naming its `:prog_name:` and the site has attr_list (then its headings carry the
+    command paths as ids: `marimo check` is `#marimo-check`; without it, the subcommands' own
+    names); None when a block may make any id (another kind, no prog_name, no attr_list)."""
+    if not _ATTR_LIST & set(extensions):
+        return None
+    prefixes = set()
+    for block in _DIRECTIVE_LINE.finditer(markdown):
+        name = _PROG_NAME.search(block.group(2) or "")
+        if block.group(1) != "mkdocs-click" or name is None:
+            return None
+        prefixes.add(name.group(1))
+    return frozenset(prefixes) or None

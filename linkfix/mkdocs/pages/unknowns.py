@@ -26,7 +26,7 @@ from ...files.read import Unreadable, read_text
 from ...model import id_key
 from ..building import TRUST_HINT, install_hint, page_facts
 from ..extensions.mkautodoc import blocks_make_no_ids
-from ..extensions.reach import reaches
+from ..extensions.reach import click_id_prefixes, reaches
 from ..extensions.setup import BUILD_TIME_CLASS, MarkdownSetup, is_template_extension
 from ..extensions.snippet_reads import read_refusal
 from ..plugins.markdown_exec import line_ids
@@ -60,7 +60,7 @@ def page_unknowns(setup: MarkdownSetup, renderer: Renderer, path: str, markdown:
                rewritten_by and f"{rewritten_by} may rewrite the page when the site is built, and its ids with it; {TRUST_HINT}"]
     fields: dict[str, Any] = {"build_ids": "; ".join(clause for clause in clauses if clause), "rewritten_by": rewritten_by,
                               "rewritten_after": body_start + after if after else 0}
-    below = _ids_below(html, blocks)
+    below = _ids_below(html, blocks, markdown, setup.extensions)
     if below and fields["build_ids"] == clauses[0]:  # nothing else on the page makes ids at build time
         fields["build_ids_below"] = below
     keys, whys = set(), []
@@ -90,13 +90,17 @@ def _made_by_blocks(html: str, blocks: bool) -> str:
     return f"its {', '.join(makers)} make ids only when the site is built" if makers else ""
 
 
-def _ids_below(html: str, blocks: bool) -> frozenset[str]:
+def _ids_below(html: str, blocks: bool, markdown: str, extensions: tuple[str, ...]) -> frozenset[str]:
     """The prefixes of every id the page's build-time blocks make, when each says its bounds
-    (markdown-exec's `md` fences, see exec_fences) and no `:::` block of the page's own is left
-    as text; empty when any may make any id."""
-    if blocks:
-        return frozenset()
+    (markdown-exec's `md` fences, see exec_fences; the `:::` blocks of the page's own left as
+    text only when they are mkdocs-click's with a `:prog_name:`, see reach.click_id_prefixes);
+    empty when any may make any id."""
     below: set[str] = set()
+    if blocks:
+        prefixes = click_id_prefixes(markdown, extensions)
+        if prefixes is None:
+            return frozenset()
+        below |= prefixes
     for match in _BUILD_TIME_HTML.finditer(html):
         if match.group(2) is None:
             return frozenset()
