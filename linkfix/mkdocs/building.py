@@ -118,12 +118,17 @@ class PageRewriter:
             and self.reading.substituted("on_page_markdown") is not None
 
 
-def page_facts(path: str, docs_dir: str) -> PageFacts | None:
-    """The page `path` (a file) as its hooks' conditions see it; None when it is not under `docs_dir`."""
+def page_facts(path: str, docs_dir: str, meta: dict | None = None) -> PageFacts | None:
+    """The page `path` (a file; its front matter `meta`) as its hooks' conditions see it; None
+    when it is not under `docs_dir`."""
     import os
 
     relative = os.path.relpath(os.path.abspath(path), os.path.abspath(docs_dir)).replace(os.sep, "/")
-    return None if relative == ".." or relative.startswith("../") else PageFacts(src_uri=relative)
+    if relative == ".." or relative.startswith("../"):
+        return None
+    plain = tuple(sorted((str(key), value) for key, value in (meta or {}).items()
+                         if isinstance(value, (str, int, float, bool)) or value is None))
+    return PageFacts(src_uri=relative, meta=plain)
 
 
 

@@ -148,3 +148,29 @@ def test_a_constant_put_for_a_constant_is_made_here(tmp_path):
     found = worst_status_by_url(check_mkdocs_project(tmp_path, "hooks:\n  - hooks.py\n", {
         "index.md": "# Home\n\n[changes](CHANGELOG.md) [gone](gone.md)\n", "changelog.md": "# Changes\n"}, files={"hooks.py": hook}))
     assert found == {"changelog.md": "ok", "gone.md": "broken"}  # the target as the build writes it, as with the trust
+
+
+def test_a_hook_s_condition_on_the_front_matter_is_told_per_page(tmp_path):
+    """logfire's hook puts a note before the pages whose front matter says `integration:
+    third-party`: on another page it puts nothing, and its links are judged."""
+    hook = ("def on_page_markdown(markdown, page, config, files):\n"
+            "    kind = page.meta.get('integration')\n"
+            "    if kind == 'third-party':\n"
+            "        markdown = NOTE + markdown\n"
+            "    return markdown\n\n"
+            "NOTE = '!!! note\\n    Community-maintained.\\n\\n'\n")
+    found = worst_status_by_url(check_mkdocs_project(tmp_path, "hooks:\n  - hooks.py\n", {
+        "otel.md": "---\nintegration: otel\n---\n# Otel\n\n[gone](gone-otel.md)\n",
+        "third.md": "---\nintegration: third-party\n---\n# Third\n\n[gone](gone-third.md)\n"}, files={"hooks.py": hook}))
+    assert found["gone-otel.md"] == "broken"
+    assert found["gone-third.md"] == "unverified"
+
+
+def test_text_put_after_the_page_changes_nothing_before_an_earlier_substitution(tmp_path):
+    hook = ("import re\nimport subprocess\n\ndef on_page_markdown(markdown, page, config, files):\n"
+            "    markdown = re.sub(r'{{ *help *}}', subprocess.check_output(['tool', '--help'], text=True), markdown)\n"
+            "    return markdown + FOOTER\n\nFOOTER = '\\n## More\\n'\n")
+    found = worst_status_by_url(check_mkdocs_project(tmp_path, "hooks:\n  - hooks.py\n", {
+        "index.md": "# Home\n\n[before](gone-before.md)\n\n{{ help }}\n\n[after](gone-after.md)\n"}, files={"hooks.py": hook}))
+    assert found["gone-before.md"] == "broken"
+    assert found["gone-after.md"] == "unverified"

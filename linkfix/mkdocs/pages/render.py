@@ -72,23 +72,23 @@ class Renderer:
         guard_snippets(md, self.project_dir, self.refused_reads)
         return md
 
-    def render(self, markdown: str, path: str) -> str | None:
+    def render(self, markdown: str, path: str, meta: dict | None = None) -> str | None:
         """The page's HTML as Python-Markdown makes it, or None (said why) when it cannot be made."""
         self.refused_reads = []
         if len(markdown) > RENDER_LIMIT:
             log.warning("%s: longer than %d characters: read with the CommonMark reader", path, RENDER_LIMIT)
             return None
-        hooked = self._hook("markdown", markdown, path) if self.hooks is not None else self._made_here(markdown, path)
+        hooked = self._hook("markdown", markdown, path) if self.hooks is not None else self._made_here(markdown, path, meta)
         try:
             html = self._markdown(self.extensions).convert(hooked)
         except Exception as exc:  # an extension's failure, of any type
             html = self._without_failing_extension(hooked, path, exc)
         return self._hook("html", html, path) if html is not None else None
 
-    def _made_here(self, markdown: str, path: str) -> str:
+    def _made_here(self, markdown: str, path: str, meta: dict | None) -> str:
         if self.made_here is None:
             return markdown
-        made = self.made_here.known_markdown(markdown, page_facts(path, self.docs_dir))
+        made = self.made_here.known_markdown(markdown, page_facts(path, self.docs_dir, meta))
         return made.text if made is not None else markdown
 
     def _hook(self, stage: str, text: str, path: str) -> str:

@@ -50,10 +50,10 @@ MAX_INCLUDED = 20  # files a page's template includes read for their headings
 
 
 def page_unknowns(setup: MarkdownSetup, renderer: Renderer, path: str, markdown: str, html: str, ids: frozenset[str],
-                  body_start: int = 0) -> dict[str, Any]:
+                  body_start: int = 0, meta: dict | None = None) -> dict[str, Any]:
     """The Page fields (`build_ids`, `rewritten_by`, `rewritten_after`, `unsure_ids`, `unsure_why`)
     of a page (`markdown`: its body, which starts at `body_start` of the file)."""
-    rewritten_by, after = ("", 0) if renderer.hooks_ran(path) else _rewritten_by(setup, renderer, path, markdown, html)
+    rewritten_by, after = ("", 0) if renderer.hooks_ran(path) else _rewritten_by(setup, renderer, path, markdown, html, meta)
     templates, included = _templates(setup, path, markdown)
     blocks = bool(_DIRECTIVE_HTML.search(html)) and not blocks_make_no_ids(markdown, setup, _code_ids(setup))
     clauses = [_made_by_blocks(html, blocks), templates,
@@ -172,14 +172,15 @@ def _included(setup: MarkdownSetup, page: str, name: str) -> str | None:
     return None
 
 
-def _rewritten_by(setup: MarkdownSetup, renderer: Renderer, path: str, markdown: str, html: str) -> tuple[str, int]:
+def _rewritten_by(setup: MarkdownSetup, renderer: Renderer, path: str, markdown: str, html: str,
+                  meta: dict | None = None) -> tuple[str, int]:
     """Which project hooks may rewrite this page when the site is built, unseen here ('' if none),
     and the start of the paragraph in `markdown` from which they may (0: anywhere). Text put in
     a paragraph can change how earlier text of it reads (a backtick it adds closes a code span
     opened before a link), never a paragraph before it; what it does after is unknown. What
     the renderer made here of a hook's changes (`Renderer.made_here`) is not unknown."""
     hooks, starts = [], []
-    facts = page_facts(path, setup.docs_dir)
+    facts = page_facts(path, setup.docs_dir, meta)
     for rewriter in setup.rewriters:
         start = rewriter.changes_from(markdown, html, facts, made_here=rewriter is renderer.made_here)
         if start is not None:

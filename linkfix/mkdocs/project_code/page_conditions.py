@@ -2,9 +2,10 @@
 
 Hooks often act on some pages only: `if page.file.src_uri != "reference/cli.md": return
 markdown`. `condition(test, page)` reads such a test (`page` is the name the function gives the
-page) into data: comparisons of the page's `file.src_uri`, `file.src_path` or `file.name` with
+page) into data: comparisons of the page's `file.src_uri`, `file.src_path` or `file.name`, or
+of a value of its front matter (`page.meta.get("integration")`, `page.meta["x"]`), with
 constants (`==`, `!=`, `in`, `startswith`, `endswith`), joined by `not`, `and`, `or`, through
-local names bound once to such a test; anything else is UNKNOWN. `holds(cond, facts)` tells it
+local names bound once to such a test or value; anything else is UNKNOWN. `holds(cond, facts)` tells it
 for one page: True, False, or None when unknown (what depends on it is then taken to run).
 """
 
@@ -17,7 +18,8 @@ from dataclasses import dataclass
 
 #: A condition as data: ("unknown",), ("not", c), ("and", c, ...), ("or", c, ...), or a test of
 #: a page field: ("eq", field, value), ("in", field, values), ("contains", field, value),
-#: ("startswith", field, values), ("endswith", field, values).
+#: ("startswith", field, values), ("endswith", field, values); a field is "src_uri", "name" or
+#: "meta:KEY" (a value of the front matter).
 Cond = tuple
 UNKNOWN: Cond = ("unknown",)
 _FIELDS = {"src_uri": "src_uri", "src_path": "src_uri", "name": "name"}  # src_path is src_uri with the OS's separators
@@ -25,9 +27,15 @@ _FIELDS = {"src_uri": "src_uri", "src_path": "src_uri", "name": "name"}  # src_p
 
 @dataclass(frozen=True, slots=True)
 class PageFacts:
-    """What a condition may ask of a page: its docs-relative path."""
+    """What a condition may ask of a page: its docs-relative path, its front matter."""
 
     src_uri: str
+    meta: tuple[tuple[str, object], ...] = ()
+
+    def value(self, field: str) -> object:
+        if field.startswith("meta:"):
+            return dict(self.meta).get(field[len("meta:"):])
+        return getattr(self, field)
 
     @property
     def name(self) -> str:
@@ -50,27 +58,27 @@ def condition(test: ast.expr, page: str, local: Callable[[str], ast.expr | None]
         bound = local(test.id)
         return condition(bound, page, local, depth) if bound is not None else UNKNOWN
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
-        return _compare(test.left, test.ops[0], test.comparators[0], page)
+        return _compare(test.left, test.ops[0], test.comparators[0], page, local)
     if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr in ("startswith", "endswith") \
             and len(test.args) == 1 and not test.keywords:
-        field, values = _field(test.func.value, page), _constants(test.args[0])
+        field, values = _field(test.func.value, page, local), _constants(test.args[0])
         if field and values is not None:
             return (test.func.attr, field, values)
     return UNKNOWN
 
 
-def _compare(left: ast.expr, operator: ast.cmpop, right: ast.expr, page: str) -> Cond:
+def _compare(left: ast.expr, operator: ast.cmpop, right: ast.expr, page: str, local: Callable[[str], ast.expr | None]) -> Cond:
     if isinstance(operator, (ast.Eq, ast.NotEq)):
-        field, value = _field(left, page) or _field(right, page), _constants(right) or _constants(left)
+        field, value = _field(left, page, local) or _field(right, page, local), _constants(right) or _constants(left)
         if field and value is not None and len(value) == 1:
             found: Cond = ("eq", field, value[0])
             return found if isinstance(operator, ast.Eq) else ("not", found)
     if isinstance(operator, (ast.In, ast.NotIn)):
-        field, values = _field(left, page), _constants(right)
+        field, values = _field(left, page, local), _constants(right)
         if field and values is not None and isinstance(right, (ast.Tuple, ast.List, ast.Set)):
             found = ("in", field, values)
         else:
-            field, value = _field(right, page), _constants(left)
+            field, value = _field(right, page, local), _constants(left)
             if not (field and value is not None and len(value) == 1):
                 return UNKNOWN
             found = ("contains", field, value[0])
@@ -78,11 +86,20 @@ def _compare(left: ast.expr, operator: ast.cmpop, right: ast.expr, page: str) ->
     return UNKNOWN
 
 
-def _field(node: ast.expr, page: str) -> str:
-    """The page field `node` reads (`page.file.src_uri`), '' when it is not one."""
+def _field(node: ast.expr, page: str, local: Callable[[str], ast.expr | None], depth: int = 0) -> str:
+    """The page field `node` reads (`page.file.src_uri`, `page.meta.get("k")`: "meta:k"), '' when it is not one."""
+    if isinstance(node, ast.Name) and depth < 4:
+        bound = local(node.id)
+        return _field(bound, page, local, depth + 1) if bound is not None else ""
     if isinstance(node, ast.Attribute) and node.attr in _FIELDS and isinstance(node.value, ast.Attribute) \
             and node.value.attr == "file" and isinstance(node.value.value, ast.Name) and node.value.value.id == page:
         return _FIELDS[node.attr]
+    meta = node.func.value if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+        and len(node.args) == 1 and not node.keywords else node.value if isinstance(node, ast.Subscript) else None
+    key = node.args[0] if isinstance(node, ast.Call) else node.slice if isinstance(node, ast.Subscript) else None
+    if isinstance(meta, ast.Attribute) and meta.attr == "meta" and isinstance(meta.value, ast.Name) and meta.value.id == page \
+            and isinstance(key, ast.Constant) and isinstance(key.value, str):
+        return f"meta:{key.value}"
     return ""
 
 
@@ -108,13 +125,15 @@ def holds(cond: Cond, facts: PageFacts | None) -> bool | None:
         if kind == "and":
             return False if False in values else None if None in values else True
         return True if True in values else None if None in values else False
-    value = getattr(facts, cond[1])
+    value = facts.value(cond[1])
     if kind == "eq":
         return value == cond[2]
     if kind == "in":
         return value in cond[2]
     if kind == "contains":
-        return cond[2] in value
+        return cond[2] in value if isinstance(value, (str, list, tuple)) else None
+    if not isinstance(value, str):
+        return None  # `startswith` of what is not text fails in the hook itself
     if kind == "startswith":
         return value.startswith(cond[2])
     return value.endswith(cond[2])

@@ -82,13 +82,15 @@ def first_change(found: tuple[Substitution, ...], text: str, facts: PageFacts | 
     """Where the substitutions `found`, run in order on `text` (the page `facts`), may first
     change it: the first match of the first pattern that matches; from the start when another
     substitution runs after it (it reads the unknown text put in, and may match from anywhere
-    before it). None when no pattern matches (each then runs on the text as it is: nothing
+    before it), unless that one only puts text after the page. None when no pattern matches (each then runs on the text as it is: nothing
     changes). A substitution whose conditions are false for the page does not run."""
     found = tuple(s for s in found if s.runs_for(facts) is not False)
     for index, substitution in enumerate(found):
         start = substitution.first(text)
         if start is not None:
-            return start if index == len(found) - 1 else 0
+            # text put after the page by a later one changes nothing before; anything else may
+            later = found[index + 1:]
+            return start if all(s.insert == "end" for s in later) else 0
     return None
 
 
