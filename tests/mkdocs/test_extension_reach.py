@@ -63,3 +63,11 @@ def test_a_missing_mkdocs_click_makes_only_ids_under_its_prog_name(tmp_path, att
         "index.md": "# Home\n\n[run](cli.md#tool-run) [typo](cli.md#toll-run)\n", "cli.md": page}))
     assert found["cli.md#tool-run"] == "unverified"
     assert found["cli.md#toll-run"] == ("broken" if attr_list else "unverified")
+
+
+def test_a_page_that_includes_a_file_is_reached_by_every_missing_extension(tmp_path):
+    """The included text may hold the syntax: a page with `--8<--` is read as reached."""
+    found = worst_status_by_url(check_mkdocs_project(tmp_path, "markdown_extensions:\n  - mkdocs-click\n  - pymdownx.snippets\n", {
+        "index.md": "# Home\n\n[usage](usage.md#options)\n", "usage.md": CODE_PAGE + "\n--8<-- \"part.md\"\n",
+        "part.md": "Part.\n"}))
+    assert found["usage.md#options"] == "unverified"

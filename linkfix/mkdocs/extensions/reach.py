@@ -5,8 +5,8 @@ headings, and so its ids. Where the extension acts only on a syntax of its own, 
 source has none of that syntax renders the same without it, and its absence changes nothing
 there: `REACH` holds, for the common extensions, a pattern of the source lines that syntax needs.
 An extension not in the table may act anywhere (every page's spelled ids it lacks are
-unverified), as may a hook that changes the Markdown settings (`on_config`), a custom fence is
-reached by fences of its own name only.
+unverified), as may a hook that changes the Markdown settings (`on_config`); a custom fence is
+reached by fences of its own name only; a page that includes other files is reached by all.
 
 | extension | acts only where the source has |
 |---|---|
@@ -59,9 +59,16 @@ def fence_reach(fence: str) -> str:
     return rf"^[ \t>]*(?:`{{3,}}|~{{3,}})[ \t]*\{{?[ \t]*\.?{re.escape(fence)}\b"
 
 
-def reaches(pattern: str, markdown: str) -> bool:
-    """Whether a left-out piece with the reach `pattern` may change the page `markdown`."""
-    return not pattern or re.search(pattern, markdown, re.MULTILINE) is not None
+#: A page that brings in other text (snippets, markdown-include, include-markdown, macros'
+#: includes) may hold any syntax: every left-out piece reaches it.
+_INCLUDES = re.compile(r"--8<--|\{!|\{%-?\s*include")
+
+
+def reaches(pattern: str, markdown: str, *, appends: bool = False) -> bool:
+    """Whether a left-out piece with the reach `pattern` may change the page `markdown`
+    (`appends`: every page gets text put after it, snippets' `auto_append`)."""
+    return not pattern or appends or _INCLUDES.search(markdown) is not None \
+        or re.search(pattern, markdown, re.MULTILINE) is not None
 
 
 _DIRECTIVE_LINE = re.compile(r"^[ \t>]*:::[ \t]*(\S+)[^\n]*((?:\n(?:[ \t]+[^\n]*)?)*)", re.MULTILINE)  # its indented lines

@@ -65,7 +65,9 @@ def page_unknowns(setup: MarkdownSetup, renderer: Renderer, path: str, markdown:
         fields["build_ids_below"] = below
     keys, whys = set(), []
     # what was left out here may change only the pages its syntax is on (extensions.reach)
-    unsure = tuple(what for what, where in zip(renderer.unsure, renderer.unsure_reach) if reaches(where, markdown))
+    snippets = setup.configs().get("pymdownx.snippets") if "pymdownx.snippets" in setup.extensions else None
+    appends = isinstance(snippets, dict) and bool(snippets.get("auto_append"))
+    unsure = tuple(what for what, where in zip(renderer.unsure, renderer.unsure_reach) if reaches(where, markdown, appends=appends))
     if unsure:
         missing = _lost(unsure, markdown, ids)
         if missing:
