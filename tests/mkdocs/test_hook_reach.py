@@ -174,3 +174,23 @@ def test_text_put_after_the_page_changes_nothing_before_an_earlier_substitution(
         "index.md": "# Home\n\n[before](gone-before.md)\n\n{{ help }}\n\n[after](gone-after.md)\n"}, files={"hooks.py": hook}))
     assert found["gone-before.md"] == "broken"
     assert found["gone-after.md"] == "unverified"
+
+
+def test_a_replacement_that_would_grow_the_page_without_bound_is_not_made_here():
+    """Made here, a substitution runs on the page: one whose replacement multiplies the text
+    (a template of a thousand `\\g<0>`, a step doubling itself) is refused before it grows,
+    and the page stays unverified where it matches."""
+    import ast
+
+    from linkfix.mkdocs.project_code.substitutions import make_known, substitutions
+
+    doubling = "\n".join(f"    t{i + 1} = t{i} + t{i}" for i in range(30))
+    template = "\\\\g<0>" * 1000  # in the hook's source: '\\g<0>\\g<0>...'
+    source = ("import re\n\ndef on_page_markdown(markdown, page, config, files):\n"
+              f"    markdown = re.sub(r'(?s).+', '{template}', markdown)\n"
+              "    return re.sub(r'(?s).+', grow, markdown)\n\n"
+              f"def grow(match):\n    t0 = match.group(0)\n{doubling}\n    return t30\n")
+    found = substitutions(ast.parse(source), "on_page_markdown")
+    assert found is not None and all(s.known is not None for s in found)
+    made = make_known(found, "x" * 100_000, None)
+    assert made.text == "x" * 100_000 and made.left == found  # nothing made: both are left unknown

@@ -17,11 +17,14 @@ steps ((name, expression), ...) and expressions ("group", n), ("const", text), (
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from ...config.patterns import PatternError, repository_pattern
 
 Replacement = tuple
+MAX_GROWTH = 4  # what substitutions made here may grow a page to, times its size ...
+MAX_EXTRA = 200_000  # ... plus this many characters (beyond: not made here, the page stays unverified)
 _STRIPS = frozenset({"strip", "rstrip", "lstrip"})
 _CASES = frozenset({"lower", "upper"})
 MAX_STEPS = 40
@@ -93,7 +96,10 @@ def _expression(node: ast.expr, match: str, names: set[str], constants: dict[str
     if function.attr in _STRIPS and len(args) <= 1:
         return ("strip", function.attr, _constant(args[0], constants) if args else None, _expression(owner, match, names, constants))
     if function.attr == "replace" and len(args) == 2:
-        return ("replace", _constant(args[0], constants), _constant(args[1], constants), _expression(owner, match, names, constants))
+        old = _constant(args[0], constants)
+        if not old:  # "" is put between every two characters: not made here
+            raise NotKnown
+        return ("replace", old, _constant(args[1], constants), _expression(owner, match, names, constants))
     if function.attr in _CASES and not args:
         return ("case", function.attr, _expression(owner, match, names, constants))
     raise NotKnown
@@ -124,12 +130,17 @@ def _keyword_int(node: ast.Call, name: str) -> int:
 
 def substitute(pattern: str, flags: int, known: Replacement, text: str, count: int = 0) -> tuple[str, list[tuple[int, int, int]]]:
     """`re.sub(pattern, known, text)` as the build runs it, and each match's (start, end, length
-    put in); NotKnown when a pattern runs away or the replacement fails on a match."""
+    put in); NotKnown when a pattern runs away, the replacement fails on a match, or what it
+    puts in grows the page past MAX_GROWTH times its size (plus MAX_EXTRA characters)."""
     edits: list[tuple[int, int, int]] = []
     compiled = _compiled(pattern, flags)
+    budget = [len(text) * MAX_GROWTH + MAX_EXTRA]
 
     def one(match: Any) -> str:
-        put = match.expand(known[1]) if known[0] == "template" else _function_value(known, match)
+        put = _expanded(match, known[1], budget) if known[0] == "template" else _function_value(known, match, budget)
+        budget[0] -= len(put)
+        if budget[0] < 0:
+            raise NotKnown("the replacement grows the page without bound")
         edits.append((match.start(), match.end(), len(put)))
         return put
 
@@ -139,15 +150,16 @@ def substitute(pattern: str, flags: int, known: Replacement, text: str, count: i
         raise NotKnown from exc
 
 
-def _function_value(known: Replacement, match: Any) -> str:
+def _function_value(known: Replacement, match: Any, budget: list[int]) -> str:
     _, steps, result = known
     values: dict[str, str] = {}
     for name, expression in steps:
-        values[name] = _value(expression, match, values)
-    return _value(result, match, values)
+        values[name] = _value(expression, match, values, budget)
+    return _value(result, match, values, budget)
 
 
-def _value(expression: tuple, match: Any, values: dict[str, str]) -> str:
+def _value(expression: tuple, match: Any, values: dict[str, str], budget: list[int]) -> str:
+    """One step's value; NotKnown before it would grow past what the page may grow by (`budget`)."""
     kind = expression[0]
     if kind == "const":
         return expression[1]
@@ -156,16 +168,45 @@ def _value(expression: tuple, match: Any, values: dict[str, str]) -> str:
     if kind == "group":
         return match.group(expression[1]) or ""
     if kind == "add":
-        return _value(expression[1], match, values) + _value(expression[2], match, values)
+        left, right = _value(expression[1], match, values, budget), _value(expression[2], match, values, budget)
+        _within(len(left) + len(right), budget)
+        return left + right
     if kind == "sub":
-        _, pattern, flags, text, count, inner = expression
-        return str(_compiled(pattern, flags).sub(text, _value(inner, match, values), count))
+        _, pattern, flags, template, count, inner = expression
+        room = [budget[0]]
+
+        def one(found: Any) -> str:
+            put = _expanded(found, template, room)
+            room[0] -= len(put)
+            if room[0] < 0:
+                raise NotKnown("a step grows the text without bound")
+            return put
+
+        return str(_compiled(pattern, flags).sub(one, _value(inner, match, values, budget), count))
     if kind == "strip":
         _, method, chars, inner = expression
-        return getattr(_value(inner, match, values), method)(chars)
+        return getattr(_value(inner, match, values, budget), method)(chars)
     if kind == "replace":
-        return _value(expression[3], match, values).replace(expression[1], expression[2])
-    return getattr(_value(expression[2], match, values), expression[1])()
+        _, old, new, inner = expression
+        text = _value(inner, match, values, budget)
+        _within(len(text) + text.count(old) * (len(new) - len(old)), budget)
+        return text.replace(old, new)
+    return getattr(_value(expression[2], match, values, budget), expression[1])()
+
+
+def _within(size: int, budget: list[int]) -> None:
+    if size > budget[0]:
+        raise NotKnown("a step grows the text without bound")
+
+
+_GROUP_REFERENCE = re.compile(r"\\g<[^>]*>|\\\d")
+
+
+def _expanded(found: Any, template: str, budget: list[int]) -> str:
+    """`found.expand(template)`, after making sure it cannot grow past `budget` (each group is
+    at most the whole match)."""
+    _within(len(template) + len(_GROUP_REFERENCE.findall(template)) * (found.end() - found.start()), budget)
+    return str(found.expand(template))
 
 
 def _compiled(pattern: str, flags: int) -> Any:
