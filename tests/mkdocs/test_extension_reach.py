@@ -71,3 +71,12 @@ def test_a_page_that_includes_a_file_is_reached_by_every_missing_extension(tmp_p
         "index.md": "# Home\n\n[usage](usage.md#options)\n", "usage.md": CODE_PAGE + "\n--8<-- \"part.md\"\n",
         "part.md": "Part.\n"}))
     assert found["usage.md#options"] == "unverified"
+
+
+def test_the_detail_names_what_makes_ids_at_build_time(tmp_path):
+    """pdm's CLI page is one markdown-exec block: the detail said `its ('markdown-exec', '', '')
+    blocks make ids` (a tuple's repr where its name was meant)."""
+    report = check_mkdocs_project(tmp_path, "plugins:\n  - markdown-exec\nmarkdown_extensions:\n  - pymdownx.superfences\n", {
+        "cli.md": '# CLI\n\n```python exec="1"\nprint("## lock")\n```\n', "index.md": "# Home\n\n[lock](cli.md#lock)\n"})
+    (detail,) = [r.result.detail for r in report.results if r.link.url == "cli.md#lock"]
+    assert "its markdown-exec blocks make ids only when the site is built" in detail

@@ -88,7 +88,7 @@ def _made_by_blocks(html: str, blocks: bool) -> str:
     makers = []
     if blocks:
         makers.append("`:::` blocks")
-    makers += sorted({f"{name} blocks" for name in _BUILD_TIME_HTML.findall(html)})
+    makers += sorted({f"{unescape(match.group(1))} blocks" for match in _BUILD_TIME_HTML.finditer(html)})
     return f"its {', '.join(makers)} make ids only when the site is built" if makers else ""
 
 
