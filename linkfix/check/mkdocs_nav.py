@@ -91,12 +91,16 @@ def nav_broken(local: LocalChecker, result: CheckResult, path: str) -> CheckResu
 def nav_entry_target(local: LocalChecker, page: Page, path: str, base: str, *, directories: bool = True) -> Target:
     """Where a nav entry written relative to the docs directory `base` leads: a page, as a
     Markdown link of that directory would; with a nav plugin that makes sections of directories
-    (`directories`), a directory when it names one of the docs' directories, or ends in `/`."""
+    (`directories`), a directory when it names one of the docs' directories, or ends in `/`
+    (written relative to the docs)."""
     assert local.mkdocs_links is not None
     site = local.mkdocs_links.site
     directory = posixpath.normpath(posixpath.join(base, path)).strip("/")
     directory = "" if directory == "." else directory
-    if directories and (path.endswith("/") or (not posixpath.splitext(path)[1] and directory in site.docs_directories)):
+    # A root-relative entry is a link MkDocs leaves as written ("presumably an external resource"),
+    # unless it names a directory of the docs.
+    names_section = path.endswith("/") and not path.startswith("/")
+    if directories and (names_section or (not posixpath.splitext(path)[1] and directory in site.docs_directories)):
         if directory in site.docs_directories:
             return Target(Scope.INTERNAL, directory + "/", result=CheckResult(url=directory + "/", status=Status.OK, checked_at=local.now))
         return Target(Scope.INTERNAL, directory + "/", result=CheckResult(

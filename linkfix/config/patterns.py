@@ -73,11 +73,11 @@ class RepositoryPattern:
     def fullmatch(self, text: str, pos: int = 0) -> Any:
         return self._bounded(self._compiled.fullmatch, text, pos)
 
-    def sub(self, replacement: str, text: str) -> str:
+    def sub(self, replacement: str | Callable[[Any], str], text: str, count: int = 0) -> str:
         if self.ran_away:
             raise RunawayPattern(self.pattern)
         try:
-            return str(self._compiled.sub(replacement, text, timeout=seconds_for(text)))
+            return str(self._compiled.sub(replacement, text, count=count, timeout=seconds_for(text)))
         except TimeoutError:
             raise self._runaway() from None
 

@@ -11,9 +11,11 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from .project_code.reading import PythonReading, names_match
-from .project_code.substitutions import first_change
+from .project_code.page_conditions import PageFacts
+from .project_code.reading import PythonReading, names_match, paths_match
+from .project_code.substitutions import Made, first_change, make_known
 
 #: How to make what the project's own code does checkable (the same trust as `mkdocs build`).
 TRUST_HINT = ("to check it, run linkfix with --trust-project-code (runs the project's hooks and scripts as `mkdocs build` "
@@ -45,6 +47,7 @@ class MaybeMade:
     why: str  # why a source check cannot know ("is not run by a source check", "is not installed here")
     hint: str  # how to make it checkable
     names: tuple[str, ...] = ()  # regular expressions of the paths it may make (project_code.reading.names_match)
+    paths: tuple[str, ...] = ()  # or: regular expressions of the whole paths it may make (project_code.reading.paths_match)
     static_prefixes: tuple[str, ...] = ()  # or: the directories of a theme's static files
     any_asset: bool = False  # or: any stylesheet, script, image or font
 
@@ -55,7 +58,7 @@ class MaybeMade:
             return True
         if any(path.startswith(prefix) for prefix in self.static_prefixes):
             return True
-        return names_match(self.names, path)
+        return names_match(self.names, path) or paths_match(self.paths, path)
 
     def sentence(self) -> str:
         return f"{self.by} may make it when the site is built, and {self.why}; {self.hint}"
@@ -77,18 +80,28 @@ class PageRewriter:
         html_events = reading.rewrites & {"on_page_content", "on_post_page"}
         return bool(markdown_events and reading.touches(markdown)) or bool(html_events and reading.touches(html or markdown))
 
-    def changes_from(self, markdown: str, html: str = "") -> int | None:
+    def known_markdown(self, markdown: str, facts: PageFacts | None) -> Made | None:
+        """The page's Markdown with what its `on_page_markdown` surely does to it made here
+        (its substitutions whose replacement is known, on this page), and what is left; None
+        when that event is not proven to be substitutions only."""
+        found = self.reading.substituted("on_page_markdown")
+        return make_known(found, markdown, facts) if found is not None else None
+
+    def changes_from(self, markdown: str, html: str = "", facts: PageFacts | None = None, *, made_here: bool = False) -> int | None:
         """Where in the page's Markdown (as `on_page_markdown` gets it) the hook may first change
         the page: None when it cannot touch it, 0 when it may change any part. Only an
-        `on_page_markdown` that substitutes literal patterns is placed (its first match); a
-        rewrite of the HTML may change any part of it (what it puts in is placed in HTML this
+        `on_page_markdown` that substitutes literal patterns is placed (its first match, on the
+        page `facts`; with `made_here`, after what `known_markdown` made, placed back on the
+        source); a rewrite of the HTML may change any part of it (what it puts in is placed in HTML this
         check does not render as MkDocs does: a comment it opens or a `<base>` it adds reaches
         links before it too)."""
         reading, starts = self.reading, []
         for event in sorted(reading.rewrites) if not reading.error else ["?"]:
             found = reading.substituted(event)
             if event == "on_page_markdown" and found is not None:
-                start = first_change(found, markdown)
+                made = make_known(found, markdown, facts) if made_here else Made(text=markdown, left=found)
+                start = first_change(made.left, made.text, facts)
+                start = made.source_offset(start) if start is not None else None
             elif event == "on_page_content" and found is not None:
                 start = 0 if any(s.first(text, _LOOSE) is not None for s in found for text in (html, markdown)) else None
             else:
@@ -97,6 +110,26 @@ class PageRewriter:
             if start is not None:
                 starts.append(start)
         return min(starts, default=None)
+
+    @property
+    def makes_markdown_here(self) -> bool:
+        """Whether what it surely does to a page's Markdown may be made here (see `known_markdown`):
+        it reads nothing of the page before (`on_page_read_source`)."""
+        return not self.reading.error and "on_page_read_source" not in self.reading.rewrites \
+            and self.reading.substituted("on_page_markdown") is not None
+
+
+def page_facts(path: str, docs_dir: str, meta: dict[str, Any] | None = None) -> PageFacts | None:
+    """The page `path` (a file; its front matter `meta`) as its hooks' conditions see it; None
+    when it is not under `docs_dir`."""
+    import os
+
+    relative = os.path.relpath(os.path.abspath(path), os.path.abspath(docs_dir)).replace(os.sep, "/")
+    if relative == ".." or relative.startswith("../"):
+        return None
+    plain = tuple(sorted((str(key), value) for key, value in (meta or {}).items()
+                         if isinstance(value, (str, int, float, bool)) or value is None))
+    return PageFacts(src_uri=relative, meta=plain)
 
 
 

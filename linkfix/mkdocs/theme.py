@@ -2,14 +2,21 @@
 (the built-in `mkdocs` and `readthedocs`, Material, any installed theme, and the `custom_dir`)
 and its static templates (`404.html`, `sitemap.xml` with the `sitemap.xml.gz` beside it). A
 theme that is not installed here may make files a source check cannot list: a link to one of
-them is unverified, naming the distribution to install.
+them is unverified, naming the distribution to install — except the files of the themes listed in
+`data/theme_files.json`, read from a released wheel of each (benchmarks/theme_lists.py, which
+records the version): those are made.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import functools
+import json
 import logging
 import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
 
 from .building import BuildMade, MaybeMade, install_hint
 from .config.project import MkDocsProject
@@ -22,6 +29,9 @@ THEME_DISTRIBUTIONS = {"material": "mkdocs-material", "terminal": "mkdocs-termin
                        "cinder": "mkdocs-cinder", "dracula": "mkdocs-dracula-theme", "shadcn": "mkdocs-shadcn"}
 
 
+
+#: The static files of themes that may not be installed, each list with the release it was read from.
+THEME_FILES_DATA = Path(__file__).with_name("data") / "theme_files.json"
 
 #: Where a theme that is not installed keeps its static files (what a link into it starts with);
 #: a theme not listed may have them anywhere: a link to a stylesheet, script, image or font is unverified.
@@ -48,6 +58,15 @@ def add_theme(mk: MkDocsProject, made: BuildMade) -> None:
                                     any_asset=mk.theme_name not in THEME_STATIC))
         directories = [custom_dir] if custom_dir else []
         templates: set[str] = set(mk.static_templates) | {"sitemap.xml"}
+        known = known_theme_files().get(mk.theme_name)
+        if known:
+            # Files of the theme's release read from its wheel: those are made whatever version is
+            # installed where the site is built (a file another release lacks would be a miss, never
+            # a false alarm); a file it does not list stays unverified, as above.
+            for path in known.get("files", ()):
+                made.files.setdefault(path, f"the theme '{mk.theme_name}' ({known.get('distribution')} {known.get('version')})")
+                made.theme.add(path)
+            templates |= set(known.get("static_templates", ()))
     else:
         directories, templates = list(theme.dirs), set(theme.static_templates)
     by = f"the theme '{mk.theme_name}'" if mk.theme_name else "the theme"
@@ -71,15 +90,31 @@ def installed_themes() -> set[str]:
 
 def theme_files(directories: list[str], static_templates: set[str]) -> set[str]:
     """The files MkDocs copies from the theme's directories (Files.add_files_from_theme)."""
-    patterns = [".*", "*/.*", "*.py", "*.pyc", "*.html", "*readme*", "mkdocs_theme.yml", "locales/*",
-                *(f"*{suffix}" for suffix in (".md", ".markdown", ".mdown", ".mkdn", ".mkd")), *static_templates]
     found: set[str] = set()
     for directory in directories:
+        paths = []
         for top, subdirectories, names in os.walk(directory):
             subdirectories[:] = [d for d in subdirectories if d != "__pycache__"]
             rel = os.path.relpath(top, directory).replace(os.sep, "/")
-            for name in names:
-                path = name if rel == "." else f"{rel}/{name}"
-                if not any(fnmatch.fnmatch(path.lower(), pattern) for pattern in patterns):
-                    found.add(path)
+            paths += [name if rel == "." else f"{rel}/{name}" for name in names]
+        found |= static_files(paths, static_templates)
     return found
+
+
+def static_files(paths: Iterable[str], static_templates: set[str]) -> set[str]:
+    """Those of a theme directory's files (relative paths) MkDocs copies into the site."""
+    patterns = [".*", "*/.*", "*.py", "*.pyc", "*.html", "*readme*", "mkdocs_theme.yml", "locales/*",
+                *(f"*{suffix}" for suffix in (".md", ".markdown", ".mdown", ".mkdn", ".mkd")), *static_templates]
+    return {path for path in paths if "__pycache__/" not in f"/{path}"
+            and not any(fnmatch.fnmatch(path.lower(), pattern) for pattern in patterns)}
+
+
+@functools.lru_cache(maxsize=1)
+def known_theme_files() -> dict[str, dict[str, Any]]:
+    """The static files of themes that may not be installed, read from their released wheels
+    (benchmarks/theme_lists.py writes the data, with the version each list is of)."""
+    try:
+        data = json.loads(THEME_FILES_DATA.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}

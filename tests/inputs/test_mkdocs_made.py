@@ -65,7 +65,8 @@ def test_a_theme_that_is_installed_and_one_that_is_not(tmp_path):
 
 
 def test_the_hint_for_a_theme_that_is_not_installed_names_the_package(tmp_path):
-    report = check(tmp_path, "theme: terminal\n", {"docs/index.md": "[css](css/palettes/dark.css)\n"})
+    # (a file of the theme's own list, css/palettes/dark.css, is made: tests/mkdocs/test_theme_files.py)
+    report = check(tmp_path, "theme: terminal\n", {"docs/index.md": "[css](css/palettes/my-own.css)\n"})
     (result,) = report.results
     assert "mkdocs-terminal" in result.result.detail and "additional_dependencies" in result.result.detail
 
@@ -111,9 +112,12 @@ def test_monorepo_puts_other_projects_docs_under_their_names(tmp_path):
                    "./versions/v2/reference.md": ("broken", "missing-file"), "index.md": ("ok", "")}
 
 
-def test_gen_files_pages_are_unverified_by_the_names_the_scripts_spell(tmp_path):
-    """The scripts are the project's code: not run. What they can write is read from them
-    (`f"sample/{n}-bottles.md"`): links there are unverified, others stay exact."""
+def test_gen_files_pages_are_made_or_unverified_by_the_paths_the_scripts_write(tmp_path):
+    """The scripts are the project's code: not run. What they write is read from their
+    `mkdocs_gen_files.open` calls: `f"sample/{n}-bottles.md"` over a constant range is five
+    pages; `f"reference/{module}.md"` over names made at run time is any page under reference/
+    (unverified); other links stay exact (since 2026-12-02, issue 44.7: before, every link to a
+    name the script spells was unverified)."""
     report = check(tmp_path, "plugins:\n  - gen-files:\n      scripts:\n        - docs/gen_pages.py\n", {
         "docs/gen_pages.py": """\
             import mkdocs_gen_files
@@ -121,14 +125,15 @@ def test_gen_files_pages_are_unverified_by_the_names_the_scripts_spell(tmp_path)
             for total in range(19, 100, 20):
                 with mkdocs_gen_files.open(f"sample/{total}-bottles.md", "w") as f:
                     print("bottles", file=f)
-            with mkdocs_gen_files.open("reference/SUMMARY.md", "w") as f:
-                f.write("* [cli](cli.md)")
+            for module in modules():
+                with mkdocs_gen_files.open(f"reference/{module}.md", "w") as f:
+                    f.write(module)
             """,
-        "docs/index.md": "[99](sample/99-bottles.md) [cli](reference/cli/) [gone](gone.md)\n"})
+        "docs/index.md": "[99](sample/99-bottles.md) [100](sample/100-bottles.md) [cli](reference/cli/) [gone](gone.md)\n"})
     got = outcomes(report)
-    assert got == {"sample/99-bottles.md": ("unverified", "build-time-file"), "reference/cli/": ("unverified", "build-time-file"),
-                   "gone.md": ("broken", "missing-file")}
-    detail = next(r.result.detail for r in report.results if r.link.url == "sample/99-bottles.md")
+    assert got == {"sample/99-bottles.md": ("ok", ""), "sample/100-bottles.md": ("broken", "missing-file"),
+                   "reference/cli/": ("unverified", "build-time-file"), "gone.md": ("broken", "missing-file")}
+    detail = next(r.result.detail for r in report.results if r.link.url == "reference/cli/")
     assert "docs/gen_pages.py" in detail and "--trust-project-code" in detail
 
 

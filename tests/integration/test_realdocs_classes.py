@@ -103,7 +103,8 @@ def test_a_link_a_hook_can_rewrite_is_not_broken(tmp_path):
     found = statuses(tmp_path, "hooks:\n  - hooks.py\n", {"index.md": "[log](CHANGELOG.md)\n", "changelog.md": "# Log\n"},
                      files={"hooks.py": "def on_page_markdown(markdown, **kwargs):\n"
                                         "    return markdown.replace('CHANGELOG.md)', 'changelog.md)')\n"})
-    assert found["CHANGELOG.md"] in ("ok", "unverified")
+    # since branch h/unverified the constant replacement is made here: the link the build renders is judged
+    assert found == {"changelog.md": "ok"}
 
 
 # Was wrong (fixed on branch mk-fix): site_url at the root of a GitHub organisation's Pages host: other

@@ -45,7 +45,10 @@ def test_a_markdown_exec_that_fails_to_import_is_not_run_and_nothing_crashes(tmp
     assert {fence["name"] for fence in fences} == set(EXEC_LANGUAGES)
 
 
-HELP_HOOK = "import re\n\ndef on_page_markdown(markdown, page, config, files):\n    return re.sub(r'{{ *help *}}', 'usage: tool [OPTIONS]', markdown)\n"
+# What it puts in is the output of a command (unknown here: with a constant, or a replacement
+# function its source spells, the substitution is made here, tests/mkdocs/test_hook_reach.py).
+HELP_HOOK = ("import re\nimport subprocess\n\ndef on_page_markdown(markdown, page, config, files):\n"
+             "    return re.sub(r'{{ *help *}}', subprocess.check_output(['tool', '--help'], text=True), markdown)\n")
 
 
 # uvicorn: its hook puts the CLI's help where `{{ uvicorn_help }}` is; a broken image at the top of
@@ -118,9 +121,11 @@ def test_substitutions_are_followed_through_the_module_s_functions():
         def on_page_content(html, page, config, files):
             return html + "<p>more</p>"
         """))
+    index_only = (("not", ("not", ("eq", "name", "index"))),)  # after `if page.file.name != "index": return markdown`
     assert substitutions(tree, "on_page_markdown") == (
-        Substitution(r"\{\{\ version\ \}\}"), Substitution("<!-- x -->", 8), Substitution("{{ *help *}}", 2))
-    assert substitutions(tree, "on_page_content") is None
+        Substitution(r"\{\{\ version\ \}\}", when=index_only), Substitution("<!-- x -->", 8, when=index_only, known=("template", "")),
+        Substitution("{{ *help *}}", 2, when=index_only))
+    assert substitutions(tree, "on_page_content") == (Substitution("", insert="end"),)  # text put after the page
     assert substitutions(tree, "on_post_page") == ()
 
 

@@ -29,3 +29,24 @@ def test_a_markdown_link_to_the_themes_file_is_ok(tmp_path, monkeypatch, extra):
     statuses = {(Path(link["file"]).name, link["url"]): link["status"] for link in json.loads(out.read_text())["links"]}
     assert statuses[("page.md", "../img/favicon.ico")] == "ok"
     assert statuses[("index.md", "img/favicon.ico")] == "ok"
+
+
+def test_a_theme_that_is_not_installed_has_the_files_of_its_released_wheel(tmp_path, monkeypatch):
+    """mkdocs-terminal is not installed here: its stylesheets are known from the list read from
+    its 4.8.0 wheel (linkfix/mkdocs/data/theme_files.json); a file the list lacks stays unverified
+    (another release may have it) — issue 44.7, the terminal project's palette pages."""
+    from linkfix.mkdocs.theme import installed_themes
+
+    if "terminal" in installed_themes():
+        pytest.skip("mkdocs-terminal is installed here")
+    (tmp_path / "docs" / "palettes").mkdir(parents=True)
+    (tmp_path / "mkdocs.yml").write_text("site_name: t\ntheme:\n  name: terminal\n", encoding="utf-8")
+    (tmp_path / "docs" / "palettes" / "dark.md").write_text(
+        '# Dark\n\n<link href="../../css/palettes/dark.css" rel="stylesheet">\n\n[css](../css/palettes/dark.css)\n'
+        '[other](../css/palettes/no-such-palette.css)\n', encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "r.json"
+    main(["check", "--offline", "--no-cache", "mkdocs.yml", "-f", "json", "-o", str(out)])
+    statuses = {link["url"]: link["status"] for link in json.loads(out.read_text())["links"]}
+    assert statuses == {"../../css/palettes/dark.css": "ok", "../css/palettes/dark.css": "ok",
+                        "../css/palettes/no-such-palette.css": "unverified"}

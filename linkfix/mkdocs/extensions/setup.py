@@ -47,7 +47,7 @@ from ..config.dialect import CONFIG_NAMES, MKDOCS_BUILTIN_EXTENSIONS
 from ..config.project import MkDocsProject
 from ..plugins.markdown_exec import BUILD_TIME_CLASS, EXEC_PLUGINS, add_exec_fences, remember_extensions
 from ..plugins.mkdocstrings import autodoc_settings
-from ..project_code.hooks import hook_rewriters, simple_hook_targets
+from ..project_code.hooks import hook_rewriters, markdown_configuring_hooks, simple_hook_targets
 from . import imports
 from .config_values import LeftOut, Unimportable, distribution, import_names, import_value, named, plain, python_names, tagged
 from .own import (
@@ -60,6 +60,7 @@ from .own import (
     own_includes,
 )
 from .pymarkdown import build_extension, python_markdown
+from .reach import extension_reach, fence_reach
 
 # Re-exported: what other modules take from the Markdown setup.
 __all__ = ["BUILD_TIME_CLASS", "INCLUDE_NAMES", "Loaded", "MarkdownSetup", "announce", "fingerprint",
@@ -96,6 +97,7 @@ class MarkdownSetup:
     # What mkdocstrings' `:::` blocks are sure to make ('' when no claim can be made; see autodoc).
     autodoc: str = ""
     include_dirs: tuple[str, ...] = ()  # where the macros plugin's `{% include %}` reads (its include_dir)
+    config_hooks: tuple[str, ...] = ()  # the hooks whose on_config may change the Markdown settings
     key: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
@@ -104,7 +106,7 @@ class MarkdownSetup:
             hooks = [f"{r.name}:{r.reading!r}" for r in self.rewriters]
             for part in (*self.extensions, "\0", self.configs_json, "\0", *self.plugins, "\0", self.config_dir, self.docs_dir,
                          self.project_dir, self.build_dir, str(self.trust_project_code), "\0", *hooks, "\0", self.run_hooks_of, self.autodoc,
-                         "\0", *self.include_dirs):
+                         "\0", *self.include_dirs, "\0", *self.config_hooks):
                 digest.update(part.encode("utf-8", "surrogatepass") + b"\0")
             object.__setattr__(self, "key", digest.hexdigest())
 
@@ -135,6 +137,7 @@ def setup_of(project: MkDocsProject) -> MarkdownSetup:
         run_hooks_of=str(project.config_file.resolve()) if trusted and (project.hooks or simple_hook_targets(project.plugin_configs)) else "",
         autodoc=autodoc_settings(project.plugin_configs, str(config_dir)),
         include_dirs=macros_include_dirs(project.plugin_configs, config_dir, project.build_dir or Path.cwd()),
+        config_hooks=tuple(markdown_configuring_hooks(project)),
     )
 
 
@@ -162,6 +165,7 @@ class Loaded:
     # What was left out that may render headings or make ids (an extension, a slugify), as a
     # reader names it: a fragment the source spells but this rendering lacks is unverified.
     unsure: tuple[str, ...] = ()
+    unsure_reach: tuple[str, ...] = ()  # beside each: the source it may act on ('' anywhere; see reach)
     unsure_packages: tuple[str, ...] = ()  # the distributions that would provide them
     notes: tuple[str, ...] = ()  # what was left out that makes no link and no id (said at info level)
 
@@ -188,7 +192,11 @@ def load(setup: MarkdownSetup) -> Loaded | None:
     extensions: list[str] = []
     notes: list[str] = []
     unsure: list[str] = []
+    reach: list[str] = []
     packages: list[str] = []
+    for hook in setup.config_hooks:  # an extension it may add is unknown: it may act anywhere
+        unsure.append(f"what the on_config of the hook {hook} may add to the Markdown settings")
+        reach.append("")
     for name, key in _dropped_options(setup, configs):
         said = [item for item in left_out if item.kind == "option" and (item.extension, item.key) == (name, key)]
         if (name, key) in HARMLESS_OPTIONS:
@@ -203,10 +211,12 @@ def load(setup: MarkdownSetup) -> Loaded | None:
                 names.append(MATERIAL_ICONS_EXTENSION)  # its icons write no text: nor in a heading's id
         elif "slugify" in key:
             unsure.append(f"{name}'s {key}")
+            reach.append("")
             packages.append(distribution(named(setup.configs()[name][key])))
     for item in left_out:
         if item.kind == "entry":  # a custom fence left out: read as a code block, its headings too
             unsure.append(f"the custom fence {item.entry} of {item.extension}".replace("  ", " "))
+            reach.append(fence_reach(item.entry))
             packages.append(distribution(item.names))
     problems[:0] = [item.sentence() for item in left_out]
 
@@ -216,6 +226,7 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         else:
             problems.append(_left_out(name, exc))
             unsure.append(f"the Markdown extension {name}")
+            reach.append(extension_reach(name))
             packages.append(distribution(name))
         configs.pop(name, None)
 
@@ -234,6 +245,7 @@ def load(setup: MarkdownSetup) -> Loaded | None:
         if refusal is not None:
             problems.append(f"markdown extension '{name}' is not loaded: {refusal}; left out, so links and ids it would render are not seen")
             unsure.append(f"the Markdown extension {name}")
+            reach.append(extension_reach(name))
             packages.append(distribution(name))
             configs.pop(name, None)
             continue
@@ -264,7 +276,7 @@ def load(setup: MarkdownSetup) -> Loaded | None:
     if ran:
         remember_extensions(extensions, configs)
     return Loaded(extensions=tuple(extensions), configs=configs, problems=tuple(problems), unsure=tuple(unsure),
-                  unsure_packages=tuple(dict.fromkeys(packages)), notes=tuple(notes))
+                  unsure_reach=tuple(reach), unsure_packages=tuple(dict.fromkeys(packages)), notes=tuple(notes))
 
 
 #: Extensions that make no link and no id: left out where they are not installed with a note only.

@@ -152,7 +152,7 @@ def _extract(text: str, path: str, setup: MarkdownSetup, want_text: bool) -> Doc
 
 def _rendered(text: str, path: str, setup: MarkdownSetup, renderer: Renderer, want_text: bool) -> Document:
     body = split_meta(text)
-    rendered = renderer.render(body.markdown, path)
+    rendered = renderer.render(body.markdown, path, body.meta)
     if rendered is None:
         return _commonmark(text, path, want_text)
     refused_reads = tuple(dict.fromkeys(renderer.refused_reads))
@@ -164,11 +164,11 @@ def _rendered(text: str, path: str, setup: MarkdownSetup, renderer: Renderer, wa
         title=_title(body, html.page.title, permalink_text(setup)),
         text=html.page.text,
         ids=ids,
-        **page_unknowns(setup, renderer, path, body.markdown, rendered, ids, _body_start(text, body.markdown)),
+        **page_unknowns(setup, renderer, path, body.markdown, rendered, ids, _body_start(text, body.markdown), body.meta),
         dialect=Dialect.PYTHON_MARKDOWN,
     )
     def rerender(marked: str) -> list[str]:
-        html = renderer.render(split_meta(marked).markdown, path)
+        html = renderer.render(split_meta(marked).markdown, path, body.meta)
         return [link.url for link in extract_html(without_made_links(html, made), path, want_text=False).links] if html else []
 
     links = [_link(source, shown, page) for shown, source in place_links(html.links, text, path, setup, rerender)]

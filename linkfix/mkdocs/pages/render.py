@@ -14,6 +14,7 @@ import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..building import PageRewriter, page_facts
 from ..config.dialect import MKDOCS_BUILTIN_EXTENSIONS
 from ..extensions.pymarkdown import python_markdown
 from ..extensions.setup import Loaded, MarkdownSetup, loaded
@@ -50,15 +51,21 @@ class Renderer:
     """Renders pages of one project (one `MarkdownSetup`); with `run_hooks_of`, the project's
     hooks run on each page as in `mkdocs build` (`hooks`)."""
 
-    def __init__(self, loaded: Loaded, project_dir: str, run_hooks_of: str = "") -> None:
+    def __init__(self, loaded: Loaded, project_dir: str, run_hooks_of: str = "", *,
+                 rewriters: tuple[PageRewriter, ...] = (), docs_dir: str = ".") -> None:
         self.extensions = list(loaded.extensions)
         self.configs = loaded.configs
         self.unsure = loaded.unsure  # left out here, may make ids: see mkdocs.pages.unknowns
+        self.unsure_reach = loaded.unsure_reach  # where each may act (extensions.reach)
         self.unsure_packages = loaded.unsure_packages
         self.project_dir = project_dir
         self.refused_reads: list[str] = []  # includes the last `render` did not read (see snippet_reads)
         self.hooks = _hook_runner(run_hooks_of) if run_hooks_of else None
         self.hooks_failed: set[str] = set()  # pages on which a hook failed: read as their source shows them
+        # The one hook that rewrites pages, when what it surely does to them can be made here
+        # (substitutions whose replacement its source spells: building.PageRewriter.known_markdown).
+        self.made_here = rewriters[0] if len(rewriters) == 1 and rewriters[0].makes_markdown_here else None
+        self.docs_dir = docs_dir
 
     def hooks_ran(self, path: str) -> bool:
         """Whether the project's hooks ran on the page `path` (as the build runs them)."""
@@ -70,18 +77,24 @@ class Renderer:
         guard_snippets(md, self.project_dir, self.refused_reads)
         return md
 
-    def render(self, markdown: str, path: str) -> str | None:
+    def render(self, markdown: str, path: str, meta: dict[str, Any] | None = None) -> str | None:
         """The page's HTML as Python-Markdown makes it, or None (said why) when it cannot be made."""
         self.refused_reads = []
         if len(markdown) > RENDER_LIMIT:
             log.warning("%s: longer than %d characters: read with the CommonMark reader", path, RENDER_LIMIT)
             return None
-        hooked = self._hook("markdown", markdown, path)
+        hooked = self._hook("markdown", markdown, path) if self.hooks is not None else self._made_here(markdown, path, meta)
         try:
             html: str | None = self._markdown(self.extensions).convert(hooked)
         except Exception as exc:  # an extension's failure, of any type
             html = self._without_failing_extension(hooked, path, exc)
         return self._hook("html", html, path) if html is not None else None
+
+    def _made_here(self, markdown: str, path: str, meta: dict[str, Any] | None) -> str:
+        if self.made_here is None:
+            return markdown
+        made = self.made_here.known_markdown(markdown, page_facts(path, self.docs_dir, meta))
+        return made.text if made is not None else markdown
 
     def _hook(self, stage: str, text: str, path: str) -> str:
         if self.hooks is None or path in self.hooks_failed:
@@ -126,4 +139,5 @@ def _hook_runner(config_file: str) -> HookRunner | None:
 def renderer_for(setup: MarkdownSetup) -> Renderer | None:
     """One renderer per setup and process; None when Python-Markdown cannot be used."""
     ready = loaded(setup)
-    return Renderer(ready, setup.project_dir, setup.run_hooks_of) if ready is not None else None
+    return Renderer(ready, setup.project_dir, setup.run_hooks_of, rewriters=setup.rewriters, docs_dir=setup.docs_dir) \
+        if ready is not None else None

@@ -24,8 +24,9 @@ from typing import Any
 
 from ...files.read import Unreadable, read_text
 from ...model import id_key
-from ..building import TRUST_HINT, install_hint
+from ..building import TRUST_HINT, install_hint, page_facts
 from ..extensions.mkautodoc import blocks_make_no_ids
+from ..extensions.reach import click_id_prefixes, reaches
 from ..extensions.setup import BUILD_TIME_CLASS, MarkdownSetup, is_template_extension
 from ..extensions.snippet_reads import read_refusal
 from ..plugins.markdown_exec import line_ids
@@ -49,25 +50,28 @@ MAX_INCLUDED = 20  # files a page's template includes read for their headings
 
 
 def page_unknowns(setup: MarkdownSetup, renderer: Renderer, path: str, markdown: str, html: str, ids: frozenset[str],
-                  body_start: int = 0) -> dict[str, Any]:
+                  body_start: int = 0, meta: dict[str, Any] | None = None) -> dict[str, Any]:
     """The Page fields (`build_ids`, `rewritten_by`, `rewritten_after`, `unsure_ids`, `unsure_why`)
     of a page (`markdown`: its body, which starts at `body_start` of the file)."""
-    rewritten_by, after = ("", 0) if renderer.hooks_ran(path) else _rewritten_by(setup, markdown, html)
+    rewritten_by, after = ("", 0) if renderer.hooks_ran(path) else _rewritten_by(setup, renderer, path, markdown, html, meta)
     templates, included = _templates(setup, path, markdown)
     blocks = bool(_DIRECTIVE_HTML.search(html)) and not blocks_make_no_ids(markdown, setup, _code_ids(setup))
     clauses = [_made_by_blocks(html, blocks), templates,
                rewritten_by and f"{rewritten_by} may rewrite the page when the site is built, and its ids with it; {TRUST_HINT}"]
     fields: dict[str, Any] = {"build_ids": "; ".join(clause for clause in clauses if clause), "rewritten_by": rewritten_by,
                               "rewritten_after": body_start + after if after else 0}
-    below = _ids_below(html, blocks)
+    below = _ids_below(html, blocks, markdown, setup.extensions)
     if below and fields["build_ids"] == clauses[0]:  # nothing else on the page makes ids at build time
         fields["build_ids_below"] = below
     keys, whys = set(), []
-    if renderer.unsure:
-        missing = _lost(renderer.unsure, markdown, ids)
+    # what was left out here may change only the pages its syntax is on (extensions.reach)
+    snippets = setup.configs().get("pymdownx.snippets") if "pymdownx.snippets" in setup.extensions else None
+    appends = isinstance(snippets, dict) and bool(snippets.get("auto_append"))
+    unsure = tuple(what for what, where in zip(renderer.unsure, renderer.unsure_reach) if reaches(where, markdown, appends=appends))
+    if unsure:
+        missing = _lost(unsure, markdown, ids)
         if missing:
             keys |= missing
-            unsure = renderer.unsure
             whys.append(f"{', '.join(unsure)} {'is' if len(unsure) == 1 else 'are'} not available here, and the source spells "
                         f"this id; {install_hint(', '.join(renderer.unsure_packages))}")
     if included:
@@ -84,17 +88,21 @@ def _made_by_blocks(html: str, blocks: bool) -> str:
     makers = []
     if blocks:
         makers.append("`:::` blocks")
-    makers += sorted({f"{name} blocks" for name in _BUILD_TIME_HTML.findall(html)})
+    makers += sorted({f"{unescape(match.group(1))} blocks" for match in _BUILD_TIME_HTML.finditer(html)})
     return f"its {', '.join(makers)} make ids only when the site is built" if makers else ""
 
 
-def _ids_below(html: str, blocks: bool) -> frozenset[str]:
+def _ids_below(html: str, blocks: bool, markdown: str, extensions: tuple[str, ...]) -> frozenset[str]:
     """The prefixes of every id the page's build-time blocks make, when each says its bounds
-    (markdown-exec's `md` fences, see exec_fences) and no `:::` block of the page's own is left
-    as text; empty when any may make any id."""
-    if blocks:
-        return frozenset()
+    (markdown-exec's `md` fences, see exec_fences; the `:::` blocks of the page's own left as
+    text only when they are mkdocs-click's with a `:prog_name:`, see reach.click_id_prefixes);
+    empty when any may make any id."""
     below: set[str] = set()
+    if blocks:
+        prefixes = click_id_prefixes(markdown, extensions)
+        if prefixes is None:
+            return frozenset()
+        below |= prefixes
     for match in _BUILD_TIME_HTML.finditer(html):
         if match.group(2) is None:
             return frozenset()
@@ -166,14 +174,17 @@ def _included(setup: MarkdownSetup, page: str, name: str) -> str | None:
     return None
 
 
-def _rewritten_by(setup: MarkdownSetup, markdown: str, html: str) -> tuple[str, int]:
+def _rewritten_by(setup: MarkdownSetup, renderer: Renderer, path: str, markdown: str, html: str,
+                  meta: dict[str, Any] | None = None) -> tuple[str, int]:
     """Which project hooks may rewrite this page when the site is built, unseen here ('' if none),
     and the start of the paragraph in `markdown` from which they may (0: anywhere). Text put in
     a paragraph can change how earlier text of it reads (a backtick it adds closes a code span
-    opened before a link), never a paragraph before it; what it does after is unknown."""
+    opened before a link), never a paragraph before it; what it does after is unknown. What
+    the renderer made here of a hook's changes (`Renderer.made_here`) is not unknown."""
     hooks, starts = [], []
+    facts = page_facts(path, setup.docs_dir, meta)
     for rewriter in setup.rewriters:
-        start = rewriter.changes_from(markdown, html)
+        start = rewriter.changes_from(markdown, html, facts, made_here=rewriter is renderer.made_here)
         if start is not None:
             hooks.append(rewriter.name)
             starts.append(start)

@@ -20,7 +20,7 @@ a plugin by its module's name: adding one is adding its module.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..building import BuildMade
@@ -31,12 +31,15 @@ if TYPE_CHECKING:
 class Plugin:
     """One configured plugin of a project: its settings, and what it does to the build."""
 
-    knows_its_pages: ClassVar[bool] = True
-
     def __init__(self, project: MkDocsProject, name: str, settings: dict[str, Any]) -> None:
         self.project = project
         self.name = name  # as the config names it
         self.settings = settings
+
+    @property
+    def knows_its_pages(self) -> bool:
+        """False when it may make pages linkfix cannot list."""
+        return True
 
     def makes(self, made: BuildMade) -> None:
         """Add the files it writes, the docs it adds and what it may make."""

@@ -14,9 +14,15 @@ from ...files.containment import project_of
 from ...files.read import Unreadable
 from ..building import TRUST_HINT, BuildMade, MaybeMade, PageRewriter, shown_path
 from ..config.project import MkDocsProject
-from .reading import FILE_EVENTS, PythonReading, parse_python, read_python
+from .reading import PythonReading, parse_python, read_python
 
 log = logging.getLogger(__name__)
+
+
+def markdown_configuring_hooks(mk: MkDocsProject) -> list[str]:
+    """The project's hooks whose `on_config` may change the Markdown settings (reading.configures_markdown)."""
+    return [rewriter.name for rewriter in add_hooks(mk, BuildMade(), every=True)
+            if rewriter.reading.error or rewriter.reading.configures_markdown]
 
 
 def hook_rewriters(mk: MkDocsProject) -> list[PageRewriter]:
@@ -44,16 +50,17 @@ def _stamp(path: Path) -> tuple[int, int]:
 
 
 
-def add_hooks(mk: MkDocsProject, made: BuildMade) -> list[PageRewriter]:
-    """The hooks' rewriters and the files they may write, added to `made` (and the rewriters returned)."""
+def add_hooks(mk: MkDocsProject, made: BuildMade, *, every: bool = False) -> list[PageRewriter]:
+    """The hooks' rewriters and the files they may write, added to `made` (and the rewriters
+    returned; with `every`, every hook's reading is returned as one)."""
     base, project = mk.config_file.parent, project_of(mk.config_file)
     hooks: list[tuple[str, Path, str | tuple[tuple[str, str], ...]]] = [(shown_path(path, base), path, ()) for path in mk.hooks]
     hooks += [(f"{shown_path(path, base)} (mkdocs-simple-hooks)", path, how) for path, how in _simple_hooks(mk, project)]
     for name, path, how in hooks:
         reading = PythonReading(path=path, error=how) if isinstance(how, str) else _read_hook(path, project, name, _stamp(path), how)
-        if reading.error or reading.rewrites:
+        if reading.error or reading.rewrites or every:
             made.rewriters.append(PageRewriter(name=name, reading=reading))
-        if reading.error or reading.events & set(FILE_EVENTS):
+        if reading.error or reading.makes_files:
             made.maybe.append(MaybeMade(by=f"the hook {name}", why="a source check does not run the project's code", hint=TRUST_HINT,
                                         names=reading.names, any_asset=bool(reading.error)))
     return made.rewriters

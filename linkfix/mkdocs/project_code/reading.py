@@ -4,6 +4,13 @@ A MkDocs hook (`hooks:`) or a mkdocs-gen-files script is the project's code: a s
 runs it (only `--trust-project-code` does). Reading it tells which findings it could change, so
 that only those are `unverified` and everything else stays exact:
 - `events`: the MkDocs events it handles (`on_page_markdown`, `on_files`, ...);
+- `makes_files`: those of its file events (`on_files`, `on_post_build`, ...) not proven to make
+  no file: one that only reads what it is given (loops, tests, raising, logging, string
+  methods) and returns it or nothing makes none (logfire's `on_files` refuses names with an
+  underscore);
+- `configures_markdown`: whether its `on_config` may change the Markdown settings (it names
+  `markdown_extensions` or `mdx_configs`, reads the config by a key made at run time, or hands
+  the config to a call): an extension it adds is unknown here;
 - `rewrites`: the page events whose result may differ from the text they are given (an event
   that returns its argument unchanged on every path changes nothing: strings do not change);
 - `patterns`: what it looks for in a page's text, as regular expressions (its `re` patterns,
@@ -52,6 +59,8 @@ _PATH_LIKE = re.compile(r"[\w][\w.\-/]*")
 class PythonReading:
     path: Path
     events: frozenset[str] = frozenset()
+    makes_files: frozenset[str] = frozenset()
+    configures_markdown: bool = False
     rewrites: frozenset[str] = frozenset()
     patterns: tuple[str, ...] | None = ()
     names: tuple[str, ...] = ()  # regular expressions for the paths it names
@@ -89,6 +98,13 @@ def names_match(names: tuple[str, ...], path: str) -> bool:
         if directory and _pattern(directory + "/").matches(path, "match", otherwise=True):
             return True
     return False
+
+
+def paths_match(patterns: tuple[str, ...], path: str) -> bool:
+    """Whether `path` (site- or docs-relative, no leading slash) is the whole of one of
+    `patterns` (regular expressions of paths, as `gen_files_writes` reads them)."""
+    path = path.strip("/")
+    return bool(path) and any(_pattern(pattern).matches(path, "fullmatch", otherwise=True) for pattern in patterns)
 
 
 def _pattern(pattern: str, flags: int = 0) -> RepositoryPattern:
@@ -139,10 +155,14 @@ def _reading(path: Path, trees: list[ast.Module]) -> PythonReading:
     for tree in trees:
         reader.visit(tree)
     events = frozenset(node.name for node in trees[0].body if isinstance(node, ast.FunctionDef) and node.name.startswith("on_"))
+    makes_files = frozenset(node.name for node in trees[0].body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+                            and node.name in FILE_EVENTS and not _makes_no_file(node))
     rewrites = frozenset(node.name for node in trees[0].body
                          if isinstance(node, ast.FunctionDef) and node.name in TEXT_EVENTS and _may_change(node))
     unknown = reader.unknown or (bool(rewrites) and not reader.patterns)
-    return PythonReading(path=path, events=events, rewrites=rewrites, patterns=None if unknown else tuple(dict.fromkeys(reader.patterns)),
+    configures = any(_may_configure_markdown(node) for node in trees[0].body
+                     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "on_config")
+    return PythonReading(path=path, events=events, makes_files=makes_files, configures_markdown=configures, rewrites=rewrites, patterns=None if unknown else tuple(dict.fromkeys(reader.patterns)),
                          names=tuple(dict.fromkeys(reader.names)),
                          substitutions=tuple((event, substitutions(trees[0], event)) for event in sorted(rewrites)))
 
@@ -179,6 +199,74 @@ def _local_imports(tree: ast.Module, directory: Path) -> list[Path]:
             if candidate.is_file():
                 found.append(candidate)
     return found
+
+
+# What a file event may do and still make no file: read what it is given, test it, raise, log.
+_PURE_BUILTINS = frozenset({"len", "isinstance", "issubclass", "str", "int", "float", "bool", "repr", "any", "all", "sorted",
+                            "reversed", "min", "max", "enumerate", "zip", "range", "set", "frozenset", "list", "tuple", "dict",
+                            "print", "hasattr", "type", "id", "abs", "round", "format"})
+_PURE_METHODS = frozenset({"startswith", "endswith", "lower", "upper", "casefold", "strip", "lstrip", "rstrip", "split",
+                           "rsplit", "splitlines", "join", "format", "find", "rfind", "index", "count", "isdigit",
+                           "isalpha", "isalnum", "isidentifier", "removeprefix", "removesuffix", "partition", "rpartition",
+                           "debug", "info", "warning", "warn", "error", "critical", "exception", "log", "get", "keys", "values", "items"})
+_PURE_STATEMENTS = (ast.Expr, ast.If, ast.For, ast.While, ast.Raise, ast.Assert, ast.Pass, ast.Break, ast.Continue, ast.Return,
+                    ast.Try, ast.Assign, ast.AugAssign, ast.AnnAssign)
+
+
+def _makes_no_file(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a file event is proven to make no file: its statements only bind local names,
+    loop, test, raise and return what it was given (or nothing); it calls only builtins that
+    read, exception classes, and string, mapping and logging methods. Anything else (a call
+    of another function, an attribute or item set, a nested function, `global`) may."""
+    given = function.args.args[0].arg if function.args.args else None
+    for node in ast.walk(ast.Module(body=function.body, type_ignores=[])):
+        if isinstance(node, ast.stmt) and not isinstance(node, _PURE_STATEMENTS):
+            return False
+        if isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Load):
+            return False
+        if isinstance(node, (ast.Lambda, ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr)):
+            return False
+        if isinstance(node, ast.Return) and node.value is not None and not (
+                (isinstance(node.value, ast.Constant) and node.value.value is None)
+                or (isinstance(node.value, ast.Name) and node.value.id == given)):
+            return False
+        if isinstance(node, ast.Call) and not _pure_call(node):
+            return False
+    return True
+
+
+_MARKDOWN_KEYS = frozenset({"markdown_extensions", "mdx_configs"})
+_CONFIG_READS = frozenset({"get", "setdefault", "__getitem__"})
+
+
+def _may_configure_markdown(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether an `on_config` may change the Markdown settings (see the module docstring)."""
+    config = function.args.args[0].arg if function.args.args else ""
+    for node in ast.walk(function):
+        if isinstance(node, ast.Constant) and node.value in _MARKDOWN_KEYS:
+            return True
+        if isinstance(node, ast.Attribute) and node.attr in _MARKDOWN_KEYS:
+            return True
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == config \
+                and not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
+            return True
+        if not isinstance(node, ast.Call):
+            continue
+        if any(isinstance(arg, ast.Name) and arg.id == config for arg in (*node.args, *(k.value for k in node.keywords))):
+            return True
+        function_node = node.func
+        if isinstance(function_node, ast.Attribute) and isinstance(function_node.value, ast.Name) and function_node.value.id == config:
+            key = node.args[0] if node.args else None
+            if function_node.attr not in _CONFIG_READS or not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                return True
+    return False
+
+
+def _pure_call(node: ast.Call) -> bool:
+    function = node.func
+    if isinstance(function, ast.Name):
+        return function.id in _PURE_BUILTINS or function.id.endswith(("Error", "Exception", "Warning"))
+    return isinstance(function, ast.Attribute) and function.attr in _PURE_METHODS
 
 
 def _may_change(function: ast.FunctionDef) -> bool:

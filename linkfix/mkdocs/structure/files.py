@@ -131,7 +131,8 @@ class MkDocsFiles:
         self.nav_documents: set[str] = set().union(*(plugin.nav_documents(docs) for plugin in plugins))
         self.plugin_nav: list[NavEntry] = [entry for plugin in plugins for entry in plugin.nav_entries(docs)]
         self.unknown_pages = [plugin.name for plugin in plugins if not plugin.knows_its_pages]
-        self.docs_directories = frozenset(posixpath.dirname(path) for path in docs) | {""}
+        # the directories of the docs, with those of the docs plugins add (a nav section may name one)
+        self.docs_directories = frozenset(posixpath.dirname(path) for path in (*docs, *self.made.docs)) | {""}
         self.docs_directories |= {"/".join(d.split("/")[:i]) for d in self.docs_directories for i in range(1, d.count("/") + 1)}
         at_root = frozenset(dest for dest, served in self._by_dest.items() if served.kind == "asset" and "/" not in dest)
         self.host_redirects = read_host_redirects(mk.docs_dir, mk.config_file.parent, at_root)
