@@ -4,7 +4,8 @@ markdown-it's inline parser tries every rule at every punctuation mark, and its 
 tries every block rule on every paragraph. One-line paragraphs and plain inline content (prose,
 simple links, autolinks, bare URLs, code spans, escapes) are tokenized here instead
 (tests/extract/markdown/test_fastpath.py checks them against markdown-it's own rules);
-everything else is parsed by markdown-it.
+everything else is parsed by markdown-it. The `markdown` speed trick (linkfix.speedups):
+with LINKFIX_PLAIN set, parser.py wires none of it in.
 """
 
 from __future__ import annotations
