@@ -29,8 +29,9 @@ measurements are in docs/figures.md, issue 26 and the speed sections after it):
   rules that give markdown-it's exact tokens for the commonest blocks — a one-line paragraph
   (a block rule tried before all others), plain inline content (prose, simple links, autolinks,
   bare URLs, code spans, escapes) and a link destination without `<`, parentheses or backslashes
-  — without markdown-it trying every rule at every character. Bought: markdown extraction about
-  twice as fast on prose-heavy pages. Plain: markdown-it's own rules and helpers parse everything.
+  — without markdown-it trying every rule at every character. Bought, with `slots` (both off
+  against both on, 2026-12-02): extracting 3,000 small generated pages 2.03 -> 1.23 s of CPU,
+  textual's 293 pages 0.375 -> 0.31 s. Plain: markdown-it's own rules and helpers parse everything.
 - `slots` (`model.make_span`, `model.make_link`, `check/targets.internal_target`): Span, Link and
   an internal Target, frozen dataclasses made one per link, made by setting their slots directly
   instead of through the frozen `__init__` (which sets each field with `object.__setattr__`).
