@@ -238,11 +238,24 @@ def case_fragments(args: argparse.Namespace) -> None:
         commands: Commands = with_plain({
             "linkfix": (linkfix("check", "--offline", "--no-cache", "."), docs, CHILD_ENV),
             "lychee": (lychee("--offline", "--include-fragments", "."), docs, CHILD_ENV),
+            "markdown-it": ([sys.executable, "-c", PARSE_ALL], docs, CHILD_ENV),
         }, args)
         results = rounds(commands, args.runs, warm_up=False)
     report(f"fragments: 3,000 generated markdown pages, 8 #fragment links each, offline; {args.runs} rounds; "
-           f"{missing} links to a missing heading planted: linkfix reports {found['linkfix']}, lychee {found['lychee']}", results)
+           f"{missing} links to a missing heading planted: linkfix reports {found['linkfix']}, lychee {found['lychee']}; "
+           "markdown-it: markdown-it-py (CommonMark, the parser linkfix reads exact spans with) parsing every page in one "
+           "process, nothing else: the CPU any check that reads them as CommonMark in Python spends (linkfix's workers share it)", results)
     row("3,000 pages, 8 #fragment links each", results, "lychee", "<= 2.0x lychee")
+
+
+# The fragments case's floor: markdown-it-py's own parse (block and inline) of every page.
+PARSE_ALL = """
+from pathlib import Path
+from markdown_it import MarkdownIt
+md = MarkdownIt("commonmark")
+for path in sorted(Path(".").rglob("*.md")):
+    md.parse(path.read_text(encoding="utf-8"))
+"""
 
 
 def broken_count(tool: str, report_file: Path) -> int | str:

@@ -128,3 +128,28 @@ async def test_the_limit_climbs_back_from_its_floor_in_a_few_looks():
     for waiter in waiters:
         waiter.cancel()
     await asyncio.gather(*waiters, return_exceptions=True)
+
+
+async def test_a_lag_while_the_process_waited_for_a_core_keeps_the_limit():
+    # The loop lags, but the process used a fifth of a core meanwhile: the machine is busy with
+    # other work, and fewer requests in flight would only make this run slower.
+    admission = Admission(100, minimum=8)
+    admission.in_flight = 80
+    for _ in range(5):
+        admission.adjust(LAG_HIGH * 2, busy=0.2)
+    assert admission.slots.limit == 100
+    admission.adjust(LAG_HIGH * 2, busy=1.0)
+    admission.adjust(LAG_HIGH * 2, busy=1.0)
+    assert admission.slots.limit == 60  # its own work: lagging twice lowers it, as before
+
+
+async def test_the_limit_climbs_back_while_the_lag_is_the_machines():
+    admission = Admission(320, minimum=8)
+    admission.slots.set_limit(8)
+    for _ in range(8):
+        await admission.acquire(0)
+    waiting = asyncio.ensure_future(admission.acquire(0))
+    await asyncio.sleep(0)
+    admission.adjust(LAG_HIGH * 3, busy=0.3)  # late, but not from this process's work
+    await asyncio.sleep(0)
+    assert admission.slots.limit > 8 and waiting.done()
