@@ -15,7 +15,8 @@ ratios are taken per round, their median and spread printed, with every wall tim
   uv's installation page, is held out). Beside it, in the same rounds, the floor: the same
   Python importing Python-Markdown with the extensions the project's mkdocs.yml names (those
   installed there, with their configured options) and converting that page. Target <= 1.5x the
-  floor; lychee beside.
+  floor; lychee beside, and the floor converting too the pages the page's `#fragment` links
+  point into (a check of those fragments renders them: linkfix does).
 - `fragments`: 3,000 small generated markdown pages (30 directories), 8 `#fragment` links each
   (one in 16 to a heading that is not there), offline: linkfix against lychee
   `--include-fragments`. Target <= 2.0x lychee. Both must report the planted broken links.
@@ -41,6 +42,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -153,12 +155,14 @@ def case_page(args: argparse.Namespace) -> None:
     commands: Commands = with_plain({
         "linkfix": (linkfix("check", "--offline", page, python=python), top, CHILD_ENV),
         "floor": ([python, "-c", FLOOR, "mkdocs.yml", page], top, CHILD_ENV),
+        "floor, linked pages": ([python, "-c", FLOOR, "mkdocs.yml", page, *fragment_targets(top, page)], top, CHILD_ENV),
         "lychee": (lychee("--offline", page), top, CHILD_ENV),
     }, args)
     where = f"in {args.hook_python}" if args.hook_python else f"in {sys.executable} (not a hook's environment: see --hook-python)"
     results = rounds(commands, args.runs)
     report(f"page: {top.name}/{page}, offline, linkfix {where}; {args.runs} rounds (floor: that Python importing "
-           "Python-Markdown and the extensions mkdocs.yml names, and converting the page)", results)
+           "Python-Markdown and the extensions mkdocs.yml names, and converting the page; 'floor, linked pages': "
+           f"converting too the pages its #fragment links point into, {', '.join(fragment_targets(top, page)) or 'none'})", results)
     row(f"one staged page ({top.name})", results, "floor", "<= 1.5x the floor")
 
 
@@ -168,7 +172,7 @@ def case_page(args: argparse.Namespace) -> None:
 FLOOR = """
 import importlib, importlib.util, sys
 import yaml
-config, page = sys.argv[1], sys.argv[2]
+config, pages = sys.argv[1], sys.argv[2:]
 class Loader(yaml.SafeLoader):
     pass
 def python_name(loader, suffix, node):
@@ -198,9 +202,21 @@ def installed(name):
     return False
 usable = [name for name in dict.fromkeys(names) if installed(name)]
 md = markdown.Markdown(extensions=usable, extension_configs={name: options[name] for name in usable if name in options})
-with open(page, encoding="utf-8") as f:
-    md.convert(f.read())
+for page in pages:
+    with open(page, encoding="utf-8") as f:
+        md.reset().convert(f.read())
 """
+
+
+def fragment_targets(top: Path, page: str) -> list[str]:
+    """The other pages of the project that `page`'s `#fragment` links point into (by a plain
+    reading of its inline links): a check of those fragments renders them too."""
+    found = []
+    for target in re.findall(r"\]\(([^)\s#]+\.md)#[^)\s]+\)", (top / page).read_text(encoding="utf-8")):
+        path = os.path.normpath(os.path.join(os.path.dirname(page), target))
+        if (top / path).is_file() and path not in found and path != os.path.normpath(page):
+            found.append(path)
+    return found
 
 
 def generate_pages(directory: Path, pages: int = 3000, links: int = 8, per_directory: int = 100, sections: int = 4) -> int:
