@@ -80,9 +80,11 @@ def parser() -> MarkdownIt:
     # GitHub's `www.` autolinks (gfm.py): a `text` rule that stops where one may start, and the rule.
     md.inline.ruler.at("text", gfm.text)
     md.inline.ruler.after("linkify", "www_autolink", gfm.www_autolink)
-    md.block.ruler.at("reference", tracking_definition(rules_block.reference))
-    md.block.ruler.at("list", _within_nesting(rules_block.list_block))
-    md.block.ruler.at("blockquote", _within_nesting(rules_block.blockquote))
+    # `at` takes the rule's alt chains from its options (none given: none kept), and they say which
+    # blocks a list or a blockquote may interrupt (a paragraph's next line `- b` starts a list).
+    md.block.ruler.at("reference", tracking_definition(rules_block.reference), {"alt": _alt(md, "reference")})
+    md.block.ruler.at("list", _within_nesting(rules_block.list_block), {"alt": _alt(md, "list")})
+    md.block.ruler.at("blockquote", _within_nesting(rules_block.blockquote), {"alt": _alt(md, "blockquote")})
     if not speedups.ON:
         log.debug("speed tricks off (LINKFIX_PLAIN): markdown-it parses every paragraph")
     elif tuple(md.block.ruler.get_active_rules()) == FAST_BLOCK_RULES:
@@ -186,6 +188,11 @@ def _within_nesting(rule: Callable[..., bool]) -> Callable[..., bool]:
         return rule(state, start_line, end_line, silent)
 
     return within
+
+
+def _alt(md: MarkdownIt, name: str) -> list[str]:
+    """The alt chains markdown-it gives its block rule `name` (3.x and 4.x keep them alike)."""
+    return list(next((rule.alt for rule in getattr(md.block.ruler, "__rules__", ()) if rule.name == name), ()))
 
 
 def _as_written(url: str) -> str:

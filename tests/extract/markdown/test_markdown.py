@@ -344,3 +344,16 @@ def test_bare_urls_are_the_ones_markdown_its_linkify_rule_finds(pieces):
     theirs = [t.attrGet("href") for block in stock.parse(text) for t in block.children or [] if t.type == "link_open" and t.info == "auto"]
     ours = [link.url for link in extract_markdown(text, "x.md").links if link.kind is LinkKind.BARE]
     assert ours == [stock.normalizeLinkText(href) for href in theirs]
+
+
+def test_a_list_or_a_quote_right_after_a_line_is_read_as_markdown_it_reads_it() -> None:
+    """A bullet item, a second item and a blockquote may start on the line after a paragraph's
+    (CommonMark; markdown-it's alt chains): their headings are headings, with their ids."""
+    from markdown_it import MarkdownIt
+
+    from linkfix.formats.markdown.parser import parser
+
+    text = "# Top\n\n- one\n- ## Two\n\nText\n> ## Quoted\n\nIntro\n- [a](a.md)\n"
+    assert [t.type for t in parser().parse(text)] == [t.type for t in MarkdownIt("commonmark").parse(text)]
+    document = extract_markdown(text, "a.md")
+    assert {"top", "two", "quoted"} <= document.page.ids and [link.url for link in document.links] == ["a.md"]
