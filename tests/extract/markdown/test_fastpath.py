@@ -100,6 +100,7 @@ LINES = [
 )
 @example(lines=["a", "", "b", "c", "", "Word [t](/u) x"], prefix="", newline="\n")
 @example(lines=["- x", "  a", "", "  b"], prefix="", newline="\n")
+@example(lines=["a", "- x", "* x", "> q", "a", "===", "a", "---", "Word [t](/u) x", "```", "a", "| a |", "|-|"], prefix="", newline="\n")
 def test_block_fast_path_matches_markdown_it(lines: list[str], prefix: str, newline: str, stock: MarkdownIt) -> None:
     text = newline.join(prefix + line if index % 3 else line for index, line in enumerate(lines))
     assert_same_tokens(text, stock)
@@ -110,8 +111,8 @@ def test_fast_path_matches_markdown_it_on_samples(path: Path, stock: MarkdownIt)
     assert_same_tokens(path.read_bytes().decode("utf-8", "replace").replace("\0", "\ufffd"), stock)
 
 
-@pytest.mark.skipif(not speedups.ON, reason="LINKFIX_PLAIN: the fast paths are not wired in (what this test spies on)")
-def test_block_fast_path_takes_one_line_paragraphs() -> None:
+def lines_taken(text: str) -> list[int]:
+    """The lines of `text` the one-line paragraph fast path takes."""
     calls = []
     fresh = parser.__wrapped__()
     rule = fresh.block.ruler.__rules__[fresh.block.ruler.__find__("plain_paragraph")].fn
@@ -122,8 +123,15 @@ def test_block_fast_path_takes_one_line_paragraphs() -> None:
         return taken
 
     fresh.block.ruler.at("plain_paragraph", spy)
-    fresh.parse("One line.\n\nTwo\nlines.\n\n# Heading\n\nLast [x](/y)", {})
-    assert [line for line, taken in calls if taken] == [0, 7]
+    fresh.parse(text, {})
+    return [line for line, taken in calls if taken]
+
+
+@pytest.mark.skipif(not speedups.ON, reason="LINKFIX_PLAIN: the fast paths are not wired in (what this test spies on)")
+def test_block_fast_path_takes_one_line_paragraphs() -> None:
+    assert lines_taken("One line.\n\nTwo\nlines.\n\n# Heading\n\nLast [x](/y)") == [0, 7]
+    # a line the next one ends: a tight list's items, a line before a quote; not before an underline
+    assert lines_taken("- one\n- two [x](/y)\n> quote\n\nTitle\n---\n\nText | cell\n- item\n") == [0, 1, 2, 8]
 
 
 def test_fast_path_takes_link_dense_prose() -> None:
