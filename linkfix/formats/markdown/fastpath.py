@@ -88,6 +88,17 @@ def _ends_paragraph(state: StateBlock, start_line: int, line: int) -> bool:
         state.parentType = parent
 
 
+# What a link, an image, a raw tag, an autolink, a bare URL or an id needs in inline content: a
+# `[`, a `<`, a `:` (scheme), a `{` (attr_list), a `&` (an entity may spell any of these) or `www.`.
+_MAY_MARK = re.compile(r"[\[<:{&]|www\.")
+
+
+def holds_no_link(content: str) -> bool:
+    """Whether inline content can make no link, image, raw tag, autolink, bare URL or id: when
+    the page's text is not wanted either, there is nothing to parse it for."""
+    return _MAY_MARK.search(content) is None
+
+
 #: The inline rules (and post-processing rules) the fast path below was written against.
 FAST_INLINE_RULES = (
     "text", "linkify", "www_autolink", "newline", "escape", "backticks", "strikethrough", "emphasis",

@@ -170,3 +170,37 @@ def test_link_destination_reads_as_markdown_it_reads_it(text: str, pos: int, cut
     limit = max(0, len(text) - cut)
     ours, theirs = parse_link_destination(text, pos, limit), parseLinkDestination(text, pos, limit)
     assert (ours.ok, ours.pos, ours.str) == (theirs.ok, theirs.pos, theirs.str)
+
+
+EXTRA_ATOMS = ["\n\n", "# ", "- ", "&#91;x&#93;(y)", "&lt;a href=x&gt;", "&#123;#id}", "{: #k }", "www.x.org", "WWW.X.ORG", "x@y.org"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=st.lists(st.sampled_from(ATOMS + EXTRA_ATOMS), max_size=30).map("".join))
+def test_without_the_page_text_prose_with_nothing_to_find_is_not_parsed(body: str) -> None:
+    """Inline content that can hold no link, image, raw tag, bare URL or id is not parsed when
+    the page's text is not wanted: the links, spans and ids are those of a full reading."""
+    def key(document):
+        return [(l.url, l.span, l.anchor_text, l.kind, l.reference, l.tag) for l in document.links], document.page.ids, document.page.title
+
+    assert key(extract_markdown(body, "x.md", want_text=False)) == key(extract_markdown(body, "x.md"))
+
+
+@pytest.mark.skipif(not speedups.ON, reason="LINKFIX_PLAIN: every inline block is parsed")
+def test_a_link_free_paragraph_is_not_parsed_when_no_text_is_wanted(monkeypatch) -> None:
+    import linkfix.formats.markdown as package
+
+    parsed: list[str] = []
+    made = package.inline_parser  # the walk is handed its parser: spy on the one extract_markdown makes
+
+    def spying(md, env):
+        parse = made(md, env)
+        return lambda content: parsed.append(content) or parse(content)
+
+    monkeypatch.setattr(package, "inline_parser", spying)
+    text = "# Title\n\nPlain words, nothing more.\n\nSee [a](b.md) here.\n"
+    extract_markdown(text, "x.md", want_text=False)
+    assert parsed == ["Title", "See [a](b.md) here."]
+    parsed.clear()
+    extract_markdown(text, "x.md")
+    assert parsed == ["Title", "Plain words, nothing more.", "See [a](b.md) here."]
