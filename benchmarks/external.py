@@ -113,7 +113,7 @@ async def serve(args: argparse.Namespace, loop_name: str) -> None:
             for host in simweb.sites:
                 s = simweb.stats(host)
                 data[host] = {"requests": s.requests, "peak": s.peak_concurrent, "methods": dict(s.methods),
-                              "busiest_second": busiest_second(s.times)}
+                              "busiest_second": busiest_second(s.times), "times": s.times}
             return aioweb.json_response(data)
 
         async def reset(_request: aioweb.Request) -> aioweb.Response:
@@ -167,7 +167,8 @@ class Server(ServerChild):
 
 
 def timed(command: list[str], *, cwd: Path, log: Path, stdin: Path | None = None, stdout: Path | None = None) -> dict:
-    """Run `command` under /usr/bin/time -v; wall seconds, peak RSS (MB), exit code."""
+    """Run `command` under /usr/bin/time -v; wall seconds, peak RSS (MB), exit code, and when it
+    started (time.monotonic(): the clock the simulated web stamps each request's arrival with)."""
     started = time.monotonic()
     with contextlib.ExitStack() as files:
         err = files.enter_context(log.open("w"))
@@ -182,7 +183,7 @@ def timed(command: list[str], *, cwd: Path, log: Path, stdin: Path | None = None
     text = log.read_text(errors="replace")
     rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", text)
     cpu = sum(float(m) for m in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", text))
-    return {"wall": wall, "cpu": cpu, "rss_mb": int(rss.group(1)) / 1024 if rss else float("nan"), "exit": code}
+    return {"wall": wall, "cpu": cpu, "rss_mb": int(rss.group(1)) / 1024 if rss else float("nan"), "exit": code, "started": started}
 
 
 def run_linkfix(server: Server, args: argparse.Namespace, workdir: Path, name: str, cache: str = "linkfix-cache") -> dict:
@@ -234,16 +235,37 @@ def _timed_against(server: Server, command: list[str], workdir: Path, name: str,
     server_cpu = server.cpu_seconds()
     run = timed(command, cwd=workdir, log=(log_dir or workdir) / f"{name}.time", stdin=stdin, stdout=stdout)
     run["server_cpu"] = server.cpu_seconds() - server_cpu
-    run.update(_traffic(server.stats()))
+    run.update(_traffic(server.stats(), run["started"]))
+    (log_dir or workdir).joinpath(f"{name}.arrivals.json").write_text(json.dumps(run["arrivals"]))  # kept with --keep
     return run
 
 
-def _traffic(stats: dict[str, dict]) -> dict:
+def _traffic(stats: dict[str, dict], started: float) -> dict:
     return {
         "requests": sum(s["requests"] for s in stats.values()),
         "peak_per_host": max((s["peak"] for s in stats.values()), default=0),
         "per_host": {host: s["requests"] for host, s in stats.items()},
+        # Each request's arrival, in seconds from the checker's start: where its wall went (timeline()).
+        "arrivals": {host: [t - started for t in s["times"]] for host, s in stats.items() if s["times"]},
     }
+
+
+def timeline(run: dict, host_concurrency: int, latency: float) -> str:
+    """Where a run's wall went: its first request, the busiest host's span (and how much of the
+    host's capacity it used: host_concurrency / latency requests a second), the last request."""
+    arrivals = run.get("arrivals") or {}
+    if not arrivals:
+        return "no requests"
+    first = min(times[0] for times in arrivals.values())
+    last = max(times[-1] for times in arrivals.values())
+    busiest, times = max(arrivals.items(), key=lambda item: len(item[1]))
+    span = max(times[-1] - times[0], latency)
+    used = len(times) / span / (host_concurrency / latency)
+    ends = sorted(times[-1] for times in arrivals.values())
+    after = sum(1 for end in ends if end > times[-1])
+    return (f"first request +{first:.2f} s; busiest host {busiest} +{times[0]:.2f} to +{times[-1]:.2f} s "
+            f"({len(times)} requests, {100 * used:.0f}% of its {host_concurrency} slots); last request +{last:.2f} s "
+            f"({after} hosts' last after the busiest's); exit +{run['wall']:.2f} s")
 
 
 def urls_per_host(truth: dict[str, str]) -> Counter:
@@ -315,7 +337,30 @@ def report(name: str, run: dict, limit: float, total: int, accuracy: tuple[int, 
         f"{'':<14} busiest-host floor {floor:.2f} s ({sent} requests to {host} / {args.host_concurrency} x "
         f"{args.latency * 1000:.0f} ms); wall / floor {run['wall'] / floor if floor else float('nan'):.2f}"
     )
+    print(f"{'':<14} {timeline(run, args.host_concurrency, args.latency)}")
     print(f"{'':<14} accuracy {right}/{total} ({100 * right / max(total, 1):.1f}%)" + (f"  misses: {dict(wrong.most_common(6))}" if wrong else ""))
+
+
+def false_results(truth: dict[str, str], statuses: dict[str, str]) -> tuple[int, int]:
+    """(false positives, false negatives) of one linkfix run: a URL called broken that the ground
+    truth does not call broken, and a broken URL not called broken."""
+    positives = sum(1 for url, expected in truth.items() if statuses.get(url) == "broken" and expected != "broken")
+    negatives = sum(1 for url, expected in truth.items() if expected == "broken" and statuses.get(url) != "broken")
+    return positives, negatives
+
+
+def summary(truth: dict[str, str], limit: float, colds: list[dict], lychees: list[dict], args: argparse.Namespace) -> dict:
+    """The figures speed.py puts in its table: walls per round, the limit, each run's accuracy."""
+    cold = _median(colds)
+    return {
+        "urls": len(truth), "limit": limit, "load": os.getloadavg()[0],
+        "linkfix": [run["wall"] for run in colds], "linkfix_cpu": [run["cpu"] for run in colds],
+        "lychee": [run["wall"] for run in lychees], "requests": cold["requests"],
+        "own_floor": busiest_host_floor(cold["per_host"], args.host_concurrency, args.latency)[0],
+        "right": [linkfix_accuracy(truth, run["statuses"])[0] for run in colds],
+        "false": [false_results(truth, run["statuses"]) for run in colds],
+        "timeline": timeline(cold, args.host_concurrency, args.latency),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -340,6 +385,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="also run linkinator, markdown-link-check and linkchecker (see external_peers.py)")
     parser.add_argument("--runs", type=int, default=1, help="runs per checker; the median is reported")
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
+    parser.add_argument("--summary", metavar="FILE", help="also write the figures as JSON (what speed.py's table reads)")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -425,6 +471,8 @@ def main(argv: list[str] | None = None) -> int:
                 if runs:
                     print(f"{name + ' walls':<20} " + " ".join(f"{run['wall']:.2f}" for run in runs) + " s")
         print(f"targets: linkfix <= {1.2 * limit:.2f} s (1.2x limit), RSS < 300 MB, peak conns/host <= {args.host_concurrency}")
+        if args.summary:
+            Path(args.summary).write_text(json.dumps(summary(truth, limit, colds, lychees, args)))
     finally:
         server.stop()
         if not args.keep:

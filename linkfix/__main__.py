@@ -7,7 +7,7 @@ module `mkdocs.py` beside mkdocs.yml was run as MkDocs itself), so the entry goe
 is imported, as under `python -P`; it comes back only with --trust-project-code (cli.main).
 
 The compiled regular expressions and dataclass methods of earlier runs are served before
-anything compiles one (`store.compiled`): the command line's imports compile many."""
+anything compiles one (`speedups.compiled`, unless LINKFIX_PLAIN turns it off): the command line's imports compile many."""
 
 import os
 import sys
@@ -15,7 +15,7 @@ import sys
 
 def entry() -> None:
     """The `linkfix` command (the working directory is not on its sys.path)."""
-    from .store import compiled
+    from .speedups import compiled
 
     compiled.install()
     from .cli import run_program
@@ -29,7 +29,7 @@ if __name__ == "__main__":
         raise SystemExit(2)
     working_tree = sys.path.pop(0) if sys.path and not sys.flags.safe_path and sys.path[0] in ("", os.getcwd()) else None
 
-    from .store import compiled
+    from .speedups import compiled
 
     compiled.install()
     from .cli import run_program

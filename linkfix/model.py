@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from . import speedups
+
 
 class LinkKind(StrEnum):
     """How a link is written in its source."""
@@ -191,10 +193,10 @@ class Span:
         return make_span, (self.path, self.line, self.column, self.start, self.end)
 
 
-# Spans and Links are made without their __init__ where one is made per link (page extraction,
-# unpickling): a frozen dataclass's __init__ sets each field through object.__setattr__, 2.5x
-# the time of setting the slots directly (175k links on python3.11-doc: ~0.5 s of the process
-# that builds and checks them). Every field is set: tests/test_model.py checks they are all.
+# The `slots` speed trick (linkfix.speedups): Spans and Links are made without their __init__ where
+# one is made per link (page extraction, unpickling): a frozen dataclass's __init__ sets each field
+# through object.__setattr__, 2.5x the time of setting the slots directly. Every field is set:
+# tests/test_model.py checks they are all. With LINKFIX_PLAIN, the dataclass's own __init__.
 _new = object.__new__
 _SPAN_SLOTS = tuple(getattr(Span, name).__set__ for name in ("path", "line", "column", "start", "end"))
 
@@ -209,6 +211,11 @@ def make_span(path: str, line: int, column: int, start: int, end: int) -> Span:
     set_start(span, start)
     set_end(span, end)
     return span
+
+
+def plain_make_span(path: str, line: int, column: int, start: int, end: int) -> Span:
+    """make_span without the trick: the dataclass's own __init__."""
+    return Span(path=path, line=line, column=column, start=start, end=end)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -304,6 +311,17 @@ def make_link(url: str, kind: LinkKind, span: Span, page: Page, anchor_text: str
     set_unverified(link, unverified)
     set_template(link, template)
     return link
+
+
+def plain_make_link(url: str, kind: LinkKind, span: Span, page: Page, anchor_text: str = "", context: str = "", tag: str = "",
+                    reference: str = "", unverified: str = "", template: str = "") -> Link:
+    """make_link without the trick: the dataclass's own __init__."""
+    return Link(url=url, kind=kind, span=span, page=page, anchor_text=anchor_text, context=context, tag=tag, reference=reference,
+                unverified=unverified, template=template)
+
+
+if not speedups.ON:
+    make_span, make_link = plain_make_span, plain_make_link  # the switch chooses once, at import
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

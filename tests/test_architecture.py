@@ -29,6 +29,7 @@ ROOT = "linkfix"
 #: A name stands for that module and everything under it (the root package for itself only).
 LAYERS: tuple[tuple[str, ...], ...] = (
     # shared by every stage, themselves in order
+    ("linkfix.speedups",),  # the speed tricks and the switch that turns them off (imports nothing of linkfix's)
     ("linkfix.version",),  # the version the reports and --version write
     ("linkfix.errors",),  # the one error tree
     ("linkfix.atomic",),  # writing a file whole or not at all

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import speedups
 from ..model import CheckResult, Scope
 
 
@@ -23,7 +24,7 @@ _TARGET_SLOTS = tuple(getattr(Target, name).__set__ for name in ("scope", "resol
 
 def internal_target(resolved: str, fragment: str) -> Target:
     """Target(scope=Scope.INTERNAL, resolved=resolved, fragment=fragment), made without the
-    frozen dataclass's __init__ (as model.make_link): one per distinct link of a directory."""
+    frozen dataclass's __init__ (the `slots` trick, as model.make_link): one per distinct link of a directory."""
     target = object.__new__(Target)
     set_scope, set_resolved, set_fragment, set_result = _TARGET_SLOTS
     set_scope(target, Scope.INTERNAL)
@@ -31,3 +32,12 @@ def internal_target(resolved: str, fragment: str) -> Target:
     set_fragment(target, fragment)
     set_result(target, None)
     return target
+
+
+def plain_internal_target(resolved: str, fragment: str) -> Target:
+    """internal_target without the `slots` trick (linkfix.speedups): the dataclass's own __init__."""
+    return Target(Scope.INTERNAL, resolved, fragment)
+
+
+if not speedups.ON:
+    internal_target = plain_internal_target  # the switch chooses once, at import

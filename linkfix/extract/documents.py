@@ -34,16 +34,17 @@ Outcome = tuple[Document, str] | str  # (document, warning) for one file, or why
 Documents = Iterable[tuple[str, Document]] | AsyncGenerator[tuple[str, Document], None]
 
 
-def extract_document(path: Path, text: str, *, want_text: bool, markdown: MarkdownSetup | None = None) -> Document:
+def extract_document(path: Path, text: str, *, want_text: bool, markdown: MarkdownSetup | None = None, links: bool = True) -> Document:
     """The links of one file: markdown as MkDocs renders it when `markdown` (a MkDocs
     project's setup) is given, else as CommonMark reads it; HTML as it is. With the lines its
-    ignore comments cover."""
+    ignore comments cover. `links` false: only its Page is wanted (a rendered page's links may
+    then be left out)."""
     display = display_path(path)
     if path.suffix.lower() in MARKDOWN_SUFFIXES:
         if markdown is not None:
             from ..mkdocs.pages.extract import extract_mkdocs
 
-            document = extract_mkdocs(text, display, markdown, want_text=want_text)
+            document = extract_mkdocs(text, display, markdown, want_text=want_text, links=links)
         else:
             document = extract_markdown(text, display, want_text=want_text)
     elif path.suffix.lower() == ".css":

@@ -58,8 +58,15 @@ log = logging.getLogger(__name__)
 MIN_FILES = 40  # below this, parsing takes less than starting a worker
 MIN_MISSES = 8  # files to parse (not in the extraction cache) before a worker is started
 MAX_WORKERS = 4  # an offline check's: past this, building and checking the Documents here is what waits
-AHEAD = 64  # files an offline check's workers may be ahead of it: what waits for it is held in memory
-BATCH = 8  # files an offline check hands a worker at once
+# Bytes of source an offline check's workers may be ahead of it: what waits for it is held in
+# memory (64 of python3.11-doc's pages, 126 kB each on average).
+AHEAD_BYTES = 8 << 20
+# Files an offline check hands a worker at once: at least BATCH, more while they hold under
+# BATCH_BYTES (at most BATCH_MOST). Each task costs this process a wake-up of the pool's threads,
+# and the GIL passed back and forth with them: 3,000 pages of 1 kB in tasks of 8 spent more of
+# this process in handing them over than in checking them.
+BATCH, BATCH_BYTES, BATCH_MOST = 8, 256 << 10, 64
+STOP_GRACE = 2.0  # seconds a stopped check waits for the pages its workers are parsing
 # fork on Linux: the worker is ready in milliseconds with the parsers already imported (spawn
 # needs ~0.4 s, during which this process parses anyway). The pool starts before the first
 # request, so there are no threads yet to copy in a broken state. Elsewhere, spawn.
@@ -179,8 +186,8 @@ async def extract_in_worker(project: Project, *, want_text: bool, cache: Cache |
 
 def extract_in_workers(project: Project, *, want_text: bool, cache: Cache | None, errors: list[str]) -> Iterator[tuple[str, Document]]:
     """`documents.iter_documents` for an offline check: files are read and scanned by worker
-    processes, BATCH files a task, at most AHEAD of the one this process takes next (no event
-    loop: it waits)."""
+    processes, a batch of files a task (`batches`), at most AHEAD_BYTES of source ahead of the
+    one this process takes next (no event loop: it waits)."""
     from concurrent.futures.process import BrokenProcessPool
 
     errors.extend(project.errors)
@@ -210,11 +217,13 @@ def extract_in_workers(project: Project, *, want_text: bool, cache: Cache | None
         remember_outcome(cache, key, outcome)
         return accept_outcome(project, path, outcome, errors)
 
+    sizes: dict[Path, int] = {}
+    queued = 0  # bytes of source in `queue`
+
     try:
-        files = project.files
-        for first in range(0, len(files), BATCH):
+        for files in batches(project.files, sizes):
             entries: list[tuple[Path, Outcome | None, str]] = []  # None: the file goes to a worker
-            for path in files[first : first + BATCH]:
+            for path in files:
                 key = extraction_key(path, want_text, markdown) if cache is not None else ""
                 outcome = cached_outcome(cache, key)
                 if outcome is not None:
@@ -233,7 +242,9 @@ def extract_in_workers(project: Project, *, want_text: bool, cache: Cache | None
                 queue.extend((path, _Part(batch, next(places)) if outcome is None else outcome, key) for path, outcome, key in entries)
             else:
                 queue.extend((path, outcome, key) for path, outcome, key in entries if outcome is not None)
-            while queue and (len(queue) > AHEAD or not isinstance(queue[0][1], _Part)):
+            queued += sum(sizes[path] for path in files)
+            while queue and (queued > AHEAD_BYTES or not isinstance(queue[0][1], _Part)):
+                queued -= sizes[queue[0][0]]
                 found = take()
                 if found is not None:
                     yield found
@@ -245,6 +256,25 @@ def extract_in_workers(project: Project, *, want_text: bool, cache: Cache | None
         if pool is not None:
             waiting = {outcome.batch for _, outcome, _ in queue if isinstance(outcome, _Part)}
             _stop_pool(pool, list(waiting))
+
+
+def batches(files: list[Path], sizes: dict[Path, int]) -> Iterator[list[Path]]:
+    """`files` in order, cut into the tasks of `extract_in_workers` (see BATCH); each file's size
+    is noted in `sizes` (0 when it cannot be read: its reading says why)."""
+    batch: list[Path] = []
+    held = 0
+    for path in files:
+        try:
+            size = sizes[path] = os.stat(path).st_size
+        except OSError:
+            size = sizes[path] = 0
+        batch.append(path)
+        held += size
+        if len(batch) >= BATCH_MOST or (len(batch) >= BATCH and held >= BATCH_BYTES):
+            yield batch
+            batch, held = [], 0
+    if batch:
+        yield batch
 
 
 def _start_pool(workers: int) -> ProcessPoolExecutor:

@@ -106,8 +106,9 @@ class Project:
         server's links from a symlinked page do (whether a symlink may be read at all is
         decided when the files are collected, by its real path)."""
         parent = path.parent
-        # (a relative directory resolves against the working directory, which may change)
-        in_directory = (_resolved_directory(parent) if parent.is_absolute() else parent.resolve()) / path.name
+        # (a relative directory resolves against the working directory, which may change: the
+        # memo is keyed by the absolute directory)
+        in_directory = _resolved_directory(parent if parent.is_absolute() else Path(os.getcwd(), parent)) / path.name
         try:
             return in_directory.relative_to(self.root).as_posix()
         except ValueError:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from linkfix.check.http.admission import LAG_HIGH, LAG_LOW, SHRINK_ABOVE, Admission, Slots
 
 
@@ -95,7 +97,11 @@ async def test_a_lag_with_few_requests_in_flight_is_not_theirs():
     assert admission.slots.limit == 100  # reading a warm cache, say: fewer slots would not help
 
 
-async def test_a_punctual_loop_with_requests_waiting_raises_the_limit():
+@pytest.mark.parametrize(("lag", "busy"), [
+    (LAG_LOW / 2, 1.0),  # punctual
+    (LAG_HIGH * 3, 0.3),  # late, but not from this process's work: the machine's
+])  # fmt: skip
+async def test_a_loop_with_requests_waiting_raises_the_limit_unless_its_own_work_lags(lag, busy):
     admission = Admission(100, minimum=8)
     admission.slots.set_limit(8)
     for _ in range(8):
@@ -103,7 +109,7 @@ async def test_a_punctual_loop_with_requests_waiting_raises_the_limit():
     waiting = asyncio.ensure_future(admission.acquire(0))
     await asyncio.sleep(0)
     assert not waiting.done()
-    admission.adjust(LAG_LOW / 2)
+    admission.adjust(lag, busy)
     await asyncio.sleep(0)
     assert admission.slots.limit > 8 and waiting.done() and admission.in_flight == 9
 
@@ -128,3 +134,16 @@ async def test_the_limit_climbs_back_from_its_floor_in_a_few_looks():
     for waiter in waiters:
         waiter.cancel()
     await asyncio.gather(*waiters, return_exceptions=True)
+
+
+async def test_a_lag_while_the_process_waited_for_a_core_keeps_the_limit():
+    # The loop lags, but the process used a fifth of a core meanwhile: the machine is busy with
+    # other work, and fewer requests in flight would only make this run slower.
+    admission = Admission(100, minimum=8)
+    admission.in_flight = 80
+    for _ in range(5):
+        admission.adjust(LAG_HIGH * 2, busy=0.2)
+    assert admission.slots.limit == 100
+    admission.adjust(LAG_HIGH * 2, busy=1.0)
+    admission.adjust(LAG_HIGH * 2, busy=1.0)
+    assert admission.slots.limit == 60  # its own work: lagging twice lowers it, as before

@@ -164,3 +164,22 @@ def test_a_partly_warm_cache_mixes_kept_and_parsed_files_in_order(site, tmp_path
         there, there_errors = _all(project, cache=cache, worker=worker)
     assert [rel for rel, _ in there] == [rel for rel, _ in here] and [doc for _, doc in there] == [doc for _, doc in here]
     assert there_errors == here_errors and any("Changed" in doc.page.title for _, doc in there)
+
+
+def test_small_files_go_to_the_workers_many_to_a_task_and_large_ones_a_few(tmp_path):
+    """A task holds at least BATCH files, more while they are small (each task costs the checking
+    process a hand-over); every file once, in order."""
+    small = [tmp_path / f"s{i:03d}.md" for i in range(150)]
+    large = [tmp_path / f"l{i}.md" for i in range(12)]
+    for path in small:
+        path.write_text("# s\n", encoding="utf-8")
+    for path in large:
+        path.write_bytes(b"x" * extract_worker.BATCH_BYTES)
+    missing = tmp_path / "gone.md"
+    files = [*small, *large, missing]
+    sizes: dict = {}
+    cut = list(extract_worker.batches(files, sizes))
+    assert [path for batch in cut for path in batch] == files
+    # 150 small: two full tasks, then 22 small and a large one (over BATCH_BYTES); 8 large; the rest.
+    assert [len(batch) for batch in cut] == [extract_worker.BATCH_MOST, extract_worker.BATCH_MOST, 23, extract_worker.BATCH, 4]
+    assert sizes[missing] == 0 and sizes[large[0]] == extract_worker.BATCH_BYTES

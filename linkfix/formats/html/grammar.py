@@ -68,7 +68,7 @@ def _names_pattern(names: frozenset[str]) -> str:
     """A case-insensitive alternation grouped by first letter, so that sre rejects most tags
     on their first character (measurably faster than `(?i:a|area|...)`). The same pattern in
     every process (longest names first, then alphabetical; not a set's order, which follows the
-    string hash seed): store.compiled serves it from the file only when it is the same string."""
+    string hash seed): speedups.compiled serves it from the file only when it is the same string."""
     by_first: dict[str, list[str]] = {}
     for name in sorted(names, key=lambda name: (-len(name), name)):
         by_first.setdefault(name[0], []).append(name[1:])

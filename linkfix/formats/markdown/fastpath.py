@@ -4,7 +4,8 @@ markdown-it's inline parser tries every rule at every punctuation mark, and its 
 tries every block rule on every paragraph. One-line paragraphs and plain inline content (prose,
 simple links, autolinks, bare URLs, code spans, escapes) are tokenized here instead
 (tests/extract/markdown/test_fastpath.py checks them against markdown-it's own rules);
-everything else is parsed by markdown-it.
+everything else is parsed by markdown-it. The `markdown` speed trick (linkfix.speedups):
+with LINKFIX_PLAIN set, parser.py wires none of it in.
 """
 
 from __future__ import annotations
@@ -38,9 +39,11 @@ FAST_BLOCK_RULES = (
 
 def plain_paragraph(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
     """markdown-it's `paragraph` rule for the commonest block: one line, starting with an
-    ASCII letter, not indented as code, followed by a blank line or the end. No rule before
-    `paragraph` takes such a line (each needs a marker character first, an indented line,
-    or a second non-blank line), so markdown-it would try and reject them all."""
+    ASCII letter, not indented as code, followed by a blank line, the end, or a line that ends
+    a paragraph (`_ends_paragraph`: the next item of a list, a quote, a fence). No rule before
+    `paragraph` takes such a line (each needs a marker character first, an indented line, a
+    `|` for a table, or a second line that continues it), so markdown-it would try and reject
+    them all."""
     line = start_line + 1
     pos = state.bMarks[start_line] + state.tShift[start_line]
     if (
@@ -48,7 +51,7 @@ def plain_paragraph(state: StateBlock, start_line: int, end_line: int, silent: b
         or pos >= state.eMarks[start_line]
         or not ("a" <= state.src[pos] <= "z" or "A" <= state.src[pos] <= "Z")
         or state.sCount[start_line] - state.blkIndent >= 4
-        or (line < state.lineMax and not state.isEmpty(line))
+        or (line < state.lineMax and not state.isEmpty(line) and not _ends_paragraph(state, start_line, line))
     ):
         return False
     # What `paragraph` does with a block of one line.
@@ -61,6 +64,40 @@ def plain_paragraph(state: StateBlock, start_line: int, end_line: int, silent: b
     token.children = []
     state.push("paragraph_close", "p", -1)
     return True
+
+
+def _ends_paragraph(state: StateBlock, start_line: int, line: int) -> bool:
+    """Whether `line` ends a paragraph begun on `start_line` (the line before) as markdown-it's
+    `paragraph` rule sees it, and `lheading` makes no heading of the two: not a continuation
+    (indented past code, or a blockquote's lazy line), not a setext underline, and a line one of
+    the paragraph's terminator rules (run silent, as `paragraph` runs them) would start. A `|`
+    in the first line leaves it to `table`, which may take both lines."""
+    if state.src.find("|", state.bMarks[start_line] + state.tShift[start_line], state.eMarks[start_line]) >= 0:
+        return False
+    if state.sCount[line] - state.blkIndent > 3 or state.sCount[line] < 0:
+        return False
+    pos, end = state.bMarks[line] + state.tShift[line], state.eMarks[line]
+    if state.sCount[line] >= state.blkIndent and pos < end and state.src[pos] in "-=" \
+            and state.skipSpaces(state.skipCharsStr(pos, state.src[pos])) >= end:
+        return False  # `lheading`'s underline
+    parent = state.parentType
+    state.parentType = "paragraph"
+    try:
+        return any(rule(state, line, state.lineMax, True) for rule in state.md.block.ruler.getRules("paragraph"))
+    finally:
+        state.parentType = parent
+
+
+# What a link, an image, a raw tag, an autolink, a bare URL or an id needs in inline content: a
+# `[`, a `<`, a `:` (scheme), a `{` (attr_list), a `&` (an entity may spell any of these), an `@`
+# (a bare e-mail address, GFM's email autolink) or `www.`.
+_MAY_MARK = re.compile(r"[\[<:{&@]|www\.")
+
+
+def holds_no_link(content: str) -> bool:
+    """Whether inline content can make no link, image, raw tag, autolink, bare URL or id: when
+    the page's text is not wanted either, there is nothing to parse it for."""
+    return _MAY_MARK.search(content) is None
 
 
 #: The inline rules (and post-processing rules) the fast path below was written against.

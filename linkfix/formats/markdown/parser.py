@@ -1,5 +1,6 @@
 """The markdown-it parser linkfix uses: CommonMark + tables, strikethrough, bare URLs (linkify)
-and front matter, with position tracking (`tracking`) and the fast paths (`fastpath`) wired in.
+and front matter, with position tracking (`tracking`) and the fast paths (`fastpath`) wired in
+unless the speed tricks are off (linkfix.speedups, LINKFIX_PLAIN).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from markdown_it.rules_core.state_core import StateCore
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from ... import speedups
 from . import gfm
 from .fastpath import FAST_BLOCK_RULES, FAST_INLINE_RULES, FAST_INLINE_RULES2, plain_inline, plain_paragraph
 from .tracking import linkify, parse_link_destination, tracking_definition, tracking_inline
@@ -48,12 +50,14 @@ _OPTION_DEFAULTS = {
 def parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"linkify": True, **_OPTION_DEFAULTS}).enable(["linkify", "table", "strikethrough"])
     # This parser's own helpers (the module markdown-it shares is left alone): link
-    # destinations are read by a regex where markdown-it walks them a character at a time.
-    md.helpers = SimpleNamespace(  # type: ignore[assignment]  # markdown-it reads its helpers by attribute: a namespace serves
-        parseLinkLabel=md.helpers.parseLinkLabel,
-        parseLinkDestination=parse_link_destination,
-        parseLinkTitle=md.helpers.parseLinkTitle,
-    )
+    # destinations are read by a regex where markdown-it walks them a character at a time
+    # (the `markdown` speed trick, linkfix.speedups).
+    if speedups.ON:
+        md.helpers = SimpleNamespace(  # type: ignore[assignment]  # markdown-it reads its helpers by attribute: a namespace serves
+            parseLinkLabel=md.helpers.parseLinkLabel,
+            parseLinkDestination=parse_link_destination,
+            parseLinkTitle=md.helpers.parseLinkTitle,
+        )
     md.use(front_matter_plugin)
     # Targets are read from the source as written; markdown-it's own normalisation of hrefs
     # (percent-encoding, punycode) is unused work, and the biggest cost on link-dense pages.
@@ -77,10 +81,14 @@ def parser() -> MarkdownIt:
     md.inline.ruler.at("text", gfm.text)
     md.inline.ruler.after("linkify", "www_autolink", gfm.www_autolink)
     md.inline.ruler.after("www_autolink", "email_autolink", gfm.email_autolink)
-    md.block.ruler.at("reference", tracking_definition(gfm.not_a_footnote(rules_block.reference)))
-    md.block.ruler.at("list", _within_nesting(rules_block.list_block))
-    md.block.ruler.at("blockquote", _within_nesting(rules_block.blockquote))
-    if tuple(md.block.ruler.get_active_rules()) == FAST_BLOCK_RULES:
+    # `at` takes the rule's alt chains from its options (none given: none kept), and they say which
+    # blocks a list or a blockquote may interrupt (a paragraph's next line `- b` starts a list).
+    md.block.ruler.at("reference", tracking_definition(gfm.not_a_footnote(rules_block.reference)), {"alt": _alt(md, "reference")})
+    md.block.ruler.at("list", _within_nesting(rules_block.list_block), {"alt": _alt(md, "list")})
+    md.block.ruler.at("blockquote", _within_nesting(rules_block.blockquote), {"alt": _alt(md, "blockquote")})
+    if not speedups.ON:
+        log.debug("speed tricks off (LINKFIX_PLAIN): markdown-it parses every paragraph")
+    elif tuple(md.block.ruler.get_active_rules()) == FAST_BLOCK_RULES:
         md.block.ruler.before("front_matter", "plain_paragraph", plain_paragraph)
     else:  # the fast path knows these rule sets only: another markdown-it gets the slow one
         log.debug("markdown-it block rules changed; one-line paragraph fast path disabled")
@@ -91,7 +99,10 @@ def parser() -> MarkdownIt:
 
 
 def fast_inline(md: MarkdownIt) -> bool:
-    """Whether the plain-paragraph fast path knows this markdown-it's inline rules."""
+    """Whether the plain-paragraph fast path knows this markdown-it's inline rules (and the
+    `markdown` speed trick is on: linkfix.speedups)."""
+    if not speedups.ON:
+        return False
     if (
         tuple(md.inline.ruler.get_active_rules()) == FAST_INLINE_RULES
         and tuple(md.inline.ruler2.get_active_rules()) == FAST_INLINE_RULES2
@@ -178,6 +189,11 @@ def _within_nesting(rule: Callable[..., bool]) -> Callable[..., bool]:
         return rule(state, start_line, end_line, silent)
 
     return within
+
+
+def _alt(md: MarkdownIt, name: str) -> list[str]:
+    """The alt chains markdown-it gives its block rule `name` (3.x and 4.x keep them alike)."""
+    return list(next((rule.alt for rule in getattr(md.block.ruler, "__rules__", ()) if rule.name == name), ()))
 
 
 def _as_written(url: str) -> str:

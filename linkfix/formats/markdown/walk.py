@@ -20,11 +20,13 @@ from collections.abc import Callable, Iterable, Sequence
 from markdown_it.common.utils import normalizeReference
 from markdown_it.token import Token
 
+from ... import speedups
 from ...files.yamlfile import YamlRefused, load_safely
 from ...model import LinkKind
 from ..html.values import _refresh_url
 from ..rawhtml import Tag, scan_tags, srcset_urls
 from ..slug import Heading
+from .fastpath import holds_no_link
 from .parser import inline_pieces
 from .source import Block
 from .tracking import MARK, Target
@@ -33,6 +35,7 @@ from .walked import TEXT_LIMIT, Found, PageText, Walk
 __all__ = ["TEXT_LIMIT", "Found", "PageText", "Walk", "finish", "walk_tokens"]
 
 log = logging.getLogger(__name__)
+_SKIP_PLAIN_TEXT = speedups.ON  # see _inline
 
 #: Elements and attributes of raw HTML whose values are links.
 LINK_ATTRIBUTES: dict[str, tuple[str, ...]] = {
@@ -133,6 +136,8 @@ def finish(walk: Walk) -> None:
 
 def _inline(walk: Walk, token: Token, line: int, heading_level: str, parse_inline: Callable[[str], list[Token]]) -> None:
     content = token.content
+    if _SKIP_PLAIN_TEXT and not heading_level and not walk.text.limit and holds_no_link(content):
+        return  # prose with nothing to find, and no page text wanted (the `markdown` speed trick)
     block = Block(walk.source, content, line, walk.cursors)
     pieces = inline_pieces(content)
     heading: list[str] = []

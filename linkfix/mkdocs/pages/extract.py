@@ -105,9 +105,11 @@ TEMPLATE_SPACE = "\u2423"
 _TEMPLATE_TEXT = re.compile(r"(?:(?<=\S)|(?<=\]: )|(?<=\]:\t))(?:\{\{[^\n]*?\}\}|\{%[^\n]*?%\})")
 
 
-def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: bool = True) -> Document:
+def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: bool = True, links: bool = True) -> Document:
     """Every link MkDocs renders from the page `text` (file `path`), with its source span, and
-    the page with the ids MkDocs gives it.
+    the page with the ids MkDocs gives it. With `links` false, the page alone (a fragment's
+    target page, whose ids are wanted): no rendered link is put back on its source, which is
+    most of the work beside rendering.
 
     A page the macros plugin renders as a template is read with its template text kept whole:
     `[guide]: https://x.dev/docs/{{ git.tag }}/guide/` is a reference definition once the
@@ -116,8 +118,8 @@ def extract_mkdocs(text: str, path: str, setup: MarkdownSetup, *, want_text: boo
     if is_templated(setup) and TEMPLATE_SPACE not in text and ("{{" in text or "{%" in text):
         shadow = _TEMPLATE_TEXT.sub(lambda m: m.group(0).replace(" ", TEMPLATE_SPACE), text)
         if shadow != text:
-            return _spaces_back(_extract(shadow, path, setup, want_text))
-    return _extract(text, path, setup, want_text)
+            return _spaces_back(_extract(shadow, path, setup, want_text, links))
+    return _extract(text, path, setup, want_text, links)
 
 
 def is_templated(setup: MarkdownSetup) -> bool:
@@ -135,14 +137,14 @@ def _spaces_back(document: Document) -> Document:
     return Document(page=page, links=links, warnings=document.warnings)
 
 
-def _extract(text: str, path: str, setup: MarkdownSetup, want_text: bool) -> Document:
+def _extract(text: str, path: str, setup: MarkdownSetup, want_text: bool, links: bool) -> Document:
     renderer = renderer_for(setup)
     if renderer is None:
         return _commonmark(text, path, want_text)
     limit = render_seconds(text)
     try:
         with cpu_limit(limit):
-            return _rendered(text, path, setup, renderer, want_text)
+            return _rendered(text, path, setup, renderer, want_text, links)
     except CpuLimitExceeded:
         document = _commonmark(text, path, want_text)
         slow = (f"Python-Markdown took more than {round(limit, 1):g} s of CPU time to render it (markdown that makes it slow, "
@@ -150,7 +152,7 @@ def _extract(text: str, path: str, setup: MarkdownSetup, want_text: bool) -> Doc
         return Document(page=document.page, links=document.links, warnings=(*document.warnings, slow))
 
 
-def _rendered(text: str, path: str, setup: MarkdownSetup, renderer: Renderer, want_text: bool) -> Document:
+def _rendered(text: str, path: str, setup: MarkdownSetup, renderer: Renderer, want_text: bool, links: bool) -> Document:
     body = split_meta(text)
     rendered = renderer.render(body.markdown, path, body.meta)
     if rendered is None:
@@ -167,14 +169,17 @@ def _rendered(text: str, path: str, setup: MarkdownSetup, renderer: Renderer, wa
         **page_unknowns(setup, renderer, path, body.markdown, rendered, ids, _body_start(text, body.markdown), body.meta),
         dialect=Dialect.PYTHON_MARKDOWN,
     )
+    if not links:
+        return Document(page=page, links=(), warnings=(*html.warnings, *refused_reads))
+
     def rerender(marked: str) -> list[str]:
         html = renderer.render(split_meta(marked).markdown, path, body.meta)
         return [link.url for link in extract_html(without_made_links(html, made), path, want_text=False).links] if html else []
 
-    links = [_link(source, shown, page) for shown, source in place_links(html.links, text, path, setup, rerender)]
+    placed = [_link(source, shown, page) for shown, source in place_links(html.links, text, path, setup, rerender)]
     return Document(
         page=page,
-        links=(*links, *links_a_rewrite_may_show(text, path, page, links)),
+        links=(*placed, *links_a_rewrite_may_show(text, path, page, placed)),
         warnings=(*html.warnings, *refused_reads),
     )
 

@@ -20,6 +20,7 @@ from markdown_it.helpers import parseLinkDestination
 from markdown_it.rules_core import normalize as stock_normalize
 from markdown_it.token import Token
 
+from linkfix import speedups
 from linkfix.formats.markdown import extract_markdown
 from linkfix.formats.markdown.fastpath import plain_inline
 from linkfix.formats.markdown.parser import inline_parser, parser
@@ -33,7 +34,7 @@ SAMPLES = sorted((TESTS / "golden" / "markdown").glob("*.md")) + sorted((TESTS /
 def stock() -> MarkdownIt:
     """Our parser, every block and inline parsed by markdown-it's own rules."""
     md = parser.__wrapped__()
-    md.block.ruler.disable("plain_paragraph")
+    md.block.ruler.disable("plain_paragraph", ignoreInvalid=True)  # (not there when LINKFIX_PLAIN turned the fast paths off)
     md.core.ruler.enable(["inline", "text_join"])  # markdown-it's own inline parse
     md.core.ruler.at("normalize", stock_normalize)
     return md
@@ -99,6 +100,7 @@ LINES = [
 )
 @example(lines=["a", "", "b", "c", "", "Word [t](/u) x"], prefix="", newline="\n")
 @example(lines=["- x", "  a", "", "  b"], prefix="", newline="\n")
+@example(lines=["a", "- x", "* x", "> q", "a", "===", "a", "---", "Word [t](/u) x", "```", "a", "| a |", "|-|"], prefix="", newline="\n")
 def test_block_fast_path_matches_markdown_it(lines: list[str], prefix: str, newline: str, stock: MarkdownIt) -> None:
     text = newline.join(prefix + line if index % 3 else line for index, line in enumerate(lines))
     assert_same_tokens(text, stock)
@@ -109,7 +111,8 @@ def test_fast_path_matches_markdown_it_on_samples(path: Path, stock: MarkdownIt)
     assert_same_tokens(path.read_bytes().decode("utf-8", "replace").replace("\0", "\ufffd"), stock)
 
 
-def test_block_fast_path_takes_one_line_paragraphs() -> None:
+def lines_taken(text: str) -> list[int]:
+    """The lines of `text` the one-line paragraph fast path takes."""
     calls = []
     fresh = parser.__wrapped__()
     rule = fresh.block.ruler.__rules__[fresh.block.ruler.__find__("plain_paragraph")].fn
@@ -120,8 +123,15 @@ def test_block_fast_path_takes_one_line_paragraphs() -> None:
         return taken
 
     fresh.block.ruler.at("plain_paragraph", spy)
-    fresh.parse("One line.\n\nTwo\nlines.\n\n# Heading\n\nLast [x](/y)", {})
-    assert [line for line, taken in calls if taken] == [0, 7]
+    fresh.parse(text, {})
+    return [line for line, taken in calls if taken]
+
+
+@pytest.mark.skipif(not speedups.ON, reason="LINKFIX_PLAIN: the fast paths are not wired in (what this test spies on)")
+def test_block_fast_path_takes_one_line_paragraphs() -> None:
+    assert lines_taken("One line.\n\nTwo\nlines.\n\n# Heading\n\nLast [x](/y)") == [0, 7]
+    # a line the next one ends: a tight list's items, a line before a quote; not before an underline
+    assert lines_taken("- one\n- two [x](/y)\n> quote\n\nTitle\n---\n\nText | cell\n- item\n") == [0, 1, 2, 8]
 
 
 def test_fast_path_takes_link_dense_prose() -> None:
@@ -160,3 +170,37 @@ def test_link_destination_reads_as_markdown_it_reads_it(text: str, pos: int, cut
     limit = max(0, len(text) - cut)
     ours, theirs = parse_link_destination(text, pos, limit), parseLinkDestination(text, pos, limit)
     assert (ours.ok, ours.pos, ours.str) == (theirs.ok, theirs.pos, theirs.str)
+
+
+EXTRA_ATOMS = ["\n\n", "# ", "- ", "&#91;x&#93;(y)", "&lt;a href=x&gt;", "&#123;#id}", "{: #k }", "www.x.org", "WWW.X.ORG", "x@y.org"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=st.lists(st.sampled_from(ATOMS + EXTRA_ATOMS), max_size=30).map("".join))
+def test_without_the_page_text_prose_with_nothing_to_find_is_not_parsed(body: str) -> None:
+    """Inline content that can hold no link, image, raw tag, bare URL or id is not parsed when
+    the page's text is not wanted: the links, spans and ids are those of a full reading."""
+    def key(document):
+        return [(l.url, l.span, l.anchor_text, l.kind, l.reference, l.tag) for l in document.links], document.page.ids, document.page.title
+
+    assert key(extract_markdown(body, "x.md", want_text=False)) == key(extract_markdown(body, "x.md"))
+
+
+@pytest.mark.skipif(not speedups.ON, reason="LINKFIX_PLAIN: every inline block is parsed")
+def test_a_link_free_paragraph_is_not_parsed_when_no_text_is_wanted(monkeypatch) -> None:
+    import linkfix.formats.markdown as package
+
+    parsed: list[str] = []
+    made = package.inline_parser  # the walk is handed its parser: spy on the one extract_markdown makes
+
+    def spying(md, env):
+        parse = made(md, env)
+        return lambda content: parsed.append(content) or parse(content)
+
+    monkeypatch.setattr(package, "inline_parser", spying)
+    text = "# Title\n\nPlain words, nothing more.\n\nSee [a](b.md) here.\n"
+    extract_markdown(text, "x.md", want_text=False)
+    assert parsed == ["Title", "See [a](b.md) here."]
+    parsed.clear()
+    extract_markdown(text, "x.md")
+    assert parsed == ["Title", "Plain words, nothing more.", "See [a](b.md) here."]

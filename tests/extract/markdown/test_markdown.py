@@ -19,7 +19,7 @@ from pathlib import Path
 
 import markdown_it
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -341,6 +341,24 @@ def test_bare_urls_are_the_ones_markdown_its_linkify_rule_finds(pieces):
     assert stock.linkify is not None
     stock.linkify.set({"fuzzy_link": False, "fuzzy_email": False})
     text = "".join(pieces)
-    theirs = [t.attrGet("href") for block in stock.parse(text) for t in block.children or [] if t.type == "link_open" and t.info == "auto"]
     ours = [link.url for link in extract_markdown(text, "x.md").links if link.kind is LinkKind.BARE]
+    try:
+        blocks = stock.parse(text)
+    except RuntimeError as exc:  # markdown-it-py's own rule fails on some (`ftp://b.orgx-[ftp://b.org://`): no answer to compare
+        assume("didn't increment state.pos" not in str(exc))
+        raise
+    theirs = [t.attrGet("href") for block in blocks for t in block.children or [] if t.type == "link_open" and t.info == "auto"]
     assert ours == [stock.normalizeLinkText(href) for href in theirs]
+
+
+def test_a_list_or_a_quote_right_after_a_line_is_read_as_markdown_it_reads_it() -> None:
+    """A bullet item, a second item and a blockquote may start on the line after a paragraph's
+    (CommonMark; markdown-it's alt chains): their headings are headings, with their ids."""
+    from markdown_it import MarkdownIt
+
+    from linkfix.formats.markdown.parser import parser
+
+    text = "# Top\n\n- one\n- ## Two\n\nText\n> ## Quoted\n\nIntro\n- [a](a.md)\n"
+    assert [t.type for t in parser().parse(text)] == [t.type for t in MarkdownIt("commonmark").parse(text)]
+    document = extract_markdown(text, "a.md")
+    assert {"top", "two", "quoted"} <= document.page.ids and [link.url for link in document.links] == ["a.md"]

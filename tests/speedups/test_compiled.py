@@ -1,4 +1,4 @@
-"""What Python compiles in every run, kept between runs (store.compiled): regular expressions and
+"""What Python compiles in every run, kept between runs (speedups.compiled): regular expressions and
 dataclass methods a later run serves from the file behave as fresh compilations, and a file that
 is not usable costs nothing but time."""
 
@@ -13,8 +13,8 @@ from re import _compiler
 
 import pytest
 
-from linkfix.store import compiled
-from linkfix.store.compiled import CompiledCache
+from linkfix.speedups import compiled
+from linkfix.speedups.compiled import CompiledCache
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = [
@@ -106,7 +106,7 @@ def test_what_no_recent_run_used_is_dropped_so_the_file_does_not_grow(tmp_path):
 
 def test_linkfix_compiles_the_same_patterns_whatever_the_hash_seed():
     """Each pattern linkfix's modules compile when imported is the same string in every process,
-    or store.compiled could never serve it (the HTML grammar's tag-name alternations once came
+    or speedups.compiled could never serve it (the HTML grammar's tag-name alternations once came
     in a set's order: two patterns parsed again, and written to the file again, by every run)."""
     code = """if True:
         import importlib, json, pkgutil, sys, re._compiler as c

@@ -1,4 +1,6 @@
-"""What Python compiles in every run, kept between runs as it keeps compiled modules (issue 26).
+"""The `compiled` trick (see linkfix.speedups): what Python compiles in every run, kept between
+runs as it keeps compiled modules (issue 26). Unlike the store (linkfix.store: inert data, never
+executed), this file holds code: Python's own compilations, which the command runs.
 
 A one-page check spent about a third of its CPU compiling things no run changes:
 - regular expressions (~360: Python-Markdown's, pymdown-extensions' delimiter processors build
@@ -23,7 +25,8 @@ What is kept, and where:
   seed): kept for ever, each run would add its own, and the file grew by ~20 kB a run and was
   rewritten by every one.
 
-Only the `linkfix` command installs it (`linkfix.__main__`); importing linkfix changes nothing.
+Only the `linkfix` command installs it (`linkfix.__main__`); importing linkfix changes nothing,
+and with LINKFIX_PLAIN=1 the command does not install it either.
 """
 
 from __future__ import annotations
@@ -150,7 +153,12 @@ class CompiledCache:
 
 def install() -> CompiledCache | None:
     """Serve `re`'s and `dataclasses`' compilations from the kept file for the rest of this
-    process (and write the new ones at exit). None where `re` is not the one this was written for."""
+    process (and write the new ones at exit). None where `re` is not the one this was written for,
+    or where the speed tricks are off (LINKFIX_PLAIN)."""
+    from . import ON
+
+    if not ON:
+        return None
     if sys.implementation.name != "cpython" or not MIRRORED_VERSIONS[0] <= sys.version_info[:2] <= MIRRORED_VERSIONS[1]:
         return None  # another interpreter's re may compile in other steps: compiled as usual
     if not callable(getattr(_compiler, "compile", None)) or not callable(getattr(_compiler, "_code", None)) \
