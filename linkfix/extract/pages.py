@@ -60,4 +60,5 @@ class SitePages(dict[str, Page]):
             return None
         if not self._markdown_made:
             self._markdown, self._markdown_made = markdown_setup(project), True
-        return extract_document(path, text, want_text=False, markdown=self._markdown).page
+        # links=False: only the page (its ids) is kept, so its links are not put back on its source
+        return extract_document(path, text, want_text=False, markdown=self._markdown, links=False).page

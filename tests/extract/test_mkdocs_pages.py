@@ -486,7 +486,8 @@ def test_the_cpu_limit_interrupts_work_that_catches_every_exception():
 def test_a_fragments_target_page_is_read_for_its_page_alone(tmp_path):
     """A page read only for its ids (a #fragment into a file not among the inputs) is rendered,
     but its links are not put back on its source: the same Page, none of the work for links."""
-    from linkfix.extract.documents import extract_document, markdown_setup, page_loader
+    from linkfix.extract.documents import extract_document, markdown_setup
+    from linkfix.extract.pages import SitePages
     from linkfix.inputs.sources import collect
 
     (tmp_path / "mkdocs.yml").write_text("site_name: test\nmarkdown_extensions:\n  - admonition\n  - attr_list\n")
@@ -500,4 +501,4 @@ def test_a_fragments_target_page_is_read_for_its_page_alone(tmp_path):
     alone = extract_document(guide, guide.read_text(), want_text=False, markdown=setup, links=False)
     assert [link.url for link in full.links] == ["index.md"] and alone.links == ()
     assert alone.page == full.page and {"inside-a-note", "custom"} <= full.page.ids
-    assert page_loader(project)("guide.md") == full.page
+    assert SitePages(project).page("guide.md") == full.page
