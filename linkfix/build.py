@@ -32,7 +32,8 @@ from urllib.parse import urlsplit
 from .config import Config
 from .errors import LinkfixError, NetworkDownError
 from .files.read import Unreadable, display_path, read_text
-from .inputs.sources import SKIP_DIRS, Project, outside_reason
+from .inputs.sources import Project
+from .inputs.walk import SKIP_DIRS, outside_reason
 from .mkdocs.config.load import read_config
 from .mkdocs.config.project import MkDocsProject
 from .model import CheckResult, Document, Link, LinkResult, Page, Reason, Report, Scope, Status

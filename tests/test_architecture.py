@@ -7,7 +7,7 @@
   already;
 - stages only look down: every module has its place in LAYERS, and imports (counted as above)
   only from its own layer or lower ones, with no exception;
-- no module over 600 lines, and at most 8 modules at the top of linkfix/ (the rest lives in the
+- no module over 450 lines, and at most 8 modules at the top of linkfix/ (the rest lives in the
   stage packages);
 - the installed package never imports the test assets (fixtures' simulated web, benchmarks);
 - no print() outside the command line (linkfix/cli): everything else logs or returns.
@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "linkfix"
-MAX_LINES = 600
+MAX_LINES = 450
 MAX_TOP_MODULES = 8
 TEST_ASSETS = ("linkfix_simweb", "benchmarks")
 ROOT = "linkfix"
@@ -34,6 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("linkfix.errors",),  # the one error tree
     ("linkfix.atomic",),  # writing a file whole or not at all
     ("linkfix.urls",),  # URL arithmetic
+    ("linkfix.model.verdicts",),  # what a check says of a target: Status, Reason
     ("linkfix.model",),  # the data that crosses stages
     ("linkfix.files",),  # reading one file safely (sources and config files alike)
     ("linkfix.config",),  # the typed configuration and its loading
@@ -187,7 +188,7 @@ def test_stages_only_import_downwards():
     assert upward_imports(import_graph()) == []
 
 
-def test_no_module_is_over_600_lines():
+def test_no_module_is_over_450_lines():
     long = {name: n for name, path in modules().items() if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert long == {}
 

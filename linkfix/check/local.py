@@ -30,7 +30,8 @@ from urllib.parse import unquote, urljoin
 
 from ..config import Config
 from ..extract.pages import SitePages
-from ..inputs.sources import MARKDOWN_SUFFIXES, Project
+from ..inputs.sources import Project
+from ..inputs.walk import MARKDOWN_SUFFIXES
 from ..mkdocs.building import TRUST_HINT
 from ..mkdocs.structure.links import MkDocsLinks, Reached
 from ..model import CheckResult, Page, Reason, Scope, Status, id_key

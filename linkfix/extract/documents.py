@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 from ..files.read import Unreadable, display_path, read_bytes, read_text
 from ..formats import extract_html, extract_markdown
 from ..formats.silence import silenced_in
-from ..inputs.sources import MARKDOWN_SUFFIXES, Project
+from ..inputs.sources import Project
+from ..inputs.walk import MARKDOWN_SUFFIXES
 from ..model import Document, Silenced
 from ..store.cache import Cache
 from . import codec

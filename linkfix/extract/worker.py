@@ -28,7 +28,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..config import Config
 from ..files.read import Unreadable, display_path, read_text
 from ..formats.silence import silenced_in
-from ..inputs.sources import MARKDOWN_SUFFIXES, Project
+from ..inputs.sources import Project
+from ..inputs.walk import MARKDOWN_SUFFIXES
 from ..model import Document, Silenced
 from ..store.cache import Cache
 from .documents import (

@@ -27,7 +27,7 @@ from typing import Any
 from ..atomic import write_atomic
 from ..errors import PatchError
 from ..files.read import Unreadable, read_bytes
-from ..inputs.sources import DOCUMENT_SUFFIXES, not_documentation
+from ..inputs.walk import DOCUMENT_SUFFIXES, not_documentation
 from ..model import LinkKind, Span
 from ..report.common import is_invisible
 

@@ -14,7 +14,8 @@ from ..formats.html.scanned import ScannedLinks
 from ..formats.markdown.gfm import is_gfm_www
 from ..formats.markdown.targets import markdown_target
 from ..inputs.changed import Changes
-from ..inputs.sources import MARKDOWN_SUFFIXES, Project
+from ..inputs.sources import Project
+from ..inputs.walk import MARKDOWN_SUFFIXES
 from ..model import Document, Link, LinkKind, Scope
 
 

@@ -7,7 +7,7 @@ check, one that did not answer, one only the built site can tell about.
 
 from __future__ import annotations
 
-from ..inputs.sources import MARKDOWN_SUFFIXES
+from ..inputs.walk import MARKDOWN_SUFFIXES
 from ..model import LinkResult, Reason, Scope, Status
 
 _EXTERNAL_BROKEN = ("No replacement was found. Look for the page on its site (or in a search engine), "

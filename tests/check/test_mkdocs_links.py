@@ -6,20 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from trees import write_tree as write
 
 from linkfix.check.local import LocalChecker
 from linkfix.config import Config
 from linkfix.inputs.sources import collect
 from linkfix.model import LinkKind, Page, Scope, Status
 from linkfix.pipeline import run_check
-
-
-def write(base: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = base / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return base
 
 
 async def results(tmp_path: Path, files: dict[str, str], *, config: str = "mkdocs.yml", **settings):

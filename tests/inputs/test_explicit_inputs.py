@@ -8,19 +8,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from trees import write_tree as write
 
 from linkfix.cli import main
 from linkfix.config import Config
 from linkfix.errors import InputError
 from linkfix.inputs.sources import collect
-
-
-def write(base: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = base / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return base
 
 
 def check(*args: str, out: Path) -> tuple[int, dict]:

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from trees import write_tree as write
 
 import linkfix
 from linkfix.cli import main
@@ -25,12 +26,6 @@ from linkfix.mkdocs.config.values import PythonCall, PythonName
 PACKAGE_ROOT = str(Path(linkfix.__file__).resolve().parent.parent)
 
 
-def write(base: Path, files: dict[str, str]) -> Path:
-    for rel, text in files.items():
-        path = base / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return base
 
 
 def check(root: Path, monkeypatch, *args: str) -> tuple[int, dict]:

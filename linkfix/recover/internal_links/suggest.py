@@ -35,7 +35,7 @@ from urllib.parse import unquote
 from ...check.local import LocalChecker
 from ...files.read import Unreadable, display_path, read_text
 from ...formats.markdown.targets import markdown_target
-from ...inputs.sources import MARKDOWN_SUFFIXES
+from ...inputs.walk import MARKDOWN_SUFFIXES
 from ...model import Candidate, Evidence, LinkResult, Method, Reason, Scope, Status
 from .confidence import confidence_of
 from .headings import GitPages, RenamedId, renamed_id
