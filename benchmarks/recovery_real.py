@@ -51,7 +51,8 @@ from realbench.cache_stamp import StaleCache, claim  # noqa: E402
 from realbench.client import Client  # noqa: E402
 from realbench.docs_tree import write_tree  # noqa: E402
 from realbench.linkfix_runs import one_run, per_case  # noqa: E402
-from realbench.scoring import Ranked, figures, median, method_table, reliability_text, same_page, site_table  # noqa: E402
+from realbench.nocopy_baselines import run_nocopy_baselines  # noqa: E402
+from realbench.scoring import Ranked, figures, found_at_all_text, median, method_table, reliability_text, same_page, site_table  # noqa: E402
 
 from linkfix.model import Evidence, Method  # noqa: E402
 from linkfix.recover import calibration  # noqa: E402
@@ -107,20 +108,23 @@ async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
         async with SimWeb() as web:
             started = time.monotonic()
             served = None if args.serve_every_site else sorted({c.site for c in cases})
-            real = build_real_web(web, dataset, sites=served, render_cache=args.render_cache)
+            real = build_real_web(web, dataset, sites=served, render_cache=args.render_cache, copies=not args.no_copy)
             print(f"simulated web built in {time.monotonic() - started:.1f} s: {len(real.sites)} sites, "
-                  f"{len(real.captures)} captures, archive limits {real.gate.limits}")
+                  f"{len(real.captures)} captures, archive limits {real.gate.limits}"
+                  + ("; NO archived copy of any old page (--no-copy)" if args.no_copy else ""))
             if args.mode in ("all", "baselines"):
                 real.gate.reset(), web.reset_stats()
                 started = time.monotonic()
                 async with Client(real) as client:
                     methods = await asyncio.wait_for(run_baselines(client, cases, sites), args.timeout)
+                    methods.update(await asyncio.wait_for(run_nocopy_baselines(client, cases), args.timeout))
                 print(f"\n== baselines: {time.monotonic() - started:.0f} s; client requests {dict(client.counts)}")
                 _archive_report(real)
                 print_methods(methods)
                 b5 = figures(methods["B5"], B5_THRESHOLD)
                 print(f"B5 at cosine >= {B5_THRESHOLD}: {b5.auto} cases, precision "
                       f"{b5.precision if b5.precision is not None else float('nan'):.2f}, coverage {b5.coverage:.2f}")
+                print(found_at_all_text({"A1p": methods["A1p"]}))
                 saved["methods"].update({k: _ranked_json(v) for k, v in methods.items()})
             if args.mode in ("all", "one-run"):
                 for number in range(1, args.runs + 1):
@@ -248,6 +252,9 @@ def analyse(dump: list[dict[str, Any]], *, refit: bool = False, write: bool = Fa
     print(site_table({"linkfix-loso": _ranked_from_json(saved["methods"]["linkfix-loso"], known)}, THRESHOLD, linkfix="linkfix-loso",
                      title="leave-one-site-out, per site, cases with a linking page (baselines: --combine)"))
     print(diagnose.summary(dump))
+    found = sum(1 for d in ran if any(same_page(c.get("final_url") or c["url"], d["truth"]) for c in d["candidates"]))
+    print(f"\ntruth found at all, among the candidates linkfix read (cases with a linking page; Martinez-Romo & Araujo: 0.74): "
+          f"{found} of {len(ran)}, {found / len(ran) if ran else 0.0:.2f}")
     if refit:
         model = loso.fit_linkfix(rows)
         note = (f"choice model (conditional logit) and logistic calibration fitted on {len(rows)} ranked candidates of {len(by_case)} real moves with a linking page "
@@ -287,9 +294,11 @@ def combine(paths: list[Path]) -> None:
             methods[name] = _ranked_from_json(items, cases)
     only = lambda s: s in ("all", "with parents") or s.startswith(("mkdocs", "sphinx"))  # noqa: E731
     print(method_table("linkfix vs the naive baselines", methods, THRESHOLD, only=only).render())
+    baselines = tuple(name for name in ("B2", "B3f", "B5", "A1", "A1p") if name in methods)
     for name in ("linkfix-loso", "linkfix-case", "linkfix-1run"):
         if name in methods:
-            print(site_table(methods, THRESHOLD, linkfix=name, title=f"{name}, per site, cases with a linking page"))
+            print(site_table(methods, THRESHOLD, linkfix=name, baselines=baselines, title=f"{name}, per site, cases with a linking page"))
+    print(found_at_all_text({name: rows for name, rows in methods.items() if name in ("A1p", "linkfix-case", "linkfix-1run")}))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -303,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sites", nargs="*", default=[], help="only these sites (as cases name them)")
     parser.add_argument("--serve-every-site", action="store_true",
                         help="with --sites: serve every site of the set all the same (search answers from other sites, as in a full run)")
+    parser.add_argument("--no-copy", action="store_true",
+                        help="the archive kept no copy of any old page (it answers 'no capture'): recovery without the copy")
     parser.add_argument("--skip-orphans", action="store_true", help="per-case: skip cases without a linking page")
     parser.add_argument("--timeout", type=float, default=7200.0, help="seconds a mode may run at most")
     parser.add_argument("--wait-for-archive", action="store_true", help="one-run: archive_wait (every lookup waited for)")
