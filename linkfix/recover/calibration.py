@@ -38,7 +38,7 @@ FEATURES = (
     "url_jaccard",  # Jaccard of normalised URL path words, dead vs candidate
     "same_name",  # the last path segment (page name) is unchanged
     "name_unique",  # ... and no other known page of the site has that name
-    "same_host",
+    "same_host",  # the dead page's site: its host, and its docs root there when its sitemap or index says
     "above",  # the home page or a directory page above the dead one
     "section_for_page",  # a section index (several known pages below it) for a dead leaf page
     "section_for_section",  # ... for a dead section index (the site's past pages show it)
