@@ -167,7 +167,7 @@ async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
                 _archive_report(real)
                 print_methods({"linkfix-case": rows})
                 saved["methods"]["linkfix-case"] = _ranked_json(rows)
-                saved["methods"].update(analyse(dump)["methods"])
+                saved["methods"].update(analyse([dump])["methods"])
     return saved
 
 
@@ -214,9 +214,12 @@ def _dump_line(r) -> dict[str, Any]:
     }
 
 
-def analyse(dump: list[dict[str, Any]], *, refit: bool = False, write: bool = False) -> dict[str, Any]:
-    """Reliability, leave-one-site-out refit and failure classes from a per-case dump; the
-    held-out ranking as method `linkfix-loso` (for --combine)."""
+def analyse(dumps: list[list[dict[str, Any]]], *, refit: bool = False, write: bool = False) -> dict[str, Any]:
+    """Reliability, leave-one-site-out refit and failure classes from per-case dumps (one, or
+    several runs of the same cases, e.g. with and without the archived copy: each site held out
+    of all of them at once, the fit on all the others); the held-out ranking of each dump as
+    method `linkfix-loso` (the first) or `linkfix-loso-nocopy` / `linkfix-loso-N` (for --combine)."""
+    dump = [dict(d, case=f"{d['case']}{_tag(k)}") for k, one in enumerate(dumps) for d in one]
     pairs = [(c["confidence"], same_page(c.get("final_url") or c["url"], d["truth"]))
              for d in dump if d["parent"] for c in d["candidates"] if c.get("confidence") is not None]
     print(reliability_text("reliability, shipped weights, every ranked candidate (cases with a linking page)", pairs))
@@ -247,18 +250,26 @@ def analyse(dump: list[dict[str, Any]], *, refit: bool = False, write: bool = Fa
     print(reliability_text("reliability, held-out (leave-one-site-out), top candidate per case", top_pairs))
     print(loso.weight_stability(result.models))
     print(loso.gate_rules_per_site(cases, rows, held, THRESHOLD))
-    saved["methods"]["linkfix-loso"] = _held_out_ranking(dump, rows, held)
     known = {c.id: c for c in load_dataset(*dataset_dirs()).cases}
-    print(site_table({"linkfix-loso": _ranked_from_json(saved["methods"]["linkfix-loso"], known)}, THRESHOLD, linkfix="linkfix-loso",
-                     title="leave-one-site-out, per site, cases with a linking page (baselines: --combine)"))
+    for k, one in enumerate(dumps):
+        name = _method_name(k, one)
+        tag = _tag(k)
+        items = _held_out_ranking([dict(d, case=d["case"] + tag) for d in one], rows, held)
+        saved["methods"][name] = [dict(item, case=item["case"].removesuffix(tag)) for item in items]
+        print(site_table({name: _ranked_from_json(saved["methods"][name], known)}, THRESHOLD, linkfix=name,
+                         title=f"leave-one-site-out, per site, cases with a linking page, {name} (baselines: --combine)"))
+        one_ran = [d for d in one if d["parent"]]
+        found = sum(1 for d in one_ran if any(same_page(c.get("final_url") or c["url"], d["truth"]) for c in d["candidates"]))
+        print(f"\ntruth found at all, among the candidates linkfix read ({name}, cases with a linking page; Martinez-Romo & "
+              f"Araujo: 0.74): {found} of {len(one_ran)}, {found / len(one_ran) if one_ran else 0.0:.2f}")
     print(diagnose.summary(dump))
-    found = sum(1 for d in ran if any(same_page(c.get("final_url") or c["url"], d["truth"]) for c in d["candidates"]))
-    print(f"\ntruth found at all, among the candidates linkfix read (cases with a linking page; Martinez-Romo & Araujo: 0.74): "
-          f"{found} of {len(ran)}, {found / len(ran) if ran else 0.0:.2f}")
     if refit:
         model = loso.fit_linkfix(rows)
-        note = (f"choice model (conditional logit) and logistic calibration fitted on {len(rows)} ranked candidates of {len(by_case)} real moves with a linking page "
-                f"({len({c.site for c in cases})} sites; every candidate, right and wrong, before any cut)")
+        runs = " and ".join(_method_name(k, one).removeprefix("linkfix-loso").lstrip("-") or "with the archived copy"
+                            for k, one in enumerate(dumps)).replace("nocopy", "without it")
+        note = (f"choice model (conditional logit) and logistic calibration fitted on {len(rows)} ranked candidates of {len(by_case)} "
+                f"recoveries of real moves with a linking page ({len({c.site for c in cases})} sites; {runs}; every candidate, "
+                f"right and wrong, before any cut)")
         block = fitting.constants_block(model, threshold=THRESHOLD, note=note)
         print("\nfitted on every site:\n" + block)
         if write:
@@ -268,6 +279,17 @@ def analyse(dump: list[dict[str, Any]], *, refit: bool = False, write: bool = Fa
             path.write_text(text[:start] + block + text[end:], encoding="utf-8")
             print(f"written to {path}")
     return saved
+
+
+def _tag(k: int) -> str:
+    """What tells the cases of the k-th dump apart from the same cases of the others."""
+    return f"@{k}" if k else ""
+
+
+def _method_name(k: int, dump: list[dict[str, Any]]) -> str:
+    if not k:
+        return "linkfix-loso"
+    return "linkfix-loso-nocopy" if not any(d.get("archived") for d in dump) else f"linkfix-loso-{k + 1}"
 
 
 def _held_out_ranking(dump: list[dict[str, Any]], rows: list[loso.Row], held: dict[int, float]) -> list[dict[str, Any]]:
@@ -295,7 +317,7 @@ def combine(paths: list[Path]) -> None:
     only = lambda s: s in ("all", "with parents") or s.startswith(("mkdocs", "sphinx"))  # noqa: E731
     print(method_table("linkfix vs the naive baselines", methods, THRESHOLD, only=only).render())
     baselines = tuple(name for name in ("B2", "B3f", "B5", "A1", "A1p") if name in methods)
-    for name in ("linkfix-loso", "linkfix-case", "linkfix-1run"):
+    for name in ("linkfix-loso", "linkfix-loso-nocopy", "linkfix-case", "linkfix-1run"):
         if name in methods:
             print(site_table(methods, THRESHOLD, linkfix=name, baselines=baselines, title=f"{name}, per site, cases with a linking page"))
     print(found_at_all_text({name: rows for name, rows in methods.items() if name in ("A1p", "linkfix-case", "linkfix-1run")}))
@@ -307,7 +329,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dump", type=Path, help="per-case: write every candidate considered (JSONL)")
     parser.add_argument("--save", type=Path, help="write each method's ranked answers (JSON) for --combine")
     parser.add_argument("--combine", type=Path, nargs="+", help="print one table from saved runs and stop")
-    parser.add_argument("--from-dump", type=Path, help="analyse a per-case dump (reliability, LOSO, diagnosis) and stop")
+    parser.add_argument("--from-dump", type=Path, nargs="+",
+                        help="analyse per-case dumps (reliability, LOSO, diagnosis) and stop; several (e.g. a --no-copy run "
+                             "beside a run with the copy): each site held out of all, the fit on all the others")
     parser.add_argument("--cases", type=int, default=0, help="only the first N cases")
     parser.add_argument("--sites", nargs="*", default=[], help="only these sites (as cases name them)")
     parser.add_argument("--serve-every-site", action="store_true",
@@ -336,10 +360,10 @@ def main(argv: list[str] | None = None) -> int:
         combine(args.combine)
         return 0
     if args.from_dump:
-        dump = [json.loads(line) for line in args.from_dump.read_text(encoding="utf-8").splitlines() if line.strip()]
-        saved = analyse(dump, refit=args.refit, write=args.write)
+        dumps = [[json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()] for path in args.from_dump]
+        saved = analyse(dumps, refit=args.refit, write=args.write)
         if args.store_rows:
-            print(f"\n{stored.store_rows(dump, args.store_rows)} cases with their ranked candidates written to {args.store_rows}")
+            print(f"\n{stored.store_rows(dumps[0], args.store_rows)} cases with their ranked candidates written to {args.store_rows}")
         if args.save:
             args.save.write_text(json.dumps(saved), encoding="utf-8")
         return 0
