@@ -7,15 +7,19 @@
     python benchmarks/recovery_real.py --combine b.json a.json p.json   # the comparison table
     python benchmarks/recovery_real.py --from-dump cands.jsonl           # LOSO + diagnosis again
     python benchmarks/recovery_real.py --from-dump cands.jsonl --save l.json   # + held-out ranking for --combine
-    python benchmarks/recovery_real.py --from-dump cands.jsonl --refit --write  # fit on every site, write
-                                                                         # the constants into calibration.py
+    python benchmarks/recovery_real.py --mode per-case --no-copy --dump nocopy.jsonl   # the archive keeps no copy
+    python benchmarks/recovery_real.py --from-dump cands.jsonl nocopy.jsonl --refit --write  # fit on every site,
+                                                                         # both kinds of recovery; write the
+                                                                         # constants into calibration.py
     python benchmarks/recovery_real.py --mode per-case --cache DIR ...  # keep remote answers between runs
 
 The web is the development set `../shared/recovery-dev` (skipped with a message when absent)
 served by `linkfix_simweb.realmoves` with the Internet Archive's real limits (30 search
 requests a minute, 8 playbacks a second, 429 + Retry-After, firewall blocks). Modes:
 
-  baselines  B2, B3f, B5 (realbench/baselines.py); a case without an archived copy is a miss.
+  baselines  B2, B3f, B5 (realbench/baselines.py; a case without an archived copy is a miss), and
+             A1, A1p, which need no copy (realbench/nocopy_baselines.py: the anchor; the paper's
+             anchor + parent-page-term queries).
   one-run    every case's first linking page in one docs tree, one `run_check` with the shipped
              settings; wall time, archived copies got, requests per archive endpoint, blocks.
   per-case   one recovery per case (also cases without a linking page, with an empty anchor,
