@@ -31,16 +31,21 @@ def git(cwd: Path, *args: str) -> None:
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=cwd, check=True, capture_output=True, env=env)
 
 
+def commit_then_rename(root: Path, old: str, new: str) -> None:
+    """A repository at `root` with everything committed, then `old` renamed `new` (git mv) in a second commit."""
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "docs")
+    git(root, "mv", old, new)
+    git(root, "commit", "-qm", "rename")
+
+
 def test_a_page_moved_with_git_mv(tmp_path):
     docs = tmp_path / "docs"
     (docs / "guide").mkdir(parents=True)
     (docs / "index.md").write_text("# Home\n\nRead [the setup](guide/setup.md#usage) first.\n")
     (docs / "guide" / "setup.md").write_text("# Setup\n\n## Usage\n\nHow to set things up, at some length.\n")
-    git(tmp_path, "init", "-q")
-    git(tmp_path, "add", "-A")
-    git(tmp_path, "commit", "-qm", "docs")
-    git(tmp_path, "mv", "docs/guide/setup.md", "docs/guide/installation.md")
-    git(tmp_path, "commit", "-qm", "rename")
+    commit_then_rename(tmp_path, "docs/guide/setup.md", "docs/guide/installation.md")
     item = only_broken(check(docs))
     assert item.result.reason == "missing-file"
     top = item.suggestions[0]
@@ -140,11 +145,7 @@ def test_the_linking_page_is_never_its_own_links_replacement(tmp_path):
     (docs / "index.md").write_text("# Home\n")
     (docs / "installs.md").write_text("# Installing\n\nHow to install, at some length.\n")
     (docs / "install.md").write_text("# Install\n\nFirst read [the steps](installs.md).\n")
-    git(tmp_path, "init", "-q")
-    git(tmp_path, "add", "-A")
-    git(tmp_path, "commit", "-qm", "docs")
-    git(tmp_path, "mv", "docs/installs.md", "docs/setup.md")
-    git(tmp_path, "commit", "-qm", "rename")
+    commit_then_rename(tmp_path, "docs/installs.md", "docs/setup.md")
     item = only_broken(check(docs))
     assert [s.url for s in item.suggestions] == ["setup.md"]
     top = item.suggestions[0]

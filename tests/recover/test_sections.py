@@ -52,16 +52,21 @@ OLD_GIT = (
 )
 
 
-def _site(setup: str) -> FakeClient:
-    dead = f"{HOST}/setup/install-git/"
+def _client(dead: str, old: str, pages: dict[str, str]) -> FakeClient:
+    """A site of `pages` (URL -> HTML) in its sitemap, and the archive's copy `old` of `dead`."""
+    urls = "".join(f"<url><loc>{url}</loc></url>" for url in pages)
     return FakeClient({
         f"{HOST}/robots.txt": (200, f"Sitemap: {HOST}/sitemap.xml\n"),
-        f"{HOST}/sitemap.xml": (200, f"<urlset><url><loc>{HOST}/getting-started/setup/</loc></url></urlset>"),
-        f"{HOST}/getting-started/setup/": (200, setup),
+        f"{HOST}/sitemap.xml": (200, f"<urlset>{urls}</urlset>"),
+        **{url: (200, html) for url, html in pages.items()},
         f"{WB}/cdx/": (200, f'[["urlkey","timestamp","original","mimetype","statuscode","digest","length"],'
                             f'["k","20200101000000","{dead}","text/html","200","D","1"]]'),
-        f"{WB}/web/20200101000000id_/{dead}": (200, OLD_GIT),
+        f"{WB}/web/20200101000000id_/{dead}": (200, old),
     })
+
+
+def _site(setup: str) -> FakeClient:
+    return _client(f"{HOST}/setup/install-git/", OLD_GIT, {f"{HOST}/getting-started/setup/": setup})
 
 
 async def test_a_page_merged_into_a_section_of_another_is_suggested_as_that_section():
@@ -120,14 +125,7 @@ OLD_SETTINGS = (
 
 async def test_an_api_page_merged_into_a_reference_page_is_suggested_as_its_section_by_name():
     dead = f"{HOST}/settings.html"
-    client = FakeClient({
-        f"{HOST}/robots.txt": (200, f"Sitemap: {HOST}/sitemap.xml\n"),
-        f"{HOST}/sitemap.xml": (200, f"<urlset><url><loc>{HOST}/reference/api.html</loc></url></urlset>"),
-        f"{HOST}/reference/api.html": (200, API),
-        f"{WB}/cdx/": (200, f'[["urlkey","timestamp","original","mimetype","statuscode","digest","length"],'
-                            f'["k","20200101000000","{dead}","text/html","200","D","1"]]'),
-        f"{WB}/web/20200101000000id_/{dead}": (200, OLD_SETTINGS),
-    })
+    client = _client(dead, OLD_SETTINGS, {f"{HOST}/reference/api.html": API})
     recoverer = Recoverer(config=config(search=[{"provider": "site"}]), client=client, cache=None, link_times={})
     trace = await recoverer.recover_traced(broken(dead, "the settings"))
     top = next(c for c in trace.suggestions if c.method != "archive")
