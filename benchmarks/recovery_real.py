@@ -7,15 +7,19 @@
     python benchmarks/recovery_real.py --combine b.json a.json p.json   # the comparison table
     python benchmarks/recovery_real.py --from-dump cands.jsonl           # LOSO + diagnosis again
     python benchmarks/recovery_real.py --from-dump cands.jsonl --save l.json   # + held-out ranking for --combine
-    python benchmarks/recovery_real.py --from-dump cands.jsonl --refit --write  # fit on every site, write
-                                                                         # the constants into calibration.py
+    python benchmarks/recovery_real.py --mode per-case --no-copy --dump nocopy.jsonl   # the archive keeps no copy
+    python benchmarks/recovery_real.py --from-dump cands.jsonl nocopy.jsonl --refit --write  # fit on every site,
+                                                                         # both kinds of recovery; write the
+                                                                         # constants into calibration.py
     python benchmarks/recovery_real.py --mode per-case --cache DIR ...  # keep remote answers between runs
 
 The web is the development set `../shared/recovery-dev` (skipped with a message when absent)
 served by `linkfix_simweb.realmoves` with the Internet Archive's real limits (30 search
 requests a minute, 8 playbacks a second, 429 + Retry-After, firewall blocks). Modes:
 
-  baselines  B2, B3f, B5 (realbench/baselines.py); a case without an archived copy is a miss.
+  baselines  B2, B3f, B5 (realbench/baselines.py; a case without an archived copy is a miss), and
+             A1, A1p, which need no copy (realbench/nocopy_baselines.py: the anchor; the paper's
+             anchor + parent-page-term queries).
   one-run    every case's first linking page in one docs tree, one `run_check` with the shipped
              settings; wall time, archived copies got, requests per archive endpoint, blocks.
   per-case   one recovery per case (also cases without a linking page, with an empty anchor,
@@ -51,7 +55,8 @@ from realbench.cache_stamp import StaleCache, claim  # noqa: E402
 from realbench.client import Client  # noqa: E402
 from realbench.docs_tree import write_tree  # noqa: E402
 from realbench.linkfix_runs import one_run, per_case  # noqa: E402
-from realbench.scoring import Ranked, figures, median, method_table, reliability_text, same_page, site_table  # noqa: E402
+from realbench.nocopy_baselines import run_nocopy_baselines  # noqa: E402
+from realbench.scoring import Ranked, figures, found_at_all_text, median, method_table, reliability_text, same_page, site_table  # noqa: E402
 
 from linkfix.model import Evidence, Method  # noqa: E402
 from linkfix.recover import calibration  # noqa: E402
@@ -107,20 +112,23 @@ async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
         async with SimWeb() as web:
             started = time.monotonic()
             served = None if args.serve_every_site else sorted({c.site for c in cases})
-            real = build_real_web(web, dataset, sites=served, render_cache=args.render_cache)
+            real = build_real_web(web, dataset, sites=served, render_cache=args.render_cache, copies=not args.no_copy)
             print(f"simulated web built in {time.monotonic() - started:.1f} s: {len(real.sites)} sites, "
-                  f"{len(real.captures)} captures, archive limits {real.gate.limits}")
+                  f"{len(real.captures)} captures, archive limits {real.gate.limits}"
+                  + ("; NO archived copy of any old page (--no-copy)" if args.no_copy else ""))
             if args.mode in ("all", "baselines"):
                 real.gate.reset(), web.reset_stats()
                 started = time.monotonic()
                 async with Client(real) as client:
                     methods = await asyncio.wait_for(run_baselines(client, cases, sites), args.timeout)
+                    methods.update(await asyncio.wait_for(run_nocopy_baselines(client, cases), args.timeout))
                 print(f"\n== baselines: {time.monotonic() - started:.0f} s; client requests {dict(client.counts)}")
                 _archive_report(real)
                 print_methods(methods)
                 b5 = figures(methods["B5"], B5_THRESHOLD)
                 print(f"B5 at cosine >= {B5_THRESHOLD}: {b5.auto} cases, precision "
                       f"{b5.precision if b5.precision is not None else float('nan'):.2f}, coverage {b5.coverage:.2f}")
+                print(found_at_all_text({"A1p": methods["A1p"]}))
                 saved["methods"].update({k: _ranked_json(v) for k, v in methods.items()})
             if args.mode in ("all", "one-run"):
                 for number in range(1, args.runs + 1):
@@ -163,7 +171,7 @@ async def run_modes(args: argparse.Namespace) -> dict[str, Any]:
                 _archive_report(real)
                 print_methods({"linkfix-case": rows})
                 saved["methods"]["linkfix-case"] = _ranked_json(rows)
-                saved["methods"].update(analyse(dump)["methods"])
+                saved["methods"].update(analyse([dump])["methods"])
     return saved
 
 
@@ -210,9 +218,12 @@ def _dump_line(r) -> dict[str, Any]:
     }
 
 
-def analyse(dump: list[dict[str, Any]], *, refit: bool = False, write: bool = False) -> dict[str, Any]:
-    """Reliability, leave-one-site-out refit and failure classes from a per-case dump; the
-    held-out ranking as method `linkfix-loso` (for --combine)."""
+def analyse(dumps: list[list[dict[str, Any]]], *, refit: bool = False, write: bool = False) -> dict[str, Any]:
+    """Reliability, leave-one-site-out refit and failure classes from per-case dumps (one, or
+    several runs of the same cases, e.g. with and without the archived copy: each site held out
+    of all of them at once, the fit on all the others); the held-out ranking of each dump as
+    method `linkfix-loso` (the first) or `linkfix-loso-nocopy` / `linkfix-loso-N` (for --combine)."""
+    dump = [dict(d, case=f"{d['case']}{_tag(k)}") for k, one in enumerate(dumps) for d in one]
     pairs = [(c["confidence"], same_page(c.get("final_url") or c["url"], d["truth"]))
              for d in dump if d["parent"] for c in d["candidates"] if c.get("confidence") is not None]
     print(reliability_text("reliability, shipped weights, every ranked candidate (cases with a linking page)", pairs))
@@ -243,15 +254,26 @@ def analyse(dump: list[dict[str, Any]], *, refit: bool = False, write: bool = Fa
     print(reliability_text("reliability, held-out (leave-one-site-out), top candidate per case", top_pairs))
     print(loso.weight_stability(result.models))
     print(loso.gate_rules_per_site(cases, rows, held, THRESHOLD))
-    saved["methods"]["linkfix-loso"] = _held_out_ranking(dump, rows, held)
     known = {c.id: c for c in load_dataset(*dataset_dirs()).cases}
-    print(site_table({"linkfix-loso": _ranked_from_json(saved["methods"]["linkfix-loso"], known)}, THRESHOLD, linkfix="linkfix-loso",
-                     title="leave-one-site-out, per site, cases with a linking page (baselines: --combine)"))
+    for k, one in enumerate(dumps):
+        name = _method_name(k, one)
+        tag = _tag(k)
+        items = _held_out_ranking([dict(d, case=d["case"] + tag) for d in one], rows, held)
+        saved["methods"][name] = [dict(item, case=item["case"].removesuffix(tag)) for item in items]
+        print(site_table({name: _ranked_from_json(saved["methods"][name], known)}, THRESHOLD, linkfix=name,
+                         title=f"leave-one-site-out, per site, cases with a linking page, {name} (baselines: --combine)"))
+        one_ran = [d for d in one if d["parent"]]
+        found = sum(1 for d in one_ran if any(same_page(c.get("final_url") or c["url"], d["truth"]) for c in d["candidates"]))
+        print(f"\ntruth found at all, among the candidates linkfix read ({name}, cases with a linking page; Martinez-Romo & "
+              f"Araujo: 0.74): {found} of {len(one_ran)}, {found / len(one_ran) if one_ran else 0.0:.2f}")
     print(diagnose.summary(dump))
     if refit:
         model = loso.fit_linkfix(rows)
-        note = (f"choice model (conditional logit) and logistic calibration fitted on {len(rows)} ranked candidates of {len(by_case)} real moves with a linking page "
-                f"({len({c.site for c in cases})} sites; every candidate, right and wrong, before any cut)")
+        runs = " and ".join(_method_name(k, one).removeprefix("linkfix-loso").lstrip("-") or "with the archived copy"
+                            for k, one in enumerate(dumps)).replace("nocopy", "without it")
+        note = (f"choice model (conditional logit) and logistic calibration fitted on {len(rows)} ranked candidates of {len(by_case)} "
+                f"recoveries of real moves with a linking page ({len({c.site for c in cases})} sites; {runs}; every candidate, "
+                f"right and wrong, before any cut)")
         block = fitting.constants_block(model, threshold=THRESHOLD, note=note)
         print("\nfitted on every site:\n" + block)
         if write:
@@ -261,6 +283,17 @@ def analyse(dump: list[dict[str, Any]], *, refit: bool = False, write: bool = Fa
             path.write_text(text[:start] + block + text[end:], encoding="utf-8")
             print(f"written to {path}")
     return saved
+
+
+def _tag(k: int) -> str:
+    """What tells the cases of the k-th dump apart from the same cases of the others."""
+    return f"@{k}" if k else ""
+
+
+def _method_name(k: int, dump: list[dict[str, Any]]) -> str:
+    if not k:
+        return "linkfix-loso"
+    return "linkfix-loso-nocopy" if not any(d.get("archived") for d in dump) else f"linkfix-loso-{k + 1}"
 
 
 def _held_out_ranking(dump: list[dict[str, Any]], rows: list[loso.Row], held: dict[int, float]) -> list[dict[str, Any]]:
@@ -287,9 +320,11 @@ def combine(paths: list[Path]) -> None:
             methods[name] = _ranked_from_json(items, cases)
     only = lambda s: s in ("all", "with parents") or s.startswith(("mkdocs", "sphinx"))  # noqa: E731
     print(method_table("linkfix vs the naive baselines", methods, THRESHOLD, only=only).render())
-    for name in ("linkfix-loso", "linkfix-case", "linkfix-1run"):
+    baselines = tuple(name for name in ("B2", "B3f", "B5", "A1", "A1p") if name in methods)
+    for name in ("linkfix-loso", "linkfix-loso-nocopy", "linkfix-case", "linkfix-1run"):
         if name in methods:
-            print(site_table(methods, THRESHOLD, linkfix=name, title=f"{name}, per site, cases with a linking page"))
+            print(site_table(methods, THRESHOLD, linkfix=name, baselines=baselines, title=f"{name}, per site, cases with a linking page"))
+    print(found_at_all_text({name: rows for name, rows in methods.items() if name in ("A1p", "linkfix-case", "linkfix-1run")}))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -298,11 +333,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dump", type=Path, help="per-case: write every candidate considered (JSONL)")
     parser.add_argument("--save", type=Path, help="write each method's ranked answers (JSON) for --combine")
     parser.add_argument("--combine", type=Path, nargs="+", help="print one table from saved runs and stop")
-    parser.add_argument("--from-dump", type=Path, help="analyse a per-case dump (reliability, LOSO, diagnosis) and stop")
+    parser.add_argument("--from-dump", type=Path, nargs="+",
+                        help="analyse per-case dumps (reliability, LOSO, diagnosis) and stop; several (e.g. a --no-copy run "
+                             "beside a run with the copy): each site held out of all, the fit on all the others")
     parser.add_argument("--cases", type=int, default=0, help="only the first N cases")
     parser.add_argument("--sites", nargs="*", default=[], help="only these sites (as cases name them)")
     parser.add_argument("--serve-every-site", action="store_true",
                         help="with --sites: serve every site of the set all the same (search answers from other sites, as in a full run)")
+    parser.add_argument("--no-copy", action="store_true",
+                        help="the archive kept no copy of any old page (it answers 'no capture'): recovery without the copy")
     parser.add_argument("--skip-orphans", action="store_true", help="per-case: skip cases without a linking page")
     parser.add_argument("--timeout", type=float, default=7200.0, help="seconds a mode may run at most")
     parser.add_argument("--wait-for-archive", action="store_true", help="one-run: archive_wait (every lookup waited for)")
@@ -325,10 +364,10 @@ def main(argv: list[str] | None = None) -> int:
         combine(args.combine)
         return 0
     if args.from_dump:
-        dump = [json.loads(line) for line in args.from_dump.read_text(encoding="utf-8").splitlines() if line.strip()]
-        saved = analyse(dump, refit=args.refit, write=args.write)
+        dumps = [[json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()] for path in args.from_dump]
+        saved = analyse(dumps, refit=args.refit, write=args.write)
         if args.store_rows:
-            print(f"\n{stored.store_rows(dump, args.store_rows)} cases with their ranked candidates written to {args.store_rows}")
+            print(f"\n{stored.store_rows(dumps[0], args.store_rows)} cases with their ranked candidates written to {args.store_rows}")
         if args.save:
             args.save.write_text(json.dumps(saved), encoding="utf-8")
         return 0

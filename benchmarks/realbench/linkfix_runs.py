@@ -133,6 +133,7 @@ def _candidate(c: CandidateTrace, real: RealWeb) -> dict[str, Any]:
         "url": real.canonical(c.url), "final_url": real.canonical(c.final_url), "method": c.method, "provider": c.provider,
         "query": c.query, "rank": c.rank, "hits": c.found_by, "fetched": c.fetched, "page_status": c.status, "title": c.title,
         "features": dict(c.features), "confidence": c.confidence, "verdict": c.verdict, "reason": c.reason, "section": c.section,
+        "named_section": c.named_section,
     }
 
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from linkfix.recover import calibration
 from linkfix.recover.gate import RULES, Rule, Scored, hold_reason
-from linkfix.recover.sections import moved_to_section
+from linkfix.recover.sections import answered_section
 from linkfix.urls import page_identity
 
 from . import fitting
@@ -45,11 +45,13 @@ class Row:
     features: dict[str, float]
     right: bool
     section: str = ""  # the id of the section of its page that names the dead page
+    named_section: str = ""  # the id of the one section of its page with the dead page's name
 
     @property
     def answer(self) -> str:
         """The URL linkfix suggests for this candidate: its page, or its section (sections.py)."""
-        return f"{self.url}#{self.section}" if self.section and moved_to_section(self.features) else self.url
+        section = answered_section(self.section or None, self.named_section or None, self.features)
+        return f"{self.url}#{section}" if section else self.url
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -72,7 +74,8 @@ def candidate_rows(dump: Iterable[dict[str, Any]]) -> list[Row]:
             if c.get("features") and c.get("verdict", "suggested") in RANKED:
                 url = c.get("final_url") or c["url"]
                 rows.append(Row(case_id=d["case"], site=d["site"], url=url, features=c["features"],
-                                right=same_page(url, d["truth"]), section=c.get("section") or ""))
+                                right=same_page(url, d["truth"]), section=c.get("section") or "",
+                                named_section=c.get("named_section") or ""))
     return rows
 
 

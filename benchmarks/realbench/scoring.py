@@ -203,3 +203,14 @@ def site_table(methods: dict[str, Sequence[Ranked]], threshold: float, *, linkfi
         lines.append(f"{'mean of the sites':<40}{'':>5}" + "".join(f"{m:7.2f}" for m in means[: len(baselines)])
                      + "".join(f"{m:7.2f}" for m in means[len(baselines): len(baselines) + 3]) + f"{'':>6}{'':>7}{means[-1]:7.2f}")
     return "\n".join(lines)
+
+
+def found_at_all_text(methods: dict[str, Sequence[Ranked]]) -> str:
+    """How often the truth is anywhere among a method's answers (cases with a linking page):
+    the figure Martinez-Romo & Araujo report (74% of the links they recovered, 553 of 748)."""
+    lines = ["\ntruth found at all, at any rank (cases with a linking page; Martinez-Romo & Araujo: 0.74)"]
+    for name, rows in methods.items():
+        chosen = [r for r in rows if r.case.parents]
+        found = sum(1 for r in chosen if r.ran and r.rank is not None)
+        lines.append(f"  {name:<14}{found:>5} of {len(chosen):<5} {found / len(chosen) if chosen else 0.0:.2f}")
+    return "\n".join(lines)

@@ -36,7 +36,7 @@ def store_rows(dump: Iterable[dict[str, Any]], path: Path) -> int:
         for case in cases_of(ran):
             handle.write(json.dumps({
                 "case": case.case_id, "site": case.site, "fragment": case.fragment,
-                "candidates": [{"page": _page(r.url), "right": r.right, "section": r.section,
+                "candidates": [{"page": _page(r.url), "right": r.right, "section": r.section, "named_section": r.named_section,
                                 "features": {k: round(v, 4) for k, v in sorted(r.features.items()) if v}} for r in by_case.get(case.case_id, [])],
             }, sort_keys=True) + "\n")
     return len(ran)
@@ -49,5 +49,5 @@ def load_rows(path: Path) -> tuple[list[CaseInfo], list[Row]]:
             d = json.loads(line)
             cases.append(CaseInfo(case_id=d["case"], site=d["site"], parent=True, fragment=d["fragment"]))
             rows.extend(Row(case_id=d["case"], site=d["site"], url=c["page"], features=c["features"], right=c["right"],
-                            section=c["section"]) for c in d["candidates"])
+                            section=c["section"], named_section=c.get("named_section", "")) for c in d["candidates"])
     return cases, rows

@@ -17,7 +17,11 @@ is still held for review when
   and reads at least as close to it (the title and name say one page, the text another: a
   same-titled page in another part of the site beside the page the content went to);
 - a runner-up has every kind of evidence the top candidate has (nothing tells them apart);
-- its only evidence is a page name other pages of the site share ("reference", "overview").
+- its only evidence is a page name other pages of the site share ("reference", "overview");
+- it belongs to another docs site on the dead page's host (`org.github.io/project-js/` for a
+  page of `org.github.io/project/`, whose own sitemap or search index says where it ends): a
+  sibling project's page often has the same name, title and words (the same guide for another
+  language), and content rarely moves to a sibling project while the dead page's site lives.
 
 The reason is kept in the suggestion's evidence (`hold`); `linkfix fix` leaves such links for
 review, and the reports say why.
@@ -141,6 +145,12 @@ def _shared_name_only(top: Scored, rivals: Sequence[Scored]) -> str:
     return ""
 
 
+def _sibling_site(top: Scored, rivals: Sequence[Scored]) -> str:
+    if top.features.get("sibling_site"):
+        return "it is a page of another docs site on the same host"
+    return ""
+
+
 Rule = tuple[str, Callable[[Scored, Sequence[Scored]], str]]
 
 #: The gate's rules, in the order they are asked (the benchmark measures each one, per site).
@@ -151,4 +161,5 @@ RULES: tuple[Rule, ...] = (
     ("copy-prefers-rival", _copy_prefers_rival),
     ("rival-same-evidence", _rival_with_the_same_evidence),
     ("shared-name-only", _shared_name_only),
+    ("sibling-site", _sibling_site),
 )

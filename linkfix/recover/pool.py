@@ -25,7 +25,7 @@ from .gate import Scored, hold_reason
 from .pages import Section, WebPage
 from .providers import Hit
 from .rank import Known, as_vector, kld, title_dice
-from .sections import moved_to_section
+from .sections import answered_section
 from .terms import normal_terms
 from .trace import DROPPED, NOT_FETCHED, RANKED_BELOW, SUGGESTED, CandidateTrace
 
@@ -62,6 +62,7 @@ class Contender:
     evidence: dict[str, Any] = field(default_factory=dict)
     terms: Counter[str] | None = None  # the page's normalised terms, computed once
     section: Section | None = None  # the section of its page that names the dead page, if one does
+    named_section: Section | None = None  # the one section of its page with the dead page's name as its id
     dropped: str = ""  # why it is out of the ranking ('' while it is in)
 
     @property
@@ -192,9 +193,10 @@ class Pool:
         else:
             score = title_dice(known.anchor_terms, entry.page.title if entry.page else "")
         url = entry.final
-        if entry.section is not None and moved_to_section(features):  # the dead page is a section of it now
-            url = f"{url}#{entry.section.id}"
-            evidence[Evidence.SECTION] = entry.section.heading
+        section = answered_section(entry.section, entry.named_section, features)
+        if section is not None:  # the dead page is a section of it now
+            url = f"{url}#{section.id}"
+            evidence[Evidence.SECTION] = section.heading
         return Candidate(url=url, confidence=round(confidence, 4), method=entry.method, score=round(score, 6), evidence=evidence)
 
     def trace(self, suggestions: Sequence[Candidate]) -> tuple[CandidateTrace, ...]:
@@ -255,5 +257,6 @@ def trace_candidates(found: Mapping[str, Contender], confidences: Mapping[int, f
             title=page.title if page is not None else (hit.title if hit else ""), features=dict(entry.features),
             confidence=round(confidences[id(entry)], 6) if id(entry) in confidences else None, verdict=verdict, reason=reason,
             section=entry.section.id if entry.section is not None else "",
+            named_section=entry.named_section.id if entry.named_section is not None else "",
         ))
     return tuple(out)

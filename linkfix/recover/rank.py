@@ -258,11 +258,19 @@ class Known:
     copy_title: str = ""
     site: SitePages = field(default_factory=SitePages)
     dead_was_section: bool = False  # the dead URL was a section index (pages were below it)
+    docs_root: str = ""  # the directory the dead URL's docs site lives in, when its sitemap or index says
 
-    def on_site(self, today: SitePages, ever: SitePages) -> Known:
+    def on_site(self, today: SitePages, ever: SitePages, root: str = "") -> Known:
         """Knowing the site: its pages today, and its pages ever (with the archive's), which say
-        whether the dead URL was a section index."""
-        return replace(self, site=today, dead_was_section=ever.pages_below(self.dead_url) >= HUB_PAGES)
+        whether the dead URL was a section index; `root`: where its docs site lives."""
+        return replace(self, site=today, dead_was_section=ever.pages_below(self.dead_url) >= HUB_PAGES, docs_root=root)
+
+    def on_its_site(self, url: str) -> bool:
+        """Is `url` on the dead page's site: its host, and inside its docs root when one is known
+        (`org.github.io/project-js/` is not `org.github.io/project/`'s site)."""
+        if not same_site(self.dead_url, url):
+            return False
+        return not self.docs_root or urlsplit(url).path.startswith(urlsplit(self.docs_root).path)
 
 
 def similarity_features(known: Known, *, candidate_url: str, candidate_title: str, candidate_terms: Counter[str],
@@ -273,7 +281,7 @@ def similarity_features(known: Known, *, candidate_url: str, candidate_title: st
     dead = known.dead_url
     name = page_name(dead)
     same_name = bool(name) and name == page_name(candidate_url)
-    same_host = same_site(dead, candidate_url)
+    same_host = known.on_its_site(candidate_url)
     copy_vector = weighted(known.copy_terms) if has_copy else {}
     features = {
         "has_copy": 1.0 if has_copy else 0.0,
@@ -290,6 +298,9 @@ def similarity_features(known: Known, *, candidate_url: str, candidate_title: st
         # little; the site's pages are known on the dead page's own host only
         "name_unique": 1.0 if same_name and same_host and known.site.names.get(name, 0) <= 1 else 0.0,
         "same_host": 1.0 if same_host else 0.0,
+        # the dead page's host, but another docs site on it (`org.github.io/project-js/` for a
+        # page of `org.github.io/project/`): for the gate, not the score
+        "sibling_site": 1.0 if not same_host and same_site(dead, candidate_url) else 0.0,
         "above": 1.0 if is_above(candidate_url, dead) else 0.0,
         "hub": 1.0 if known.site.pages_below(candidate_url) >= HUB_PAGES else 0.0,
     }

@@ -31,7 +31,7 @@ from .rank import (
     token_jaccard,
     without_shared_parts,
 )
-from .sections import best_section
+from .sections import best_section, section_named_like
 from .terms import normal_terms
 
 log = logging.getLogger(__name__)
@@ -101,6 +101,7 @@ class Reader:
         if known.copy_title:  # compared without the site's name, which every page of the site shares
             known = replace(known, copy_title=self.furniture.clean(known.copy_title, ref.dead))
         title = self.furniture.clean(page.title, url) if ok and page is not None else ""
+        whole_titles = (title, known.copy_title)  # before the parts both share are left out
         if known.copy_title and title and same_site(url, ref.dead):
             copy_title, title = without_shared_parts(known.copy_title, title)
             known = replace(known, copy_title=copy_title)
@@ -108,6 +109,8 @@ class Reader:
                                        candidate_headings=page.headings if ok and page is not None else ())
         found = best_section(known, page.sections) if ok and page is not None else None
         entry.section = found[0] if found is not None else None
+        entry.named_section = section_named_like(ref.dead, page.sections, candidate_url=url, candidate_title=whole_titles[0],
+                                                 copy_title=whole_titles[1]) if ok and page is not None else None
         features["weak_anchor"] = 1.0 if ref.anchor.weak else 0.0
         features.update(entry.flags)
         return features

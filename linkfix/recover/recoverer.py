@@ -298,7 +298,7 @@ class Recoverer:
                 self.remote.warn_once("site", "site: failed (%s)", exc)
                 continue
             if index.hits:  # what the site has today (page-name uniqueness, section pages) and had
-                pool.know(pool.ref.known.on_site(index.today, index.ever))
+                pool.know(pool.ref.known.on_site(index.today, index.ever, index.root))
             ref = pool.ref
 
             def prescore(hit: Hit, ref: Reference = ref) -> float:

@@ -35,6 +35,7 @@ class CandidateTrace:
     features: Mapping[str, float] = field(default_factory=dict)
     confidence: float | None = None  # None: never scored
     section: str = ""  # the id of the section of its page that names the dead page ('' when none does)
+    named_section: str = ""  # the id of the one section of its page with the dead page's name ('' when none)
     verdict: str = NOT_FETCHED
     reason: str = ""  # why it was dropped, or held back from an automatic fix
 

@@ -31,16 +31,21 @@ def git(cwd: Path, *args: str) -> None:
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=cwd, check=True, capture_output=True, env=env)
 
 
+def commit_then_rename(root: Path, old: str, new: str) -> None:
+    """A repository at `root` with everything committed, then `old` renamed `new` (git mv) in a second commit."""
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "docs")
+    git(root, "mv", old, new)
+    git(root, "commit", "-qm", "rename")
+
+
 def test_a_page_moved_with_git_mv(tmp_path):
     docs = tmp_path / "docs"
     (docs / "guide").mkdir(parents=True)
     (docs / "index.md").write_text("# Home\n\nRead [the setup](guide/setup.md#usage) first.\n")
     (docs / "guide" / "setup.md").write_text("# Setup\n\n## Usage\n\nHow to set things up, at some length.\n")
-    git(tmp_path, "init", "-q")
-    git(tmp_path, "add", "-A")
-    git(tmp_path, "commit", "-qm", "docs")
-    git(tmp_path, "mv", "docs/guide/setup.md", "docs/guide/installation.md")
-    git(tmp_path, "commit", "-qm", "rename")
+    commit_then_rename(tmp_path, "docs/guide/setup.md", "docs/guide/installation.md")
     item = only_broken(check(docs))
     assert item.result.reason == "missing-file"
     top = item.suggestions[0]
@@ -130,3 +135,42 @@ def test_a_redirect_maps_target_with_its_own_id_and_a_chain_of_maps(tmp_path):
     assert (top.url, top.evidence["same_destination"]) == ("guide/new.md#usage", True)
     assert "a.md → b.md; b.md → guide/new.md#usage" in top.evidence["why"]
     assert [(s.url, s.evidence["same_destination"]) for s in external.suggestions] == [("https://example.org/x#part", True)]
+
+
+def test_the_linking_page_is_never_its_own_links_replacement(tmp_path):
+    # install.md links to installs.md, which git renamed to setup.md: "install.md" is a letter
+    # away from the missing name, but it is the page the link is on, not where the content went
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n")
+    (docs / "installs.md").write_text("# Installing\n\nHow to install, at some length.\n")
+    (docs / "install.md").write_text("# Install\n\nFirst read [the steps](installs.md).\n")
+    commit_then_rename(tmp_path, "docs/installs.md", "docs/setup.md")
+    item = only_broken(check(docs))
+    assert [s.url for s in item.suggestions] == ["setup.md"]
+    top = item.suggestions[0]
+    assert (top.method, top.evidence["class"]) == ("git-rename", "git-rename")  # nothing disputes it now
+    assert top.confidence == confidence_of("git-rename")
+
+
+def test_near_names_are_searched_once_per_missing_target_not_once_per_link(tmp_path, monkeypatch):
+    # many pages linking to one missing page (or one missing id): the work must grow with the
+    # distinct targets, not with the links (3,000 links to one renamed page took minutes)
+    from linkfix.recover.internal_links import names, suggest
+
+    pages = 40
+    for i in range(pages):
+        (tmp_path / f"page{i:02d}.md").write_text(f"# Page {i}\n\nSee [the guide](guides.md) and [its end](target.md#the-ende).\n")
+    (tmp_path / "guide.md").write_text("# Guide\n")
+    (tmp_path / "target.md").write_text("# Target\n\n## The end\n")
+    compared, id_searches = [], []
+    distance, ids = names.edit_distance, suggest.near_ids
+    monkeypatch.setattr(names, "edit_distance", lambda *a, **k: compared.append(a) or distance(*a, **k))
+    monkeypatch.setattr(suggest, "near_ids", lambda *a, **k: id_searches.append(a) or ids(*a, **k))
+    report = check(tmp_path)
+    broken = [r for r in report.results if r.result.status is Status.BROKEN]
+    assert len(broken) == 2 * pages
+    assert all(r.suggestions for r in broken)  # every link still gets its suggestion
+    assert {r.suggestions[0].url for r in broken} == {"guide.md", "target.md#the-end"}
+    assert len(compared) <= pages + 10  # one pass over the names of the directory (and of the page's ids)
+    assert len(id_searches) == 1

@@ -65,9 +65,23 @@ def test_every_mode_runs_end_to_end_on_one_site(capsys, tmp_path):
     assert SCRIPT_MODULE.main(["--sites", "tljh.jupyter.org/en/latest", "--dump", str(dump), "--save", str(saved),
                                "--timeout", "600"]) == 0
     printed = capsys.readouterr().out
-    for part in ("B2", "B3f", "B5", "linkfix-1run", "linkfix-case", "archived copy got for", "cdx", "failure classes",
-                 "leave-one-site-out", "reliability"):
+    for part in ("B2", "B3f", "B5", "A1p", "linkfix-1run", "linkfix-case", "archived copy got for", "cdx", "failure classes",
+                 "leave-one-site-out", "reliability", "truth found at all"):
         assert part in printed
     lines = [json.loads(line) for line in dump.read_text().splitlines()]
     assert len(lines) == 3 and all(d["candidates"] for d in lines)
-    assert set(json.loads(saved.read_text())["methods"]) == {"B2", "B3f", "B5", "linkfix-1run", "linkfix-case"}
+    assert set(json.loads(saved.read_text())["methods"]) == {"B2", "B3f", "B5", "A1", "A1p", "linkfix-1run", "linkfix-case"}
+
+
+@pytest.mark.skipif(SCRIPT_MODULE.dataset_dir() is None, reason="../shared/recovery-dev is not here")
+def test_without_the_archived_copy_no_case_gets_one_and_the_copy_baselines_run_on_none(capsys, tmp_path):
+    saved = tmp_path / "saved.json"
+    assert SCRIPT_MODULE.main(["--sites", "tljh.jupyter.org/en/latest", "--no-copy", "--mode", "per-case", "--save", str(saved),
+                               "--timeout", "600"]) == 0
+    printed = capsys.readouterr().out
+    assert "NO archived copy" in printed and "archived copy got for 0 of 3" in printed
+    assert SCRIPT_MODULE.main(["--sites", "tljh.jupyter.org/en/latest", "--no-copy", "--mode", "baselines", "--save", str(saved),
+                               "--timeout", "600"]) == 0
+    methods = json.loads(saved.read_text())["methods"]
+    assert not any(item["ran"] for item in methods["B5"])  # no copy to compare with
+    assert any(item["ran"] and item["urls"] for item in methods["A1p"])  # the link's words need none

@@ -89,6 +89,7 @@ class _Pool:
         self.by_key: dict[str, list[str]] = {}
         self.by_name: dict[str, list[str]] = {}
         self.by_parent: dict[str, list[tuple[str, str]]] = {}
+        self._typos: dict[tuple[str, str], tuple[tuple[str, int], ...]] = {}
         for f in sorted(files):
             key = page_key(f)
             parent, _, name = key.rpartition("/")
@@ -96,10 +97,22 @@ class _Pool:
             self.by_name.setdefault(name, []).append(f)
             self.by_parent.setdefault(parent, []).append((f, name))
 
+    def typos(self, parent: str, base: str) -> tuple[tuple[str, int], ...]:
+        """(file, distance) of the other names of directory `parent` a letter or two from
+        `base`. Asked once per missing name: thousands of links to one missing page must not
+        each compare it with every name of its directory."""
+        key = (parent, base)
+        if key not in self._typos:
+            limit = _typo_limit(base)
+            self._typos[key] = tuple((f, d) for f, name in self.by_parent.get(parent, ()) if name != base
+                                     and (d := edit_distance(name, base, limit=limit)) is not None)
+        return self._typos[key]
+
 
 def near_files(missing: str, written: str, page_rel: str, files: Iterable[str] | FileIndex) -> list[Match]:
     """Existing files that the broken root-relative path `missing` may have meant, best kind
-    first. `written` is the link's path as written (no fragment), `page_rel` the linking page."""
+    first, the linking page `page_rel` never among them. `written` is the link's path as
+    written (no fragment)."""
     pool = (files if isinstance(files, FileIndex) else FileIndex(files)).pool(missing)
     target = page_key(_without_climbs(missing))
     parent, _, base = target.rpartition("/")
@@ -111,18 +124,15 @@ def near_files(missing: str, written: str, page_rel: str, files: Iterable[str] |
         ("depth", [f for key in sorted(wanted) for f in pool.by_key.get(key, ())]),
         ("moved", list(pool.by_name.get(base, ())) if base else []),
     ]
-    seen: set[str] = set()
+    # The page the link is on is never its replacement: a name a letter away from the missing
+    # one is another page the author meant, not the page they were writing.
+    seen: set[str] = {page_rel}
     out: list[Match] = []
     for kind, found in levels:
         fresh = [f for f in dict.fromkeys(found) if f not in seen]
         seen.update(fresh)
         out += [Match(name=f, kind=kind, rivals=len(fresh) - 1) for f in sorted(fresh)]
-    typos = []
-    for f, name in pool.by_parent.get(parent, ()) if base else ():
-        if f not in seen and name != base:
-            d = edit_distance(name, base, limit=_typo_limit(base))
-            if d is not None:
-                typos.append((f, d))
+    typos = [(f, d) for f, d in pool.typos(parent, base) if f not in seen] if base else []
     best = min((d for _, d in typos), default=None)
     closest = [(f, d) for f, d in typos if d == best]
     out += [Match(name=f, kind="typo", distance=d, rivals=len(closest) - 1) for f, d in sorted(closest)]

@@ -78,6 +78,7 @@ class InternalSuggester:
     _ids: dict[str, set[str]] | None = None  # id -> pages that have it, once asked
     _files: FileIndex | None = None  # the site's files by name, once asked
     _sources: dict[str, str | None] = field(default_factory=dict)  # page sources read for custom ids
+    _fragments: dict[tuple[str, str], list[Target]] = field(default_factory=dict)  # (page, missing id) -> targets, once asked
 
     def suggest(self, item: LinkResult, page_rel: str) -> tuple[Candidate, ...]:
         result = item.result
@@ -90,7 +91,10 @@ class InternalSuggester:
         elif result.reason in ("missing-file", "outside-root"):
             targets = self._moved(path, fragment, written=self._written(item, page_rel), page_rel=page_rel)
         elif result.reason == "missing-fragment":
-            targets = self._near_fragment(path, fragment)
+            # the same missing id, linked from many pages, is looked for once
+            if (path, fragment) not in self._fragments:
+                self._fragments[path, fragment] = self._near_fragment(path, fragment)
+            targets = self._fragments[path, fragment]
         else:
             return ()
         return self._candidates(item, page_rel, _disputed(targets))

@@ -206,8 +206,12 @@ class SiteIndex:
     K1 = 1.2
     B = 0.75
 
-    def __init__(self, hits: Sequence[Hit]) -> None:
+    def __init__(self, hits: Sequence[Hit], *, root: str = "") -> None:
         self.hits = list(hits)
+        #: The dead URL's docs site: the deepest directory above it with a sitemap or a search
+        #: index of its own ('' when none was found). A host may serve several projects' docs
+        #: (`org.github.io/project/`, `org.github.io/project-js/`): a page outside it is another site's.
+        self.root = root
         self.docs = [
             Counter(normal_terms(h.title) * 2 + normal_terms(h.text) + h.stems.split() + path_tokens(h.url)) for h in self.hits
         ]
@@ -259,6 +263,7 @@ class Site(SearchProvider):
         self._dirs_done: dict[str, asyncio.Future[list[Hit]]] = {}  # directory URL -> its pages
         self._hosts_done: dict[str, asyncio.Future[list[Hit]]] = {}  # host root -> robots + archive listing
         self._sitemaps_done: set[str] = set()
+        self._listed: set[str] = set()  # directories whose own sitemap or search index listed pages
         self._sitemap_count: Counter[str] = Counter()
         self._index: dict[tuple[str, ...], SiteIndex] = {}
 
@@ -280,6 +285,8 @@ class Site(SearchProvider):
             if status != 200:
                 continue
             pages, children = parse_sitemap(text)
+            if pages or children:
+                self._listed.add(sitemap.rpartition("/")[0] + "/")
             hits.extend(Hit(url=p, provider="site") for p in pages[:MAX_PAGES])
             queue.extend(children)
         return hits
@@ -302,11 +309,22 @@ class Site(SearchProvider):
 
     async def _mkdocs(self, directory: str, budget: Budget) -> list[Hit]:
         status, _, text = await self._text(directory + "search/search_index.json", budget)
-        return parse_mkdocs_index(text, directory) if status == 200 else []
+        return self._index_of(directory, parse_mkdocs_index(text, directory) if status == 200 else [])
 
     async def _sphinx(self, directory: str, budget: Budget) -> list[Hit]:
         status, _, text = await self._text(directory + "searchindex.js", budget)
-        return parse_sphinx_index(text, directory) if status == 200 else []
+        return self._index_of(directory, parse_sphinx_index(text, directory) if status == 200 else [])
+
+    def _index_of(self, directory: str, hits: list[Hit]) -> list[Hit]:
+        if hits:
+            self._listed.add(directory)
+        return hits
+
+    def docs_root(self, near: str) -> str:
+        """The deepest directory above `near` whose own sitemap or search index listed pages
+        ('' when none did: then nothing says where the dead URL's site ends)."""
+        dead = urldefrag(near)[0]
+        return next((d for d in reversed(parent_dirs(near)) if d != dead and d in self._listed), "")
 
     async def _listing(self, directory: str, budget: Budget) -> list[Hit]:
         status, final_url, text = await self._text(directory, budget)
@@ -360,7 +378,8 @@ class Site(SearchProvider):
     async def index(self, near: str, budget: Budget) -> SiteIndex:
         key = tuple(parent_dirs(near))
         if key not in self._index:
-            self._index[key] = SiteIndex(await self.pages(near, budget))
+            hits = await self.pages(near, budget)
+            self._index[key] = SiteIndex(hits, root=self.docs_root(near))
         return self._index[key]
 
     async def search(self, query: str, *, near: str, limit: int, budget: Budget) -> list[Hit]:
