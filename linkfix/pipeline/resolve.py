@@ -71,14 +71,13 @@ def resolve_links(rel: str, doc: Document, local: LocalChecker) -> tuple[Sequenc
         links = local.templates.links(local.project.root / rel, doc)
     # (Zensical rewrites raw HTML links as it does Markdown ones: mkdocs.config.dialect.)
     raw_as_written = not (local.project.mkdocs is not None and local.project.mkdocs.dialect.rewrites_raw_html)
-    if local.mkdocs_links is not None and doc.is_nav:
-        from ..check.mkdocs_nav import nav_targets  # the config's nav, a plugin's nav file: nav entries
+    if local.mkdocs_links is not None and (doc.is_nav or rel in local.mkdocs_links.site.nav_documents):
+        # The config's nav, a plugin's nav file (literate-nav's SUMMARY.md): their links are nav entries.
+        from ..check.mkdocs_nav import nav_document_targets, nav_targets
 
-        targets = nav_targets(local, doc.page, rel, links)
-    elif local.mkdocs_links is not None and rel in local.mkdocs_links.site.nav_documents:
-        from ..check.mkdocs_nav import nav_document_targets  # literate-nav's SUMMARY.md: its links are nav entries
-
-        targets = nav_document_targets(local, doc.page, rel, links)
+        targets = (nav_targets if doc.is_nav else nav_document_targets)(local, doc.page, rel, links)
+        if rules is not None:  # ignore files, exclude and remap reach a nav entry as any link
+            targets = [rules(link.url, link.url, target, False) for link, target in zip(links, targets, strict=True)]
     else:
         targets = []
         for link in links:

@@ -58,3 +58,16 @@ def test_a_config_nav_directory_entry_is_a_section_only_with_a_nav_plugin(tmp_pa
     assert with_plugin == {"mkdocs.yml:sub/": "ok", "mkdocs.yml:gone/": "broken"}
     without = check(tmp_path / "b", monkeypatch, {**PAGES, "mkdocs.yml": "site_name: t\nnav:\n  - sub/\n"})
     assert without == {"mkdocs.yml:sub/": "broken"}  # MkDocs: a nav entry names a page
+
+
+def test_exclude_and_ignore_files_reach_nav_entries(tmp_path, monkeypatch):
+    """An `exclude` pattern or a .linkfixignore line that leaves out a link to a page leaves out
+    the nav entries naming it too (they were still reported broken: the one filter skipped them)."""
+    files = {**PAGES, "docs/SUMMARY.md": "- [Home](index.md)\n- [Old](old/gone.md)\n",
+             "mkdocs.yml": "site_name: t\nplugins:\n  - literate-nav\n",
+             "docs/sub/page.md": "# Page\n\n[old](../old/gone.md)\n"}
+    config_nav = {**PAGES, "mkdocs.yml": "site_name: t\nnav:\n  - Home: index.md\n  - Old: old/gone.md\n"}
+    assert check(tmp_path / "a", monkeypatch, files)["SUMMARY.md:old/gone.md"] == "broken"
+    assert check(tmp_path / "b", monkeypatch, {**files, ".linkfixignore": "old/\n"})["SUMMARY.md:old/gone.md"] == "excluded"
+    assert check(tmp_path / "c", monkeypatch, {**config_nav, ".linkfixignore": "old/\n"})["mkdocs.yml:old/gone.md"] == "excluded"
+    assert check(tmp_path / "d", monkeypatch, {**config_nav, "linkfix.yml": 'exclude: ["old/"]\n'})["mkdocs.yml:old/gone.md"] == "excluded"

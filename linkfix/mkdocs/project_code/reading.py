@@ -17,7 +17,7 @@ that only those are `unverified` and everything else stays exact:
   and the constant strings it replaces or tests for); None when one of its `re` patterns is not
   a constant, or when it rewrites pages and looks for nothing (then any page may be touched);
 - `substitutions`: per page event it rewrites with, the literal patterns it only substitutes
-  (hook_substitutions), or None when it may change the text otherwise;
+  (`substitutions.substitutions`), or None when it may change the text otherwise;
 - `names`: the file names and paths it spells (string constants, and f-strings as patterns:
   `f"sample/{n}-bottles.md"` is `sample/.+-bottles\\.md`), which is what it can write.
 
