@@ -37,3 +37,36 @@ def test_a_nav_entry_of_a_renamed_page_is_suggested_the_rename(tmp_path, monkeyp
     before = (tmp_path / "mkdocs.yml").read_text()
     main(["fix", "--offline", "--no-cache", "mkdocs.yml"])
     assert (tmp_path / "mkdocs.yml").read_text() == before
+
+
+async def test_a_nav_link_to_the_web_is_checked_as_any_external_link(tmp_path):
+    """`- Changelog: https://...` in the nav is a link every page's navigation shows: it was
+    skipped without a word (0 links for it), so a dead one passed. mailto: and the like stay no
+    entry (nothing a reader follows to a page)."""
+    import asyncio
+    import os
+    import sys
+
+    from linkfix_simweb import SimWeb
+
+    host = "127.0.0.32"
+    web = SimWeb(latency=0.0)
+    web.add_site(host)
+    async with web:
+        live, dead = web.url(host, "/ok/live.html"), web.url(host, "/status/404/dead")
+        (tmp_path / "docs").mkdir()
+        (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+        (tmp_path / "mkdocs.yml").write_text(
+            f"site_name: t\nnav:\n  - Home: index.md\n  - Live: {live}\n  - Dead: {dead}\n  - Mail: mailto:team@example.test\n",
+            encoding="utf-8")
+        root = Path(__file__).resolve().parents[2]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "plugins")])}
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "linkfix", "check", "mkdocs.yml", "--no-cache", "--allow-private", "--network-probe", "",
+            "--max-retries", "0", "-f", "json", "-o", "r.json", cwd=tmp_path, env=env,
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        code = await asyncio.wait_for(process.wait(), 120)
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert code == 1
+    # index.md's entry, and both URLs, checked; no mailto: entry
+    assert [(link["url"], link["status"]) for link in report["links"]] == [("index.md", "ok"), (live, "ok"), (dead, "broken")]

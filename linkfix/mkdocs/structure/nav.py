@@ -24,6 +24,7 @@ from ...files.read import Unreadable, read_bytes
 from ...files.yamlfile import MAX_YAML_BYTES, with_libyaml
 
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)  # MkDocs' own test: a scheme makes a link, not a page
+_WEB = re.compile(r"^https?://", re.I)  # a link of the nav to the web: checked as any external link
 _MAX_NAV_ENTRIES = 20_000  # a bound on the walk, far above any real nav
 
 
@@ -40,8 +41,9 @@ class NavEntry:
 
 
 def nav_entries(config_file: Path) -> tuple[NavEntry, ...]:
-    """The page entries of the `nav` MkDocs uses for `config_file` (INHERIT followed), in order;
-    () when there is none or a file cannot be read (reading the config has said so already)."""
+    """The entries of the `nav` MkDocs uses for `config_file` (INHERIT followed), in order: its pages
+    and its links to the web (http, https); () when there is none or a file cannot be read (reading
+    the config has said so already)."""
     from ..config.yaml_file import MAX_INHERIT, _TolerantLoader
 
     path = config_file
@@ -100,8 +102,10 @@ def _entries(node: yaml.Node, config: Path, text: str) -> Iterator[NavEntry]:
 
 def _entry(node: yaml.ScalarNode, config: Path, text: str) -> NavEntry | None:
     value = node.value
-    if not isinstance(value, str) or not value.strip() or _URL.match(value) or node.tag != "tag:yaml.org,2002:str":
-        return None  # a URL, a number or null, a tagged value
+    if not isinstance(value, str) or not value.strip() or node.tag != "tag:yaml.org,2002:str":
+        return None  # a number or null, a tagged value
+    if _URL.match(value) and not _WEB.match(value):
+        return None  # mailto:, javascript: and the like: no page, and nothing a reader follows to a page
     if value.startswith(("!include ", "*include ")):
         return None  # mkdocs-monorepo-plugin's: another project's docs (mkdocs.made reads them)
     start, end = node.start_mark.index, node.end_mark.index
