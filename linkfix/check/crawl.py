@@ -36,6 +36,7 @@ from protego import Protego
 from ..config import Config
 from ..errors import InputError
 from ..formats import extract_html
+from ..formats.silence import silenced_in
 from ..model import CheckResult, Document, Reason, Report, Status
 from ..urls import authority, hostname, page_key
 
@@ -191,10 +192,13 @@ def _looks_like_page(url: str) -> bool:
     return suffix not in _NOT_PAGES
 
 
-def _with_url(document: Document, url: str) -> Document:
-    """The document with its page's own URL set, so relative links resolve against it."""
-    page = replace(document.page, url=url)
-    return Document(page=page, links=tuple(replace(link, page=page) for link in document.links), warnings=document.warnings)
+def _fetched_document(text: str, url: str, final: str, *, want_text: bool, max_links: int) -> Document:
+    """The fetched page's document, its page's own URL set to where it was served from (`final`),
+    so relative links resolve against it, and what its ignore comments and attributes
+    (`data-proofer-ignore`, `data-linkfix-ignore`) silence, as for a page read from disk."""
+    document = extract_html(text, url, want_text=want_text, max_links=max_links)
+    page = replace(document.page, url=final)
+    return replace(document, page=page, links=tuple(replace(link, page=page) for link in document.links), silenced=silenced_in(text))
 
 
 async def crawl(client: HttpChecker, start: str, limits: CrawlLimits, *, robots: Protego | None,
@@ -247,7 +251,7 @@ async def crawl(client: HttpChecker, start: str, limits: CrawlLimits, *, robots:
             final = fetched.final_url or url
             if fetched.redirects and final not in scope:
                 continue  # redirected off the site: not ours to crawl
-            document = _with_url(extract_html(fetched.text, url, want_text=want_text, max_links=limits.max_links), final)
+            document = _fetched_document(fetched.text, url, final, want_text=want_text, max_links=limits.max_links)
             if document.warnings:  # the only one a page gets: its links over max_links left out
                 errors.append(f"{url}: only its first {limits.max_links} links are followed and checked (--crawl-links)")
             pages.append(CrawledPage(url=url, document=document, depth=depth, clean=not fetched.redirects))

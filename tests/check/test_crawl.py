@@ -247,3 +247,18 @@ def test_cli_crawl_limits_must_be_positive():
 
     assert main(["check", "http://docs.example.test/", "--crawl", "--crawl-links", "0"]) == 2
     assert main(["check", "http://docs.example.test/", "--crawl", "--crawl-requests", "0"]) == 2
+
+
+async def test_a_crawled_page_s_ignore_attributes_and_comments_are_honoured(simweb):
+    """What a built site on disk silences (`data-proofer-ignore`, `data-linkfix-ignore`, an ignore
+    comment) is silenced on the same page fetched by --crawl too: the crawl dropped them."""
+    site = simweb.add_site(HOST)
+    site.page("/docs/", html("Home", (
+        '<a href="gone-a.html">a</a>\n<a data-proofer-ignore href="gone-b.html">b</a>\n'
+        '<div data-linkfix-ignore><p><a href="gone-c.html">c</a></p></div>\n'
+        '<!-- linkfix-disable-next-line -->\n<a href="gone-d.html">d</a>\n')))
+    site.page("/robots.txt", "User-agent: *\n", content_type="text/plain")
+    report = await crawl_check(simweb.url(HOST, "/docs/"), config(), CrawlLimits(), resolver=simweb.resolver)
+    found = statuses(report)
+    assert found["docs/gone-a.html"] is Status.BROKEN
+    assert [found[f"docs/gone-{name}.html"] for name in "bcd"] == [Status.EXCLUDED] * 3
