@@ -9,7 +9,6 @@ import asyncio
 import errno
 import math
 import os
-import re
 import socket
 import urllib.request
 from collections.abc import Mapping
@@ -25,6 +24,7 @@ from ...model import Reason, Redirect
 from ...urls import hostname, request_host, split
 from .. import policy
 from ..netsafety import ConnectionGuard, GuardedResolver, Reach, SocketFactory, allowed, classify_host, forbidden_in, parse_address, refusal
+from ..remap import Remap
 
 GITHUB_HOSTS = frozenset({"github.com", "api.github.com", "raw.githubusercontent.com"})
 SNIFF_BYTES = 64 * 1024  # a GET without a fragment to find: enough for a title, text, bot markers
@@ -90,7 +90,7 @@ class Transport:
         self.config = config
         self._resolver = resolver
         self._socket_factory = socket_factory  # opens the sockets the ConnectionGuard allowed
-        self._remap = [(re.compile(rule.split(maxsplit=1)[0]), rule.split(maxsplit=1)[1]) for rule in config.remap]
+        self._remap = Remap(config.remap)  # the repository's patterns, each matched under a time bound
         self.remaps = bool(self._remap)
         self._github_token = os.environ.get("GITHUB_TOKEN", "")
         # HTTP(S)_PROXY / NO_PROXY, read once: aiohttp's trust_env looks them (and ~/.netrc) up
@@ -204,9 +204,7 @@ class Transport:
 
     def remap(self, url: str) -> str:
         """`url` after the configured remap rules: where its requests really go."""
-        for pattern, replacement in self._remap:
-            url = pattern.sub(replacement, url)
-        return url
+        return self._remap.request(url)
 
 
 def _trust_proxy(proxy: str, guard: ConnectionGuard, resolver: GuardedResolver) -> None:
