@@ -148,7 +148,8 @@ class RunRecovery:
         token = REQUESTS.set(counter)
         started = time.monotonic()
         try:
-            return await asyncio.wait_for(step, self.hard_limit)
+            async with asyncio.timeout(self.hard_limit):  # (3.11's wait_for can lose a cancellation)
+                return await step
         finally:
             REQUESTS.reset(token)
             work.seconds += time.monotonic() - started

@@ -130,6 +130,7 @@ class SharedStore:
         self._scripts: dict[str, Any] = {}
         self._opened: asyncio.Future[bool] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()  # the listener, the heartbeat, fire-and-forget calls
+        self._closing = False  # close() began: the heartbeat stops
         self._wakers: dict[tuple[str, str], list[asyncio.Future[None]]] = {}
         self._batches: dict[str, list[tuple[Any, asyncio.Future[Any]]]] = {}  # reads and claims asked in this step
         # Commands out at once; the rest wait here, where waiting is no fault of the store (the
@@ -165,9 +166,14 @@ class SharedStore:
             for key, text in (("claim", _CLAIM), ("finish", _FINISH), ("take", _TAKE), ("turn", _TURN), ("free", _FREE), ("hold", _HOLD)):
                 self._scripts[key] = self._client.register_script(text)
             pubsub = self._client.pubsub(ignore_subscribe_messages=True)
-            await asyncio.wait_for(self._client.ping(), OP_SECONDS)
-            await asyncio.wait_for(pubsub.subscribe(PREFIX + DONE, PREFIX + FREE), OP_SECONDS)
-            await asyncio.wait_for(self._alive(), OP_SECONDS)
+            # asyncio.timeout, never wait_for: Python 3.11's wait_for can swallow a cancellation that
+            # meets a finishing command, and a heartbeat that missed its cancel held close() forever.
+            async with asyncio.timeout(OP_SECONDS):
+                await self._client.ping()
+            async with asyncio.timeout(OP_SECONDS):
+                await pubsub.subscribe(PREFIX + DONE, PREFIX + FREE)
+            async with asyncio.timeout(OP_SECONDS):
+                await self._alive()
         except Exception as exc:
             self._fail("cannot be reached", exc)
             return False
@@ -182,16 +188,20 @@ class SharedStore:
             return
         for task in [task for task in self._tasks if task.get_name() == "call"]:
             with contextlib.suppress(Exception, asyncio.CancelledError):
-                await asyncio.wait_for(task, OP_SECONDS)
+                async with asyncio.timeout(OP_SECONDS):
+                    await task
         if self.up:
             await self._call(self._client.delete(PREFIX + "alive:" + self.run_id), None)
+        self._closing = True  # the heartbeat's loop ends even if its cancellation were lost
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)  # the listener gives its connection back
+        if tasks:  # the listener gives its connection back; a task that does not end is left to the loop
+            await asyncio.wait(tasks, timeout=OP_SECONDS)
         self._client = None
         with contextlib.suppress(Exception):  # the pool was passed in: the client leaves it open
-            await asyncio.wait_for(self._pool.disconnect(), OP_SECONDS)
+            async with asyncio.timeout(OP_SECONDS):
+                await self._pool.disconnect()
         self._wake_all()
 
     # -- records and facts ----------------------------------------------------------------------------
@@ -320,7 +330,8 @@ class SharedStore:
         waiters = self._wakers.setdefault((channel, key), [])
         waiters.append(waiter)
         try:
-            await asyncio.wait_for(waiter, timeout)
+            async with asyncio.timeout(timeout):
+                await waiter
         except TimeoutError:
             pass
         finally:
@@ -351,7 +362,7 @@ class SharedStore:
             self._fail("stopped answering", exc)
 
     async def _beat(self) -> None:
-        while self.up:
+        while self.up and not self._closing:
             await asyncio.sleep(HEARTBEAT)
             await self._call(self._alive(), None, queue=False)  # on time, however many commands wait
 
@@ -368,7 +379,8 @@ class SharedStore:
                     command.close()
                 return failed
             try:
-                return await asyncio.wait_for(command, OP_SECONDS)
+                async with asyncio.timeout(OP_SECONDS):
+                    return await command
             except asyncio.CancelledError:
                 raise
             except Exception as exc:

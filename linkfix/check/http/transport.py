@@ -137,7 +137,8 @@ class Transport:
         to), within the request timeout and at most 10 s: the network probe."""
         names = self._names or self._resolver or DefaultResolver()
         try:
-            found = await asyncio.wait_for(names.resolve(name, 443, socket.AF_UNSPEC), min(self.config.timeout, 10.0))
+            async with asyncio.timeout(min(self.config.timeout, 10.0)):  # (3.11's wait_for can lose a cancellation)
+                found = await names.resolve(name, 443, socket.AF_UNSPEC)
         except (TimeoutError, OSError, aiohttp.ClientError, ValueError):
             return False
         return bool(found)
