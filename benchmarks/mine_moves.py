@@ -116,7 +116,7 @@ class SiteSpec:
     since: str = ""  # read the history from this commit on
     max_cases: int = 40
     exclude: tuple[str, ...] = ()  # source path prefixes that are not pages (snippets, includes)
-    option: str = ""  # reader option (htaccess: the URL prefix before the version; python-dict: the variable)
+    option: str = ""  # reader option (htaccess: the URL prefix before the version; python-dict, html-pairs: the variable)
     max_age_days: int = 3 * 365  # older moves are left out: the site has moved on since, its redirects not always
 
     @classmethod
@@ -195,7 +195,7 @@ def redirect_map(git: Git, spec: SiteSpec, commit: str) -> dict[str, str]:
     if spec.kind == "reredirects":
         return readers.reredirects(text)
     if spec.kind == "html-pairs":
-        return readers.html_pairs(text)
+        return readers.html_pairs(text, spec.option or "redirect_files")
     if spec.kind == "htaccess":
         return readers.htaccess(text, spec.option)
     if spec.kind == "python-dict":
@@ -235,8 +235,8 @@ def mine_site(git: Git, spec: SiteSpec) -> Mined:
     final = redirect_map(git, spec, commit)
     skipped: Counter[str] = Counter()
     resolved: dict[str, tuple[str, str, list[str]]] = {}  # old ref -> (new source path, fragment, chain)
-    for old, new in final.items():
-        target = _follow(spec, pages, final, old, new)
+    for old, new in final.items():  # an old name with a #fragment moved a section of a page that may still be there
+        target = "a section's redirect, not a page's" if "#" in old else _follow(spec, pages, final, old, new)
         if isinstance(target, str):
             skipped[target] += 1
         else:

@@ -5,6 +5,7 @@
     python benchmarks/recovery_real.py --mode one-run --save a.json
     python benchmarks/recovery_real.py --mode per-case --dump cands.jsonl --save p.json
     python benchmarks/recovery_real.py --combine b.json a.json p.json   # the comparison table
+    python benchmarks/recovery_real.py --combine b.json b-new.json l.json  # a method saved twice: the union of its cases
     python benchmarks/recovery_real.py --from-dump cands.jsonl           # LOSO + diagnosis again
     python benchmarks/recovery_real.py --from-dump cands.jsonl --save l.json   # + held-out ranking for --combine
     python benchmarks/recovery_real.py --mode per-case --no-copy --dump nocopy.jsonl   # the archive keeps no copy
@@ -311,13 +312,21 @@ def _held_out_ranking(dump: list[dict[str, Any]], rows: list[loso.Row], held: di
     return out
 
 
+def saved_methods(paths: list[Path]) -> dict[str, list[dict[str, Any]]]:
+    """Each method's saved answers; a method saved in several runs (the baselines of some sites,
+    then of the sites added since) is one method over the union of their cases, a case saved
+    twice counting once (the later run)."""
+    merged: dict[str, dict[str, dict[str, Any]]] = {}
+    for path in paths:
+        for name, items in json.loads(path.read_text(encoding="utf-8"))["methods"].items():
+            merged.setdefault(name, {}).update((item["case"], item) for item in items)
+    return {name: list(items.values()) for name, items in merged.items()}
+
+
 def combine(paths: list[Path]) -> None:
     dataset = load_dataset(*dataset_dirs())
     cases = {c.id: c for c in dataset.cases}
-    methods: dict[str, list[Ranked]] = {}
-    for path in paths:
-        for name, items in json.loads(path.read_text(encoding="utf-8"))["methods"].items():
-            methods[name] = _ranked_from_json(items, cases)
+    methods = {name: _ranked_from_json(items, cases) for name, items in saved_methods(paths).items()}
     only = lambda s: s in ("all", "with parents") or s.startswith(("mkdocs", "sphinx"))  # noqa: E731
     print(method_table("linkfix vs the naive baselines", methods, THRESHOLD, only=only).render())
     baselines = tuple(name for name in ("B2", "B3f", "B5", "A1", "A1p") if name in methods)

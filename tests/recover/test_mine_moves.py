@@ -2,7 +2,9 @@
 read as each tool writes them, page URLs and titles as the generators make them, and the links
 that lead to a moved page. Small reproductions written here; no fetched file."""
 
+import importlib.util
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -25,6 +27,57 @@ def test_sphinx_redirects_in_conf_py_and_beside_it():
     assert redirects.reredirects(conf) == {"old/page": "../new.html#x"}  # a pattern names no one page
     assert redirects.html_pairs('redirect_files = [("a.html", "b.html"), ("c.html", "d.html")]\n') == {"a.html": "b.html", "c.html": "d.html"}
     assert redirects.conf_value("x = compute()\n", "x") is None  # computed, not a literal: not read
+
+
+def load_mine_moves():
+    spec = importlib.util.spec_from_file_location("mine_moves", Path(__file__).resolve().parents[2] / "benchmarks" / "mine_moves.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+mine_moves = load_mine_moves()
+
+
+def test_pairs_in_conf_py_are_read_under_the_name_the_site_gives_them():
+    class OneFile:  # a repository holding only conf.py
+        def read(self, commit, path):
+            return 'html_redirects = [("builder.html", "reference.html#builder")]\n' if path == "docs/conf.py" else None
+
+    site = {"repo": "o/r", "site": "x.org", "base_url": "https://x.org/", "generator": "sphinx", "docs_dir": "docs", "urls": "html",
+            "kind": "html-pairs", "file": "docs/conf.py"}
+    named = mine_moves.SiteSpec.of(dict(site, option="html_redirects"))  # nengo-sphinx-theme's name
+    assert mine_moves.redirect_map(OneFile(), named, "c") == {"builder.html": "reference.html#builder"}
+    assert mine_moves.redirect_map(OneFile(), mine_moves.SiteSpec.of(site), "c") == {}  # dask's redirect_files: none here
+
+
+def test_a_redirect_from_a_section_is_no_moved_page(tmp_path):
+    def commit(files: dict[str, str | None], message: str) -> None:
+        for name, text in files.items():
+            path = tmp_path / name
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text) if text is not None else path.unlink()
+        git("add", "-A")
+        git("commit", "-q", "-m", message)
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-C", str(tmp_path), "-c", "user.name=t", "-c", "user.email=t@x.org", *args], check=True)
+
+    git("init", "-q")
+    commit({"mkdocs.yml": "site_name: x\n", "docs/index.md": "# Home\n\nSee [the old page](old.md).\n",
+            "docs/old.md": "# Old\n\nWords.\n", "docs/guide.md": "# Guide\n\n## Part\n\nWords.\n"}, "pages")
+    commit({"docs/old.md": None, "mkdocs.yml": "site_name: x\nplugins:\n  - redirects:\n      redirect_maps:\n"
+            "        old.md: guide.md#part\n        'guide.md#gone': 'index.md'\n"}, "old.md merged into the guide")
+    spec = mine_moves.SiteSpec.of({"repo": "o/r", "site": "x.org", "base_url": "https://x.org/", "generator": "mkdocs",
+                                   "docs_dir": "docs", "urls": "directory", "kind": "mkdocs-redirects", "file": "mkdocs.yml"})
+    reader = mine_moves.Git(tmp_path / ".git")
+    try:
+        mined = mine_moves.mine_site(reader, spec)
+    finally:
+        reader.close()
+    assert [(c["old_url"], c["new_fragment"]) for c in mined.cases] == [("https://x.org/old/", "part")]
+    assert mined.skipped["a section's redirect, not a page's"] == 1  # guide.md is still there; its #gone moved
 
 
 def test_apache_redirects_keep_one_page_moves_and_leave_catch_alls_out():

@@ -58,6 +58,16 @@ def test_a_held_best_guess_is_not_counted_as_an_automatic_fix():
     assert not SCRIPT_MODULE._top_held([])
 
 
+def test_a_method_saved_in_two_runs_is_scored_on_the_union_of_their_cases(tmp_path):
+    first, second = tmp_path / "b.json", tmp_path / "b-new.json"
+    item = lambda case, url: {"case": case, "urls": [url], "confidences": [0.5], "ran": True}  # noqa: E731
+    first.write_text(json.dumps({"methods": {"B2": [item("a", "old"), item("b", "x")], "A1": [item("a", "y")]}}))
+    second.write_text(json.dumps({"methods": {"B2": [item("c", "z"), item("a", "new")]}}))
+    methods = SCRIPT_MODULE.saved_methods([first, second])
+    assert {i["case"]: i["urls"] for i in methods["B2"]} == {"a": ["new"], "b": ["x"], "c": ["z"]}  # the later run's "a"
+    assert [i["case"] for i in methods["A1"]] == ["a"]
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(SCRIPT_MODULE.dataset_dir() is None, reason="corpus absent: ../shared/recovery-dev (the real-moves set)")
 def test_every_mode_runs_end_to_end_on_one_site(capsys, tmp_path):
