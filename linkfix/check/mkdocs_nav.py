@@ -95,6 +95,8 @@ def nav_entry_target(local: LocalChecker, page: Page, path: str, base: str, *, d
     (written relative to the docs)."""
     assert local.mkdocs_links is not None
     site = local.mkdocs_links.site
+    if "://" in path:  # a link of the nav to the web (mkdocs/structure/nav.py): an external link, no page or section
+        return local.resolver_for(page, f"{base}/index.md" if base else "index.md")(path)
     directory = posixpath.normpath(posixpath.join(base, path)).strip("/")
     directory = "" if directory == "." else directory
     # A root-relative entry is a link MkDocs leaves as written ("presumably an external resource"),

@@ -57,7 +57,7 @@ def test_urls_section_titles_and_excluded_pages(tmp_path):
             - guide/setup.md
           - Draft: drafts/wip.md
         """, {**PAGES, "drafts/wip.md": "# WIP\n"})
-    assert "https://example.org/docs/" not in found  # a URL is no page of the docs
+    assert found["https://example.org/docs/"].scope.value == "external"  # a URL is no page of the docs: a web link
     assert "Guide" not in found and "Elsewhere" not in found  # titles are no pages
     assert found["guide/setup.md"].result.status.value == "ok"
     assert found["drafts/wip.md"].result.status.value == "broken"  # exclude_docs: not in the built site

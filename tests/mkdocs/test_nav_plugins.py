@@ -50,7 +50,8 @@ def test_awesome_nav_files_are_read_at_each_entrys_place(tmp_path, monkeypatch):
         "docs/.nav.yml": "nav:\n  - index.md\n  - Guide: sub\n  - removed.md\n  - '*.md'\n  - ...\n  - Web: https://example.com/\n",
         "docs/sub/.nav.yml": "nav:\n  - page.md\n  - lost.md\n"})
     assert statuses == {".nav.yml:index.md": "ok", ".nav.yml:sub": "ok", ".nav.yml:removed.md": "broken",
-                        ".nav.yml:page.md": "ok", ".nav.yml:lost.md": "broken"}
+                        ".nav.yml:page.md": "ok", ".nav.yml:lost.md": "broken",
+                        ".nav.yml:https://example.com/": "excluded"}  # a web link, checked online only (no section)
 
 
 def test_a_config_nav_directory_entry_is_a_section_only_with_a_nav_plugin(tmp_path, monkeypatch):
