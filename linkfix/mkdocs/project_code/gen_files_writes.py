@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...files.read import Unreadable
+from .names import dotted
 from .path_values import PathValues, literal, regex
 from .reading import parse_python
 
@@ -150,12 +151,7 @@ def _denied(node: ast.Call) -> bool:
     if isinstance(function, ast.Attribute):
         if function.attr in _WRITING_METHODS:
             return True
-        root = function.value
-        while isinstance(root, ast.Attribute):
-            root = root.value
-        if isinstance(root, ast.Name) and root.id in _DENIED_MODULES:
-            first = function
-            while isinstance(first.value, ast.Attribute):
-                first = first.value
-            return not (root.id == "os" and first.attr in _READ_ONLY_OS)
+        name = dotted(function)  # ("os", "path", "exists"): the module, then the first attribute taken of it
+        if name and name[0] in _DENIED_MODULES:
+            return not (name[0] == "os" and name[1] in _READ_ONLY_OS)
     return False

@@ -19,6 +19,8 @@ import ast
 import itertools
 import re
 
+from .names import dotted, reads
+
 MAX_SHAPES = 256  # alternatives of one expression; beyond that it is read as any text
 MAX_DEPTH = 24  # expressions followed one inside the other
 MAX_ROUNDS = 4  # readings of a name bound from its own value (`x = x.with_name(...)`)
@@ -138,7 +140,7 @@ class PathValues:
 
     def _call(self, node: ast.Call, depth: int) -> list[Shape]:
         function, args = node.func, node.args
-        name = _dotted(function)
+        name = dotted(function)
         if name and (name[-1] in _PATH_CLASSES or name in _JOINS) and args:
             return _joined([self._of(arg, depth) for arg in args])
         if name in (("str",), ("os", "fspath")) and len(args) == 1:
@@ -162,7 +164,7 @@ class PathValues:
         self._reading.add(name)
         try:
             values = self.bindings.get(name, []) if name in self.bindings or name in self.loops else [None]
-            own = [value for value in values if value is not None and _reads(value, name)]
+            own = [value for value in values if value is not None and reads(value, name)]
             shapes: list[Shape] = []
             for value in values:
                 if value is None:
@@ -191,28 +193,13 @@ class PathValues:
         list, tuple or set written out; else `ANY`."""
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             return _capped([shape for item in node.elts for shape in self._of(item, depth)])
-        if isinstance(node, ast.Call) and _dotted(node.func) == ("range",) and not node.keywords and 1 <= len(node.args) <= 3:
+        if isinstance(node, ast.Call) and dotted(node.func) == ("range",) and not node.keywords and 1 <= len(node.args) <= 3:
             bounds = [arg.value if isinstance(arg, ast.Constant) and type(arg.value) is int else None for arg in node.args]
             if None in bounds or (len(bounds) == 3 and bounds[2] == 0):
                 return _ANYTHING
             numbers = range(*bounds)  # type: ignore[arg-type]
             return _ANYTHING if len(numbers) > MAX_SHAPES else [(str(number),) for number in numbers]
         return _ANYTHING
-
-
-def _reads(node: ast.expr, name: str) -> bool:
-    return any(isinstance(child, ast.Name) and child.id == name for child in ast.walk(node))
-
-
-def _dotted(node: ast.expr) -> tuple[str, ...]:
-    """`os.path.join` as ("os", "path", "join"); () when not a dotted name."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return ()
-    return (node.id, *reversed(parts))
 
 
 def _capped(shapes: list[Shape]) -> list[Shape]:

@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass, replace
 
 from ...config.patterns import PatternError, RunawayPattern, repository_pattern
+from .names import reads
 from .page_conditions import UNKNOWN, Cond, PageFacts, condition, holds
 from .replacements import Replacement, replacement, substitute
 
@@ -266,7 +267,7 @@ class _Module:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             # text put after the page (`markdown + footer`) or before it (`note + markdown`)
             for carrying, other, where in ((node.left, node.right, "end"), (node.right, node.left, "start")):
-                if not _reads(other, given):
+                if not reads(other, given):
                     made: list[Substitution] = []
                     if self._expression(carrying, given, made, depth, scope):
                         return _add(found, *made, Substitution("", insert=where))
@@ -301,14 +302,14 @@ class _Module:
     def _call(self, callee: ast.FunctionDef, node: ast.Call, given: str, found: list[Substitution], depth: int, scope: _Scope) -> bool:
         """A function of this module handed the text: followed through the one argument that
         carries it (the page handed on by position or by name)."""
-        if any(keyword.arg is None or _reads(keyword.value, given) for keyword in node.keywords):
+        if any(keyword.arg is None or reads(keyword.value, given) for keyword in node.keywords):
             return False
         carrying: list[tuple[int, list[Substitution]]] = []
         for index, arg in enumerate(node.args):
             chain: list[Substitution] = []
             if self._expression(arg, given, chain, depth, scope):
                 carrying.append((index, chain))
-            elif _reads(arg, given):
+            elif reads(arg, given):
                 return False
         if len(carrying) != 1:
             return False
@@ -379,10 +380,6 @@ def _is_guard(node: ast.stmt, given: str, *, top: bool) -> bool:
 
 def _under(substitution: Substitution, conditions: tuple[Cond, ...]) -> Substitution:
     return replace(substitution, when=(*conditions, *substitution.when)) if conditions else substitution
-
-
-def _reads(node: ast.AST, name: str) -> bool:
-    return any(isinstance(child, ast.Name) and child.id == name for child in ast.walk(node))
 
 
 def _bound_in(node: ast.AST) -> list[str]:
