@@ -25,7 +25,7 @@ from pathlib import Path
 
 from ..files.read import display_path
 from ..inputs.sources import Project
-from ..mkdocs.structure.nav import NavEntry, nav_entries
+from ..mkdocs.structure.nav import NavEntry, is_web_link, nav_entries
 from ..model import NAV_TAG, CheckResult, Dialect, Document, Link, LinkKind, Page, Reason, Scope, Span, Status
 from .local import LocalChecker
 from .targets import Target
@@ -95,7 +95,7 @@ def nav_entry_target(local: LocalChecker, page: Page, path: str, base: str, *, d
     (written relative to the docs)."""
     assert local.mkdocs_links is not None
     site = local.mkdocs_links.site
-    if "://" in path:  # a link of the nav to the web (mkdocs/structure/nav.py): an external link, no page or section
+    if is_web_link(path):  # an external link, before the rules of pages and sections
         return local.resolver_for(page, f"{base}/index.md" if base else "index.md")(path)
     directory = posixpath.normpath(posixpath.join(base, path)).strip("/")
     directory = "" if directory == "." else directory

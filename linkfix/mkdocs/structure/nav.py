@@ -24,7 +24,7 @@ from ...files.read import Unreadable, read_bytes
 from ...files.yamlfile import MAX_YAML_BYTES, with_libyaml
 
 _URL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.I)  # MkDocs' own test: a scheme makes a link, not a page
-_WEB = re.compile(r"^https?://", re.I)  # a link of the nav to the web: checked as any external link
+_WEB = re.compile(r"^https?://", re.I)
 _MAX_NAV_ENTRIES = 20_000  # a bound on the walk, far above any real nav
 
 
@@ -38,6 +38,12 @@ class NavEntry:
     end: int
     exact: bool  # text[start:end] is the path as written (a plain or simply quoted scalar)
     base: str = ""  # the docs directory the path is relative to (a plugin's nav file's; "": the docs' root)
+
+
+def is_web_link(entry: str) -> bool:
+    """Whether a nav entry is a link to the web (http, https): checked as any external link, no
+    page or section of the docs."""
+    return _WEB.match(entry) is not None
 
 
 def nav_entries(config_file: Path) -> tuple[NavEntry, ...]:
@@ -104,7 +110,7 @@ def _entry(node: yaml.ScalarNode, config: Path, text: str) -> NavEntry | None:
     value = node.value
     if not isinstance(value, str) or not value.strip() or node.tag != "tag:yaml.org,2002:str":
         return None  # a number or null, a tagged value
-    if _URL.match(value) and not _WEB.match(value):
+    if _URL.match(value) and not is_web_link(value):
         return None  # mailto:, javascript: and the like: no page, and nothing a reader follows to a page
     if value.startswith(("!include ", "*include ")):
         return None  # mkdocs-monorepo-plugin's: another project's docs (mkdocs.made reads them)
