@@ -3,19 +3,11 @@ above the confidence threshold only; `--update-redirects` for mkdocs-redirects' 
 
 from __future__ import annotations
 
-import os
-import subprocess
-from pathlib import Path
-
 import pytest
+from git_trees import commit_then_rename
 
 from linkfix.cli import main
 from linkfix.recover.internal_links.confidence import confidence_of
-
-
-def git(cwd: Path, *args: str) -> None:
-    env = {**os.environ, "GIT_AUTHOR_DATE": "2024-03-01T12:00:00Z", "GIT_COMMITTER_DATE": "2024-03-01T12:00:00Z"}
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=cwd, check=True, capture_output=True, env=env)
 
 
 @pytest.fixture
@@ -26,11 +18,7 @@ def moved(tmp_path, monkeypatch):
     (docs / "guide").mkdir(parents=True)
     (docs / "index.md").write_text("# Home\n\nRead [the setup](guide/setup.md#usage) first.\n")
     (docs / "guide" / "setup.md").write_text("# Setup\n\n## Usage\n\nHow to set things up, at some length.\n")
-    git(tmp_path, "init", "-q")
-    git(tmp_path, "add", "-A")
-    git(tmp_path, "commit", "-qm", "docs")
-    git(tmp_path, "mv", "docs/guide/setup.md", "docs/guide/installation.md")
-    git(tmp_path, "commit", "-qm", "rename")
+    commit_then_rename(tmp_path, "docs/guide/setup.md", "docs/guide/installation.md")
     return docs
 
 

@@ -5,11 +5,9 @@ its old name; a heading with an id of its own; evidence that names source files.
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-from pathlib import Path
 
 import pytest
+from git_trees import commit_then_rename, git
 
 from linkfix.cli import main
 from linkfix.config import Config
@@ -21,9 +19,6 @@ from linkfix.recover.internal_links.confidence import confidence_of
 MKDOCS = "site_name: t\nmarkdown_extensions:\n  - attr_list\n  - toc:\n      permalink: true\n"
 
 
-def git(cwd: Path, *args: str) -> None:
-    env = {**os.environ, "GIT_AUTHOR_DATE": "2024-03-01T12:00:00Z", "GIT_COMMITTER_DATE": "2024-03-01T12:00:00Z"}
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=cwd, check=True, capture_output=True, env=env)
 
 
 def check(*inputs: str):
@@ -45,11 +40,7 @@ def renamed(tmp_path, monkeypatch):
     (docs / "index.md").write_text("# Home\n\nSee [the configuration](configuration.md).\n")
     (docs / "faq" / "configure.md").write_text("# Configure\n\nSee [the configuration](../configuration.md).\n")
     (docs / "configuration.md").write_text("# Configuration\n\nHow to configure it, at some length.\n\n## Usage\n\nText.\n")
-    git(tmp_path, "init", "-q")
-    git(tmp_path, "add", "-A")
-    git(tmp_path, "commit", "-qm", "docs")
-    git(tmp_path, "mv", "docs/configuration.md", "docs/settings.md")
-    git(tmp_path, "commit", "-qm", "rename")
+    commit_then_rename(tmp_path, "docs/configuration.md", "docs/settings.md")
     return docs
 
 
@@ -86,11 +77,7 @@ def test_a_page_that_became_a_section_of_another_still_gets_the_section(tmp_path
     docs.mkdir()
     (docs / "index.md").write_text("# Home\n\nSee [usage](usage.md).\n")
     (docs / "usage.md").write_text("# Usage\n\nText.\n")
-    git(tmp_path, "init", "-q")
-    git(tmp_path, "add", "-A")
-    git(tmp_path, "commit", "-qm", "docs")
-    git(tmp_path, "mv", "docs/usage.md", "docs/guide.md")
-    git(tmp_path, "commit", "-qm", "rename")
+    commit_then_rename(tmp_path, "docs/usage.md", "docs/guide.md")
     (docs / "guide.md").write_text("# Guide\n\n## Usage\n\nText.\n")
     git(tmp_path, "commit", "-qam", "a guide of which usage is a section")
     (top, *_) = broken(check("mkdocs.yml"))[("docs/index.md", "usage.md")].suggestions

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
 from pathlib import Path
+
+from git_trees import commit_then_rename, git
 
 from linkfix.config import Config
 from linkfix.model import Status
@@ -26,18 +26,8 @@ def only_broken(report):
     return item
 
 
-def git(cwd: Path, *args: str) -> None:
-    env = {**os.environ, "GIT_AUTHOR_DATE": "2024-03-01T12:00:00Z", "GIT_COMMITTER_DATE": "2024-03-01T12:00:00Z"}
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=cwd, check=True, capture_output=True, env=env)
 
 
-def commit_then_rename(root: Path, old: str, new: str) -> None:
-    """A repository at `root` with everything committed, then `old` renamed `new` (git mv) in a second commit."""
-    git(root, "init", "-q")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "docs")
-    git(root, "mv", old, new)
-    git(root, "commit", "-qm", "rename")
 
 
 def test_a_page_moved_with_git_mv(tmp_path):
